@@ -1,0 +1,40 @@
+# Targets for github.com/fixedstep/fixedstep. Nothing here depends on $CI or
+# on GOFLAGS from the environment.
+
+GO      ?= go
+XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
+ARGS    ?=
+SHELL   := /bin/bash
+
+.PHONY: deps test demo demo-headless bench fuzz
+
+deps:
+	@bash scripts/install-deps.sh
+
+test: deps
+	@unformatted="$$(gofmt -l .)" || exit 1; \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt -l: these files need formatting (run gofmt -w):"; \
+		echo "$$unformatted"; \
+		exit 1; \
+	fi
+	$(GO) vet ./...
+	$(XVFB) $(GO) test -race -count=1 ./...
+	@if find . -path ./.git -prune -o -type f -path "*/systems/*.go" -print | grep -q .; then \
+		echo '$(XVFB) $(GO) test -race -count=1 -tags debug ./...'; \
+		$(XVFB) $(GO) test -race -count=1 -tags debug ./...; \
+	else \
+		echo "skipping -tags debug run: no systems/*.go yet"; \
+	fi
+
+demo:
+	$(GO) run ./cmd/demo $(ARGS)
+
+demo-headless:
+	$(GO) run ./cmd/demo -headless -seconds 10
+
+bench:
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee bench.txt
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzLoopDeltas$$' -fuzztime 30s ./engine

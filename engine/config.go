@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Defaults of [Config] fields left at zero.
+const (
+	DefaultMaxDelta           = 250 * time.Millisecond
+	DefaultMaxUpdatesPerFrame = 8
+	DefaultPacingTolerance    = 2 * time.Millisecond
+	DefaultHz                 = 60
+)
+
+// Overrun says what the loop does with game time it could not simulate because
+// a frame reached [Config.MaxUpdatesPerFrame].
+type Overrun uint8
+
+const (
+	// Drop forgets the time left over: the game slows down instead of spiralling,
+	// and the loss is reported in [LoopStats.Dropped]. The default.
+	Drop Overrun = iota
+	// Carry keeps the ticks owed and runs them in later frames, each frame still
+	// bounded by MaxUpdatesPerFrame; [LoopStats.Owed] says how far behind it is.
+	Carry
+)
+
+func (o Overrun) String() string {
+	switch o {
+	case Drop:
+		return "drop"
+	case Carry:
+		return "carry"
+	}
+	return fmt.Sprintf("Overrun(%d)", uint8(o))
+}
+
+// Config is the loop's behaviour. Its zero value is the default everywhere;
+// a value that cannot be meant (a negative duration, a NaN scale) is an error
+// from [Run] or [NewHeadlessLoop] that names the field, never a silent default.
+type Config struct {
+	// MaxDelta bounds the game time one frame may add, so that a stall (a
+	// suspended process, a breakpoint, a dragged window) costs at most this much
+	// catch-up. 0 means DefaultMaxDelta (250 ms); negative is an error.
+	MaxDelta time.Duration
+
+	// MaxUpdatesPerFrame bounds the ticks of each group between two renders, so
+	// a slow machine still draws. 0 means DefaultMaxUpdatesPerFrame; negative is
+	// an error.
+	MaxUpdatesPerFrame int
+
+	// Overrun is what happens to the time left over when a frame hits
+	// MaxUpdatesPerFrame: Drop (default) or Carry.
+	Overrun Overrun
+
+	// PacingTolerance is how close a frame's elapsed time must be to a whole
+	// number of ticks of the first group to be snapped to it, so that a display
+	// at the tick rate gets exactly one tick per frame despite jitter. The
+	// difference is carried, so the long-run tick count stays exact. It is
+	// capped at a quarter of the first group's step. 0 means
+	// DefaultPacingTolerance (2 ms); negative is an error.
+	PacingTolerance time.Duration
+
+	// NoPacing turns snapping off: a plain accumulator.
+	NoPacing bool
+
+	// TimeScale multiplies elapsed time; 0.5 runs the game at half speed.
+	// 0 means 1; negative, NaN or infinite is an error. (At run time,
+	// [Loop.SetTimeScale] accepts 0 to freeze time.)
+	TimeScale float64
+}
+
+// A ConfigError is a configuration value the engine refuses. Field names it as
+// written in Go, for example "Config.MaxDelta" or "Groups[1].Hz".
+type ConfigError struct {
+	Field  string
+	Value  any
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("engine: %s = %v: %s", e.Field, e.Value, e.Reason)
+}
+
+// withDefaults checks c and returns it with zero fields set to their defaults.
+func (c Config) withDefaults() (Config, error) {
+	if c.MaxDelta < 0 {
+		return c, &ConfigError{"Config.MaxDelta", c.MaxDelta, "must not be negative (0 selects 250ms)"}
+	}
+	if c.MaxDelta == 0 {
+		c.MaxDelta = DefaultMaxDelta
+	}
+	if c.MaxUpdatesPerFrame < 0 {
+		return c, &ConfigError{"Config.MaxUpdatesPerFrame", c.MaxUpdatesPerFrame, "must be at least 1 (0 selects the default)"}
+	}
+	if c.MaxUpdatesPerFrame == 0 {
+		c.MaxUpdatesPerFrame = DefaultMaxUpdatesPerFrame
+	}
+	if c.Overrun != Drop && c.Overrun != Carry {
+		return c, &ConfigError{"Config.Overrun", c.Overrun, "must be Drop or Carry"}
+	}
+	if c.PacingTolerance < 0 {
+		return c, &ConfigError{"Config.PacingTolerance", c.PacingTolerance, "must not be negative (set NoPacing to turn pacing off)"}
+	}
+	if c.PacingTolerance == 0 {
+		c.PacingTolerance = DefaultPacingTolerance
+	}
+	if err := checkScale("Config.TimeScale", c.TimeScale); err != nil {
+		return c, err
+	}
+	if c.TimeScale == 0 {
+		c.TimeScale = 1
+	}
+	return c, nil
+}
+
+// maxTimeScale keeps scaled frame times well inside int64 nanoseconds.
+const maxTimeScale = 1 << 20
+
+func checkScale(field string, s float64) error {
+	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || s > maxTimeScale {
+		return &ConfigError{field, s, fmt.Sprintf("must be a finite number in [0, %d]", maxTimeScale)}
+	}
+	return nil
+}
+
+// A Group is a fixed-rate update group: its systems run in ticks of exactly
+// 1/Hz seconds of game time, tick k being due at k*1e9/Hz ns (k = 1, 2, ...).
+// Any positive rate works, not only divisors of one another: 60, 25 and 10 Hz
+// run side by side. A rate that is not a whole number is kept to a millionth
+// of a hertz.
+type Group struct {
+	Name string
+	Hz   float64
+}
+
+func checkGroups(groups []Group) ([]rate, error) {
+	rates := make([]rate, len(groups))
+	for i, g := range groups {
+		r, ok := newRate(g.Hz)
+		if !ok {
+			return nil, &ConfigError{fmt.Sprintf("Groups[%d].Hz (%q)", i, g.Name), g.Hz,
+				"must be a finite rate in (0, 1e9] Hz, at least one tick per 1e6 s"}
+		}
+		rates[i] = r
+	}
+	return rates, nil
+}

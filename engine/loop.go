@@ -1,0 +1,557 @@
+package engine
+
+import (
+	"context"
+	"iter"
+	"math"
+	"math/bits"
+	"sync/atomic"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// EventKind says what an [Event] asks the scene to do.
+type EventKind uint8
+
+const (
+	// Input opens every frame: the frame's input sample, before its updates.
+	Input EventKind = iota + 1
+	// Update is one fixed step of one rate group.
+	Update
+	// Render closes every frame: draw the state, blended by Alpha.
+	Render
+)
+
+func (k EventKind) String() string {
+	switch k {
+	case Input:
+		return "Input"
+	case Update:
+		return "Update"
+	case Render:
+		return "Render"
+	}
+	return "EventKind(?)"
+}
+
+// An Event is one step of the loop. Every frame is one Input event, then the
+// Update events due in that frame in due-time order, then one Render event.
+// Pointers in an Event point into the loop and are valid until the next call
+// to [Loop.Next]: copy what must be kept.
+type Event struct {
+	Kind  EventKind
+	Frame int64 // frames since the loop began, counting from 1
+
+	// Time is game time in this scene's timeline: the due time of the tick for
+	// an Update (Tick/Hz seconds), the current game time otherwise.
+	Time time.Duration
+
+	// Update: which group (its index in the scene's groups), which of its
+	// ticks (1, 2, ... since the scene started), and its fixed step in seconds
+	// (exactly 1/Hz, the same every tick).
+	Group int
+	Tick  int64
+	DT    float64
+
+	// Render: how far game time is past the first group's last tick, in units of
+	// its step, in [0, 1); ExtDT is the same distance as a duration, for
+	// extrapolation. Screen is the frame to draw on, nil when running headless.
+	Alpha  float64
+	ExtDT  time.Duration
+	Screen *ebiten.Image
+
+	// Input: the frame's sample (edges since the previous frame). Update: what
+	// this tick of this group sees (edges since this group's previous tick).
+	// Nil in Render events.
+	Input *InputState
+}
+
+// Seconds returns Time in seconds.
+func (e *Event) Seconds() float64 { return e.Time.Seconds() }
+
+// LoopStats are the loop's counters, for an overlay or a summary.
+type LoopStats struct {
+	Frames   int64         // frames since the loop began
+	GameTime time.Duration // game time of the current scene's timeline
+
+	// Dropped is game time forgotten because frames reached
+	// MaxUpdatesPerFrame under the Drop policy; Clamped is real time ignored
+	// because a frame was longer than MaxDelta. Both over the loop's life.
+	Dropped, Clamped time.Duration
+
+	// Owed is game time not yet simulated under the Carry policy.
+	Owed time.Duration
+
+	// ClockBackwards counts frames whose clock read earlier than the frame
+	// before; such a frame adds no game time.
+	ClockBackwards int64
+}
+
+// driver is what a Loop needs from a platform: when a frame starts, and when it
+// can be drawn. Both may block (the headless driver sleeps, the ebiten driver
+// suspends the scene's coroutine until ebiten calls Update or Draw) and report
+// false once the platform has stopped (its window closed).
+type driver interface {
+	beginFrame() (now time.Duration, ok bool)
+	beginRender() (screen *ebiten.Image, ok bool)
+}
+
+type loopState uint8
+
+const (
+	stateFrame   loopState = iota // next: start a frame (clock, input, advance game time)
+	stateUpdates                  // next: deliver due ticks, then render
+	stateRender                   // next: render
+)
+
+// scaleOne is time scale 1 in the loop's fixed-point time scale.
+const scaleOne = 1 << 20
+
+// group is the loop's state for one rate group in the current timeline.
+type group struct {
+	Group
+	rate
+	dt      float64       // 1/Hz seconds
+	ticks   int64         // ticks delivered since the timeline began
+	lastDue time.Duration // due time of tick `ticks`
+	nextDue time.Duration // due time of tick `ticks+1`
+	inFrame int           // ticks delivered in the current frame
+
+	pending InputState // edges since this group's last tick
+	tick    InputState // what the current tick sees
+	replay  replayCursor
+	logged  InputState // the last state recorded for this group
+}
+
+// Loop is the game loop: a value that a scene pulls events from and hands on to
+// the next scene, as in Piston. It runs one or more fixed-rate groups over one
+// timeline of game time, and renders once per frame with an interpolation
+// alpha. A Loop is driven by one goroutine (the scene's); only [Loop.Stop] may
+// be called from others. Next and everything it calls allocate nothing.
+//
+// The rules it keeps, each tested in loop_test.go:
+//
+//  1. Time is integer nanoseconds read from a [Clock], once per frame.
+//  2. Tick k of a group at Hz is due at exactly k*1e9/Hz ns of game time;
+//     due ticks of all groups arrive in due-time order, ties in declaration order.
+//  3. Game time advances by real time times the time scale, at most MaxDelta a
+//     frame. Pause stops it; a single step runs exactly one tick of the first group.
+//  4. Input comes first, and each press reaches exactly one tick of each group.
+//  5. At most MaxUpdatesPerFrame ticks of a group run between two renders; the
+//     rest is dropped (reported) or carried.
+//  6. Render gets Alpha in [0,1) and ExtDT.
+//  7. A frame whose length is within PacingTolerance of whole ticks is snapped
+//     to them, the difference carried: no 0/2 alternation.
+//  8. A scene starts a fresh timeline, so its loading time is never caught up.
+//  9. Window close, Stop or a cancelled context end the event stream.
+type Loop struct {
+	cfg    Config
+	driver driver
+	input  InputSource
+	done   <-chan struct{} // the context's; nil if it cannot be cancelled
+	ctx    context.Context
+
+	// the current timeline
+	groups      []group
+	begun       bool // Start has run for the current scene
+	clockSeen   bool // the timeline has read the clock once
+	lastNow     time.Duration
+	gameTime    time.Duration
+	tickedUntil time.Duration // due time of the last tick delivered this frame
+	scaleNum    uint64        // time scale in units of 1/scaleOne
+	scaleRem    uint64        // remainder of scaled time, carried
+	pacingCarry time.Duration // real minus snapped game time, carried
+	pacingTol   time.Duration
+	paused      bool
+	stepWanted  bool
+	stepping    bool // this frame is a single step
+
+	state              loopState
+	ev                 Event
+	frame              int64
+	sample, prevSample InputState
+	stopWanted         atomic.Bool
+	stopped            bool
+	err                error
+	stats              LoopStats
+	record, replay     *InputLog
+	replayScene        int
+	scenes             int // timelines started
+}
+
+func newLoop(cfg Config, d driver, input InputSource, ctx context.Context) (*Loop, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	l := &Loop{cfg: cfg, driver: d, input: input, ctx: ctx, done: ctx.Done()}
+	l.scaleNum = scaleFixed(cfg.TimeScale)
+	return l, nil
+}
+
+func scaleFixed(s float64) uint64 { return uint64(math.Round(s * scaleOne)) }
+
+// Start begins a fresh timeline with the given rate groups (one group "update"
+// at 60 Hz if none are given): game time 0, no ticks, and a clock base taken at
+// the first frame, so that the time spent before it (loading a scene) never
+// becomes catch-up ticks. It clears pause. A bad rate is a *ConfigError naming
+// the group, also kept in [Loop.Err].
+//
+// A scene calls Start (or [Loop.Events], which calls it) once it has loaded;
+// a scene that calls [Loop.Next] without it gets the default group.
+func (l *Loop) Start(groups ...Group) error {
+	if len(groups) == 0 {
+		groups = []Group{{Name: "update", Hz: DefaultHz}}
+	}
+	rates, err := checkGroups(groups)
+	if err != nil {
+		l.fail(err)
+		return err
+	}
+	if cap(l.groups) < len(groups) {
+		l.groups = make([]group, len(groups))
+	}
+	l.groups = l.groups[:len(groups)]
+	for i := range l.groups {
+		r := rates[i]
+		l.groups[i] = group{Group: groups[i], rate: r, dt: 1 / r.hz(), nextDue: r.due(1)}
+	}
+	l.begun, l.clockSeen = true, false
+	l.gameTime, l.pacingCarry, l.scaleRem = 0, 0, 0
+	l.paused, l.stepWanted, l.stepping = false, false, false
+	l.pacingTol = min(l.cfg.PacingTolerance, l.groups[0].period()/4)
+	l.state = stateFrame
+	l.scenes++
+	if l.record != nil {
+		l.record.beginScene(groups)
+	}
+	if l.replay != nil {
+		if err := l.replay.checkScene(l.scenes-1, groups); err != nil {
+			l.fail(err)
+			return err
+		}
+	}
+	return nil
+}
+
+// Events starts a fresh timeline with the given groups (see [Loop.Start]) and
+// returns its events, ending when the loop stops:
+//
+//	for ev := range loop.Events(sched.Groups()...) { ... }
+//
+// After the range ends, [Loop.Err] says why.
+func (l *Loop) Events(groups ...Group) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		if l.Start(groups...) != nil {
+			return
+		}
+		for l.Next() {
+			if !yield(l.ev) {
+				return
+			}
+		}
+	}
+}
+
+// Next advances to the next event, blocking until it is due, and reports false
+// once the loop has stopped. The event is read with [Loop.Event].
+func (l *Loop) Next() bool {
+	if !l.begun && l.Start() != nil {
+		return false
+	}
+	for {
+		if l.stopped || l.stopWanted.Load() {
+			l.stopped = true
+			return false
+		}
+		switch l.state {
+		case stateFrame:
+			if !l.beginFrame() {
+				l.stopped = true
+				return false
+			}
+			l.state = stateUpdates
+			l.ev = Event{Kind: Input, Frame: l.frame, Time: l.gameTime, Input: &l.sample}
+			return true
+		case stateUpdates:
+			if l.nextTick() {
+				return true
+			}
+			l.state = stateRender
+		case stateRender:
+			screen, ok := l.driver.beginRender()
+			if !ok {
+				l.stopped = true
+				return false
+			}
+			l.state = stateFrame
+			g := &l.groups[0]
+			l.ev = Event{Kind: Render, Frame: l.frame, Time: l.gameTime,
+				Alpha: l.Alpha(0), ExtDT: l.gameTime - g.lastDue, Screen: screen}
+			return true
+		}
+	}
+}
+
+// Event returns the current event.
+func (l *Loop) Event() Event { return l.ev }
+
+// beginFrame waits for the driver, samples input and advances game time.
+func (l *Loop) beginFrame() bool {
+	if l.done != nil {
+		select {
+		case <-l.done:
+			l.fail(l.ctx.Err())
+			return false
+		default:
+		}
+	}
+	now, ok := l.driver.beginFrame()
+	if !ok {
+		return false
+	}
+	l.frame++
+	l.stats.Frames = l.frame
+	l.prevSample = l.sample
+	l.sample = InputState{}
+	if l.input != nil {
+		l.input.Sample(l.frame, &l.sample)
+	}
+	deriveEdges(&l.sample, &l.prevSample)
+	l.tickedUntil = l.gameTime
+	l.advance(now)
+	for i := range l.groups {
+		g := &l.groups[i]
+		g.inFrame = 0
+		accumulate(&g.pending, &l.sample)
+	}
+	return true
+}
+
+// advance moves game time by the real time since the previous frame (rule 3),
+// scaled, clamped to MaxDelta and paced (rule 7).
+func (l *Loop) advance(now time.Duration) {
+	if !l.clockSeen {
+		l.clockSeen, l.lastNow = true, now
+		return
+	}
+	real := now - l.lastNow
+	l.lastNow = now
+	if real < 0 {
+		l.stats.ClockBackwards++
+		real = 0
+	}
+	l.stepping = false
+	if l.paused {
+		l.pacingCarry = 0
+		if l.stepWanted {
+			l.stepWanted, l.stepping = false, true
+			l.gameTime = max(l.gameTime, l.groups[0].nextDue)
+		}
+		return
+	}
+	d := l.scale(real)
+	if d > l.cfg.MaxDelta {
+		l.stats.Clamped += d - l.cfg.MaxDelta
+		l.pacingCarry = 0
+		l.gameTime += l.cfg.MaxDelta
+		return
+	}
+	l.gameTime = l.pace(d)
+}
+
+// scale multiplies real time by the time scale in fixed point, carrying the
+// remainder so that scaled time never drifts.
+func (l *Loop) scale(real time.Duration) time.Duration {
+	if l.scaleNum == scaleOne {
+		return real
+	}
+	hi, lo := bits.Mul64(uint64(real), l.scaleNum)
+	lo, carry := bits.Add64(lo, l.scaleRem, 0)
+	hi += carry
+	if hi >= scaleOne {
+		return math.MaxInt64
+	}
+	q, r := bits.Div64(hi, lo, scaleOne)
+	l.scaleRem = r
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(q)
+}
+
+// pace returns the game time after adding d (rule 7). When d plus the carried
+// difference is within the tolerance of n >= 1 whole steps of the first group,
+// game time moves by exactly n of its ticks, keeping its phase, so that the
+// frame runs exactly n ticks; the difference is carried into the next frame.
+// Otherwise game time moves by d plus the carry.
+func (l *Loop) pace(d time.Duration) time.Duration {
+	t := l.gameTime
+	x := d + l.pacingCarry
+	if l.cfg.NoPacing {
+		return t + d
+	}
+	g := &l.groups[0]
+	p := g.period()
+	if n := int64((x + p/2) / p); x > 0 && n >= 1 {
+		if diff := x - time.Duration(n)*p; diff >= -l.pacingTol && diff <= l.pacingTol {
+			k := g.ticksAt(t)
+			target := g.due(k+n) + (t - g.due(k))
+			if next := g.due(k + n + 1); target >= next {
+				target = next - 1
+			}
+			if target > t && target-t <= l.cfg.MaxDelta {
+				l.pacingCarry = x - (target - t)
+				return target
+			}
+		}
+	}
+	adv := max(x, 0)
+	l.pacingCarry = x - adv
+	return t + adv
+}
+
+// nextTick delivers the next due tick, if any (rules 2, 4 and 5).
+func (l *Loop) nextTick() bool {
+	if l.paused && !l.stepping {
+		return false
+	}
+	best := -1
+	for i := range l.groups {
+		g := &l.groups[i]
+		if g.nextDue <= l.gameTime && (best < 0 || g.nextDue < l.groups[best].nextDue) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	g := &l.groups[best]
+	limit := l.cfg.MaxUpdatesPerFrame
+	if l.stepping && best == 0 {
+		limit = 1
+	}
+	if g.inFrame >= limit {
+		if l.cfg.Overrun == Drop {
+			l.stats.Dropped += l.gameTime - l.tickedUntil
+			l.gameTime = l.tickedUntil
+			l.pacingCarry = 0
+		}
+		return false
+	}
+	g.ticks++
+	g.inFrame++
+	g.lastDue, g.nextDue = g.nextDue, g.due(g.ticks+1)
+	l.tickedUntil = g.lastDue
+	g.tick = g.pending
+	clearEdges(&g.pending)
+	if l.replay != nil {
+		l.replay.apply(&g.replay, l.scenes-1, best, g.ticks, &g.tick)
+	}
+	if l.record != nil && g.tick != g.logged {
+		g.logged = g.tick
+		l.record.add(best, g.ticks, &g.tick)
+	}
+	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
+		DT: g.dt, Input: &g.tick}
+	return true
+}
+
+// Alpha returns how far game time is past group g's last tick, in units of its
+// step: the exact fraction (now-lastDue)/(nextDue-lastDue), in [0, 1). Under
+// Carry, with ticks owed, it stays just below 1. It returns 0 for a group that
+// does not exist.
+func (l *Loop) Alpha(g int) float64 {
+	if uint(g) >= uint(len(l.groups)) {
+		return 0
+	}
+	gr := &l.groups[g]
+	a := float64(l.gameTime-gr.lastDue) / float64(gr.nextDue-gr.lastDue)
+	if a >= 1 {
+		return math.Nextafter(1, 0)
+	}
+	return max(a, 0)
+}
+
+// Ticks returns how many ticks group g has run in the current timeline.
+func (l *Loop) Ticks(g int) int64 {
+	if uint(g) >= uint(len(l.groups)) {
+		return 0
+	}
+	return l.groups[g].ticks
+}
+
+// GameTime returns game time in the current timeline.
+func (l *Loop) GameTime() time.Duration { return l.gameTime }
+
+// Stats returns the loop's counters.
+func (l *Loop) Stats() LoopStats {
+	s := l.stats
+	s.GameTime = l.gameTime
+	if l.cfg.Overrun == Carry {
+		for i := range l.groups {
+			if owed := l.gameTime - l.groups[i].nextDue; owed > s.Owed {
+				s.Owed = owed
+			}
+		}
+	}
+	return s
+}
+
+// Config returns the loop's configuration, defaults filled in.
+func (l *Loop) Config() Config { return l.cfg }
+
+// Paused reports whether game time is stopped.
+func (l *Loop) Paused() bool { return l.paused }
+
+// SetPaused stops or restarts game time. While paused no tick runs and frames
+// still render, with alpha frozen.
+func (l *Loop) SetPaused(p bool) {
+	l.paused = p
+	l.stepWanted = false
+}
+
+// Step asks for a single step while paused: the next frame runs exactly one
+// tick of the first group, and the ticks of other groups due by then. It does
+// nothing when not paused.
+func (l *Loop) Step() {
+	if l.paused {
+		l.stepWanted = true
+	}
+}
+
+// TimeScale returns the factor applied to elapsed time.
+func (l *Loop) TimeScale() float64 { return float64(l.scaleNum) / scaleOne }
+
+// SetTimeScale sets the factor applied to elapsed time from the next frame on:
+// 0.5 is half speed, 0 freezes game time. A negative, NaN, infinite or huge
+// scale is a *ConfigError and changes nothing. The scale is kept to 1/2^20.
+func (l *Loop) SetTimeScale(s float64) error {
+	if err := checkScale("TimeScale", s); err != nil {
+		return err
+	}
+	l.scaleNum, l.scaleRem = scaleFixed(s), 0
+	return nil
+}
+
+// Stop ends the event stream: the next call to Next reports false, and
+// [Run] ends after the current scene returns. Safe from any goroutine.
+func (l *Loop) Stop() { l.stopWanted.Store(true) }
+
+// Stopped reports whether the event stream has ended.
+func (l *Loop) Stopped() bool { return l.stopped || l.stopWanted.Load() }
+
+// Err returns why the event stream ended: nil for a closed window or Stop, the
+// context's error for a cancelled context, or a configuration error.
+func (l *Loop) Err() error { return l.err }
+
+func (l *Loop) fail(err error) {
+	if l.err == nil {
+		l.err = err
+	}
+	l.stopped = true
+}

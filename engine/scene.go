@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+// A Scene is a value that owns what it needs (its world, its scheduler, its
+// assets) and runs on the loop it is handed, as in Piston: Run pulls events
+// until the scene is over, then returns the next scene, or nil to end the game.
+// Loading belongs in Run before the first event (the loop starts a fresh
+// timeline when the scene asks for events, so loading time is never caught
+// up) and releasing in a defer, so that it runs however the scene ends.
+type Scene interface {
+	Run(loop *Loop) (next Scene, err error)
+}
+
+// SceneName returns the name of s: its Name method if it has one, otherwise
+// its type name ("Arena" for a *scenes.Arena).
+func SceneName(s Scene) string {
+	if n, ok := s.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	name := fmt.Sprintf("%T", s)
+	name = strings.TrimLeft(name, "*")
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// NewScene makes a Scene of a function, named name.
+func NewScene(name string, run func(loop *Loop) (Scene, error)) Scene {
+	return &funcScene{name: name, run: run}
+}
+
+type funcScene struct {
+	name string
+	run  func(*Loop) (Scene, error)
+}
+
+func (s *funcScene) Name() string                  { return s.name }
+func (s *funcScene) Run(loop *Loop) (Scene, error) { return s.run(loop) }
+
+// A SceneError is an error returned, or a panic raised, by a scene's Run.
+type SceneError struct {
+	Scene string // the scene's name (see SceneName)
+	Err   error  // what it returned; for a panic, an error describing the panic value
+	Panic any    // the panic value, nil if the scene returned an error
+	Stack []byte // the stack where it panicked
+}
+
+func (e *SceneError) Error() string {
+	if e.Panic != nil {
+		return fmt.Sprintf("scene %s: panic: %v", e.Scene, e.Panic)
+	}
+	return fmt.Sprintf("scene %s: %v", e.Scene, e.Err)
+}
+
+func (e *SceneError) Unwrap() error { return e.Err }
+
+// Options configure [Run]. The zero value (or nil) runs the scenes in a
+// window with the default loop.
+type Options struct {
+	// Context, when cancelled, ends the event stream; Run then returns an
+	// error wrapping the context's error.
+	Context context.Context
+
+	// Config is the loop's configuration.
+	Config Config
+
+	// Headless, if set, runs without a window or GPU; see [Headless].
+	Headless *Headless
+
+	// Window sets up the window when not headless.
+	Window Window
+
+	// Input replaces the driver's own input: the devices in a window, nothing
+	// headless. A seeded autopilot or a script goes here.
+	Input InputSource
+
+	// Record, if set, receives the input of every tick.
+	Record *InputLog
+
+	// Replay, if set, feeds every tick the input it had when recorded, in
+	// place of live input (Input events still carry the live sample).
+	Replay *InputLog
+}
+
+// Window is the window of the ebiten driver. Zero fields take the defaults.
+type Window struct {
+	Title         string // default "fixedstep"
+	Width, Height int    // window size in device-independent pixels; default 960x540
+	// ScreenWidth, ScreenHeight fix the size of the screen image render
+	// systems draw on; 0 means the window's size.
+	ScreenWidth, ScreenHeight int
+	Resizable                 bool
+	Fullscreen                bool
+}
+
+// Run runs the scene chain that starts with first, handing each scene the
+// loop, until a scene returns nil, the window closes, [Loop.Stop] is called or
+// the context is cancelled. It returns nil in the first three cases, and
+// otherwise the first error, wrapped in a *SceneError naming the scene. A
+// panic in a scene is recovered into such an error.
+//
+// In a window (opts.Headless nil), Run must be called once per process, from
+// the main goroutine; without a display it returns an error that says how to
+// run headless or under xvfb-run.
+func Run(first Scene, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if first == nil {
+		return errors.New("engine: Run: the first scene is nil")
+	}
+	if opts.Headless != nil {
+		loop, err := NewHeadlessLoop(opts.Config, opts.Headless, opts)
+		if err != nil {
+			return err
+		}
+		return runChain(loop, first)
+	}
+	return runWindow(first, opts)
+}
+
+// runChain runs scenes on loop until the chain ends.
+func runChain(loop *Loop, scene Scene) error {
+	for scene != nil && !loop.Stopped() {
+		loop.begun = false
+		name := SceneName(scene)
+		next, err := runScene(loop, scene)
+		if err == nil && loop.err != nil {
+			err = loop.err
+		}
+		if err != nil {
+			var se *SceneError
+			if errors.As(err, &se) && se.Scene == name {
+				return err
+			}
+			return &SceneError{Scene: name, Err: err}
+		}
+		scene = next
+	}
+	return nil
+}
+
+func runScene(loop *Loop, scene Scene) (next Scene, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			next = nil
+			err = &SceneError{Scene: SceneName(scene), Err: fmt.Errorf("panic: %v", v), Panic: v, Stack: debug.Stack()}
+		}
+	}()
+	return scene.Run(loop)
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/yohamta/donburi"
+)
+
+// A System is one piece of game logic, called with the scene's world and the
+// event that runs it: an [Update] of its group, or a [Render]. Systems are
+// plain function values (often method values) and are called directly.
+type System func(w donburi.World, ev Event)
+
+// SystemStats is the measured time of one system. Durations are from the
+// runtime's monotonic clock, read once between consecutive systems.
+type SystemStats struct {
+	Name  string
+	Group int // index of its update group, or -1 for a render system
+	Layer int // render layer (render systems only)
+
+	Count int64         // calls
+	Total time.Duration // sum of their times
+	Max   time.Duration // the longest
+	Last  time.Duration // the latest
+}
+
+// Mean returns the mean time per call, 0 before the first.
+func (s *SystemStats) Mean() time.Duration {
+	if s.Count == 0 {
+		return 0
+	}
+	return s.Total / time.Duration(s.Count)
+}
+
+func (s *SystemStats) add(d time.Duration) {
+	s.Count++
+	s.Total += d
+	s.Last = d
+	s.Max = max(s.Max, d)
+}
+
+// Scheduler runs a scene's systems over its donburi.World: update systems in
+// fixed-rate groups, in the order they were added, and render systems by layer
+// (ascending; equal layers in the order added). Update and Render call each
+// system directly, time it, and allocate nothing.
+//
+// Build it once when the scene loads; adding systems is not for the hot path.
+type Scheduler struct {
+	world   donburi.World
+	groups  []Group
+	updates [][]int // per group: indexes into systems
+	renders []int   // indexes into systems, sorted by layer
+	fns     []System
+	stats   []SystemStats
+}
+
+// NewScheduler returns a scheduler for world with the given update groups
+// (one group "update" at 60 Hz if none are given). Rates are checked by
+// [Loop.Start], which the scene passes them to through [Scheduler.Groups].
+func NewScheduler(world donburi.World, groups ...Group) *Scheduler {
+	if len(groups) == 0 {
+		groups = []Group{{Name: "update", Hz: DefaultHz}}
+	}
+	return &Scheduler{world: world, groups: slices.Clone(groups), updates: make([][]int, len(groups))}
+}
+
+// World returns the world the systems run over.
+func (s *Scheduler) World() donburi.World { return s.world }
+
+// Groups returns the update groups, for [Loop.Events] or [Loop.Start].
+func (s *Scheduler) Groups() []Group { return s.groups }
+
+// Group returns the index of the group with this name. It panics if there is
+// none: asking for a group that was never declared is a programming error,
+// found the first time the scene is built.
+func (s *Scheduler) Group(name string) int {
+	for i, g := range s.groups {
+		if g.Name == name {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("engine: scheduler has no group %q", name))
+}
+
+// AddUpdate adds a system to update group group (an index, see
+// [Scheduler.Group]), after those already there. It panics on a group index
+// out of range or a nil system (programming errors).
+func (s *Scheduler) AddUpdate(group int, name string, fn System) *Scheduler {
+	if uint(group) >= uint(len(s.groups)) || fn == nil {
+		panic(fmt.Sprintf("engine: AddUpdate(%d, %q): no such group or nil system", group, name))
+	}
+	s.updates[group] = append(s.updates[group], s.add(name, group, 0, fn))
+	return s
+}
+
+// AddRender adds a render system in layer layer: lower layers draw first.
+func (s *Scheduler) AddRender(layer int, name string, fn System) *Scheduler {
+	if fn == nil {
+		panic(fmt.Sprintf("engine: AddRender(%d, %q): nil system", layer, name))
+	}
+	i := s.add(name, -1, layer, fn)
+	pos := len(s.renders)
+	for k, j := range s.renders {
+		if s.stats[j].Layer > layer {
+			pos = k
+			break
+		}
+	}
+	s.renders = slices.Insert(s.renders, pos, i)
+	return s
+}
+
+func (s *Scheduler) add(name string, group, layer int, fn System) int {
+	s.fns = append(s.fns, fn)
+	s.stats = append(s.stats, SystemStats{Name: name, Group: group, Layer: layer})
+	return len(s.fns) - 1
+}
+
+// Update runs the systems of ev's group, in order. Other events are ignored,
+// so a scene may pass every event it gets.
+func (s *Scheduler) Update(ev Event) {
+	if ev.Kind != Update || uint(ev.Group) >= uint(len(s.updates)) {
+		return
+	}
+	s.run(s.updates[ev.Group], ev)
+}
+
+// Render runs the render systems, layer by layer.
+func (s *Scheduler) Render(ev Event) {
+	if ev.Kind != Render {
+		return
+	}
+	s.run(s.renders, ev)
+}
+
+// Handle runs what ev asks for: the group's systems for an Update, the render
+// systems for a Render, nothing for an Input.
+func (s *Scheduler) Handle(ev Event) {
+	switch ev.Kind {
+	case Update:
+		s.Update(ev)
+	case Render:
+		s.Render(ev)
+	}
+}
+
+func (s *Scheduler) run(systems []int, ev Event) {
+	t := nanotime()
+	for _, i := range systems {
+		s.fns[i](s.world, ev)
+		now := nanotime()
+		s.stats[i].add(time.Duration(now - t))
+		t = now
+	}
+}
+
+// Stats returns every system's timing, in the order the systems were added.
+// The slice is the scheduler's own, updated in
+// place: read it, do not keep or change it. Reading it allocates nothing.
+func (s *Scheduler) Stats() []SystemStats { return s.stats }
+
+// ResetStats zeroes every system's counters.
+func (s *Scheduler) ResetStats() {
+	for i := range s.stats {
+		st := &s.stats[i]
+		st.Count, st.Total, st.Max, st.Last = 0, 0, 0, 0
+	}
+}

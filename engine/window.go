@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+)
+
+// The ebiten driver. ebiten calls Update once per frame (TPS is SyncWithFPS)
+// and then Draw. The scene chain runs as a coroutine (iter.Pull) that the two
+// callbacks resume: Update resumes it until its frame's updates are done and it
+// waits to render; Draw resumes it to render, until it waits for the next
+// frame. The coroutine is created inside the first Update, on ebiten's game
+// goroutine, because a coroutine must be resumed with the OS-thread locking it
+// was created with.
+
+type phase uint8
+
+const (
+	inUpdate phase = iota + 1
+	inDraw
+)
+
+type windowDriver struct {
+	clock   Clock
+	suspend func(struct{}) bool // the coroutine's yield
+	phase   phase               // the callback that resumed the coroutine
+	started bool                // a frame began in this Update
+	drawn   bool                // the frame was rendered in this Draw
+	screen  *ebiten.Image
+}
+
+func (d *windowDriver) beginFrame() (time.Duration, bool) {
+	for d.phase != inUpdate || d.started {
+		if !d.suspend(struct{}{}) {
+			return 0, false
+		}
+	}
+	d.started = true
+	return d.clock.Now(), true
+}
+
+func (d *windowDriver) beginRender() (*ebiten.Image, bool) {
+	for d.phase != inDraw || d.drawn {
+		if !d.suspend(struct{}{}) {
+			return nil, false
+		}
+		if d.phase == inUpdate {
+			// ebiten skipped Draw: render this frame without a screen and
+			// start the next one in this Update.
+			return nil, true
+		}
+	}
+	d.drawn = true
+	return d.screen, true
+}
+
+// game is the ebiten.Game that runs the scene chain.
+type game struct {
+	d        windowDriver
+	loop     *Loop
+	first    Scene
+	win      Window
+	resume   func() (struct{}, bool)
+	finished bool
+	err      error
+}
+
+func (g *game) run(yield func(struct{}) bool) {
+	g.d.suspend = yield
+	g.err = runChain(g.loop, g.first)
+}
+
+func (g *game) Update() error {
+	if g.resume == nil {
+		g.resume, _ = iter.Pull(g.run)
+	}
+	if g.finished {
+		return ebiten.Termination
+	}
+	if ebiten.IsWindowBeingClosed() {
+		g.loop.Stop()
+	}
+	g.d.phase, g.d.started = inUpdate, false
+	if _, ok := g.resume(); !ok {
+		g.finished = true
+		return ebiten.Termination
+	}
+	return nil
+}
+
+func (g *game) Draw(screen *ebiten.Image) {
+	if g.resume == nil || g.finished {
+		return
+	}
+	g.d.phase, g.d.drawn, g.d.screen = inDraw, false, screen
+	if _, ok := g.resume(); !ok {
+		g.finished = true
+	}
+	g.d.screen = nil
+}
+
+func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	if g.win.ScreenWidth > 0 && g.win.ScreenHeight > 0 {
+		return g.win.ScreenWidth, g.win.ScreenHeight
+	}
+	return outsideWidth, outsideHeight
+}
+
+// ErrNoDisplay is wrapped by the error Run returns when no window can be opened.
+var ErrNoDisplay = errors.New("no display to open a window on")
+
+func runWindow(first Scene, opts *Options) error {
+	g := &game{first: first, win: opts.Window}
+	g.d.clock = NewRealClock()
+	input := opts.Input
+	if input == nil {
+		input = &deviceInput{}
+	}
+	loop, err := newLoop(opts.Config, &g.d, input, opts.Context)
+	if err != nil {
+		return err
+	}
+	loop.record, loop.replay = opts.Record, opts.Replay
+	g.loop = loop
+
+	w := opts.Window
+	if w.Title == "" {
+		w.Title = "fixedstep"
+	}
+	if w.Width <= 0 || w.Height <= 0 {
+		w.Width, w.Height = 960, 540
+	}
+	ebiten.SetWindowTitle(w.Title)
+	ebiten.SetWindowSize(w.Width, w.Height)
+	if w.Resizable {
+		ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	}
+	ebiten.SetFullscreen(w.Fullscreen)
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	ebiten.SetWindowClosingHandled(true)
+	if err := ebiten.RunGame(g); err != nil {
+		if g.resume == nil {
+			return fmt.Errorf("engine: %w (%v): run headless (Options.Headless; the demo's -headless flag) "+
+				"or under a virtual display: xvfb-run -a go run ./cmd/demo", ErrNoDisplay, err)
+		}
+		return fmt.Errorf("engine: ebiten: %w", err)
+	}
+	return g.err
+}
+
+// deviceInput samples the keyboard, mouse and gamepads through ebiten, once a
+// frame, into an InputState. Its buffers are reused: no allocation per frame.
+type deviceInput struct {
+	keys []ebiten.Key
+	pads []ebiten.GamepadID
+}
+
+func (d *deviceInput) Sample(_ int64, in *InputState) {
+	d.keys = inpututil.AppendPressedKeys(d.keys[:0])
+	for _, k := range d.keys {
+		in.SetKey(k, true)
+	}
+	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
+		in.SetMouseButton(b, ebiten.IsMouseButtonPressed(b))
+	}
+	x, y := ebiten.CursorPosition()
+	in.CursorX, in.CursorY = float64(x), float64(y)
+	in.WheelX, in.WheelY = ebiten.Wheel()
+	d.pads = ebiten.AppendGamepadIDs(d.pads[:0])
+	for i, id := range d.pads[:min(len(d.pads), MaxGamepads)] {
+		in.Gamepads[i].Connected = true
+		if !ebiten.IsStandardGamepadLayoutAvailable(id) {
+			continue
+		}
+		for b := ebiten.StandardGamepadButton(0); b <= ebiten.StandardGamepadButtonMax; b++ {
+			in.SetGamepadButton(i, b, ebiten.IsStandardGamepadButtonPressed(id, b))
+		}
+		for a := ebiten.StandardGamepadAxis(0); a <= ebiten.StandardGamepadAxisMax; a++ {
+			in.SetGamepadAxis(i, a, ebiten.StandardGamepadAxisValue(id, a))
+		}
+	}
+}
