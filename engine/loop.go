@@ -43,8 +43,10 @@ type Event struct {
 	Kind  EventKind
 	Frame int64 // frames since the loop began, counting from 1
 
-	// Time is game time in this scene's timeline: the due time of the tick for
-	// an Update (Tick/Hz seconds), the current game time otherwise.
+	// Time is game time in this scene's timeline: for an Update the due time of
+	// its tick (Tick/Hz seconds), for a Render the time drawn, for an Input the
+	// time of the frame before (input arrives at the state last drawn). It
+	// never goes back from one event to the next.
 	Time time.Duration
 
 	// Update: which group (its index in the scene's groups), which of its
@@ -158,7 +160,7 @@ type Loop struct {
 	clockSeen   bool // the timeline has read the clock once
 	lastNow     time.Duration
 	gameTime    time.Duration
-	tickedUntil time.Duration // due time of the last tick delivered this frame
+	tickedUntil time.Duration // game time at the frame start, then the due time of each tick delivered
 	scaleNum    uint64        // time scale in units of 1/scaleOne
 	scaleRem    uint64        // remainder of scaled time, carried
 	pacingCarry time.Duration // real minus snapped game time, carried
@@ -275,7 +277,7 @@ func (l *Loop) Next() bool {
 				return false
 			}
 			l.state = stateUpdates
-			l.ev = Event{Kind: Input, Frame: l.frame, Time: l.gameTime, Input: &l.sample}
+			l.ev = Event{Kind: Input, Frame: l.frame, Time: l.tickedUntil, Input: &l.sample}
 			return true
 		case stateUpdates:
 			if l.nextTick() {
@@ -324,6 +326,9 @@ func (l *Loop) beginFrame() bool {
 	deriveEdges(&l.sample, &l.prevSample)
 	l.tickedUntil = l.gameTime
 	l.advance(now)
+	if l.cfg.Overrun == Drop {
+		l.dropOverrun()
+	}
 	for i := range l.groups {
 		g := &l.groups[i]
 		g.inFrame = 0
@@ -392,8 +397,12 @@ func (l *Loop) scale(real time.Duration) time.Duration {
 func (l *Loop) pace(d time.Duration) time.Duration {
 	t := l.gameTime
 	x := d + l.pacingCarry
+	if x > l.cfg.MaxDelta {
+		l.stats.Clamped += x - l.cfg.MaxDelta
+		x = l.cfg.MaxDelta
+	}
 	if l.cfg.NoPacing {
-		return t + d
+		return t + x
 	}
 	g := &l.groups[0]
 	p := g.period()
@@ -413,6 +422,32 @@ func (l *Loop) pace(d time.Duration) time.Duration {
 	adv := max(x, 0)
 	l.pacingCarry = x - adv
 	return t + adv
+}
+
+// dropOverrun applies the Drop policy (rule 5) before the frame's ticks run:
+// it finds the first tick that would exceed its group's MaxUpdatesPerFrame,
+// and moves game time back to the last tick due before that one, so that every
+// tick due at the new game time runs in this frame and none later does. The
+// time cut is counted in Dropped.
+func (l *Loop) dropOverrun() {
+	limit := int64(l.cfg.MaxUpdatesPerFrame)
+	cut := time.Duration(math.MaxInt64)
+	for i := range l.groups {
+		g := &l.groups[i]
+		if c := g.due(g.ticks + limit + 1); c <= l.gameTime {
+			cut = min(cut, c)
+		}
+	}
+	if cut == math.MaxInt64 {
+		return
+	}
+	t := l.tickedUntil // the frame's starting time: game time never goes back
+	for i := range l.groups {
+		g := &l.groups[i]
+		t = max(t, g.due(g.ticksAt(cut-1)))
+	}
+	l.stats.Dropped += l.gameTime - t
+	l.gameTime, l.pacingCarry = t, 0
 }
 
 // nextTick delivers the next due tick, if any (rules 2, 4 and 5).
@@ -435,12 +470,7 @@ func (l *Loop) nextTick() bool {
 	if l.stepping && best == 0 {
 		limit = 1
 	}
-	if g.inFrame >= limit {
-		if l.cfg.Overrun == Drop {
-			l.stats.Dropped += l.gameTime - l.tickedUntil
-			l.gameTime = l.tickedUntil
-			l.pacingCarry = 0
-		}
+	if g.inFrame >= limit { // only under Carry: Drop has cut game time already
 		return false
 	}
 	g.ticks++

@@ -1,0 +1,173 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// Rule 8 and 9: a chain A -> B -> end. B loads for 2 s of clock time; its
+// timeline starts fresh, so no catch-up ticks come of it, and its first frame
+// renders its initial state with alpha 0.
+func TestSceneChainStartsEachSceneFresh(t *testing.T) {
+	clock := engine.NewManualClock(0)
+	var order []string
+	var bFirst []engine.Event
+	b := engine.NewScene("B", func(loop *engine.Loop) (engine.Scene, error) {
+		order = append(order, "B")
+		clock.Advance(2 * time.Second) // loading
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+			if len(bFirst) < 4 {
+				bFirst = append(bFirst, ev)
+			}
+			if ev.Kind == engine.Render && ev.Frame >= 130 {
+				return nil, nil
+			}
+		}
+		return nil, loop.Err()
+	})
+	a := engine.NewScene("A", func(loop *engine.Loop) (engine.Scene, error) {
+		order = append(order, "A")
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+			if ev.Kind == engine.Update && ev.Tick == 60 {
+				return b, nil // on a tick boundary, mid-frame
+			}
+		}
+		return nil, loop.Err()
+	})
+	err := engine.Run(a, &engine.Options{Headless: &engine.Headless{Clock: clock}})
+	if err != nil || strings.Join(order, ",") != "A,B" {
+		t.Fatalf("Run: %v, scenes %v", err, order)
+	}
+	// B's first frame: Input, then Render of the initial state (no tick).
+	if bFirst[0].Kind != engine.Input || bFirst[1].Kind != engine.Render || bFirst[1].Alpha != 0 || bFirst[1].Time != 0 {
+		t.Fatalf("B's first frame: %v %v (alpha %v, time %v)", bFirst[0].Kind, bFirst[1].Kind, bFirst[1].Alpha, bFirst[1].Time)
+	}
+	// Its second frame, 1/60 s later, runs exactly one tick: the 2 s of loading are not caught up.
+	if bFirst[2].Kind != engine.Input || bFirst[3].Kind != engine.Update || bFirst[3].Tick != 1 {
+		t.Fatalf("B's second frame: %v %v tick %d", bFirst[2].Kind, bFirst[3].Kind, bFirst[3].Tick)
+	}
+}
+
+// Rule 9: errors and panics come back wrapped with the scene's name; Stop and a
+// cancelled context end the chain.
+func TestRunErrorsAndStopping(t *testing.T) {
+	headless := func() *engine.Options { return &engine.Options{Headless: &engine.Headless{}} }
+	boom := errors.New("boom")
+	failing := engine.NewScene("Loader", func(loop *engine.Loop) (engine.Scene, error) {
+		return nil, boom
+	})
+	first := engine.NewScene("Title", func(loop *engine.Loop) (engine.Scene, error) { return failing, nil })
+	err := engine.Run(first, headless())
+	var se *engine.SceneError
+	if !errors.Is(err, boom) || !errors.As(err, &se) || se.Scene != "Loader" || !strings.Contains(err.Error(), "scene Loader: boom") {
+		t.Fatalf("error: %v", err)
+	}
+
+	panicky := engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Update && ev.Tick == 3 {
+				var m map[string]int
+				m["x"] = 1 // a real runtime panic: assignment to a nil map
+			}
+		}
+		return nil, nil
+	})
+	err = engine.Run(panicky, headless())
+	if !errors.As(err, &se) || se.Scene != "Arena" || se.Panic == nil || !strings.Contains(string(se.Stack), "scene_test.go") {
+		t.Fatalf("panic error: %v", err)
+	}
+
+	frames := 0
+	stopper := engine.NewScene("Stopper", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Render {
+				if frames++; frames == 5 {
+					loop.Stop()
+				}
+			}
+		}
+		return first, loop.Err() // the chain must end anyway
+	})
+	if err := engine.Run(stopper, headless()); err != nil || frames != 5 {
+		t.Fatalf("Stop: err %v after %d frames", err, frames)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	frames = 0
+	canceller := engine.NewScene("Canceller", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Render {
+				if frames++; frames == 5 {
+					cancel()
+				}
+			}
+		}
+		return nil, loop.Err()
+	})
+	opts := headless()
+	opts.Context = ctx
+	err = engine.Run(canceller, opts)
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &se) || se.Scene != "Canceller" || frames != 5 {
+		t.Fatalf("cancel: err %v after %d frames", err, frames)
+	}
+
+	// A scene that ignores the loop's error still reports it.
+	bad := engine.NewScene("Bad", func(loop *engine.Loop) (engine.Scene, error) {
+		for range loop.Events(engine.Group{Name: "p", Hz: -1}) {
+		}
+		return nil, nil
+	})
+	var ce *engine.ConfigError
+	if err := engine.Run(bad, headless()); !errors.As(err, &ce) || !errors.As(err, &se) || se.Scene != "Bad" {
+		t.Fatalf("bad groups: %v", err)
+	}
+
+	if err := engine.Run(nil, headless()); err == nil {
+		t.Fatal("Run(nil) returned nil")
+	}
+}
+
+type namedScene struct{}
+
+func (*namedScene) Run(*engine.Loop) (engine.Scene, error) { return nil, nil }
+
+func TestSceneName(t *testing.T) {
+	if got := engine.SceneName(&namedScene{}); got != "namedScene" {
+		t.Fatalf("SceneName = %q", got)
+	}
+	if got := engine.SceneName(engine.NewScene("Title", nil)); got != "Title" {
+		t.Fatalf("SceneName = %q", got)
+	}
+}
+
+// Headless Frames and Duration stop the loop as Stop does.
+func TestHeadlessLimits(t *testing.T) {
+	count := func(h engine.Headless) (frames, ticks int64) {
+		scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+			for ev := range loop.Events() {
+				switch ev.Kind {
+				case engine.Render:
+					frames++
+				case engine.Update:
+					ticks++
+				}
+			}
+			return nil, loop.Err()
+		})
+		if err := engine.Run(scene, &engine.Options{Headless: &h}); err != nil {
+			t.Fatal(err)
+		}
+		return frames, ticks
+	}
+	if f, _ := count(engine.Headless{Frames: 42}); f != 42 {
+		t.Fatalf("Frames: 42 ran %d frames", f)
+	}
+	if f, ticks := count(engine.Headless{Duration: time.Second, FPS: 30}); f != 31 || ticks != 60 {
+		t.Fatalf("Duration 1s at 30 fps: %d frames, %d ticks, want 31 and 60", f, ticks)
+	}
+}

@@ -1,0 +1,144 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/yohamta/donburi"
+	"github.com/yohamta/donburi/filter"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// The scheduler runs a group's systems in the order added, render systems by
+// layer, and counts every call.
+func TestSchedulerOrderAndStats(t *testing.T) {
+	w := donburi.NewWorld()
+	s := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10})
+	var calls []string
+	sys := func(name string) engine.System {
+		return func(world donburi.World, ev engine.Event) {
+			if world != w {
+				t.Fatalf("%s got another world", name)
+			}
+			calls = append(calls, name)
+		}
+	}
+	physics, ai := s.Group("physics"), s.Group("ai")
+	s.AddUpdate(physics, "move", sys("move")).AddUpdate(ai, "think", sys("think")).AddUpdate(physics, "collide", sys("collide"))
+	s.AddRender(2, "hud", sys("hud")).AddRender(0, "background", sys("background")).AddRender(1, "sprites", sys("sprites")).
+		AddRender(0, "tiles", sys("tiles"))
+
+	s.Handle(engine.Event{Kind: engine.Input})
+	s.Handle(engine.Event{Kind: engine.Update, Group: physics})
+	s.Handle(engine.Event{Kind: engine.Update, Group: ai})
+	s.Handle(engine.Event{Kind: engine.Update, Group: physics})
+	s.Handle(engine.Event{Kind: engine.Render})
+	s.Update(engine.Event{Kind: engine.Render}) // ignored: not an update
+	want := "move,collide,think,move,collide,background,tiles,sprites,hud"
+	if got := strings.Join(calls, ","); got != want {
+		t.Fatalf("calls %s, want %s", got, want)
+	}
+	counts := map[string]int64{}
+	for _, st := range s.Stats() {
+		counts[st.Name] = st.Count
+		if st.Count > 0 && (st.Max < st.Last || st.Mean() > st.Max || st.Total < st.Max) {
+			t.Fatalf("%s: inconsistent stats %+v", st.Name, st)
+		}
+	}
+	if counts["move"] != 2 || counts["think"] != 1 || counts["hud"] != 1 {
+		t.Fatalf("counts %v", counts)
+	}
+	s.ResetStats()
+	if s.Stats()[0].Count != 0 {
+		t.Fatal("ResetStats left counts")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Group of an unknown name did not panic")
+		}
+	}()
+	s.Group("render")
+}
+
+type position struct{ X, Y, VX, VY float64 }
+
+var positionC = donburi.NewComponentType[position]()
+
+// tenSystems builds a scheduler with ten systems: four in a 60 Hz group (one
+// moves 100 entities through a donburi query), three in a 30 Hz group and
+// three render systems. work tells them to do something or nothing.
+func tenSystems(work bool) *engine.Scheduler {
+	w := donburi.NewWorld()
+	for i := range 100 {
+		e := w.Entry(w.Create(positionC))
+		positionC.SetValue(e, position{VX: float64(i), VY: 1})
+	}
+	query := donburi.NewQuery(filter.Contains(positionC)) // made once
+	s := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 30})
+	var sink float64
+	move := func(w donburi.World, ev engine.Event) {
+		if !work {
+			return
+		}
+		for e := range query.Iter(w) {
+			p := positionC.Get(e)
+			p.X += p.VX * ev.DT
+			p.Y += p.VY * ev.DT
+		}
+	}
+	noop := func(w donburi.World, ev engine.Event) {
+		if work && ev.Input != nil && ev.Input.KeyDown(ebiten.KeySpace) {
+			sink += ev.DT
+		}
+	}
+	draw := func(w donburi.World, ev engine.Event) {
+		if work {
+			sink += ev.Alpha
+		}
+	}
+	s.AddUpdate(0, "move", move)
+	for i := range 3 {
+		s.AddUpdate(0, fmt.Sprint("p", i), noop)
+		s.AddUpdate(1, fmt.Sprint("ai", i), noop)
+		s.AddRender(i, fmt.Sprint("draw", i), draw)
+	}
+	return s
+}
+
+// A full frame (input, several ticks of two groups, render) through the loop
+// and ten systems allocates nothing.
+func TestFrameAllocatesNothing(t *testing.T) {
+	s := tenSystems(true)
+	h := engine.Headless{FPS: 20} // three 60 Hz ticks and one or two 30 Hz ticks per frame
+	input := engine.InputFunc(func(frame int64, in *engine.InputState) {
+		in.SetKey(ebiten.KeySpace, frame%3 == 0)
+		in.CursorX = float64(frame)
+	})
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, &engine.Options{Input: input})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loop.Start(s.Groups()...); err != nil {
+		t.Fatal(err)
+	}
+	frame := func() {
+		for loop.Next() {
+			ev := loop.Event()
+			s.Handle(ev)
+			if ev.Kind == engine.Render {
+				return
+			}
+		}
+		t.Fatal("loop stopped")
+	}
+	frame() // warm up: the first frame runs no tick
+	if allocs := testing.AllocsPerRun(200, frame); allocs != 0 {
+		t.Fatalf("a frame allocates %v times", allocs)
+	}
+	if n := loop.Ticks(0); n < 600 {
+		t.Fatalf("only %d ticks ran", n)
+	}
+}
