@@ -1,0 +1,112 @@
+package engine_test
+
+import (
+	"fmt"
+
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// The loop as a value: a headless loop at a virtual 30 frames per second, with
+// a 60 Hz group and a 25 Hz group. Every frame is an Input event, the ticks due
+// in it in due-time order, and a Render event with Alpha.
+func ExampleLoop() {
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 30, Frames: 4}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 25}) {
+		switch ev.Kind {
+		case engine.Input:
+			fmt.Printf("frame %d:", ev.Frame)
+		case engine.Update:
+			fmt.Printf(" group %d tick %d at %v,", ev.Group, ev.Tick, ev.Time)
+		case engine.Render:
+			fmt.Printf(" render at %v alpha %.2f\n", ev.Time, ev.Alpha)
+		}
+	}
+	// Output:
+	// frame 1: render at 0s alpha 0.00
+	// frame 2: group 0 tick 1 at 16.666666ms, group 0 tick 2 at 33.333333ms, render at 33.333333ms alpha 0.00
+	// frame 3: group 1 tick 1 at 40ms, group 0 tick 3 at 50ms, group 0 tick 4 at 66.666666ms, render at 66.666666ms alpha 0.00
+	// frame 4: group 1 tick 2 at 80ms, group 0 tick 5 at 83.333333ms, group 0 tick 6 at 100ms, render at 100ms alpha 0.00
+}
+
+// The scheduler runs named systems over a donburi world: update systems in
+// their group, in the order added; render systems by layer.
+func ExampleScheduler() {
+	world := donburi.NewWorld()
+	sched := engine.NewScheduler(world, engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10})
+	say := func(what string) engine.System {
+		return func(w donburi.World, ev engine.Event) { fmt.Println(what, ev.Kind, ev.Tick) }
+	}
+	sched.AddUpdate(sched.Group("physics"), "move", say("move"))
+	sched.AddUpdate(sched.Group("physics"), "collide", say("collide"))
+	sched.AddUpdate(sched.Group("ai"), "think", say("think"))
+	sched.AddRender(1, "hud", say("hud"))
+	sched.AddRender(0, "sprites", say("sprites"))
+
+	loop, _ := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 10, Frames: 2}, nil)
+	for ev := range loop.Events(sched.Groups()...) {
+		sched.Handle(ev)
+	}
+	for _, st := range sched.Stats() {
+		fmt.Printf("%s: %d calls\n", st.Name, st.Count)
+	}
+	// Output:
+	// sprites Render 0
+	// hud Render 0
+	// move Update 1
+	// collide Update 1
+	// move Update 2
+	// collide Update 2
+	// move Update 3
+	// collide Update 3
+	// move Update 4
+	// collide Update 4
+	// move Update 5
+	// collide Update 5
+	// move Update 6
+	// collide Update 6
+	// think Update 1
+	// sprites Render 0
+	// hud Render 0
+	// move: 6 calls
+	// collide: 6 calls
+	// think: 1 calls
+	// hud: 2 calls
+	// sprites: 2 calls
+}
+
+// title and play are two scenes: each receives the loop and returns the next.
+func title(loop *engine.Loop) (engine.Scene, error) {
+	for ev := range loop.Events() {
+		if ev.Kind == engine.Update && ev.Tick == 3 {
+			fmt.Println("title: start pressed at", ev.Time)
+			return engine.NewScene("Play", play), nil
+		}
+	}
+	return nil, loop.Err()
+}
+
+func play(loop *engine.Loop) (engine.Scene, error) {
+	for ev := range loop.Events(engine.Group{Name: "physics", Hz: 120}) {
+		if ev.Kind == engine.Update && ev.Tick == 120 {
+			fmt.Println("play: one second of physics at", ev.Time)
+			return nil, nil // the end
+		}
+	}
+	return nil, loop.Err()
+}
+
+// A scene chain: Run hands the loop from scene to scene, each starting a fresh
+// timeline, until a scene returns nil.
+func ExampleRun() {
+	err := engine.Run(engine.NewScene("Title", title), &engine.Options{Headless: &engine.Headless{}})
+	fmt.Println("err:", err)
+	// Output:
+	// title: start pressed at 50ms
+	// play: one second of physics at 1s
+	// err: <nil>
+}
