@@ -14,36 +14,8 @@ import (
 // through the loop and the scheduler, beside donburi's own ecs.ECS calling
 // Update and Draw with the same ten systems.
 func BenchmarkFrame(b *testing.B) {
-	noop := func(donburi.World, engine.Event) {}
-	b.Run("engine", func(b *testing.B) {
-		s := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 60})
-		for range 4 {
-			s.AddUpdate(0, "physics", noop)
-		}
-		for i := range 3 {
-			s.AddUpdate(1, "ai", noop)
-			s.AddRender(i, "draw", noop)
-		}
-		h := engine.Headless{FPS: 60}
-		loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := loop.Start(s.Groups()...); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			for loop.Next() {
-				ev := loop.Event()
-				s.Handle(ev)
-				if ev.Kind == engine.Render {
-					break
-				}
-			}
-		}
-		b.ReportMetric(float64(loop.Ticks(0)+loop.Ticks(1))/float64(loop.Stats().Frames), "ticks/frame")
-	})
+	b.Run("engine", func(b *testing.B) { benchmarkFrame(b, true) })
+	b.Run("engine-untimed", func(b *testing.B) { benchmarkFrame(b, false) })
 	b.Run("donburi-ecs", func(b *testing.B) {
 		type screen struct{}
 		e := ecs.NewECS(donburi.NewWorld())
@@ -60,6 +32,38 @@ func BenchmarkFrame(b *testing.B) {
 			e.Draw(arg)
 		}
 	})
+}
+
+func benchmarkFrame(b *testing.B, timed bool) {
+	noop := func(donburi.World, engine.Event) {}
+	s := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 60})
+	for range 4 {
+		s.AddUpdate(0, "physics", noop)
+	}
+	for i := range 3 {
+		s.AddUpdate(1, "ai", noop)
+		s.AddRender(i, "draw", noop)
+	}
+	s.SetTiming(timed)
+	h := engine.Headless{FPS: 60}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := loop.Start(s.Groups()...); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for loop.Next() {
+			ev := loop.Event()
+			s.Handle(ev)
+			if ev.Kind == engine.Render {
+				break
+			}
+		}
+	}
+	b.ReportMetric(float64(loop.Ticks(0)+loop.Ticks(1))/float64(loop.Stats().Frames), "ticks/frame")
 }
 
 // BenchmarkSchedulerUpdate is the scheduler alone: one group of ten no-op

@@ -54,7 +54,14 @@ type Scheduler struct {
 	renders []int   // indexes into systems, sorted by layer
 	fns     []System
 	stats   []SystemStats
+	untimed bool
 }
+
+// SetTiming turns the timing of every system call on (the default) or off.
+// Timing reads the runtime's monotonic clock once per system call, about
+// 20-25 ns on a 2-core x86 VM (BenchmarkNanotime); off, Stats still counts
+// calls but its durations stay as they were.
+func (s *Scheduler) SetTiming(on bool) { s.untimed = !on }
 
 // NewScheduler returns a scheduler for world with the given update groups
 // (one group "update" at 60 Hz if none are given). Rates are checked by
@@ -147,6 +154,13 @@ func (s *Scheduler) Handle(ev Event) {
 }
 
 func (s *Scheduler) run(systems []int, ev Event) {
+	if s.untimed {
+		for _, i := range systems {
+			s.fns[i](s.world, ev)
+			s.stats[i].Count++
+		}
+		return
+	}
 	t := nanotime()
 	for _, i := range systems {
 		s.fns[i](s.world, ev)

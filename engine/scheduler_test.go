@@ -142,3 +142,23 @@ func TestFrameAllocatesNothing(t *testing.T) {
 		t.Fatalf("only %d ticks ran", n)
 	}
 }
+
+// With timing off the scheduler still calls and counts every system, and
+// leaves the durations alone.
+func TestSchedulerUntimed(t *testing.T) {
+	s := engine.NewScheduler(donburi.NewWorld())
+	calls := 0
+	s.AddUpdate(0, "count", func(donburi.World, engine.Event) { calls++ })
+	s.SetTiming(false)
+	for range 5 {
+		s.Update(engine.Event{Kind: engine.Update})
+	}
+	if st := s.Stats()[0]; calls != 5 || st.Count != 5 || st.Total != 0 || st.Max != 0 {
+		t.Fatalf("calls %d, stats %+v", calls, st)
+	}
+	s.SetTiming(true)
+	s.Update(engine.Event{Kind: engine.Update})
+	if st := s.Stats()[0]; st.Count != 6 || st.Last <= 0 {
+		t.Fatalf("timing back on: %+v", st)
+	}
+}
