@@ -171,3 +171,27 @@ func TestHeadlessLimits(t *testing.T) {
 		t.Fatalf("Duration 1s at 30 fps: %d frames, %d ticks, want 31 and 60", f, ticks)
 	}
 }
+
+// The real-clock headless driver sleeps until the next frame or tick: 20
+// frames at 200 fps take at least 19 frame periods of real time, and every
+// 100 Hz tick due in them runs.
+func TestHeadlessRealtimeSleeps(t *testing.T) {
+	ticks := 0
+	scene := engine.NewScene("Server", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events(engine.Group{Name: "net", Hz: 100}) {
+			if ev.Kind == engine.Update {
+				ticks++
+			}
+		}
+		return nil, loop.Err()
+	})
+	start := time.Now()
+	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{Realtime: true, FPS: 200, Frames: 20}})
+	elapsed := time.Since(start)
+	if err != nil || elapsed < 19*5*time.Millisecond {
+		t.Fatalf("err %v, 20 frames at 200 fps took %v", err, elapsed)
+	}
+	if ticks < 9 {
+		t.Fatalf("%d ticks in %v of real time", ticks, elapsed)
+	}
+}
