@@ -1,0 +1,215 @@
+package systems
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+	"github.com/yohamta/donburi/features/events"
+	"github.com/yohamta/donburi/filter"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// PhysicsConfig configures a world's cp.Space. Zero fields take the defaults.
+type PhysicsConfig struct {
+	Gravity    cp.Vector // world units per second squared
+	Iterations int       // solver iterations; 0 means 10
+}
+
+// Collision names the two entities whose shapes began or stopped touching,
+// A < B. An entity is donburi.Null for a shape that belongs to no entity (for
+// example a wall put straight into the space).
+type Collision struct {
+	A, B donburi.Entity
+}
+
+// CollisionBegin and CollisionSeparate are published on the world when two
+// shapes begin and stop touching, and processed in the same tick, right after
+// the step. Subscribe with CollisionBegin.Subscribe(world, handler).
+//
+// cp calls its Separate callbacks in an order that changes from run to run
+// (it walks a pointer-hashed set), so the physics system buffers both kinds
+// during the step and publishes them sorted by (A, B): the order depends only
+// on the simulation. A shape removed between steps separates at once; that
+// event is published with the next step's, and may name an entity that no
+// longer exists (check world.Valid).
+var (
+	CollisionBegin    = events.NewEventType[Collision]()
+	CollisionSeparate = events.NewEventType[Collision]()
+)
+
+// Physics owns a world's cp.Space and keeps it and the world in step: an
+// entity spawned with a body puts the body and its shapes in the space; an
+// entity removed from the world takes its body, shapes and constraints out;
+// each fixed step moves every Transform (previous <- current <- body).
+//
+// Collisions are reported (see CollisionBegin) for every pair that involves a
+// shape of collision type 0, the default: Physics installs cp's wildcard
+// handler for that type. A game's own handler for a pair reports to Physics
+// only if it calls cp's wildcard callbacks.
+type Physics struct {
+	space            *cp.Space
+	world            donburi.World
+	moving           *donburi.Query // Transform + Body
+	agents           *donburi.Query // Agent + Body, nil until the AI lands
+	begins, separate []Collision
+}
+
+// NewPhysics returns the physics system of world w, with a new space.
+func NewPhysics(w donburi.World, cfg PhysicsConfig) *Physics {
+	p := &Physics{
+		space:  cp.NewSpace(),
+		world:  w,
+		moving: donburi.NewQuery(filter.Contains(components.TransformC, components.BodyC)),
+	}
+	p.space.SetGravity(cfg.Gravity)
+	p.space.Iterations = 10
+	if cfg.Iterations > 0 {
+		p.space.Iterations = uint(cfg.Iterations)
+	}
+	h := p.space.NewWildcardCollisionHandler(0)
+	h.BeginFunc = p.onBegin
+	h.SeparateFunc = p.onSeparate
+	w.OnRemove(p.onRemove)
+	return p
+}
+
+// Space returns the cp space, for queries and for constraints. Bodies and
+// shapes of entities go in through Spawn, not Space().AddBody.
+func (p *Physics) Space() *cp.Space { return p.space }
+
+// Spawn creates an entity with a Transform, a Body and a Shape (plus the
+// component types comps, at their zero values), puts body and shapes in the
+// space, and sets their UserData to the entity. The Transform rests at the
+// body's pose. A static or kinematic body works too.
+func (p *Physics) Spawn(body *cp.Body, shapes []*cp.Shape, comps ...donburi.IComponentType) donburi.Entity {
+	types := append([]donburi.IComponentType{components.TransformC, components.BodyC, components.ShapeC}, comps...)
+	e := p.world.Create(types...)
+	entry := p.world.Entry(e)
+	if body != p.space.StaticBody && !p.space.ContainsBody(body) {
+		p.space.AddBody(body)
+	}
+	body.UserData = e
+	for _, s := range shapes {
+		s.UserData = e
+		p.space.AddShape(s)
+	}
+	pos := body.Position()
+	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: pos.X, Y: pos.Y, Angle: body.Angle()}))
+	components.BodyC.SetValue(entry, components.Body{Body: body})
+	components.ShapeC.SetValue(entry, components.Shape{Shapes: slices.Clone(shapes)})
+	return e
+}
+
+// onRemove takes an entity's constraints, shapes and body out of the space
+// before the world forgets it.
+func (p *Physics) onRemove(w donburi.World, e donburi.Entity) {
+	entry := w.Entry(e)
+	if entry.HasComponent(components.ShapeC) {
+		for _, s := range components.ShapeC.Get(entry).Shapes {
+			if s.Space() == p.space {
+				p.space.RemoveShape(s)
+			}
+		}
+	}
+	if !entry.HasComponent(components.BodyC) {
+		return
+	}
+	body := components.BodyC.Get(entry).Body
+	if body == nil || body == p.space.StaticBody {
+		return
+	}
+	body.EachConstraint(func(c *cp.Constraint) {
+		if p.space.ContainsConstraint(c) {
+			p.space.RemoveConstraint(c)
+		}
+	})
+	if p.space.ContainsBody(body) {
+		p.space.RemoveBody(body)
+	}
+}
+
+// Update is the physics system: one fixed step of ev.DT seconds. It pushes
+// every agent's body towards its desired velocity (see SteeringForce), steps
+// the space, moves every Transform to its body's pose (the old pose becomes
+// Prev), then publishes and processes the step's collisions, sorted.
+func (p *Physics) Update(w donburi.World, ev engine.Event) {
+	p.steer(w, ev.DT)
+	p.space.Step(ev.DT)
+	for e := range p.moving.Iter(w) {
+		b := components.BodyC.Get(e).Body
+		pos := b.Position()
+		components.TransformC.Get(e).Set(components.Pose{X: pos.X, Y: pos.Y, Angle: b.Angle()})
+	}
+	p.publish(w)
+}
+
+func (p *Physics) publish(w donburi.World) {
+	if len(p.begins) == 0 && len(p.separate) == 0 {
+		return
+	}
+	slices.SortFunc(p.begins, compareCollisions)
+	slices.SortFunc(p.separate, compareCollisions)
+	for _, c := range p.begins {
+		CollisionBegin.Publish(w, c)
+	}
+	for _, c := range p.separate {
+		CollisionSeparate.Publish(w, c)
+	}
+	p.begins, p.separate = p.begins[:0], p.separate[:0]
+	CollisionBegin.ProcessEvents(w)
+	CollisionSeparate.ProcessEvents(w)
+}
+
+func compareCollisions(a, b Collision) int {
+	if c := cmp.Compare(a.A, b.A); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.B, b.B)
+}
+
+func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
+	if c, ok := collision(arb); ok {
+		p.begins = append(p.begins, c)
+	}
+	return true
+}
+
+func (p *Physics) onSeparate(arb *cp.Arbiter, _ *cp.Space, _ any) {
+	if c, ok := collision(arb); ok {
+		p.separate = append(p.separate, c)
+	}
+}
+
+// collision names the entities of an arbiter's shapes. When both shapes have
+// the watched type cp calls the wildcard handler twice, once each way round:
+// only the call with the lower entity first counts.
+func collision(arb *cp.Arbiter) (Collision, bool) {
+	a, b := arb.Shapes()
+	ea, eb := entityOf(a), entityOf(b)
+	if a.CollisionType() == b.CollisionType() && ea > eb {
+		return Collision{}, false
+	}
+	return Collision{A: min(ea, eb), B: max(ea, eb)}, true
+}
+
+func entityOf(s *cp.Shape) donburi.Entity {
+	if e, ok := s.UserData.(donburi.Entity); ok {
+		return e
+	}
+	return donburi.Null
+}
+
+// Bodies returns how many bodies and shapes the space holds, for overlays and
+// leak checks.
+func (p *Physics) Bodies() (bodies, shapes int) {
+	p.space.EachBody(func(*cp.Body) { bodies++ })
+	p.space.EachShape(func(*cp.Shape) { shapes++ })
+	return bodies, shapes
+}
+
+// steer pushes agents' bodies towards their desired velocities.
+func (p *Physics) steer(w donburi.World, dt float64) {}

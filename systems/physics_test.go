@@ -1,0 +1,269 @@
+package systems_test
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/bits"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems"
+)
+
+// physicsScene is SimpleTerrainCircles_n spawned through the physics system.
+func physicsScene(n int) (donburi.World, *systems.Physics, []donburi.Entity) {
+	w := donburi.NewWorld()
+	p := systems.NewPhysics(w, systems.PhysicsConfig{})
+	var ents []donburi.Entity
+	terrainScene(p.Space(), n, 1, func(body *cp.Body, shape *cp.Shape) {
+		ents = append(ents, p.Spawn(body, []*cp.Shape{shape}))
+	})
+	return w, p, ents
+}
+
+// rawScene is the same scene in a bare cp space.
+func rawScene(n int) (*cp.Space, []*cp.Body) {
+	space := cp.NewSpace()
+	var bodies []*cp.Body
+	terrainScene(space, n, 1, func(body *cp.Body, shape *cp.Shape) {
+		bodies = append(bodies, space.AddBody(body))
+		space.AddShape(shape)
+	})
+	return space, bodies
+}
+
+// Physics through the engine (loop, scheduler, physics system) is
+// bit-identical to a raw cp space stepped the same way: 600 steps of 1/60 s.
+func TestPhysicsMatchesRawCp(t *testing.T) {
+	const n, steps = 300, 600
+	w, p, ents := physicsScene(n)
+	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
+	sched.AddUpdate(0, "physics", p.Update)
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 144}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range loop.Events(sched.Groups()...) {
+		sched.Handle(ev)
+		if ev.Kind == engine.Update && ev.Tick == steps {
+			loop.Stop()
+		}
+	}
+	space, bodies := rawScene(n)
+	for range steps {
+		space.Step(1.0 / 60)
+	}
+	moved := 0
+	for i, e := range ents {
+		entry := w.Entry(e)
+		tr := components.TransformC.Get(entry)
+		want := bodies[i]
+		got := components.BodyC.Get(entry).Body
+		if got.Position() != want.Position() || got.Angle() != want.Angle() ||
+			tr.Cur.X != want.Position().X || tr.Cur.Y != want.Position().Y || tr.Cur.Angle != want.Angle() {
+			t.Fatalf("body %d: engine %v %v (transform %+v), raw cp %v %v", i, got.Position(), got.Angle(), tr.Cur, want.Position(), want.Angle())
+		}
+		if tr.Prev != tr.Cur {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no body moved in the last step: the comparison proves little")
+	}
+}
+
+// Creating and removing 10,000 bodies (with shapes and constraints) leaves the
+// space's body and shape counts where they started.
+func TestRemovingEntitiesEmptiesTheSpace(t *testing.T) {
+	w, p, _ := physicsScene(10)
+	bodies0, shapes0 := p.Bodies()
+	var ents []donburi.Entity
+	for i := range 10_000 {
+		body := cp.NewBody(1, cp.MomentForCircle(1, 0, 2, cp.Vector{}))
+		body.SetPosition(cp.Vector{X: float64(i%100) * 5, Y: float64(i/100) * 5})
+		ents = append(ents, p.Spawn(body, []*cp.Shape{cp.NewCircle(body, 2, cp.Vector{}), cp.NewSegment(body, cp.Vector{}, cp.Vector{X: 1}, 1)}))
+	}
+	// pin pairs of bodies together: removing either entity must take the joint out
+	for i := 0; i+1 < len(ents); i += 2 {
+		a := components.BodyC.Get(w.Entry(ents[i])).Body
+		b := components.BodyC.Get(w.Entry(ents[i+1])).Body
+		p.Space().AddConstraint(cp.NewPinJoint(a, b, cp.Vector{}, cp.Vector{}))
+	}
+	p.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
+	if b, s := p.Bodies(); b != bodies0+10_000 || s != shapes0+20_000 {
+		t.Fatalf("after spawning: %d bodies %d shapes", b, s)
+	}
+	constraints := func() (n int) {
+		p.Space().EachConstraint(func(*cp.Constraint) { n++ })
+		return n
+	}
+	if c := constraints(); c != 5_000 {
+		t.Fatalf("%d constraints", c)
+	}
+	for _, e := range ents {
+		w.Remove(e)
+	}
+	p.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
+	if b, s := p.Bodies(); b != bodies0 || s != shapes0 || constraints() != 0 {
+		t.Fatalf("after removing: %d bodies %d shapes %d constraints, want %d %d 0", b, s, constraints(), bodies0, shapes0)
+	}
+}
+
+// Collision events arrive once per contact begin and once per separate,
+// naming the right entities, in the tick they happen.
+func TestCollisionEvents(t *testing.T) {
+	w := donburi.NewWorld()
+	p := systems.NewPhysics(w, systems.PhysicsConfig{Gravity: cp.Vector{Y: -100}})
+	groundBody := cp.NewStaticBody()
+	ground := p.Spawn(groundBody, []*cp.Shape{cp.NewSegment(groundBody, cp.Vector{X: -100}, cp.Vector{X: 100}, 1)})
+	ballBody := cp.NewBody(1, cp.MomentForCircle(1, 0, 5, cp.Vector{}))
+	ballBody.SetPosition(cp.Vector{Y: 20})
+	ballShape := cp.NewCircle(ballBody, 5, cp.Vector{})
+	ball := p.Spawn(ballBody, []*cp.Shape{ballShape})
+
+	var log []string
+	tick := 0
+	systems.CollisionBegin.Subscribe(w, func(w donburi.World, c systems.Collision) {
+		log = append(log, fmt.Sprintf("begin %d", tick))
+		if min(ball, ground) != c.A || max(ball, ground) != c.B {
+			t.Errorf("begin names %v, want %v and %v", c, ball, ground)
+		}
+	})
+	systems.CollisionSeparate.Subscribe(w, func(w donburi.World, c systems.Collision) {
+		log = append(log, fmt.Sprintf("separate %d", tick))
+		if min(ball, ground) != c.A || max(ball, ground) != c.B {
+			t.Errorf("separate names %v", c)
+		}
+	})
+	step := func() {
+		tick++
+		p.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
+	}
+	for range 120 { // falls 14 units, then rests on the ground
+		step()
+	}
+	ballBody.SetVelocity(0, 200) // jump: separates
+	for range 30 {
+		step()
+	}
+	if len(log) != 2 || !strings.HasPrefix(log[0], "begin") || !strings.HasPrefix(log[1], "separate ") {
+		t.Fatalf("events: %v", log)
+	}
+	var beginTick, sepTick int
+	fmt.Sscanf(log[0], "begin %d", &beginTick)
+	fmt.Sscanf(log[1], "separate %d", &sepTick)
+	if beginTick < 20 || beginTick > 60 || sepTick != 121 {
+		t.Fatalf("begin at tick %d, separate at %d: %v", beginTick, sepTick, log)
+	}
+}
+
+// collisionLog runs SimpleTerrainCircles_300 for 400 steps and hashes the
+// sequence of collision events, and counts them.
+func collisionLog() (sum uint64, begins, separates int) {
+	w, p, _ := physicsScene(300)
+	h := fnv.New64a()
+	systems.CollisionBegin.Subscribe(w, func(_ donburi.World, c systems.Collision) {
+		begins++
+		fmt.Fprintf(h, "b%d-%d;", c.A, c.B)
+	})
+	systems.CollisionSeparate.Subscribe(w, func(_ donburi.World, c systems.Collision) {
+		separates++
+		fmt.Fprintf(h, "s%d-%d;", c.A, c.B)
+	})
+	for i := range 400 {
+		fmt.Fprintf(h, "t%d;", i)
+		p.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
+	}
+	return h.Sum64(), begins, separates
+}
+
+// Collision events come in an order that depends only on the simulation:
+// the same in two processes with different GC settings, although cp calls
+// Separate in pointer-hash order.
+func TestCollisionOrderAcrossProcesses(t *testing.T) {
+	if os.Getenv("SYSTEMS_COLLISION_CHILD") == "1" {
+		sum, b, s := collisionLog()
+		fmt.Printf("COLLISIONS %016x %d %d\n", sum, b, s)
+		return
+	}
+	sum, b, s := collisionLog()
+	if b < 100 || s < 10 {
+		t.Fatalf("only %d begins and %d separates: the check proves little", b, s)
+	}
+	want := fmt.Sprintf("COLLISIONS %016x %d %d", sum, b, s)
+	for _, gogc := range []string{"off", "10"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCollisionOrderAcrossProcesses$")
+		cmd.Env = append(os.Environ(), "SYSTEMS_COLLISION_CHILD=1", "GOGC="+gogc)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Fatalf("GOGC=%s: child printed %q (err %v), want %q", gogc, out, err, want)
+		}
+	}
+}
+
+// The physics system allocates nothing of its own per tick. On identical
+// scenes stepped in lockstep, Update allocates what cp's Step allocates on a
+// space with the same collision callbacks installed, plus what donburi's
+// event queue costs: ProcessEvents drops the queue after every batch, so a
+// tick that publishes k events regrows it, about log2(k)+1 allocations. cp's
+// own allocations are logged, with and without callbacks (cp's LookupHandler
+// allocates a key on every lookup, and handlers add two lookups per contact).
+func TestPhysicsAllocatesOnlyInsideCp(t *testing.T) {
+	w, p, _ := physicsScene(300)
+	events := 0
+	systems.CollisionBegin.Subscribe(w, func(donburi.World, systems.Collision) { events++ })
+	systems.CollisionSeparate.Subscribe(w, func(donburi.World, systems.Collision) { events++ })
+	withHandler, _ := rawScene(300)
+	h := withHandler.NewWildcardCollisionHandler(0)
+	h.BeginFunc = func(*cp.Arbiter, *cp.Space, any) bool { return true }
+	h.SeparateFunc = func(*cp.Arbiter, *cp.Space, any) {}
+	bare, _ := rawScene(300)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+	for range 60 { // warm up: the circles land
+		p.Update(w, ev)
+		withHandler.Step(ev.DT)
+		bare.Step(ev.DT)
+	}
+	var engineAllocs, handlerAllocs, bareAllocs, queueBound float64
+	total := 0
+	for range 20 {
+		events = 0
+		engineAllocs += testing.AllocsPerRun(1, func() { p.Update(w, ev) })
+		handlerAllocs += testing.AllocsPerRun(1, func() { withHandler.Step(ev.DT) })
+		bareAllocs += testing.AllocsPerRun(1, func() { bare.Step(ev.DT) })
+		if events > 0 { // Begin and Separate each have a queue
+			queueBound += 2 * float64(bits.Len(uint(events))+1)
+		}
+		total += events
+	}
+	t.Logf("allocations per step, SimpleTerrainCircles_300 after landing: physics Update %.1f, cp Step with callbacks %.1f, without %.1f; %.1f collision events per step",
+		engineAllocs/20, handlerAllocs/20, bareAllocs/20, float64(total)/20)
+	if extra := engineAllocs - handlerAllocs; extra < 0 || extra > queueBound || bareAllocs == 0 {
+		t.Fatalf("physics Update allocated %v times, cp Step with the same callbacks %v: %v more, donburi's queues explain at most %v",
+			engineAllocs, handlerAllocs, extra, queueBound)
+	}
+}
+
+// With no collision events in a tick, the physics system allocates nothing
+// beyond cp's Step (here a space of free-falling bodies that never touch).
+func TestPhysicsQuietTickAllocatesNothing(t *testing.T) {
+	w := donburi.NewWorld()
+	p := systems.NewPhysics(w, systems.PhysicsConfig{Gravity: cp.Vector{Y: -10}})
+	for i := range 100 {
+		body := cp.NewBody(1, cp.MomentForCircle(1, 0, 1, cp.Vector{}))
+		body.SetPosition(cp.Vector{X: float64(i) * 10})
+		p.Spawn(body, []*cp.Shape{cp.NewCircle(body, 1, cp.Vector{})})
+	}
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+	p.Update(w, ev)
+	if allocs := testing.AllocsPerRun(50, func() { p.Update(w, ev) }); allocs != 0 {
+		t.Fatalf("a quiet physics tick allocates %v times", allocs)
+	}
+}
