@@ -19,8 +19,12 @@ import (
 
 // physicsScene is SimpleTerrainCircles_n spawned through the physics system.
 func physicsScene(n int) (donburi.World, *systems.Physics, []donburi.Entity) {
+	return physicsSceneConfig(n, systems.PhysicsConfig{})
+}
+
+func physicsSceneConfig(n int, cfg systems.PhysicsConfig) (donburi.World, *systems.Physics, []donburi.Entity) {
 	w := donburi.NewWorld()
-	p := systems.NewPhysics(w, systems.PhysicsConfig{})
+	p := systems.NewPhysics(w, cfg)
 	var ents []donburi.Entity
 	terrainScene(p.Space(), n, 1, func(body *cp.Body, shape *cp.Shape) {
 		ents = append(ents, p.Spawn(body, []*cp.Shape{shape}))
@@ -265,5 +269,26 @@ func TestPhysicsQuietTickAllocatesNothing(t *testing.T) {
 	p.Update(w, ev)
 	if allocs := testing.AllocsPerRun(50, func() { p.Update(w, ev) }); allocs != 0 {
 		t.Fatalf("a quiet physics tick allocates %v times", allocs)
+	}
+}
+
+// Without collision events, physics is still bit-identical to raw cp, and
+// publishes nothing.
+func TestPhysicsWithoutCollisionEvents(t *testing.T) {
+	w, p, ents := physicsSceneConfig(100, systems.PhysicsConfig{NoCollisionEvents: true})
+	got := 0
+	systems.CollisionBegin.Subscribe(w, func(donburi.World, systems.Collision) { got++ })
+	space, bodies := rawScene(100)
+	for range 200 {
+		p.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
+		space.Step(1.0 / 60)
+	}
+	for i, e := range ents {
+		if b := components.BodyC.Get(w.Entry(e)).Body; b.Position() != bodies[i].Position() {
+			t.Fatalf("body %d at %v, raw cp %v", i, b.Position(), bodies[i].Position())
+		}
+	}
+	if got != 0 {
+		t.Fatalf("%d events published", got)
 	}
 }
