@@ -60,7 +60,7 @@ type Physics struct {
 	space            *cp.Space
 	world            donburi.World
 	moving           *donburi.Query // Transform + Body
-	agents           *donburi.Query // Agent + Body, nil until the AI lands
+	agents           *donburi.Query // Agent + Body
 	begins, separate []Collision
 }
 
@@ -70,6 +70,7 @@ func NewPhysics(w donburi.World, cfg PhysicsConfig) *Physics {
 		space:  cp.NewSpace(),
 		world:  w,
 		moving: donburi.NewQuery(filter.Contains(components.TransformC, components.BodyC)),
+		agents: donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC)),
 	}
 	p.space.SetGravity(cfg.Gravity)
 	p.space.Iterations = 10
@@ -225,5 +226,12 @@ func (p *Physics) Bodies() (bodies, shapes int) {
 	return bodies, shapes
 }
 
-// steer pushes agents' bodies towards their desired velocities.
-func (p *Physics) steer(w donburi.World, dt float64) {}
+// steer pushes every agent's body towards its desired velocity, with at most
+// its MaxForce (see SteeringForce), adding to the forces already on it.
+func (p *Physics) steer(w donburi.World, dt float64) {
+	for e := range p.agents.Iter(w) {
+		b := components.BodyC.Get(e).Body
+		f := SteeringForce(components.AgentC.Get(e), b.Velocity(), b.Mass(), dt)
+		b.SetForce(b.Force().Add(f))
+	}
+}

@@ -256,19 +256,31 @@ func TestPhysicsAllocatesOnlyInsideCp(t *testing.T) {
 }
 
 // With no collision events in a tick, the physics system allocates nothing
-// beyond cp's Step (here a space of free-falling bodies that never touch).
+// beyond cp's Step: free-falling bodies that never touch, beside the same
+// scene in a raw space (0 and 0 in normal builds; cp's debug asserts
+// allocate under -tags debug, on both sides).
 func TestPhysicsQuietTickAllocatesNothing(t *testing.T) {
 	w := donburi.NewWorld()
 	p := systems.NewPhysics(w, systems.PhysicsConfig{Gravity: cp.Vector{Y: -10}})
+	raw := cp.NewSpace()
+	raw.SetGravity(cp.Vector{Y: -10})
 	for i := range 100 {
-		body := cp.NewBody(1, cp.MomentForCircle(1, 0, 1, cp.Vector{}))
-		body.SetPosition(cp.Vector{X: float64(i) * 10})
-		p.Spawn(body, []*cp.Shape{cp.NewCircle(body, 1, cp.Vector{})})
+		for _, add := range []func(*cp.Body, *cp.Shape){
+			func(b *cp.Body, s *cp.Shape) { p.Spawn(b, []*cp.Shape{s}) },
+			func(b *cp.Body, s *cp.Shape) { raw.AddBody(b); raw.AddShape(s) },
+		} {
+			body := cp.NewBody(1, cp.MomentForCircle(1, 0, 1, cp.Vector{}))
+			body.SetPosition(cp.Vector{X: float64(i) * 10})
+			add(body, cp.NewCircle(body, 1, cp.Vector{}))
+		}
 	}
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
 	p.Update(w, ev)
-	if allocs := testing.AllocsPerRun(50, func() { p.Update(w, ev) }); allocs != 0 {
-		t.Fatalf("a quiet physics tick allocates %v times", allocs)
+	raw.Step(ev.DT)
+	engineAllocs := testing.AllocsPerRun(50, func() { p.Update(w, ev) })
+	rawAllocs := testing.AllocsPerRun(50, func() { raw.Step(ev.DT) })
+	if engineAllocs != rawAllocs {
+		t.Fatalf("a quiet physics tick allocates %v times, cp's Step alone %v", engineAllocs, rawAllocs)
 	}
 }
 
@@ -290,5 +302,29 @@ func TestPhysicsWithoutCollisionEvents(t *testing.T) {
 	}
 	if got != 0 {
 		t.Fatalf("%d events published", got)
+	}
+}
+
+// Physics pushes an agent's body towards the velocity its AI desires, every
+// physics tick, within the agent's MaxForce.
+func TestPhysicsAppliesSteering(t *testing.T) {
+	w := donburi.NewWorld()
+	p := systems.NewPhysics(w, systems.PhysicsConfig{})
+	body := cp.NewBody(2, cp.MomentForCircle(2, 0, 5, cp.Vector{}))
+	e := p.Spawn(body, []*cp.Shape{cp.NewCircle(body, 5, cp.Vector{})}, components.AgentC)
+	agent := components.NewAgent(100, 400)
+	agent.Desired = cp.Vector{X: 100}
+	components.AgentC.SetValue(w.Entry(e), agent)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+	p.Update(w, ev)
+	// a = F/m = 400/2 = 200 units/s² at most: 200/60 after one tick
+	if v := body.Velocity(); v.X <= 0 || v.X > 200.0/60+1e-9 || v.Y != 0 {
+		t.Fatalf("after one tick: velocity %v", v)
+	}
+	for range 60 {
+		p.Update(w, ev)
+	}
+	if v := body.Velocity(); v.Sub(cp.Vector{X: 100}).Length() > 1e-6 {
+		t.Fatalf("after a second: velocity %v, want (100, 0)", v)
 	}
 }
