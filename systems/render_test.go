@@ -1,0 +1,625 @@
+package systems_test
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems"
+)
+
+const screenW, screenH = 200, 100
+
+var (
+	red   = color.RGBA{255, 0, 0, 255}
+	green = color.RGBA{0, 255, 0, 255}
+	blue  = color.RGBA{0, 0, 255, 255}
+	white = color.RGBA{255, 255, 255, 255}
+)
+
+// testAtlas is one source image with the test sprites as sub-images, so that
+// they batch as a game's atlas does.
+type testAtlas struct {
+	img                   *ebiten.Image
+	red, green, blue, bar *ebiten.Image // 8x8 squares and a 16x4 red bar
+	white                 *ebiten.Image // 8x8, for tinting
+}
+
+// newTestAtlas builds the atlas; it must run on the game (onGame).
+func newTestAtlas() *testAtlas {
+	src := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	fill := func(r image.Rectangle, c color.RGBA) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				src.SetRGBA(x, y, c)
+			}
+		}
+	}
+	rects := []image.Rectangle{
+		image.Rect(0, 0, 8, 8), image.Rect(8, 0, 16, 8), image.Rect(16, 0, 24, 8),
+		image.Rect(0, 16, 16, 20), image.Rect(24, 0, 32, 8),
+	}
+	for i, c := range []color.RGBA{red, green, blue, red, white} {
+		fill(rects[i], c)
+	}
+	img := ebiten.NewImageFromImage(src)
+	sub := func(r image.Rectangle) *ebiten.Image { return img.SubImage(r).(*ebiten.Image) }
+	return &testAtlas{img: img, red: sub(rects[0]), green: sub(rects[1]), blue: sub(rects[2]),
+		bar: sub(rects[3]), white: sub(rects[4])}
+}
+
+// addSprite creates an entity with a transform and a sprite and returns it.
+func addSprite(w donburi.World, t components.Transform, s components.Sprite) donburi.Entity {
+	e := w.Create(components.TransformC, components.SpriteC)
+	entry := w.Entry(e)
+	components.TransformC.SetValue(entry, t)
+	components.SpriteC.SetValue(entry, s)
+	return e
+}
+
+// addCamera creates a camera entity.
+func addCamera(w donburi.World, t components.Transform, c components.Camera) donburi.Entity {
+	e := w.Create(components.CameraC, components.TransformC)
+	entry := w.Entry(e)
+	components.TransformC.SetValue(entry, t)
+	components.CameraC.SetValue(entry, c)
+	return e
+}
+
+// frame is a drawn frame's pixels.
+type frame struct {
+	pix  []byte
+	w, h int
+}
+
+func (f *frame) at(x, y int) color.RGBA {
+	if x < 0 || y < 0 || x >= f.w || y >= f.h {
+		return color.RGBA{}
+	}
+	i := 4 * (y*f.w + x)
+	return color.RGBA{f.pix[i], f.pix[i+1], f.pix[i+2], f.pix[i+3]}
+}
+
+// columns returns the columns holding at least one pixel of colour c, in order.
+func (f *frame) columns(c color.RGBA) []int {
+	var xs []int
+	for x := range f.w {
+		for y := range f.h {
+			if f.at(x, y) == c {
+				xs = append(xs, x)
+				break
+			}
+		}
+	}
+	return xs
+}
+
+// drawFrame clears dst, draws the world on it at alpha and reads it back. It
+// must run on the game (onGame).
+func drawFrame(r *systems.Render, w donburi.World, dst *ebiten.Image, alpha float64) frame {
+	dst.Clear()
+	r.Draw(w, engine.Event{Kind: engine.Render, Alpha: alpha, Screen: dst})
+	b := dst.Bounds()
+	f := frame{pix: make([]byte, 4*b.Dx()*b.Dy()), w: b.Dx(), h: b.Dy()}
+	dst.ReadPixels(f.pix)
+	return f
+}
+
+// span returns the first and last column of c, or -1, -1.
+func span(xs []int) (int, int) {
+	if len(xs) == 0 {
+		return -1, -1
+	}
+	return xs[0], xs[len(xs)-1]
+}
+
+// A sprite between two ticks is drawn at the interpolated position: at x=10
+// for alpha 0, at x=20 for alpha 0.5, between Prev x=10 and Cur x=30.
+func TestRenderInterpolates(t *testing.T) {
+	var at0, atHalf frame
+	var drawn int
+	onGame(t, func() {
+		atlas := newTestAtlas()
+		w := donburi.NewWorld()
+		tr := components.NewTransform(components.Pose{X: 10, Y: 40})
+		tr.Set(components.Pose{X: 30, Y: 40})
+		addSprite(w, tr, components.Sprite{Image: atlas.red})
+		addSprite(w, tr, components.Sprite{Image: atlas.blue, Hidden: true})
+		addSprite(w, tr, components.Sprite{}) // no image
+		r := systems.NewRender(w)
+		dst := ebiten.NewImage(screenW, screenH)
+		at0 = drawFrame(r, w, dst, 0)
+		atHalf = drawFrame(r, w, dst, 0.5)
+		drawn = r.Drawn()
+	})
+	if first, last := span(at0.columns(red)); first != 10 || last != 17 {
+		t.Errorf("alpha 0: red in columns %d..%d, want 10..17", first, last)
+	}
+	if first, last := span(atHalf.columns(red)); first != 20 || last != 27 {
+		t.Errorf("alpha 0.5: red in columns %d..%d, want 20..27", first, last)
+	}
+	if xs := atHalf.columns(blue); len(xs) != 0 {
+		t.Errorf("a hidden sprite was drawn in columns %v", xs)
+	}
+	if drawn != 1 {
+		t.Errorf("Drawn() = %d, want 1 (hidden and image-less sprites skipped)", drawn)
+	}
+}
+
+// A teleported sprite appears only at its new place, never in between.
+func TestRenderTeleport(t *testing.T) {
+	var f frame
+	onGame(t, func() {
+		atlas := newTestAtlas()
+		w := donburi.NewWorld()
+		tr := components.NewTransform(components.Pose{X: 10, Y: 40})
+		tr.Set(components.Pose{X: 30, Y: 40})
+		tr.Teleport(components.Pose{X: 100, Y: 40})
+		addSprite(w, tr, components.Sprite{Image: atlas.red})
+		f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0.5)
+	})
+	if first, last := span(f.columns(red)); first != 100 || last != 107 {
+		t.Errorf("teleported: red in columns %v, want only 100..107", f.columns(red))
+	}
+}
+
+// A sprite wrapped across the right edge of a 200-wide world is drawn moving
+// on past the edge, never streaking back across the screen.
+func TestRenderWrapNoStreak(t *testing.T) {
+	var fs []frame
+	var wrapped bool
+	onGame(t, func() {
+		atlas := newTestAtlas()
+		w := donburi.NewWorld()
+		tr := components.NewTransform(components.Pose{X: 190, Y: 40})
+		tr.Set(components.Pose{X: 205, Y: 40}) // moving right by 15 a tick, past the edge
+		wrapped = tr.Wrap(0, 0, screenW, screenH)
+		addSprite(w, tr, components.Sprite{Image: atlas.red})
+		r := systems.NewRender(w)
+		dst := ebiten.NewImage(screenW, screenH)
+		for _, alpha := range []float64{0, 0.25, 0.5, 0.75} {
+			fs = append(fs, drawFrame(r, w, dst, alpha))
+		}
+	})
+	if !wrapped {
+		t.Fatal("Transform.Wrap did not wrap")
+	}
+	// Prev is now x=-10 (off screen, left), Cur x=5: from alpha 0.5 on, the
+	// sprite shows at the left edge.
+	for i, f := range fs {
+		xs := f.columns(red)
+		if i >= 2 && len(xs) == 0 {
+			t.Errorf("frame %d: the sprite is not drawn", i)
+		}
+		for _, x := range xs {
+			if x >= 20 && x < screenW-20 {
+				t.Errorf("frame %d: red in the middle of the screen (columns %v): a streak", i, xs)
+				break
+			}
+		}
+	}
+}
+
+// The camera is interpolated like any entity: a static sprite moves on screen
+// by the camera's interpolated offset. Zoom scales about the screen's centre
+// and the camera's angle turns the world the other way.
+func TestRenderCamera(t *testing.T) {
+	var at0, atHalf, zoomed, turned frame
+	onGame(t, func() {
+		atlas := newTestAtlas()
+		w := donburi.NewWorld()
+		addSprite(w, components.NewTransform(components.Pose{X: 50, Y: 40}), components.Sprite{Image: atlas.red})
+		// The camera at the screen's centre draws the world as it is.
+		camTr := components.NewTransform(components.Pose{X: screenW / 2, Y: screenH / 2})
+		camTr.Set(components.Pose{X: screenW/2 + 20, Y: screenH / 2})
+		addCamera(w, camTr, components.Camera{})
+		r := systems.NewRender(w)
+		dst := ebiten.NewImage(screenW, screenH)
+		at0 = drawFrame(r, w, dst, 0)
+		atHalf = drawFrame(r, w, dst, 0.5)
+
+		w2 := donburi.NewWorld()
+		addSprite(w2, components.NewTransform(components.Pose{X: 100, Y: 50}), components.Sprite{Image: atlas.red})
+		addCamera(w2, components.NewTransform(components.Pose{X: 100, Y: 50}), components.Camera{Zoom: 2})
+		r2 := systems.NewRender(w2)
+		zoomed = drawFrame(r2, w2, dst, 0)
+
+		// A sprite 20 units right of a camera turned by a quarter turn shows
+		// 20 pixels above the centre.
+		w3 := donburi.NewWorld()
+		addSprite(w3, components.NewTransform(components.Pose{X: 120, Y: 50}), components.Sprite{Image: atlas.red})
+		addCamera(w3, components.NewTransform(components.Pose{X: 100, Y: 50, Angle: math.Pi / 2}), components.Camera{})
+		turned = drawFrame(systems.NewRender(w3), w3, dst, 0)
+	})
+	if first, last := span(at0.columns(red)); first != 50 || last != 57 {
+		t.Errorf("camera at alpha 0: red in columns %d..%d, want 50..57", first, last)
+	}
+	if first, last := span(atHalf.columns(red)); first != 40 || last != 47 {
+		t.Errorf("camera at alpha 0.5 (moved 10 right): red in columns %d..%d, want 40..47", first, last)
+	}
+	if first, last := span(zoomed.columns(red)); first != 100 || last != 115 {
+		t.Errorf("zoom 2: red in columns %d..%d, want 100..115", first, last)
+	}
+	if c := turned.at(103, 26); c != red {
+		t.Errorf("turned camera: pixel (103, 26) is %v, want red (the sprite 20 px above the centre)", c)
+	}
+	if xs := turned.columns(red); len(xs) == 0 || xs[0] < 95 || xs[len(xs)-1] > 110 {
+		t.Errorf("turned camera: red in columns %v, want about 100..108", xs)
+	}
+}
+
+// Layers: a higher layer is drawn over a lower one whatever the creation
+// order; equal layers keep their query (creation) order. Both sorts: small
+// layer numbers (counted) and layers far apart (merge-sorted).
+func TestRenderLayers(t *testing.T) {
+	for _, scale := range []int{1, 1_000_000} {
+		t.Run(fmt.Sprintf("layers*%d", scale), func(t *testing.T) {
+			var f frame
+			onGame(t, func() {
+				atlas := newTestAtlas()
+				w := donburi.NewWorld()
+				at := func(x float64) components.Transform { return components.NewTransform(components.Pose{X: x, Y: 40}) }
+				addSprite(w, at(50), components.Sprite{Image: atlas.green, Layer: 2 * scale})
+				addSprite(w, at(50), components.Sprite{Image: atlas.red, Layer: 1 * scale})
+				addSprite(w, at(54), components.Sprite{Image: atlas.blue, Layer: 2 * scale})
+				addSprite(w, at(80), components.Sprite{Image: atlas.white, Layer: -1 * scale, Color: tint(0, 1, 1)})
+				addSprite(w, at(82), components.Sprite{Image: atlas.red, Layer: -2 * scale})
+				f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
+			})
+			if c := f.at(51, 43); c != green {
+				t.Errorf("pixel (51, 43) is %v, want green (layer 2 over red layer 1)", c)
+			}
+			if c := f.at(56, 43); c != blue {
+				t.Errorf("pixel (56, 43) is %v, want blue (layer 2, created after green)", c)
+			}
+			if c := f.at(82, 43); c != (color.RGBA{0, 255, 255, 255}) {
+				t.Errorf("pixel (82, 43) is %v, want cyan (white tinted by its ColorScale, over red layer -2)", c)
+			}
+			if xs := f.columns(red); len(xs) != 2 || xs[0] != 88 || xs[1] != 89 {
+				t.Errorf("red shows in columns %v, want only 88 and 89 (layer 1 covered; layer -2 under cyan)", xs)
+			}
+		})
+	}
+}
+
+func tint(r, g, b float32) ebiten.ColorScale {
+	var c ebiten.ColorScale
+	c.Scale(r, g, b, 1)
+	return c
+}
+
+// Angles are interpolated along the shortest arc: from 350 degrees to 10, half
+// way is 0 degrees (a bar pointing right), not 180 (pointing left).
+func TestRenderAngleShortestArc(t *testing.T) {
+	deg := math.Pi / 180
+	tr := components.NewTransform(components.Pose{X: 100, Y: 50, Angle: 350 * deg})
+	tr.Set(components.Pose{X: 100, Y: 50, Angle: 10 * deg})
+	if a := math.Remainder(tr.At(0.5).Angle, 2*math.Pi); math.Abs(a) > 1e-9 {
+		t.Errorf("At(0.5).Angle = %v rad, want 0 modulo 2 pi", a)
+	}
+	var f frame
+	onGame(t, func() {
+		atlas := newTestAtlas()
+		w := donburi.NewWorld()
+		// The bar's origin is the middle of its left end: at angle 0 it
+		// points right from (100, 50).
+		addSprite(w, tr, components.Sprite{Image: atlas.bar, OriginX: 0, OriginY: 2})
+		f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0.5)
+	})
+	if c := f.at(110, 49); c != red {
+		t.Errorf("pixel (110, 49) is %v, want red: the bar points right", c)
+	}
+	if c := f.at(90, 49); c == red {
+		t.Error("pixel (90, 49) is red: the bar points left (interpolated the long way round)")
+	}
+}
+
+// Headless, Draw returns at once: no screen, nothing drawn, no game needed.
+func TestRenderHeadless(t *testing.T) {
+	w := donburi.NewWorld()
+	addSprite(w, components.NewTransform(components.Pose{}), components.Sprite{})
+	r := systems.NewRender(w)
+	r.Draw(w, engine.Event{Kind: engine.Render, Alpha: 0.5})
+	if r.Drawn() != 0 {
+		t.Fatalf("Drawn() = %d without a screen", r.Drawn())
+	}
+	if n := testing.AllocsPerRun(100, func() { r.Draw(w, engine.Event{Kind: engine.Render}) }); n != 0 {
+		t.Errorf("headless Draw allocates %v times", n)
+	}
+}
+
+// Render.Draw allocates nothing per frame, with a camera, with layers in
+// order and out of order. (Not checked under -race: see raceEnabled.)
+func TestRenderAllocatesNothing(t *testing.T) {
+	for _, layerScale := range []int{0, 1, 1_000_000} { // one layer, counted, merge-sorted
+		t.Run(fmt.Sprintf("layers*%d", layerScale), func(t *testing.T) {
+			var allocs float64
+			var drawn int
+			onGame(t, func() {
+				atlas := newTestAtlas()
+				w := donburi.NewWorld()
+				rng := rand.New(rand.NewPCG(1, 2))
+				for i := range 100 {
+					layer := (3 - i%4) * layerScale
+					tr := components.NewTransform(components.Pose{X: rng.Float64() * screenW, Y: rng.Float64() * screenH})
+					tr.Set(components.Pose{X: rng.Float64() * screenW, Y: rng.Float64() * screenH, Angle: rng.Float64()})
+					addSprite(w, tr, components.Sprite{Image: atlas.red, Layer: layer, OriginX: 4, OriginY: 4})
+				}
+				addCamera(w, components.NewTransform(components.Pose{X: 100, Y: 50, Angle: 0.1}), components.Camera{Zoom: 1.5})
+				r := systems.NewRender(w)
+				dst := ebiten.NewImage(screenW, screenH)
+				ev := engine.Event{Kind: engine.Render, Alpha: 0.3, Screen: dst}
+				allocs = testing.AllocsPerRun(100, func() { r.Draw(w, ev) })
+				drawn = r.Drawn()
+			})
+			if drawn != 100 {
+				t.Errorf("Drawn() = %d, want 100", drawn)
+			}
+			if raceEnabled() {
+				t.Logf("-race: %v allocations a frame not checked (ebiten's sync.Pool)", allocs)
+			} else if allocs != 0 {
+				t.Errorf("Render.Draw with 100 sprites allocates %v times a frame", allocs)
+			}
+		})
+	}
+}
+
+// benchScene is what both render benchmarks draw: n sprites from one atlas,
+// moving between two ticks, tinted, seen through a camera.
+type benchScene struct {
+	atlas *testAtlas
+	dst   *ebiten.Image
+	flush *ebiten.Image // a pixel of dst, read to flush ebiten's queue
+	pixel []byte
+	world donburi.World
+	r     *systems.Render
+	alpha float64
+
+	raw []rawSprite // the same sprites in drawing order, their final transforms precomputed
+}
+
+type rawSprite struct {
+	img   *ebiten.Image
+	geoM  ebiten.GeoM
+	color ebiten.ColorScale
+	layer int
+}
+
+const benchW, benchH = 640, 480
+
+// benchCases are the render benchmarks' scenes, all seen through a zoomed
+// camera: turning sprites (and a turned camera) need a sine and a cosine per
+// sprite per frame and a full matrix; upright ones (under an unturned camera)
+// need neither.
+var benchCases = []struct {
+	name    string
+	n       int
+	turning bool
+	layers  int // 0 or 1: one layer; more: sprite i in layer i%layers, to sort
+}{
+	{"sprites=1000/turning", 1000, true, 0},
+	{"sprites=1000/upright", 1000, false, 0},
+	{"sprites=10000/turning", 10000, true, 0},
+	{"sprites=10000/upright", 10000, false, 0},
+	{"sprites=10000/upright/layers=4", 10000, false, 4},
+}
+
+// newBenchScene builds n sprites moving between two ticks; turning ones also
+// rotate, and the camera is turned.
+func newBenchScene(n int, turning bool, layers int) *benchScene {
+	atlas := newTestAtlas()
+	s := &benchScene{atlas: atlas, world: donburi.NewWorld(), alpha: 0.37, pixel: make([]byte, 4)}
+	// The destination is a texture of its own, as the screen is.
+	s.dst = ebiten.NewImageWithOptions(image.Rect(0, 0, benchW, benchH), &ebiten.NewImageOptions{Unmanaged: true})
+	s.flush = s.dst.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
+	imgs := []*ebiten.Image{atlas.red, atlas.green, atlas.blue, atlas.white}
+	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	camPose := components.Pose{X: benchW / 2, Y: benchH / 2}
+	if turning {
+		camPose.Angle = 0.05
+	}
+	cam := components.Camera{Zoom: 1.25}
+	addCamera(s.world, components.NewTransform(camPose), cam)
+	view := cam.View(camPose, s.dst.Bounds())
+	for i := range n {
+		p := components.Pose{X: rng.Float64() * benchW, Y: rng.Float64() * benchH}
+		turn := 0.0
+		if turning {
+			p.Angle, turn = rng.Float64()*2*math.Pi, 0.1
+		}
+		tr := components.NewTransform(p)
+		tr.Set(components.Pose{X: p.X + 2, Y: p.Y - 1, Angle: p.Angle + turn})
+		sp := components.Sprite{Image: imgs[i%len(imgs)], OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
+		if layers > 1 {
+			sp.Layer = i % layers
+		}
+		addSprite(s.world, tr, sp)
+
+		at := tr.At(s.alpha)
+		var g ebiten.GeoM
+		g.Translate(-sp.OriginX, -sp.OriginY)
+		g.Rotate(at.Angle)
+		g.Translate(at.X, at.Y)
+		g.Concat(view)
+		s.raw = append(s.raw, rawSprite{img: sp.Image, geoM: g, color: sp.Color, layer: sp.Layer})
+	}
+	slices.SortStableFunc(s.raw, func(a, b rawSprite) int { return cmp.Compare(a.layer, b.layer) })
+	s.r = systems.NewRender(s.world)
+	return s
+}
+
+// The raw benchmark draws what the engine draws: the same sprites at the same
+// places, in the same order (up to rounding at the edges of pixels: the two
+// compose the same transforms in different orders).
+func TestRenderBenchmarkDrawsTheSame(t *testing.T) {
+	for _, c := range benchCases {
+		if c.n > 1000 && c.layers == 0 {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			var engineFrame, rawFrame frame
+			onGame(t, func() {
+				s := newBenchScene(c.n, c.turning, c.layers)
+				read := func() frame {
+					f := frame{pix: make([]byte, 4*benchW*benchH), w: benchW, h: benchH}
+					s.dst.ReadPixels(f.pix)
+					s.dst.Clear()
+					return f
+				}
+				s.r.Draw(s.world, engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst})
+				engineFrame = read()
+				var op ebiten.DrawImageOptions
+				for i := range s.raw {
+					op.GeoM, op.ColorScale = s.raw[i].geoM, s.raw[i].color
+					s.dst.DrawImage(s.raw[i].img, &op)
+				}
+				rawFrame = read()
+			})
+			differ, drawn := 0, 0
+			for i := 0; i < len(rawFrame.pix); i += 4 {
+				if rawFrame.pix[i+3] != 0 {
+					drawn++
+				}
+				if !bytes.Equal(engineFrame.pix[i:i+4], rawFrame.pix[i:i+4]) {
+					differ++
+				}
+			}
+			t.Logf("%d of %d drawn pixels differ", differ, drawn)
+			if drawn == 0 || differ > drawn/100 {
+				t.Errorf("%d of %d drawn pixels differ between the engine and the raw loop", differ, drawn)
+			}
+		})
+	}
+}
+
+// flushUntimed executes ebiten's queued commands outside the timed region,
+// at the same point in both benchmarks (DrawImage only queues).
+func (s *benchScene) flushUntimed(b *testing.B) {
+	b.StopTimer()
+	s.flush.ReadPixels(s.pixel)
+	b.StartTimer()
+}
+
+// BenchmarkRender times Render.Draw, one frame per iteration: the engine's
+// ECS query, interpolation, layer check, camera and transforms, and the
+// DrawImage calls. ebiten's queue is flushed between frames, untimed.
+// Compare with BenchmarkRenderRaw.
+func BenchmarkRender(b *testing.B) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := c.n
+			onGame(b, func() {
+				s := newBenchScene(n, c.turning, c.layers)
+				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
+				for b.Loop() {
+					s.r.Draw(s.world, ev)
+					s.flushUntimed(b)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
+				b.ReportMetric(float64(s.r.Drawn()), "draws/frame")
+			})
+		})
+	}
+}
+
+// BenchmarkRenderRaw is the floor BenchmarkRender is measured against: the
+// same sprites drawn by a plain loop of DrawImage over a slice, with their
+// final transforms computed beforehand.
+func BenchmarkRenderRaw(b *testing.B) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := c.n
+			onGame(b, func() {
+				s := newBenchScene(n, c.turning, c.layers)
+				var op ebiten.DrawImageOptions
+				draws := 0
+				for b.Loop() {
+					draws = 0
+					for i := range s.raw {
+						sp := &s.raw[i]
+						op.GeoM = sp.geoM
+						op.ColorScale = sp.color
+						s.dst.DrawImage(sp.img, &op)
+						draws++
+					}
+					s.flushUntimed(b)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
+				b.ReportMetric(float64(draws), "draws/frame")
+			})
+		})
+	}
+}
+
+// BenchmarkRenderOverhead alternates the two, frame by frame, and reports
+// medians over the frames: the engine's and the raw loop's cost per sprite,
+// the engine's extra cost per sprite (the median of the per-frame
+// differences), and its overhead in percent (of the per-frame ratios).
+// Pairing frames and taking medians keeps the figures steady on a machine
+// whose load changes during the run (other processes, GC, a stalled frame),
+// where the plain sums of BenchmarkRender and BenchmarkRenderRaw wander by
+// tens of percent. It also reports the flush (ebiten executing the queued
+// frame, here read back as one pixel), which both pay once a frame: a whole
+// frame's overhead is about (engine+flush)/(raw+flush)-1.
+func BenchmarkRenderOverhead(b *testing.B) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := c.n
+			onGame(b, func() {
+				s := newBenchScene(n, c.turning, c.layers)
+				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
+				var op ebiten.DrawImageOptions
+				var engineTimes, rawTimes, flushTimes, ratios, extras []float64
+				for b.Loop() {
+					t0 := time.Now()
+					s.r.Draw(s.world, ev)
+					t1 := time.Now()
+					s.flush.ReadPixels(s.pixel)
+					t2 := time.Now()
+					for i := range s.raw {
+						sp := &s.raw[i]
+						op.GeoM = sp.geoM
+						op.ColorScale = sp.color
+						s.dst.DrawImage(sp.img, &op)
+					}
+					t3 := time.Now()
+					s.flush.ReadPixels(s.pixel)
+					t4 := time.Now()
+					e, r := float64(t1.Sub(t0)), float64(t3.Sub(t2))
+					engineTimes = append(engineTimes, e)
+					rawTimes = append(rawTimes, r)
+					flushTimes = append(flushTimes, float64(t2.Sub(t1)), float64(t4.Sub(t3)))
+					ratios = append(ratios, e/r)
+					extras = append(extras, e-r)
+				}
+				perEntity := func(ts []float64) float64 { return median(ts) / float64(n) }
+				b.ReportMetric(perEntity(engineTimes), "engine-ns/entity")
+				b.ReportMetric(perEntity(rawTimes), "raw-ns/entity")
+				b.ReportMetric(perEntity(flushTimes), "flush-ns/entity")
+				b.ReportMetric(perEntity(extras), "extra-ns/entity")
+				b.ReportMetric(100*(median(ratios)-1), "overhead-%")
+			})
+		})
+	}
+}
+
+// median returns the median of xs, reordering them.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
