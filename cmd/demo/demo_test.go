@@ -2,79 +2,135 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
-var checksumRE = regexp.MustCompile(`(?m)^(\w+): .* checksum ([0-9a-f]{16})$`)
+// demoBin is the demo built once for the end-to-end tests.
+var demoBin string
 
-// The same seed gives the same checksums whatever the virtual frame rate.
-func TestHeadlessChecksumSameAtAnyFrameRate(t *testing.T) {
-	sums := map[float64]string{}
-	for _, fps := range []float64{24, 60, 144, 1000} {
-		var out bytes.Buffer
-		if err := run(config{headless: true, seconds: 2, fps: fps, seed: 7, frames: 1}, &out); err != nil {
-			t.Fatal(err)
-		}
-		m := checksumRE.FindAllStringSubmatch(out.String(), -1)
-		if len(m) != 2 || m[0][1] != "Bounce" || m[1][1] != "Orbit" {
-			t.Fatalf("%v fps: summary %q", fps, out.String())
-		}
-		sums[fps] = m[0][2] + m[1][2]
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "demo-test")
+	if err != nil {
+		panic(err)
 	}
-	for fps, sum := range sums {
-		if sum != sums[60] {
-			t.Errorf("checksums at %v fps %s differ from 60 fps %s", fps, sum, sums[60])
-		}
+	demoBin = filepath.Join(dir, "demo")
+	if out, err := exec.Command("go", "build", "-o", demoBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.Exit(1)
 	}
-	var other bytes.Buffer
-	if err := run(config{headless: true, seconds: 2, fps: 60, seed: 8, frames: 1}, &other); err != nil {
-		t.Fatal(err)
-	}
-	if m := checksumRE.FindAllStringSubmatch(other.String(), -1); m[0][2]+m[1][2] == sums[60] {
-		t.Error("another seed gave the same checksum")
-	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
-// Under Xvfb, -screenshot saves the window's frame, with the balls on it.
-func TestScreenshotShowsTheBalls(t *testing.T) {
+var checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
+
+// demo runs the built demo and returns the checksum it printed last.
+func demo(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(demoBin, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	m := checksumRE.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("demo %s: no checksum last:\n%s", strings.Join(args, " "), out)
+	}
+	return string(m[1])
+}
+
+func needDisplay(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		if os.Getenv("CI") != "" {
 			t.Fatal("no DISPLAY in CI: run the tests through make test (xvfb-run)")
 		}
 		t.Skip("no DISPLAY: run under xvfb-run -a, or make test")
 	}
-	path := filepath.Join(t.TempDir(), "shot.png")
-	if err := run(config{screenshot: path, frames: 30, seed: 1}, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
+}
+
+// The same seed gives the same checksum at 24, 60, 144 and 1000 frames per
+// second, in separate processes; another seed gives another.
+func TestChecksumIndependentOfFrameRate(t *testing.T) {
+	want := demo(t, "-headless", "-seconds", "8", "-seed", "5", "-fps", "60")
+	for _, fps := range []string{"24", "144", "1000", "60"} {
+		if got := demo(t, "-headless", "-seconds", "8", "-seed", "5", "-fps", fps); got != want {
+			t.Errorf("-fps %s: checksum %s, want %s", fps, got, want)
+		}
 	}
-	f, err := os.Open(path)
+	if other := demo(t, "-headless", "-seconds", "8", "-seed", "6"); other == want {
+		t.Error("another seed gave the same checksum")
+	}
+	stress := demo(t, "-headless", "-scene", "stress", "-bodies", "300", "-seconds", "2", "-fps", "30")
+	if got := demo(t, "-headless", "-scene", "stress", "-bodies", "300", "-seconds", "2", "-fps", "144"); got != stress {
+		t.Errorf("stress: %s at 144 fps, %s at 30", got, stress)
+	}
+}
+
+// A windowed run under Xvfb, recorded, replays headless to the same checksum.
+func TestWindowRecordReplaysHeadless(t *testing.T) {
+	needDisplay(t)
+	rec := filepath.Join(t.TempDir(), "arena.input")
+	window := demo(t, "-scene", "arena", "-seconds", "3", "-seed", "9", "-record", rec)
+	replayed := demo(t, "-headless", "-scene", "arena", "-seconds", "3", "-replay", rec, "-fps", "37")
+	if replayed != window {
+		t.Fatalf("replay checksum %s, window %s", replayed, window)
+	}
+}
+
+// -screenshot under Xvfb writes a PNG of the Arena with its sprites on it.
+func TestScreenshotShowsTheArena(t *testing.T) {
+	needDisplay(t)
+	path := filepath.Join(t.TempDir(), "arena.png")
+	demo(t, "-scene", "arena", "-screenshot", path, "-frames", "30")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := img.Bounds()
-	ball, background := 0, 0
+	var floor, agent, player, star int
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
 			switch {
-			case r>>8 == 16 && g>>8 == 20 && bl>>8 == 32:
-				background++
-			case bl>>8 > 200 && g>>8 > 40: // the balls are bright blue to pink
-				ball++
+			case r == 34 && g == 40 && bl == 52:
+				floor++
+			case r > 200 && g > 70 && g < 140 && bl < 80: // the agents' orange
+				agent++
+			case r < 100 && g > 180 && bl > 200: // the player's cyan
+				player++
+			case r > 220 && g > 180 && bl < 90: // the stars' yellow
+				star++
 			}
 		}
 	}
-	total := b.Dx() * b.Dy()
-	if background < total/2 || ball < 24*200 {
-		t.Fatalf("%dx%d screenshot: %d background pixels, %d ball pixels", b.Dx(), b.Dy(), background, ball)
+	if b.Dx() != 960 || b.Dy() != 540 || floor < b.Dx()*b.Dy()/2 || agent < 10*100 || player < 50 || star < 3*50 {
+		t.Fatalf("%dx%d: floor %d, agent %d, player %d, star %d pixels", b.Dx(), b.Dy(), floor, agent, player, star)
+	}
+}
+
+// Without a display the windowed demo exits 1 and says what to do.
+func TestNoDisplaySaysWhatToDo(t *testing.T) {
+	cmd := exec.Command(demoBin, "-scene", "arena")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "-headless") ||
+		!strings.Contains(string(out), "xvfb-run") {
+		t.Fatalf("exit %v:\n%s", err, out)
 	}
 }

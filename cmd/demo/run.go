@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
-	"time"
+	"runtime/pprof"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/scenes"
@@ -18,40 +16,88 @@ type config struct {
 	headless, realtime bool
 	seconds, fps       float64
 	seed               uint64
+	scene              string
+	bodies             int
+	record, replay     string
 	screenshot         string
 	frames             int
+	cpuprofile         string
 }
 
 // run runs the demo as configured, writing its summary to out.
 func run(cfg config, out io.Writer) error {
-	if cfg.screenshot != "" && cfg.headless {
+	if cfg.screenshot != "" && (cfg.headless || cfg.realtime) {
 		return errors.New("-screenshot needs a window: drop -headless (run under xvfb-run -a without a display)")
 	}
 	if cfg.frames < 1 {
 		return fmt.Errorf("-frames %d: must be at least 1", cfg.frames)
 	}
-	opts := &scenes.Options{Seconds: cfg.seconds, Seed: cfg.seed, Out: out}
-	engineOpts := &engine.Options{Window: engine.Window{Title: "fixedstep demo", Resizable: true}}
-	if cfg.headless || cfg.realtime {
-		if opts.Seconds == 0 {
-			opts.Seconds = 5
+	if cfg.seconds < 0 {
+		return fmt.Errorf("-seconds %v: must not be negative", cfg.seconds)
+	}
+	headless := cfg.headless || cfg.realtime
+	opts := &scenes.Options{Seed: cfg.seed, Seconds: cfg.seconds, Bodies: cfg.bodies, Out: out}
+	engineOpts := &engine.Options{Window: engine.Window{Title: "fixedstep demo", Width: scenes.ArenaWidth,
+		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true}}
+	if headless {
+		if cfg.scene == "" {
+			cfg.scene = "arena"
 		}
+		if cfg.scene == "title" {
+			return errors.New("-scene title needs a window: headless runs start at arena or stress")
+		}
+		if opts.Seconds == 0 {
+			opts.Seconds = 10
+		}
+		opts.Autopilot = cfg.replay == ""
 		engineOpts.Headless = &engine.Headless{FPS: cfg.fps, Realtime: cfg.realtime}
 	}
+	if cfg.replay != "" {
+		log, err := engine.LoadInputLog(cfg.replay)
+		if err != nil {
+			return err
+		}
+		engineOpts.Replay, opts.Seed = log, log.Seed
+	}
+	var recording *engine.InputLog
+	if cfg.record != "" {
+		recording = &engine.InputLog{Seed: opts.Seed}
+		engineOpts.Record = recording
+	}
+	first, err := scenes.First(cfg.scene, opts)
+	if err != nil {
+		return fmt.Errorf("-scene: %w", err)
+	}
+
 	var shotErr error
 	frames := 0
 	if cfg.screenshot != "" {
 		opts.AfterRender = func(loop *engine.Loop, ev engine.Event) {
 			if frames++; frames == cfg.frames {
-				shotErr = savePNG(cfg.screenshot, ev)
+				shotErr = scenes.SavePNG(cfg.screenshot, ev.Screen)
 				loop.Stop()
 			}
 		}
 	}
-	start := time.Now()
-	err := engine.Run(scenes.First(opts), engineOpts)
-	if err != nil {
+	if cfg.cpuprofile != "" {
+		f, err := os.Create(cfg.cpuprofile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	if err := engine.Run(first, engineOpts); err != nil {
 		return err
+	}
+	if recording != nil {
+		if err := recording.Save(cfg.record); err != nil {
+			return err
+		}
 	}
 	if shotErr != nil {
 		return shotErr
@@ -59,25 +105,5 @@ func run(cfg config, out io.Writer) error {
 	if cfg.screenshot != "" && frames < cfg.frames {
 		return fmt.Errorf("-screenshot: the demo ended after %d frames, before frame %d", frames, cfg.frames)
 	}
-	fmt.Fprintf(out, "ran in %v of real time\n", time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// savePNG writes the frame just drawn to a PNG file.
-func savePNG(path string, ev engine.Event) error {
-	if ev.Screen == nil {
-		return errors.New("screenshot: the frame has no screen")
-	}
-	b := ev.Screen.Bounds()
-	img := image.NewRGBA(b)
-	ev.Screen.ReadPixels(img.Pix)
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("screenshot: %w", err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("screenshot %s: %w", path, err)
-	}
-	return f.Close()
 }

@@ -1,0 +1,56 @@
+package scenes_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/scenes"
+)
+
+// Every scene transition releases the scene's entities, bodies and assets:
+// Title -> Arena (played by the autopilot to its time limit) -> Results ->
+// Title -> Arena, headless, with Enter pressed every 20 frames.
+func TestTransitionsReleaseEverything(t *testing.T) {
+	type release struct {
+		scene string
+		left  scenes.Leftovers
+	}
+	var released []release
+	var out bytes.Buffer
+	opts := &scenes.Options{Seed: 3, Autopilot: true, Out: &out,
+		OnRelease: func(scene string, left scenes.Leftovers) { released = append(released, release{scene, left}) }}
+	first, err := scenes.First("title", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enter := engine.InputFunc(func(frame int64, in *engine.InputState) { in.SetKey(ebiten.KeyEnter, frame%20 == 0) })
+	// the Arena lasts 60 s = 3600 frames; stop in the second Arena
+	h := &engine.Headless{Frames: 3800}
+	if err := engine.Run(first, &engine.Options{Headless: h, Input: enter}); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range released {
+		names = append(names, r.scene)
+		if r.left.Entities != 0 || r.left.Bodies != 0 || !r.left.BundleReleased {
+			t.Errorf("%s left %+v", r.scene, r.left)
+		}
+	}
+	if got := strings.Join(names, ","); got != "Title,Arena,Results,Title,Arena" {
+		t.Fatalf("scenes released: %s", got)
+	}
+	if !strings.Contains(out.String(), "scene Arena") || !strings.Contains(out.String(), "checksum ") {
+		t.Fatalf("no Arena report: %q", out.String())
+	}
+}
+
+// A scene name that does not exist is an error naming the choices.
+func TestFirstRejectsUnknownScenes(t *testing.T) {
+	if _, err := scenes.First("lobby", &scenes.Options{}); err == nil || !strings.Contains(err.Error(), "title, arena or stress") {
+		t.Fatalf("got %v", err)
+	}
+}
