@@ -86,11 +86,10 @@ func NewHeadlessLoop(cfg Config, h *Headless, opts *Options) (*Loop, error) {
 		}
 		d.manual = m
 	}
-	l, err := newLoop(cfg, d, opts.Input, opts.Context)
+	l, err := newLoop(cfg, d, opts.Input, opts)
 	if err != nil {
 		return nil, err
 	}
-	l.record, l.replay = opts.Record, opts.Replay
 	d.loop = l
 	return l, nil
 }

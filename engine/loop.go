@@ -178,20 +178,22 @@ type Loop struct {
 	err                error
 	stats              LoopStats
 	record, replay     *InputLog
-	replayScene        int
 	scenes             int // timelines started
 }
 
-func newLoop(cfg Config, d driver, input InputSource, ctx context.Context) (*Loop, error) {
+// newLoop makes a loop on driver d reading input, with the context,
+// recording and replay of opts.
+func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
+	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	l := &Loop{cfg: cfg, driver: d, input: input, ctx: ctx, done: ctx.Done()}
-	l.scaleNum = scaleFixed(cfg.TimeScale)
+	l := &Loop{cfg: cfg, driver: d, input: input, ctx: ctx, done: ctx.Done(),
+		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale)}
 	return l, nil
 }
 

@@ -77,6 +77,9 @@ func (g *game) run(yield func(struct{}) bool) {
 
 func (g *game) Update() error {
 	if g.resume == nil {
+		// iter.Pull's stop is not kept: the coroutine ends by itself when the
+		// chain ends (closing the window stops the loop first, below), and
+		// stop called after RunGame returns would run on another goroutine.
 		g.resume, _ = iter.Pull(g.run)
 	}
 	if g.finished {
@@ -121,11 +124,10 @@ func runWindow(first Scene, opts *Options) error {
 	if input == nil {
 		input = &deviceInput{}
 	}
-	loop, err := newLoop(opts.Config, &g.d, input, opts.Context)
+	loop, err := newLoop(opts.Config, &g.d, input, opts)
 	if err != nil {
 		return err
 	}
-	loop.record, loop.replay = opts.Record, opts.Replay
 	g.loop = loop
 
 	w := opts.Window

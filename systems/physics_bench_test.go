@@ -3,6 +3,7 @@ package systems_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
@@ -104,4 +105,63 @@ func BenchmarkTransformSync(b *testing.B) {
 		}
 		perEntity(b, n)
 	})
+}
+
+// BenchmarkPhysicsOverhead measures the physics system against raw cp on the
+// same machine moment by moment: two identical SimpleTerrainCircles_N scenes
+// (one through the engine, one raw, with or without collision callbacks on
+// both) stepped in lockstep, alternating which goes first, each step timed.
+// Their states stay identical, so each pair of steps does the same work; the
+// median per-step ratio is immune to the drift of a shared machine.
+func BenchmarkPhysicsOverhead(b *testing.B) {
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+	for _, n := range []int{100, 1000, 5000} {
+		for _, events := range []bool{false, true} {
+			name := fmt.Sprintf("bodies=%d/no-events", n)
+			if events {
+				name = fmt.Sprintf("bodies=%d/events", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				w, p, _ := physicsSceneConfig(n, systems.PhysicsConfig{NoCollisionEvents: !events})
+				space, _ := rawScene(n)
+				if events {
+					h := space.NewWildcardCollisionHandler(0)
+					h.BeginFunc = func(*cp.Arbiter, *cp.Space, any) bool { return true }
+					h.SeparateFunc = func(*cp.Arbiter, *cp.Space, any) {}
+				}
+				for range 300 {
+					p.Update(w, ev)
+					space.Step(ev.DT)
+				}
+				var engineNs, rawNs []float64
+				i := 0
+				for b.Loop() {
+					engineStep := func() {
+						t := time.Now()
+						p.Update(w, ev)
+						engineNs = append(engineNs, float64(time.Since(t)))
+					}
+					rawStep := func() {
+						t := time.Now()
+						space.Step(ev.DT)
+						rawNs = append(rawNs, float64(time.Since(t)))
+					}
+					if i++; i%2 == 0 {
+						engineStep()
+						rawStep()
+					} else {
+						rawStep()
+						engineStep()
+					}
+				}
+				ratios := make([]float64, len(engineNs))
+				for i := range engineNs {
+					ratios[i] = engineNs[i] / rawNs[i]
+				}
+				b.ReportMetric(median(engineNs)/float64(n), "engine-ns/entity")
+				b.ReportMetric(median(rawNs)/float64(n), "raw-ns/entity")
+				b.ReportMetric((median(ratios)-1)*100, "overhead-%")
+			})
+		}
+	}
 }
