@@ -33,8 +33,8 @@ demo:
 demo-headless:
 	$(GO) run ./cmd/demo -headless -seconds 10
 
-bench:
-	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee bench.txt
+bench: deps
+	set -o pipefail; $(XVFB) $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 60m ./... | tee bench.txt
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoopDeltas$$' -fuzztime 30s ./engine
