@@ -45,8 +45,9 @@ type Event struct {
 
 	// Time is game time in this scene's timeline: for an Update the due time of
 	// its tick (Tick/Hz seconds), for a Render the time drawn, for an Input the
-	// time of the frame before (input arrives at the state last drawn). It
-	// never goes back from one event to the next.
+	// time of the frame before (input arrives at the state last drawn). Under
+	// Drop (the default) it never goes back from one event to the next; under
+	// Carry, ticks owed arrive after a Render that showed a later time.
 	Time time.Duration
 
 	// Update: which group (its index in the scene's groups), which of its
@@ -82,7 +83,9 @@ type LoopStats struct {
 	// because a frame was longer than MaxDelta. Both over the loop's life.
 	Dropped, Clamped time.Duration
 
-	// Owed is game time not yet simulated under the Carry policy.
+	// Owed is, under the Carry policy, the game time of the ticks due but not
+	// yet run: from a group's last tick run to its last tick due (the most
+	// behind group).
 	Owed time.Duration
 
 	// ClockBackwards counts frames whose clock read earlier than the frame
@@ -315,7 +318,7 @@ func (l *Loop) beginFrame() bool {
 		}
 	}
 	now, ok := l.driver.beginFrame()
-	if !ok {
+	if !ok || l.stopWanted.Load() { // the window may have closed while it waited
 		return false
 	}
 	l.frame++
@@ -328,7 +331,7 @@ func (l *Loop) beginFrame() bool {
 	deriveEdges(&l.sample, &l.prevSample)
 	l.tickedUntil = l.gameTime
 	l.advance(now)
-	if l.cfg.Overrun == Drop {
+	if l.cfg.Overrun == Drop && !l.stepping {
 		l.dropOverrun()
 	}
 	for i := range l.groups {
@@ -469,8 +472,11 @@ func (l *Loop) nextTick() bool {
 	}
 	g := &l.groups[best]
 	limit := l.cfg.MaxUpdatesPerFrame
-	if l.stepping && best == 0 {
-		limit = 1
+	if l.stepping { // a single step: one tick of the first group, the others up to it
+		limit = math.MaxInt
+		if best == 0 {
+			limit = 1
+		}
 	}
 	if g.inFrame >= limit { // only under Carry: Drop has cut game time already
 		return false
@@ -526,7 +532,8 @@ func (l *Loop) Stats() LoopStats {
 	s.GameTime = l.gameTime
 	if l.cfg.Overrun == Carry {
 		for i := range l.groups {
-			if owed := l.gameTime - l.groups[i].nextDue; owed > s.Owed {
+			g := &l.groups[i]
+			if owed := g.due(g.ticksAt(l.gameTime)) - g.lastDue; owed > s.Owed {
 				s.Owed = owed
 			}
 		}
@@ -541,15 +548,18 @@ func (l *Loop) Config() Config { return l.cfg }
 func (l *Loop) Paused() bool { return l.paused }
 
 // SetPaused stops or restarts game time. While paused no tick runs and frames
-// still render, with alpha frozen.
+// still render, with alpha frozen. Presses made while paused are kept for the
+// next tick of each group (rule 4: none is lost), so they act on resume or on
+// a single step.
 func (l *Loop) SetPaused(p bool) {
 	l.paused = p
 	l.stepWanted = false
 }
 
 // Step asks for a single step while paused: the next frame runs exactly one
-// tick of the first group, and the ticks of other groups due by then. It does
-// nothing when not paused.
+// tick of the first group, and all the ticks of other groups due by then
+// (the one frame where MaxUpdatesPerFrame does not bound them, so that a slow
+// first group can be stepped). It does nothing when not paused.
 func (l *Loop) Step() {
 	if l.paused {
 		l.stepWanted = true
@@ -560,7 +570,8 @@ func (l *Loop) Step() {
 func (l *Loop) TimeScale() float64 { return float64(l.scaleNum) / scaleOne }
 
 // SetTimeScale sets the factor applied to elapsed time from the next frame on:
-// 0.5 is half speed, 0 freezes game time. A negative, NaN, infinite or huge
+// 0.5 is half speed, 0 freezes game time. The scale is the player's setting:
+// it carries over to the next scenes (pause does not). A negative, NaN, infinite or huge
 // scale is a *ConfigError and changes nothing. The scale is kept to 1/2^20.
 func (l *Loop) SetTimeScale(s float64) error {
 	if err := checkScale("TimeScale", s); err != nil {

@@ -30,17 +30,22 @@ type windowDriver struct {
 	suspend func(struct{}) bool // the coroutine's yield
 	phase   phase               // the callback that resumed the coroutine
 	started bool                // a frame began in this Update
+	open    bool                // that frame has not rendered yet
 	drawn   bool                // the frame was rendered in this Draw
 	screen  *ebiten.Image
 }
 
+// beginFrame starts a frame in an Update: the next one, or this one again
+// when the frame begun in it was abandoned before rendering (a scene ended
+// in an Update event and the next scene starts its own frame), so that the
+// Draw that follows draws the new scene instead of nothing.
 func (d *windowDriver) beginFrame() (time.Duration, bool) {
-	for d.phase != inUpdate || d.started {
+	for d.phase != inUpdate || d.started && !d.open {
 		if !d.suspend(struct{}{}) {
 			return 0, false
 		}
 	}
-	d.started = true
+	d.started, d.open = true, true
 	return d.clock.Now(), true
 }
 
@@ -52,10 +57,11 @@ func (d *windowDriver) beginRender() (*ebiten.Image, bool) {
 		if d.phase == inUpdate {
 			// ebiten skipped Draw: render this frame without a screen and
 			// start the next one in this Update.
+			d.open = false
 			return nil, true
 		}
 	}
-	d.drawn = true
+	d.drawn, d.open = true, false
 	return d.screen, true
 }
 

@@ -53,6 +53,7 @@ type Arena struct {
 	limit   time.Duration
 	played  time.Duration
 	over    bool
+	quit    bool // Esc: back to the Title
 	hud     string
 	hudKey  [3]int
 	hudFace *text.GoTextFace
@@ -75,9 +76,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	for ev := range loop.Events(a.sched.Groups()...) {
 		switch ev.Kind {
 		case engine.Input:
-			if a.controls(loop, ev.Input) {
-				return &Title{opts: a.opts}, nil
-			}
+			a.controls(loop, ev.Input) // Esc is read by the rules system, on a tick
 		case engine.Update:
 			a.sched.Update(ev)
 		case engine.Render:
@@ -90,6 +89,9 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	if err := loop.Err(); err != nil {
 		return nil, err
+	}
+	if a.quit {
+		return &Title{opts: a.opts}, nil
 	}
 	a.report(loop, a.checksum(), fmt.Sprintf("score %d, health %.0f", a.score, a.health))
 	if loop.Stopped() || a.opts.Seconds > 0 {
@@ -150,6 +152,7 @@ func (a *Arena) build() {
 		e := w.Entry(a.physics.Spawn(b, []*cp.Shape{s}, components.AgentC, components.SpriteC))
 		agent := components.NewAgent(110, 700)
 		agent.SightRange = 200
+		agent.SafeRange = 320
 		components.AgentC.SetValue(e, agent)
 		a.sprite(e, assets.SpriteAgent, 1)
 	}
@@ -219,14 +222,19 @@ func (a *Arena) sprite(e *donburi.Entry, name string, layer int) {
 		OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2})
 }
 
-// freeSpot returns a random point of the arena at least clear units from the
-// player's start and the walls.
+// freeSpot returns a random point of the arena, clear of the walls and at
+// least clear units from the player's start.
 func (a *Arena) freeSpot(clear float64) cp.Vector {
-	centre := cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2}
+	return a.freeSpotFrom(cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2}, clear)
+}
+
+// freeSpotFrom returns a random point of the arena, clear of the walls and
+// at least clear units from p.
+func (a *Arena) freeSpotFrom(p cp.Vector, clear float64) cp.Vector {
 	for {
-		p := cp.Vector{X: 40 + a.rng.Float64()*(ArenaWidth-80), Y: 40 + a.rng.Float64()*(ArenaHeight-80)}
-		if p.Distance(centre) >= clear {
-			return p
+		q := cp.Vector{X: 40 + a.rng.Float64()*(ArenaWidth-80), Y: 40 + a.rng.Float64()*(ArenaHeight-80)}
+		if q.Distance(p) >= clear {
+			return q
 		}
 	}
 }
@@ -292,7 +300,7 @@ func (a *Arena) onCollision(w donburi.World, c systems.Collision) {
 	case e.HasComponent(goalC):
 		a.score++
 		body := components.BodyC.Get(e).Body
-		body.SetPosition(a.freeSpot(60))
+		body.SetPosition(a.freeSpotFrom(playerPos, 120))
 		for _, sh := range components.ShapeC.Get(e).Shapes {
 			a.physics.Space().ReindexShape(sh)
 		}
@@ -300,28 +308,35 @@ func (a *Arena) onCollision(w donburi.World, c systems.Collision) {
 		components.TransformC.Get(e).Teleport(components.Pose{X: pos.X, Y: pos.Y})
 	case e.HasComponent(components.AgentC):
 		a.health = max(a.health-5, 0)
-		components.AgentC.Get(e).Damage(40, playerPos)
+		components.AgentC.Get(e).Damage(0.5, playerPos)
 	}
 }
 
-// rules ends the game on time or on health, and turns the stars.
+// rules ends the game on time, on health or on Esc (read from the tick's
+// input, so that a replay ends where the recording did), and turns the stars.
 func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	a.played = ev.Time
 	if ev.Time >= a.limit || a.health <= 0 {
 		a.over = true
 	}
-	for e := range a.stars.Iter(w) {
-		tr := components.TransformC.Get(e)
-		tr.Set(components.Pose{X: tr.Cur.X, Y: tr.Cur.Y, Angle: tr.Cur.Angle + ev.DT})
+	if ev.Input.KeyPressed(ebiten.KeyEscape) {
+		a.over, a.quit = true, true
+	}
+	for e := range a.stars.Iter(w) { // turned through the body: physics syncs the transform
+		body := components.BodyC.Get(e).Body
+		body.SetAngle(body.Angle() + ev.DT)
 	}
 }
 
-// looks shows fleeing agents pale, at the AI's rate.
+// looks heals agents (a tenth of their health a second) and shows fleeing
+// ones pale, at the AI's rate.
 func (a *Arena) looks(w donburi.World, ev engine.Event) {
 	normal, hurt := a.bundle.MustSprite(assets.SpriteAgent), a.bundle.MustSprite(assets.SpriteAgentHurt)
 	for e := range a.agents.Iter(w) {
+		agent := components.AgentC.Get(e)
+		agent.Health = min(agent.Health+0.1*ev.DT, 1)
 		img := normal
-		if components.AgentC.Get(e).State == components.AgentFlee {
+		if agent.State == components.AgentFlee {
 			img = hurt
 		}
 		components.SpriteC.Get(e).Image = img

@@ -24,7 +24,10 @@ var Controls = [][2]string{
 	{"Esc", "back, or quit"},
 }
 
-var menu = []string{"Play", "Stress test", "Quit"}
+var (
+	menu       = []string{"Play", "Stress test", "Quit"}
+	menuChosen = []string{"> Play", "> Stress test", "> Quit"}
+)
 
 // Title is the menu: Play, Stress test or Quit, by keyboard or gamepad.
 type Title struct {
@@ -99,7 +102,7 @@ func (t *Title) draw(_ donburi.World, ev engine.Event) {
 		c := color.RGBA{160, 160, 170, 255}
 		if i == t.choice {
 			c = color.RGBA{255, 220, 80, 255}
-			item = "> " + item
+			item = menuChosen[i]
 		}
 		t.text(ev.Screen, item, t.face, 80, 130+float64(i)*56, c)
 	}

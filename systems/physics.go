@@ -201,11 +201,12 @@ func (p *Physics) onSeparate(arb *cp.Arbiter, _ *cp.Space, _ any) {
 
 // collision names the entities of an arbiter's shapes. When both shapes have
 // the watched type cp calls the wildcard handler twice, once each way round:
-// only the call with the lower entity first counts.
+// only the call with the lower entity first counts. A contact between two
+// shapes of no entity names nothing and is not reported.
 func collision(arb *cp.Arbiter) (Collision, bool) {
 	a, b := arb.Shapes()
 	ea, eb := entityOf(a), entityOf(b)
-	if a.CollisionType() == b.CollisionType() && ea > eb {
+	if ea == donburi.Null && eb == donburi.Null || a.CollisionType() == b.CollisionType() && ea > eb {
 		return Collision{}, false
 	}
 	return Collision{A: min(ea, eb), B: max(ea, eb)}, true
