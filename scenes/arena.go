@@ -73,20 +73,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer a.release()
 	a.build()
-	for ev := range loop.Events(a.sched.Groups()...) {
-		switch ev.Kind {
-		case engine.Input:
-			a.controls(loop, ev.Input) // Esc is read by the rules system, on a tick
-		case engine.Update:
-			a.sched.Update(ev)
-		case engine.Render:
-			a.sched.Render(ev)
-			a.rendered(loop, ev)
-		}
-		if a.over {
-			break
-		}
-	}
+	a.play(loop, &a.over)
 	if err := loop.Err(); err != nil {
 		return nil, err
 	}

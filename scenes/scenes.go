@@ -140,6 +140,27 @@ func (s *stage) controls(loop *engine.Loop, in *engine.InputState) (esc bool) {
 	return in.KeyPressed(ebiten.KeyEscape)
 }
 
+// play runs the stage's events until a system sets *over or the loop stops:
+// the shared keys on Input events (Esc is left to the scene's systems, which
+// read it on a tick so that a replay ends where its recording did), the
+// scheduler on Update and Render events.
+func (s *stage) play(loop *engine.Loop, over *bool) {
+	for ev := range loop.Events(s.sched.Groups()...) {
+		switch ev.Kind {
+		case engine.Input:
+			s.controls(loop, ev.Input)
+		case engine.Update:
+			s.sched.Update(ev)
+		case engine.Render:
+			s.sched.Render(ev)
+			s.rendered(loop, ev)
+		}
+		if *over {
+			return
+		}
+	}
+}
+
 // rendered runs after each frame is drawn: a pending F12 screenshot, then
 // the demo's hook.
 func (s *stage) rendered(loop *engine.Loop, ev engine.Event) {

@@ -54,3 +54,21 @@ func TestFirstRejectsUnknownScenes(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Esc in the Arena and in the Stress scene goes back to the Title, read on
+// a tick (so a replay ends where its recording did).
+func TestEscGoesBackToTheTitle(t *testing.T) {
+	for _, name := range []string{"arena", "stress"} {
+		var released []string
+		opts := &scenes.Options{Seed: 1, Autopilot: true, Bodies: 50,
+			OnRelease: func(scene string, _ scenes.Leftovers) { released = append(released, scene) }}
+		first, _ := scenes.First(name, opts)
+		esc := engine.InputFunc(func(frame int64, in *engine.InputState) { in.SetKey(ebiten.KeyEscape, frame == 30) })
+		if err := engine.Run(first, &engine.Options{Headless: &engine.Headless{Frames: 60}, Input: esc}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(released, ","); got != strings.ToUpper(name[:1])+name[1:]+",Title" {
+			t.Errorf("%s: scenes released %s", name, got)
+		}
+	}
+}

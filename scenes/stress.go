@@ -29,37 +29,26 @@ type Stress struct {
 	img    *ebiten.Image
 	limit  time.Duration
 	over   bool
+	quit   bool // Esc: back to the Title
 }
 
 // Name names the scene.
 func (s *Stress) Name() string { return "Stress" }
 
-// Run runs the stress test until Esc (back to the Title) or, with
-// Options.Seconds, that much game time.
+// Run runs the stress test until Esc (back to the Title; read on a tick) or,
+// with Options.Seconds, that much game time.
 func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	if err := s.load(loop, s.Name(), s.opts, engine.Group{Name: "physics", Hz: 60}); err != nil {
 		return nil, err
 	}
 	defer s.release()
 	s.build()
-	for ev := range loop.Events(s.sched.Groups()...) {
-		switch ev.Kind {
-		case engine.Input:
-			if s.controls(loop, ev.Input) {
-				return &Title{opts: s.opts}, nil
-			}
-		case engine.Update:
-			s.sched.Update(ev)
-		case engine.Render:
-			s.sched.Render(ev)
-			s.rendered(loop, ev)
-		}
-		if s.over {
-			break
-		}
-	}
+	s.play(loop, &s.over)
 	if err := loop.Err(); err != nil {
 		return nil, err
+	}
+	if s.quit {
+		return &Title{opts: s.opts}, nil
 	}
 	bodies, _ := s.physics.Bodies()
 	s.report(loop, checksum(s.world), fmt.Sprintf("bodies %d", bodies))
@@ -109,6 +98,9 @@ func (s *Stress) spawn(w donburi.World, ev engine.Event) {
 	}
 	if s.limit > 0 && ev.Time >= s.limit {
 		s.over = true
+	}
+	if ev.Input.KeyPressed(ebiten.KeyEscape) {
+		s.over, s.quit = true, true
 	}
 	n := s.balls.Count(w)
 	for i := 0; i < 20 && n < s.want; i, n = i+1, n+1 {
