@@ -42,6 +42,12 @@ type Options struct {
 	Out io.Writer
 	// AfterRender, if set, is called after every frame is drawn.
 	AfterRender func(loop *engine.Loop, ev engine.Event)
+	// OnEvent, if set, sees every event of the Arena and Stress scenes
+	// before they handle it (for measurements).
+	OnEvent func(loop *engine.Loop, ev engine.Event)
+	// ReportLine, if set, adds a line of its own to the report that the
+	// Arena and Stress scenes print at their end.
+	ReportLine func() string
 	// OnRelease, if set, is told each time a scene has released its world
 	// and assets: what was left (0 entities and bodies, a released bundle).
 	OnRelease func(scene string, left Leftovers)
@@ -146,6 +152,9 @@ func (s *stage) controls(loop *engine.Loop, in *engine.InputState) (esc bool) {
 // scheduler on Update and Render events.
 func (s *stage) play(loop *engine.Loop, over *bool) {
 	for ev := range loop.Events(s.sched.Groups()...) {
+		if s.opts.OnEvent != nil {
+			s.opts.OnEvent(loop, ev)
+		}
 		switch ev.Kind {
 		case engine.Input:
 			s.controls(loop, ev.Input)
@@ -200,6 +209,9 @@ func (s *stage) report(loop *engine.Loop, sum uint64, lines ...string) {
 	}
 	st := loop.Stats()
 	fmt.Fprintf(out, "scene %s: game time %v, frames %d\n", s.name, st.GameTime, st.Frames)
+	if s.opts.ReportLine != nil {
+		lines = append(lines, s.opts.ReportLine())
+	}
 	for _, l := range lines {
 		fmt.Fprintf(out, "  %s\n", l)
 	}

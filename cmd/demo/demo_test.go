@@ -134,3 +134,17 @@ func TestNoDisplaySaysWhatToDo(t *testing.T) {
 		t.Fatalf("exit %v:\n%s", err, out)
 	}
 }
+
+// -realtime runs on the real clock and reports CPU use and tick timing error
+// (their values are measured, not asserted: they depend on the machine).
+func TestRealtimeReportsCPUAndTickError(t *testing.T) {
+	out, err := exec.Command(demoBin, "-headless", "-realtime", "-seconds", "1").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	re := regexp.MustCompile(`realtime: .* CPU = [0-9.]+% of one core; tick timing error over 60 ticks: p50 \S+, p99 \S+`)
+	if !re.Match(out) || checksumRE.Find(out) == nil {
+		t.Fatalf("no realtime line, or the checksum is not last:\n%s", out)
+	}
+	t.Logf("%s", re.Find(out))
+}

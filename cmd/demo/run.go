@@ -91,6 +91,11 @@ func run(cfg config, out io.Writer) error {
 		defer pprof.StopCPUProfile()
 	}
 
+	var probe *realtimeProbe
+	if cfg.realtime {
+		probe = newRealtimeProbe(opts.Seconds)
+		opts.OnEvent, opts.ReportLine = probe.event, probe.line
+	}
 	if err := engine.Run(first, engineOpts); err != nil {
 		return err
 	}

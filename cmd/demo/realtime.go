@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// realtimeProbe measures a real-clock run: the CPU the process uses, and how
+// late each tick of the first group is delivered against the real time it
+// is due (the scene's first frame plus the tick's game time).
+type realtimeProbe struct {
+	start    time.Time
+	cpuStart time.Duration
+	base     time.Time // real time of the scene's game time 0
+	errors   []time.Duration
+}
+
+func newRealtimeProbe(seconds float64) *realtimeProbe {
+	return &realtimeProbe{start: time.Now(), cpuStart: cpuTime(),
+		errors: make([]time.Duration, 0, int(seconds*60)+120)}
+}
+
+// event is the scenes' OnEvent hook.
+func (p *realtimeProbe) event(loop *engine.Loop, ev engine.Event) {
+	now := time.Now()
+	switch {
+	case ev.Kind == engine.Input && p.base.IsZero():
+		p.base = now // the timeline's first frame: game time 0 is now
+	case ev.Kind == engine.Update && ev.Group == 0 && !p.base.IsZero():
+		p.errors = append(p.errors, now.Sub(p.base)-ev.Time)
+	}
+}
+
+// line returns CPU use and the tick timing error percentiles, for the
+// scene's report.
+func (p *realtimeProbe) line() string {
+	wall := time.Since(p.start)
+	cpu := cpuTime() - p.cpuStart
+	e := slices.Clone(p.errors)
+	slices.Sort(e)
+	pct := func(q float64) time.Duration {
+		if len(e) == 0 {
+			return 0
+		}
+		return e[min(len(e)-1, int(q*float64(len(e))))]
+	}
+	return fmt.Sprintf("realtime: %v wall, %v CPU = %.2f%% of one core; tick timing error over %d ticks: p50 %v, p99 %v, max %v",
+		wall.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds(),
+		len(e), pct(0.5), pct(0.99), pct(1))
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
