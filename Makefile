@@ -33,8 +33,11 @@ demo:
 demo-headless:
 	$(GO) run ./cmd/demo -headless -seconds 10
 
+# bench runs every benchmark into bench.txt (benchstat input), then prints
+# the engine-vs-baseline table and rewrites BENCHMARKS.md with it.
 bench: deps
 	set -o pipefail; $(XVFB) $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 60m ./... | tee bench.txt
+	$(GO) run ./cmd/benchtable -md BENCHMARKS.md bench.txt
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoopDeltas$$' -fuzztime 30s ./engine
