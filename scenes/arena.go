@@ -52,8 +52,6 @@ type Arena struct {
 	health  float64
 	limit   time.Duration
 	played  time.Duration
-	over    bool
-	quit    bool // Esc: back to the Title
 	hud     string
 	hudKey  [3]int
 	hudFace *text.GoTextFace
@@ -73,7 +71,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer a.release()
 	a.build()
-	a.play(loop, &a.over)
+	a.play(loop)
 	if err := loop.Err(); err != nil {
 		return nil, err
 	}
@@ -306,9 +304,7 @@ func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	if ev.Time >= a.limit || a.health <= 0 {
 		a.over = true
 	}
-	if ev.Input.KeyPressed(ebiten.KeyEscape) {
-		a.over, a.quit = true, true
-	}
+	a.quitOnEsc(ev.Input)
 	for e := range a.stars.Iter(w) { // turned through the body: physics syncs the transform
 		body := components.BodyC.Get(e).Body
 		body.SetAngle(body.Angle() + ev.DT)

@@ -85,6 +85,8 @@ type stage struct {
 	overlay *systems.Overlay
 	physics *systems.Physics // nil in scenes without physics
 	shot    bool             // F12 was pressed: save the next frame
+	over    bool             // set by a system: play returns
+	quit    bool             // Esc: back to the Title
 }
 
 // load makes the stage's world, scheduler (with groups) and bundle.
@@ -146,11 +148,11 @@ func (s *stage) controls(loop *engine.Loop, in *engine.InputState) (esc bool) {
 	return in.KeyPressed(ebiten.KeyEscape)
 }
 
-// play runs the stage's events until a system sets *over or the loop stops:
+// play runs the stage's events until a system sets s.over or the loop stops:
 // the shared keys on Input events (Esc is left to the scene's systems, which
-// read it on a tick so that a replay ends where its recording did), the
-// scheduler on Update and Render events.
-func (s *stage) play(loop *engine.Loop, over *bool) {
+// read it on a tick with quitOnEsc, so that a replay ends where its recording
+// did), the scheduler on Update and Render events.
+func (s *stage) play(loop *engine.Loop) {
 	for ev := range loop.Events(s.sched.Groups()...) {
 		if s.opts.OnEvent != nil {
 			s.opts.OnEvent(loop, ev)
@@ -164,9 +166,17 @@ func (s *stage) play(loop *engine.Loop, over *bool) {
 			s.sched.Render(ev)
 			s.rendered(loop, ev)
 		}
-		if *over {
+		if s.over {
 			return
 		}
+	}
+}
+
+// quitOnEsc ends play and asks for the Title when a tick's input has Esc
+// pressed.
+func (s *stage) quitOnEsc(in *engine.InputState) {
+	if in.KeyPressed(ebiten.KeyEscape) {
+		s.over, s.quit = true, true
 	}
 }
 

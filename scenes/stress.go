@@ -28,8 +28,6 @@ type Stress struct {
 	want   int
 	img    *ebiten.Image
 	limit  time.Duration
-	over   bool
-	quit   bool // Esc: back to the Title
 }
 
 // Name names the scene.
@@ -43,7 +41,7 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer s.release()
 	s.build()
-	s.play(loop, &s.over)
+	s.play(loop)
 	if err := loop.Err(); err != nil {
 		return nil, err
 	}
@@ -99,9 +97,7 @@ func (s *Stress) spawn(w donburi.World, ev engine.Event) {
 	if s.limit > 0 && ev.Time >= s.limit {
 		s.over = true
 	}
-	if ev.Input.KeyPressed(ebiten.KeyEscape) {
-		s.over, s.quit = true, true
-	}
+	s.quitOnEsc(ev.Input)
 	n := s.balls.Count(w)
 	for i := 0; i < 20 && n < s.want; i, n = i+1, n+1 {
 		r := 5 + s.rng.Float64()*4
