@@ -249,9 +249,16 @@ func TestPhysicsAllocatesOnlyInsideCp(t *testing.T) {
 	}
 	t.Logf("allocations per step, SimpleTerrainCircles_300 after landing: physics Update %.1f, cp Step with callbacks %.1f, without %.1f; %.1f collision events per step",
 		engineAllocs/20, handlerAllocs/20, bareAllocs/20, float64(total)/20)
-	if extra := engineAllocs - handlerAllocs; extra < 0 || extra > queueBound || bareAllocs == 0 {
-		t.Fatalf("physics Update allocated %v times, cp Step with the same callbacks %v: %v more, donburi's queues explain at most %v",
-			engineAllocs, handlerAllocs, extra, queueBound)
+	// Under -race, sync.Pool drops its items at random, so cp and donburi
+	// allocate a little more or less from run to run: allow 2% of cp's count,
+	// far below one allocation per body per step (6000 here).
+	slack := 0.0
+	if raceEnabled() {
+		slack = 0.02 * handlerAllocs
+	}
+	if extra := engineAllocs - handlerAllocs; extra < -slack || extra > queueBound+slack || bareAllocs == 0 {
+		t.Fatalf("physics Update allocated %v times, cp Step with the same callbacks %v: %v more, donburi's queues explain at most %v (slack %v)",
+			engineAllocs, handlerAllocs, extra, queueBound, slack)
 	}
 }
 
