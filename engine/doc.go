@@ -60,7 +60,8 @@
 //   - [Scene] is a value whose Run receives the loop and returns the next
 //     scene; [Run] runs the chain, in a window or headless ([Headless]).
 //   - [InputState] is what a tick sees of the keyboard, mouse and gamepads;
-//     [InputLog] records it per tick and replays it.
+//     [InputLog] records it per tick and replays it, checking the state
+//     against the recording's checksums ([Loop.SetChecksum]).
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
 //
 // # Time

@@ -16,17 +16,68 @@ import (
 // before. A log recorded at one frame rate replays to the same state at any
 // other, because a replayed tick gets exactly the input its recording saw.
 //
+// A log also holds checksums of the game's state: when a scene gives the
+// loop a state hash ([Loop.SetChecksum]), recording stores its value every
+// ChecksumEvery ticks of the scene's first group, and replaying compares the
+// replayed state with it at the same ticks and stops at the first mismatch
+// with a [*DivergenceError] naming the tick.
+//
 // Give a new log to [Options.Record] to fill it, and a loaded one to
 // [Options.Replay] to play it back. Recording appends to slices, so it
 // allocates now and then (amortised); replaying does not allocate.
 type InputLog struct {
-	Seed   uint64 // free for the game: the seed its run used
+	Seed uint64 // free for the game: the seed its run used
+
+	// Note is free for the game: what else a replay needs to know to run as
+	// the recording did (its options, say). Stored as is, at most 64 KiB.
+	Note string
+
+	// ChecksumEvery is how many ticks of a scene's first group pass between
+	// two state checksums when recording; 0 means 1 (every tick, so that a
+	// replay names the exact tick where it diverged). A larger value makes
+	// the file smaller (9 bytes a checksum) and a divergence is then known to
+	// lie between two checksums. Replaying uses the value each scene was
+	// recorded with.
+	ChecksumEvery int
+
 	scenes []logScene
 }
 
 type logScene struct {
 	rates  []float64
 	groups [][]logEntry
+	every  int64      // ticks of the first group between two checksums
+	checks []logCheck // the state checksums, by tick
+}
+
+// logCheck is the state checksum taken after tick `tick` of the first group.
+type logCheck struct {
+	tick int64
+	sum  uint64
+}
+
+// A DivergenceError ends a replay whose state differs from the recording:
+// the state checksum the scene computed after tick Tick of its first group
+// is not the one recorded there. The state first differed after tick Since
+// (the last tick whose checksum matched, 0 if none did) and by tick Tick;
+// with a checksum every tick (the default), Tick is the first diverging
+// tick.
+type DivergenceError struct {
+	Scene    int    // the scene's timeline in the log, from 1
+	Group    string // the first group's name
+	Tick     int64  // the tick whose checksum differs
+	Since    int64  // the last tick whose checksum matched, 0 if none
+	Recorded uint64 // the checksum in the log
+	Replayed uint64 // the checksum of the replayed state
+}
+
+func (e *DivergenceError) Error() string {
+	where := fmt.Sprintf("at tick %d", e.Tick)
+	if e.Tick-e.Since > 1 {
+		where = fmt.Sprintf("between ticks %d and %d", e.Since+1, e.Tick)
+	}
+	return fmt.Sprintf("engine: replay diverged from the recording %s of group %q in scene %d "+
+		"(state checksum %016x recorded, %016x replayed)", where, e.Group, e.Scene, e.Recorded, e.Replayed)
 }
 
 type logEntry struct {
@@ -55,7 +106,7 @@ func (lg *InputLog) Entries() int {
 }
 
 func (lg *InputLog) beginScene(groups []Group) {
-	s := logScene{groups: make([][]logEntry, len(groups))}
+	s := logScene{groups: make([][]logEntry, len(groups)), every: int64(max(lg.ChecksumEvery, 1))}
 	for _, g := range groups {
 		s.rates = append(s.rates, g.Hz)
 	}
@@ -65,6 +116,42 @@ func (lg *InputLog) beginScene(groups []Group) {
 func (lg *InputLog) add(group int, tick int64, in *InputState) {
 	s := &lg.scenes[len(lg.scenes)-1]
 	s.groups[group] = append(s.groups[group], logEntry{tick: tick, in: *in})
+}
+
+func (lg *InputLog) addCheck(tick int64, sum uint64) {
+	s := &lg.scenes[len(lg.scenes)-1]
+	s.checks = append(s.checks, logCheck{tick: tick, sum: sum})
+}
+
+// checkEvery returns how many ticks of the first group lie between two
+// checksums in scene i (1 for a scene the log does not hold).
+func (lg *InputLog) checkEvery(i int) int64 {
+	if i < len(lg.scenes) {
+		return lg.scenes[i].every
+	}
+	return 1
+}
+
+// verify compares sum, the replayed state's checksum after tick `tick` of
+// the first group of scene i, with the recorded one; next is the scene's
+// cursor into its checksums and since the last tick that matched. A tick
+// the log has no checksum for passes.
+func (lg *InputLog) verify(i int, next *int, since *int64, tick int64, sum uint64, group string) error {
+	if i >= len(lg.scenes) {
+		return nil
+	}
+	checks := lg.scenes[i].checks
+	for *next < len(checks) && checks[*next].tick < tick {
+		*next++
+	}
+	if *next == len(checks) || checks[*next].tick != tick {
+		return nil
+	}
+	if c := checks[*next]; c.sum != sum {
+		return &DivergenceError{Scene: i + 1, Group: group, Tick: tick, Since: *since, Recorded: c.sum, Replayed: sum}
+	}
+	*since = tick
+	return nil
 }
 
 // checkScene reports whether scene i of the log was recorded with these groups.
@@ -98,20 +185,33 @@ func (lg *InputLog) apply(c *replayCursor, scene, group int, tick int64, in *Inp
 	*in = c.in
 }
 
-// The file format, little-endian: the magic, a uint16 version, the seed, a
-// uvarint count of scenes; per scene a uvarint count of groups, and per group
+// The file format, little-endian: the magic, a uint16 version, the seed,
+// (version 2) the note as a uvarint length and its bytes, a uvarint count of
+// scenes; per scene a uvarint count of groups, and per group
 // its rate (float64), a uvarint count of entries, and per entry the uvarint
-// distance in ticks from the previous entry and the input state.
+// distance in ticks from the previous entry and the input state; then
+// (version 2) the uvarint checksum interval, a uvarint count of checksums,
+// and per checksum the uvarint distance in ticks from the previous one and
+// the checksum (uint64). Version 1 files (no checksums) still load.
 const (
 	logMagic   = "FSTEPINP"
-	logVersion = 1
+	logVersion = 2
 )
 
-// WriteTo writes the log in its file format.
+// maxNote bounds InputLog.Note.
+const maxNote = 1 << 16
+
+// WriteTo writes the log in its file format. A Note longer than 64 KiB is
+// an error.
 func (lg *InputLog) WriteTo(w io.Writer) (int64, error) {
+	if len(lg.Note) > maxNote {
+		return 0, fmt.Errorf("engine: input log: note of %d bytes, more than %d", len(lg.Note), maxNote)
+	}
 	b := []byte(logMagic)
 	b = binary.LittleEndian.AppendUint16(b, logVersion)
 	b = binary.LittleEndian.AppendUint64(b, lg.Seed)
+	b = binary.AppendUvarint(b, uint64(len(lg.Note)))
+	b = append(b, lg.Note...)
 	b = binary.AppendUvarint(b, uint64(len(lg.scenes)))
 	for _, s := range lg.scenes {
 		b = binary.AppendUvarint(b, uint64(len(s.rates)))
@@ -124,6 +224,14 @@ func (lg *InputLog) WriteTo(w io.Writer) (int64, error) {
 				prev = e.tick
 				b = appendInput(b, &e.in)
 			}
+		}
+		b = binary.AppendUvarint(b, uint64(s.every))
+		b = binary.AppendUvarint(b, uint64(len(s.checks)))
+		prev := int64(0)
+		for _, c := range s.checks {
+			b = binary.AppendUvarint(b, uint64(c.tick-prev))
+			prev = c.tick
+			b = binary.LittleEndian.AppendUint64(b, c.sum)
 		}
 	}
 	n, err := w.Write(b)
@@ -174,14 +282,22 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	if string(r.bytes(len(logMagic))) != logMagic {
 		return nil, fmt.Errorf("%w: not an input log (bad magic)", ErrBadInputLog)
 	}
-	if v := r.u16(); r.err == nil && v != logVersion {
-		return nil, fmt.Errorf("%w: version %d, this engine reads version %d", ErrBadInputLog, v, logVersion)
+	version := r.u16()
+	if r.err == nil && (version < 1 || version > logVersion) {
+		return nil, fmt.Errorf("%w: version %d, this engine reads versions 1 to %d", ErrBadInputLog, version, logVersion)
 	}
 	lg := &InputLog{Seed: r.u64()}
+	if version >= 2 {
+		n := r.count(1)
+		if n > maxNote {
+			r.fail("note of %d bytes, more than %d", n, maxNote)
+		}
+		lg.Note = string(r.bytes(n))
+	}
 	nScenes := r.count(1)
 	for range nScenes {
 		nGroups := r.count(9)
-		s := logScene{rates: make([]float64, nGroups), groups: make([][]logEntry, nGroups)}
+		s := logScene{rates: make([]float64, nGroups), groups: make([][]logEntry, nGroups), every: 1}
 		for g := range nGroups {
 			s.rates[g] = math.Float64frombits(r.u64())
 			if _, ok := newRate(s.rates[g]); !ok && r.err == nil {
@@ -199,6 +315,9 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 				s.groups[g][i].tick = tick
 				r.input(&s.groups[g][i].in)
 			}
+		}
+		if version >= 2 {
+			r.checks(&s)
 		}
 		lg.scenes = append(lg.scenes, s)
 		if r.err != nil {
@@ -319,6 +438,26 @@ func (r *logReader) count(minSize int) int {
 		return 0
 	}
 	return int(n)
+}
+
+// checks reads a scene's checksum interval and checksums (version 2).
+func (r *logReader) checks(s *logScene) {
+	every := r.uvarint()
+	if r.err == nil && (every == 0 || every > math.MaxInt32) {
+		r.fail("bad checksum interval %d", every)
+	}
+	s.every = int64(every)
+	n := r.count(9)
+	s.checks = make([]logCheck, n)
+	tick := int64(0)
+	for i := range n {
+		d := r.uvarint()
+		if d == 0 || d > math.MaxInt64-uint64(tick) {
+			r.fail("bad checksum tick step %d", d)
+		}
+		tick += int64(d)
+		s.checks[i] = logCheck{tick: tick, sum: r.u64()}
+	}
 }
 
 func (r *logReader) input(in *InputState) {

@@ -182,6 +182,13 @@ type Loop struct {
 	stats              LoopStats
 	record, replay     *InputLog
 	scenes             int // timelines started
+
+	// state checksums for record and replay (see SetChecksum)
+	checksum    func() uint64
+	checkRecord bool  // the tick just delivered gets its checksum recorded
+	checkReplay bool  // ... compared with the replayed log's
+	checkNext   int   // the replay's cursor into this scene's checksums
+	checkSince  int64 // the last tick whose checksum matched
 }
 
 // newLoop makes a loop on driver d reading input, with the context,
@@ -233,6 +240,7 @@ func (l *Loop) Start(groups ...Group) error {
 	l.pacingTol = min(l.cfg.PacingTolerance, l.groups[0].period()/4)
 	l.state = stateFrame
 	l.scenes++
+	l.checkRecord, l.checkReplay, l.checkNext, l.checkSince = false, false, 0, 0
 	if l.record != nil {
 		l.record.beginScene(groups)
 	}
@@ -269,6 +277,9 @@ func (l *Loop) Events(groups ...Group) iter.Seq[Event] {
 func (l *Loop) Next() bool {
 	if !l.begun && l.Start() != nil {
 		return false
+	}
+	if l.checkRecord || l.checkReplay {
+		l.checkState()
 	}
 	for {
 		if l.stopped || l.stopWanted.Load() {
@@ -494,9 +505,48 @@ func (l *Loop) nextTick() bool {
 		g.logged = g.tick
 		l.record.add(best, g.ticks, &g.tick)
 	}
+	if best == 0 && l.checksum != nil {
+		l.checkRecord = l.record != nil && g.ticks%l.record.scenes[l.scenes-1].every == 0
+		l.checkReplay = l.replay != nil && g.ticks%l.replay.checkEvery(l.scenes-1) == 0
+	}
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
 		DT: g.dt, Input: &g.tick}
 	return true
+}
+
+// SetChecksum gives the loop a hash of the scene's game state, for record
+// and replay (see [InputLog]): when recording, the loop stores sum() after
+// every [InputLog.ChecksumEvery]th tick of the first group; when replaying,
+// it compares sum() with the recorded value at the same ticks, and at the
+// first mismatch ends the event stream with a [*DivergenceError] (in
+// [Loop.Err], and returned by [Run]). sum is called on the next call to
+// [Loop.Next] after the scene has handled the tick, so the state it hashes
+// includes everything that tick did; so a scene that ends on a tick (returns
+// without asking for another event) leaves that last tick unchecked. It must not depend on the frame rate
+// (render state, real time) and, to keep replay free of allocation, should
+// not allocate.
+//
+// [Run] clears it before each scene: a scene sets its own, before or after
+// [Loop.Start]; nil turns checksums off.
+func (l *Loop) SetChecksum(sum func() uint64) { l.checksum = sum }
+
+// checkState records or verifies the state checksum of the first group's
+// last tick.
+func (l *Loop) checkState() {
+	defer func() { l.checkRecord, l.checkReplay = false, false }()
+	if l.checksum == nil { // the scene took it away after the tick
+		return
+	}
+	g := &l.groups[0]
+	sum := l.checksum()
+	if l.checkRecord {
+		l.record.addCheck(g.ticks, sum)
+	}
+	if l.checkReplay {
+		if err := l.replay.verify(l.scenes-1, &l.checkNext, &l.checkSince, g.ticks, sum, g.Name); err != nil {
+			l.fail(err)
+		}
+	}
 }
 
 // Alpha returns how far game time is past group g's last tick, in units of its

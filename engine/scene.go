@@ -131,6 +131,7 @@ func Run(first Scene, opts *Options) error {
 func runChain(loop *Loop, scene Scene) error {
 	for scene != nil && !loop.Stopped() {
 		loop.begun = false
+		loop.checksum = nil
 		name := SceneName(scene)
 		next, err := runScene(loop, scene)
 		if err == nil && loop.err != nil {

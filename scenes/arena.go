@@ -71,7 +71,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer a.release()
 	a.build()
-	a.play(loop)
+	a.play(loop, a.checksum)
 	if err := loop.Err(); err != nil {
 		return nil, err
 	}

@@ -151,8 +151,11 @@ func (s *stage) controls(loop *engine.Loop, in *engine.InputState) (esc bool) {
 // play runs the stage's events until a system sets s.over or the loop stops:
 // the shared keys on Input events (Esc is left to the scene's systems, which
 // read it on a tick with quitOnEsc, so that a replay ends where its recording
-// did), the scheduler on Update and Render events.
-func (s *stage) play(loop *engine.Loop) {
+// did), the scheduler on Update and Render events. sum hashes the scene's
+// game state: a recording stores it every tick, and a replay stops where its
+// state first differs from the recording (see engine.Loop.SetChecksum).
+func (s *stage) play(loop *engine.Loop, sum func() uint64) {
+	loop.SetChecksum(sum)
 	for ev := range loop.Events(s.sched.Groups()...) {
 		if s.opts.OnEvent != nil {
 			s.opts.OnEvent(loop, ev)

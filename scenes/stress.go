@@ -41,7 +41,7 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer s.release()
 	s.build()
-	s.play(loop)
+	s.play(loop, func() uint64 { return checksum(s.world) })
 	if err := loop.Err(); err != nil {
 		return nil, err
 	}

@@ -84,6 +84,30 @@ func TestWindowRecordReplaysHeadless(t *testing.T) {
 	}
 }
 
+// A headless autopilot run, recorded, replays at another frame rate with its
+// state checked every tick; a log whose last checksum was tampered with stops
+// the replay at that tick, and the demo says so and exits 1.
+func TestReplayChecksTheState(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "arena.input")
+	recorded := demo(t, "-headless", "-seconds", "3", "-seed", "4", "-record", rec)
+	if got := demo(t, "-headless", "-seconds", "3", "-replay", rec, "-fps", "144"); got != recorded {
+		t.Fatalf("replay checksum %s, recorded %s", got, recorded)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1 // the last checksum: tick 179 (the scene ends on tick 180, before it can be taken)
+	if err := os.WriteFile(rec, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(demoBin, "-headless", "-seconds", "3", "-replay", rec).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 ||
+		!strings.Contains(string(out), `diverged from the recording at tick 179 of group "physics"`) {
+		t.Fatalf("tampered replay: %v\n%s", err, out)
+	}
+}
+
 // -screenshot under Xvfb writes a PNG of the Arena with its sprites on it.
 func TestScreenshotShowsTheArena(t *testing.T) {
 	needDisplay(t)

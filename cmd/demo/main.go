@@ -22,7 +22,7 @@ func main() {
 	flag.StringVar(&cfg.scene, "scene", "", "first scene: title, arena or stress (headless default arena)")
 	flag.IntVar(&cfg.bodies, "bodies", 1000, "bodies in the Stress scene")
 	flag.StringVar(&cfg.record, "record", "", "record every tick's input to this file")
-	flag.StringVar(&cfg.replay, "replay", "", "replay the input recorded in this file (its seed too)")
+	flag.StringVar(&cfg.replay, "replay", "", "replay the input recorded in this file (its seed too), checking the state every tick")
 	flag.StringVar(&cfg.screenshot, "screenshot", "", "save the last of -frames frames drawn in the window to this PNG, then exit")
 	flag.IntVar(&cfg.frames, "frames", 120, "frames to run before the -screenshot")
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")

@@ -49,7 +49,7 @@ func run(cfg config, out io.Writer) error {
 		if opts.Seconds == 0 {
 			opts.Seconds = 10
 		}
-		opts.Autopilot = cfg.replay == ""
+		opts.Autopilot = true
 		engineOpts.Headless = &engine.Headless{FPS: cfg.fps, Realtime: cfg.realtime}
 	}
 	if cfg.replay != "" {
@@ -57,11 +57,15 @@ func run(cfg config, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		engineOpts.Replay, opts.Seed = log, log.Seed
+		// The autopilot steers without input: a run it played replays with it.
+		engineOpts.Replay, opts.Seed, opts.Autopilot = log, log.Seed, log.Note == autopilotNote
 	}
 	var recording *engine.InputLog
 	if cfg.record != "" {
 		recording = &engine.InputLog{Seed: opts.Seed}
+		if opts.Autopilot {
+			recording.Note = autopilotNote
+		}
 		engineOpts.Record = recording
 	}
 	first, err := scenes.First(cfg.scene, opts)
@@ -112,3 +116,6 @@ func run(cfg config, out io.Writer) error {
 	}
 	return nil
 }
+
+// autopilotNote marks a recording the autopilot played (engine.InputLog.Note).
+const autopilotNote = "autopilot"
