@@ -18,20 +18,22 @@ func perEntity(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
 }
 
-// BenchmarkPhysics steps SimpleTerrainCircles_N (after 300 steps of settling)
-// through the physics system, beside raw cp stepping the same scene, bare and
-// with the same collision callbacks installed.
+// BenchmarkPhysics steps Chipmunk2D's SimpleTerrainCircles_N (bodies=N) and
+// a pyramid of N boxes (pyramid=N), after 300 steps of settling, through the
+// physics system, beside raw cp stepping the same scene, bare and with the
+// same collision callbacks installed.
 func BenchmarkPhysics(b *testing.B) {
 	const settle = 300
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
-	for _, n := range []int{100, 1000, 5000} {
+	for _, sc := range physicsBenches {
+		n := sc.bodies
 		for _, events := range []bool{true, false} {
 			name := "engine"
 			if !events {
 				name = "engine-no-events"
 			}
-			b.Run(fmt.Sprintf("%s/bodies=%d", name, n), func(b *testing.B) {
-				w, p, _ := physicsSceneConfig(n, systems.PhysicsConfig{NoCollisionEvents: !events})
+			b.Run(fmt.Sprintf("%s/%s", name, sc.name), func(b *testing.B) {
+				w, p, _ := engineScene(sc, systems.PhysicsConfig{NoCollisionEvents: !events})
 				for range settle {
 					p.Update(w, ev)
 				}
@@ -47,8 +49,8 @@ func BenchmarkPhysics(b *testing.B) {
 			if callbacks {
 				name = "raw-cp-callbacks"
 			}
-			b.Run(fmt.Sprintf("%s/bodies=%d", name, n), func(b *testing.B) {
-				space, _ := rawScene(n)
+			b.Run(fmt.Sprintf("%s/%s", name, sc.name), func(b *testing.B) {
+				space, _ := rawSceneOf(sc)
 				if callbacks {
 					h := space.NewWildcardCollisionHandler(0)
 					h.BeginFunc = func(*cp.Arbiter, *cp.Space, any) bool { return true }
@@ -108,22 +110,23 @@ func BenchmarkTransformSync(b *testing.B) {
 }
 
 // BenchmarkPhysicsOverhead measures the physics system against raw cp on the
-// same machine moment by moment: two identical SimpleTerrainCircles_N scenes
+// same machine moment by moment: two identical scenes of BenchmarkPhysics
 // (one through the engine, one raw, with or without collision callbacks on
 // both) stepped in lockstep, alternating which goes first, each step timed.
 // Their states stay identical, so each pair of steps does the same work; the
 // median per-step ratio is immune to the drift of a shared machine.
 func BenchmarkPhysicsOverhead(b *testing.B) {
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
-	for _, n := range []int{100, 1000, 5000} {
+	for _, sc := range physicsBenches {
+		n := sc.bodies
 		for _, events := range []bool{false, true} {
-			name := fmt.Sprintf("bodies=%d/no-events", n)
+			name := sc.name + "/no-events"
 			if events {
-				name = fmt.Sprintf("bodies=%d/events", n)
+				name = sc.name + "/events"
 			}
 			b.Run(name, func(b *testing.B) {
-				w, p, _ := physicsSceneConfig(n, systems.PhysicsConfig{NoCollisionEvents: !events})
-				space, _ := rawScene(n)
+				w, p, _ := engineScene(sc, systems.PhysicsConfig{NoCollisionEvents: !events})
+				space, _ := rawSceneOf(sc)
 				if events {
 					h := space.NewWildcardCollisionHandler(0)
 					h.BeginFunc = func(*cp.Arbiter, *cp.Space, any) bool { return true }

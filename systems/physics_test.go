@@ -23,20 +23,28 @@ func physicsScene(n int) (donburi.World, *systems.Physics, []donburi.Entity) {
 }
 
 func physicsSceneConfig(n int, cfg systems.PhysicsConfig) (donburi.World, *systems.Physics, []donburi.Entity) {
+	return engineScene(circlesScene(n), cfg)
+}
+
+// engineScene builds sc through the physics system.
+func engineScene(sc physicsBench, cfg systems.PhysicsConfig) (donburi.World, *systems.Physics, []donburi.Entity) {
 	w := donburi.NewWorld()
 	p := systems.NewPhysics(w, cfg)
 	var ents []donburi.Entity
-	terrainScene(p.Space(), n, 1, func(body *cp.Body, shape *cp.Shape) {
+	sc.build(p.Space(), func(body *cp.Body, shape *cp.Shape) {
 		ents = append(ents, p.Spawn(body, []*cp.Shape{shape}))
 	})
 	return w, p, ents
 }
 
 // rawScene is the same scene in a bare cp space.
-func rawScene(n int) (*cp.Space, []*cp.Body) {
+func rawScene(n int) (*cp.Space, []*cp.Body) { return rawSceneOf(circlesScene(n)) }
+
+// rawSceneOf builds sc in a bare cp space.
+func rawSceneOf(sc physicsBench) (*cp.Space, []*cp.Body) {
 	space := cp.NewSpace()
 	var bodies []*cp.Body
-	terrainScene(space, n, 1, func(body *cp.Body, shape *cp.Shape) {
+	sc.build(space, func(body *cp.Body, shape *cp.Shape) {
 		bodies = append(bodies, space.AddBody(body))
 		space.AddShape(shape)
 	})

@@ -38,7 +38,8 @@ var pairs = []pair{
 	{"engine", "BenchmarkFrame/engine", "BenchmarkFrame/donburi-ecs"},
 	{"engine", "BenchmarkFrame/engine-untimed", "BenchmarkFrame/donburi-ecs"},
 	// systems/physics_bench_test.go: the physics system against raw cp
-	// (bare, and with the same collision callbacks installed).
+	// (bare, and with the same collision callbacks installed), on
+	// SimpleTerrainCircles_N (bodies=N) and a box pyramid (pyramid=N).
 	{"physics", "BenchmarkPhysics/engine", "BenchmarkPhysics/raw-cp"},
 	{"physics", "BenchmarkPhysics/engine", "BenchmarkPhysics/raw-cp-callbacks"},
 	{"physics", "BenchmarkPhysics/engine-no-events", "BenchmarkPhysics/raw-cp"},
