@@ -134,8 +134,10 @@ func (d *headlessDriver) sleep() {
 		for i := range l.groups {
 			next = min(next, l.groups[i].nextDue)
 		}
-		// game time to real time: divide by the time scale
-		wait := time.Duration(float64(next-l.gameTime) * scaleOne / float64(l.scaleNum))
+		// Game time lags the clock by the pacing carry (real time not yet
+		// turned into game time); then game time to real time: divide by
+		// the time scale.
+		wait := time.Duration(float64(next-l.gameTime-l.pacingCarry) * scaleOne / float64(l.scaleNum))
 		wake = min(wake, d.lastNow+max(wait, 0))
 	}
 	if wait := wake - d.clock.Now(); wait > 0 {

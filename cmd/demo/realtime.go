@@ -11,7 +11,10 @@ import (
 
 // realtimeProbe measures a real-clock run: the CPU the process uses, and how
 // late each tick of the first group is delivered against the real time it
-// is due (the scene's first frame plus the tick's game time).
+// is due (the scene's first frame plus the tick's game time plus the game
+// time the loop gave up, clamped or dropped, which it reports on its own).
+// Beside it, the same measure of a bare time.Sleep: what the Go runtime and
+// the OS give any program on this machine, taken in the same run.
 type realtimeProbe struct {
 	start    time.Time
 	cpuStart time.Duration
@@ -31,26 +34,40 @@ func (p *realtimeProbe) event(loop *engine.Loop, ev engine.Event) {
 	case ev.Kind == engine.Input && p.base.IsZero():
 		p.base = now // the timeline's first frame: game time 0 is now
 	case ev.Kind == engine.Update && ev.Group == 0 && !p.base.IsZero():
-		p.errors = append(p.errors, now.Sub(p.base)-ev.Time)
+		st := loop.Stats()
+		p.errors = append(p.errors, now.Sub(p.base)-ev.Time-st.Clamped-st.Dropped)
 	}
 }
 
 // line returns CPU use and the tick timing error percentiles, for the
-// scene's report.
+// scene's report, then the bare sleep's (one second more of the run).
 func (p *realtimeProbe) line() string {
 	wall := time.Since(p.start)
 	cpu := cpuTime() - p.cpuStart
-	e := slices.Clone(p.errors)
-	slices.Sort(e)
-	pct := func(q float64) time.Duration {
-		if len(e) == 0 {
-			return 0
-		}
-		return e[min(len(e)-1, int(q*float64(len(e))))]
+	p50, p99, worst := percentiles(p.errors)
+	sleeps := make([]time.Duration, 60)
+	for i := range sleeps {
+		const period = time.Second / 60
+		t := time.Now()
+		time.Sleep(period)
+		sleeps[i] = time.Since(t) - period
 	}
-	return fmt.Sprintf("realtime: %v wall, %v CPU = %.2f%% of one core; tick timing error over %d ticks: p50 %v, p99 %v, max %v",
+	s50, s99, sMax := percentiles(sleeps)
+	return fmt.Sprintf("realtime: %v wall, %v CPU = %.2f%% of one core; tick timing error over %d ticks: p50 %v, p99 %v, max %v "+
+		"(a bare time.Sleep of 1/60 s, 60 times after the run, overslept by p50 %v, p99 %v, max %v)",
 		wall.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds(),
-		len(e), pct(0.5), pct(0.99), pct(1))
+		len(p.errors), p50, p99, worst, s50, s99, sMax)
+}
+
+// percentiles returns the median, 99th percentile and maximum of ds.
+func percentiles(ds []time.Duration) (p50, p99, worst time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0, 0
+	}
+	e := slices.Clone(ds)
+	slices.Sort(e)
+	pct := func(q float64) time.Duration { return e[min(len(e)-1, int(q*float64(len(e))))] }
+	return pct(0.5), pct(0.99), e[len(e)-1]
 }
 
 // cpuTime is the CPU time (user and system) the process has used.
