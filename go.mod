@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	github.com/jakecoffman/cp/v2 v2.4.0
+	github.com/jezek/xgb v1.1.1
 	github.com/yohamta/donburi v1.15.8
 	golang.org/x/image v0.45.0
 )

@@ -169,6 +169,7 @@ type Loop struct {
 	pacingCarry time.Duration // real minus snapped game time, carried
 	pacingTol   time.Duration
 	paused      bool
+	focusPaused bool // held by the driver: the window lost focus (Window.PauseOnFocusLoss)
 	stepWanted  bool
 	stepping    bool // this frame is a single step
 
@@ -367,9 +368,9 @@ func (l *Loop) advance(now time.Duration) {
 		real = 0
 	}
 	l.stepping = false
-	if l.paused {
+	if l.paused || l.focusPaused {
 		l.pacingCarry = 0
-		if l.stepWanted {
+		if l.stepWanted && !l.focusPaused {
 			l.stepWanted, l.stepping = false, true
 			l.gameTime = max(l.gameTime, l.groups[0].nextDue)
 		}
@@ -468,7 +469,7 @@ func (l *Loop) dropOverrun() {
 
 // nextTick delivers the next due tick, if any (rules 2, 4 and 5).
 func (l *Loop) nextTick() bool {
-	if l.paused && !l.stepping {
+	if (l.paused || l.focusPaused) && !l.stepping {
 		return false
 	}
 	best := -1
@@ -594,8 +595,17 @@ func (l *Loop) Stats() LoopStats {
 // Config returns the loop's configuration, defaults filled in.
 func (l *Loop) Config() Config { return l.cfg }
 
-// Paused reports whether game time is stopped.
+// Paused reports whether game time is stopped by [Loop.SetPaused]. It does
+// not report a hold for lost focus: see [Loop.FocusPaused].
 func (l *Loop) Paused() bool { return l.paused }
+
+// FocusPaused reports whether game time is held because the window lost
+// focus and [Window.PauseOnFocusLoss] is set. The hold works as a pause
+// (no ticks, frames render with a frozen alpha, no catch-up afterwards) but
+// apart from [Loop.SetPaused]: regaining focus ends the hold and leaves the
+// scene's own pause as it was; a single step asked for during the hold runs
+// once the hold ends. It is the driver's state, kept across scenes.
+func (l *Loop) FocusPaused() bool { return l.focusPaused }
 
 // SetPaused stops or restarts game time. While paused no tick runs and frames
 // still render, with alpha frozen. Presses made while paused are kept for the

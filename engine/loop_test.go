@@ -267,6 +267,48 @@ func TestPauseStepAndTimeScale(t *testing.T) {
 	}
 }
 
+// The window driver's hold for lost focus (Window.PauseOnFocusLoss) works as a
+// pause that is not the scene's: no ticks and a frozen alpha while held, no
+// catch-up after it, and a scene's own pause (and a step asked for while
+// held) survives the end of the hold.
+func TestFocusHold(t *testing.T) {
+	loop := newLoop(t, engine.Config{}, engine.Headless{FPS: 144}, engine.Group{Name: "physics", Hz: 60})
+	runFrames(t, loop, 100)
+	loop.SetFocusPaused(true)
+	held := runFrames(t, loop, 50)
+	for _, f := range held {
+		if len(f.updates) != 0 || f.render.Alpha != held[0].render.Alpha || f.render.Time != held[0].render.Time {
+			t.Fatalf("held frame %d: %d ticks, alpha %v time %v (first %v %v)", f.n, len(f.updates),
+				f.render.Alpha, f.render.Time, held[0].render.Alpha, held[0].render.Time)
+		}
+	}
+	if loop.Paused() || !loop.FocusPaused() {
+		t.Fatalf("held: Paused %v, FocusPaused %v", loop.Paused(), loop.FocusPaused())
+	}
+	loop.SetFocusPaused(false)
+	after := runFrames(t, loop, 1)[0]
+	// One frame at 144 Hz adds 6944444 or 6944445 ns, not the 50 frames held.
+	if d := after.render.Time - held[0].render.Time; d <= 0 || d > time.Second/144+1 {
+		t.Fatalf("the first frame after the hold moved game time by %v, want one frame", d)
+	}
+
+	loop.SetPaused(true)
+	loop.SetFocusPaused(true)
+	before := loop.Ticks(0)
+	loop.Step()
+	for _, f := range runFrames(t, loop, 20) {
+		if len(f.updates) != 0 {
+			t.Fatalf("held and paused frame %d ran %d ticks", f.n, len(f.updates))
+		}
+	}
+	loop.SetFocusPaused(false)
+	stepped := runFrames(t, loop, 10)
+	if !loop.Paused() || len(stepped[0].updates) != 1 || loop.Ticks(0) != before+1 {
+		t.Fatalf("after the hold: Paused %v, %d ticks in the first frame, %d in all (want the step's 1)",
+			loop.Paused(), len(stepped[0].updates), loop.Ticks(0)-before)
+	}
+}
+
 // keyScript presses Space in the frames listed and holds nothing else.
 type keyScript map[int64]bool
 

@@ -91,6 +91,23 @@ type Options struct {
 }
 
 // Window is the window of the ebiten driver. Zero fields take the defaults.
+//
+// The game keeps running while the window is unfocused (ebiten's
+// SetRunnableOnUnfocused is always on, so the engine decides): by default
+// ticks and frames go on as if it had focus. With PauseOnFocusLoss, losing
+// focus holds game time: no Update event arrives, Render events keep coming
+// with the same Time and Alpha, and regaining focus resumes from the held
+// time, without catching up the time spent unfocused. The hold is apart from
+// [Loop.SetPaused]: a scene's own pause stays on when focus returns, and
+// [Loop.FocusPaused] reports the hold. The driver asks ebiten for the focus
+// 20 times a second from a goroutine of its own (ebiten.IsFocused is a round
+// trip to the window system, and allocates), so the hold begins and ends
+// within about 50 ms of the change and frames allocate nothing for it.
+//
+// Closing the window (the window manager's close button) ends the event
+// stream and [Run] returns nil. A resize reaches the scene through the
+// screen: with ScreenWidth and ScreenHeight 0, the Render event's Screen has
+// the window's new size from the next frame on.
 type Window struct {
 	Title         string // default "fixedstep"
 	Width, Height int    // window size in device-independent pixels; default 960x540
@@ -99,6 +116,9 @@ type Window struct {
 	ScreenWidth, ScreenHeight int
 	Resizable                 bool
 	Fullscreen                bool
+	// PauseOnFocusLoss holds game time while the window is unfocused;
+	// false (the default) keeps it running.
+	PauseOnFocusLoss bool
 }
 
 // Run runs the scene chain that starts with first, handing each scene the

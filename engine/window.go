@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"sync/atomic"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -74,6 +75,8 @@ type game struct {
 	resume   func() (struct{}, bool)
 	finished bool
 	err      error
+
+	unfocused atomic.Bool // the window has no focus (watched under Window.PauseOnFocusLoss)
 }
 
 func (g *game) run(yield func(struct{}) bool) {
@@ -93,6 +96,9 @@ func (g *game) Update() error {
 	}
 	if ebiten.IsWindowBeingClosed() {
 		g.loop.Stop()
+	}
+	if g.win.PauseOnFocusLoss {
+		g.loop.focusPaused = g.unfocused.Load()
 	}
 	g.d.phase, g.d.started = inUpdate, false
 	if _, ok := g.resume(); !ok {
@@ -114,11 +120,19 @@ func (g *game) Draw(screen *ebiten.Image) {
 }
 
 func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	w, h := outsideWidth, outsideHeight
 	if g.win.ScreenWidth > 0 && g.win.ScreenHeight > 0 {
-		return g.win.ScreenWidth, g.win.ScreenHeight
+		w, h = g.win.ScreenWidth, g.win.ScreenHeight
 	}
-	return outsideWidth, outsideHeight
+	if layoutObserver != nil {
+		layoutObserver(outsideWidth, outsideHeight, w, h)
+	}
+	return w, h
 }
+
+// layoutObserver, when set (by tests, before Run), sees every Layout call:
+// the outside size ebiten passed and the screen size returned.
+var layoutObserver func(outsideWidth, outsideHeight, screenWidth, screenHeight int)
 
 // ErrNoDisplay is wrapped by the error Run returns when no window can be opened.
 var ErrNoDisplay = errors.New("no display to open a window on")
@@ -151,6 +165,18 @@ func runWindow(first Scene, opts *Options) error {
 	ebiten.SetFullscreen(w.Fullscreen)
 	ebiten.SetTPS(ebiten.SyncWithFPS)
 	ebiten.SetWindowClosingHandled(true)
+	ebiten.SetRunnableOnUnfocused(true) // the engine decides: see Window
+	if w.PauseOnFocusLoss {
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			watchFocus(&g.unfocused, stop)
+		}()
+		defer func() {
+			close(stop)
+			<-done
+		}()
+	}
 	if err := ebiten.RunGame(g); err != nil {
 		if g.resume == nil {
 			return fmt.Errorf("engine: %w (%v): run headless (Options.Headless; the demo's -headless flag) "+
@@ -159,6 +185,27 @@ func runWindow(first Scene, opts *Options) error {
 		return fmt.Errorf("engine: ebiten: %w", err)
 	}
 	return g.err
+}
+
+// focusPoll is how often the driver asks ebiten whether the window has the
+// focus, under Window.PauseOnFocusLoss.
+const focusPoll = 50 * time.Millisecond
+
+// watchFocus keeps unfocused up to date until stop is closed. ebiten.IsFocused
+// is a round trip to the window system's thread that allocates (7 times a
+// call in ebiten v2.10.4 on X11), so it is asked here, 20 times a second,
+// rather than in every frame: Update reads an atomic and allocates nothing.
+func watchFocus(unfocused *atomic.Bool, stop <-chan struct{}) {
+	tick := time.NewTicker(focusPoll)
+	defer tick.Stop()
+	for {
+		unfocused.Store(!ebiten.IsFocused())
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // deviceInput samples the keyboard, mouse and gamepads through ebiten, once a
