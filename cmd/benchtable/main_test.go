@@ -24,6 +24,7 @@ BenchmarkFrame/donburi-ecs-2    	 2385920	       486.2 ns/op	       0 B/op	     
 BenchmarkFrame/donburi-ecs-2    	 2441812	       482.3 ns/op	       0 B/op	       0 allocs/op
 BenchmarkFrame/donburi-ecs-2    	 2292757	       559.7 ns/op	       0 B/op	       0 allocs/op
 BenchmarkNanotime-2             	43061832	        27.85 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPacing/display=144Hz-2        	     151	   9414287 ns/op	        95.24 expected-ticks-%	        95.24 plain-expected-%	         0.4892 spread-interp-px	         4.930 spread-plain-px
 PASS
 ok  	github.com/fixedstep/fixedstep/engine	12.345s
 goos: linux
@@ -178,6 +179,7 @@ func TestRun(t *testing.T) {
 		"| engine | Frame/engine | — | 501.8 | — | 0 | Frame/donburi-ecs | 486.2 | 1.03 |",
 		"| physics | PhysicsOverhead/bodies=100/events | 100 | — | 1203 | — | raw, same run (lockstep) | 1069 ns/entity | 1.12 |",
 		"| Nanotime | 27.85 | 0 | 0 B/op |",
+		"| 144Hz | 95.24 % | 95.24 % | 0.4892 px | 4.93 px |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
