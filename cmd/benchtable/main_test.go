@@ -89,8 +89,8 @@ func TestParseAndMedian(t *testing.T) {
 	if r.goos != "linux" || r.goarch != "amd64" || r.cpu != "AMD EPYC" {
 		t.Errorf("header = %q %q %q", r.goos, r.goarch, r.cpu)
 	}
-	if got := len(r.order); got != 8 {
-		t.Errorf("%d benchmarks, want 8", got)
+	if got := len(r.order); got != 9 {
+		t.Errorf("%d benchmarks, want 9", got)
 	}
 	frame := r.lookup("github.com/fixedstep/fixedstep/engine", "BenchmarkFrame/engine")
 	if frame == nil {
@@ -153,8 +153,8 @@ func TestPairUp(t *testing.T) {
 			t.Errorf("row %d ratio = %v, %v; want %v, %v", i, got, ok, w.ratio, w.ok)
 		}
 	}
-	if len(unpaired) != 1 || unpaired[0].name != "BenchmarkNanotime" {
-		t.Errorf("unpaired = %v, want just BenchmarkNanotime", unpaired)
+	if len(unpaired) != 2 || unpaired[0].name != "BenchmarkNanotime" || unpaired[1].name != "BenchmarkPacing/display=144Hz" {
+		t.Errorf("unpaired = %v, want BenchmarkNanotime and BenchmarkPacing (which gets its own table)", unpaired)
 	}
 	if n, ok := entities(rows[4].Engine); !ok || n != 10000 {
 		t.Errorf("TransformSync N = %d, %v; want 10000 from ns/op over ns/entity", n, ok)
