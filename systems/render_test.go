@@ -441,7 +441,7 @@ func newBenchScene(n int, turning bool, layers int) *benchScene {
 		}
 		tr := components.NewTransform(p)
 		tr.Set(components.Pose{X: p.X + 2, Y: p.Y - 1, Angle: p.Angle + turn})
-		sp := components.Sprite{Image: imgs[i%len(imgs)], OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
+		sp := components.Sprite{Image: imgs[i%len(imgs)], Atlas: atlas.img, OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
 		if layers > 1 {
 			sp.Layer = i % layers
 		}
@@ -528,7 +528,7 @@ func BenchmarkRender(b *testing.B) {
 					s.flushUntimed(b)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
-				b.ReportMetric(float64(s.r.Drawn()), "draws/frame")
+				b.ReportMetric(float64(s.r.DrawCalls()), "drawcalls/frame")
 			})
 		})
 	}
@@ -557,7 +557,7 @@ func BenchmarkRenderRaw(b *testing.B) {
 					s.flushUntimed(b)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
-				b.ReportMetric(float64(draws), "draws/frame")
+				b.ReportMetric(float64(draws), "drawcalls/frame")
 			})
 		})
 	}
