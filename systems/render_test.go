@@ -326,6 +326,50 @@ func TestRenderAngleShortestArc(t *testing.T) {
 	}
 }
 
+// Draw makes one DrawTriangles32 call per run of consecutive sprites (in
+// drawing order) that share a source image: the Atlas when set, the Image
+// when not; and one more every 4096 sprites of a run.
+func TestRenderDrawCalls(t *testing.T) {
+	cases := []struct {
+		name      string
+		n         int
+		layers    int  // sprite i in layer i%layers
+		atlases   int  // sprite i from atlas i%atlases
+		setAtlas  bool // Sprite.Atlas set
+		wantCalls int
+	}{
+		{"one atlas, 4 images, 4 layers", 1000, 4, 1, true, 1},
+		{"no Atlas field, 4 images", 1000, 1, 1, false, 1000},
+		{"two atlases, one a layer", 1000, 2, 2, true, 2},
+		{"two atlases alternating in one layer", 10, 1, 2, true, 10},
+		{"one atlas, over a batch", 4097, 1, 1, true, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var drawn, calls int
+			onGame(t, func() {
+				atlases := []*testAtlas{newTestAtlas(), newTestAtlas()}
+				w := donburi.NewWorld()
+				for i := range c.n {
+					a := atlases[i%c.atlases]
+					s := components.Sprite{Image: []*ebiten.Image{a.red, a.green, a.blue, a.white}[i%4], Layer: i % c.layers}
+					if c.setAtlas {
+						s.Atlas = a.img
+					}
+					addSprite(w, components.NewTransform(components.Pose{X: float64(i % screenW), Y: 40}), s)
+				}
+				r := systems.NewRender(w)
+				dst := ebiten.NewImage(screenW, screenH)
+				r.Draw(w, engine.Event{Kind: engine.Render, Screen: dst})
+				drawn, calls = r.Drawn(), r.DrawCalls()
+			})
+			if drawn != c.n || calls != c.wantCalls {
+				t.Errorf("Drawn() = %d, DrawCalls() = %d; want %d, %d", drawn, calls, c.n, c.wantCalls)
+			}
+		})
+	}
+}
+
 // Headless, Draw returns at once: no screen, nothing drawn, no game needed.
 func TestRenderHeadless(t *testing.T) {
 	w := donburi.NewWorld()
@@ -388,6 +432,20 @@ type benchScene struct {
 	alpha float64
 
 	raw []rawSprite // the same sprites in drawing order, their final transforms precomputed
+	op  ebiten.DrawImageOptions
+}
+
+// drawRaw draws s.raw with a plain loop of DrawImage calls, one a sprite,
+// through one reused DrawImageOptions, and returns the number of calls.
+func (s *benchScene) drawRaw() int {
+	op := &s.op
+	for i := range s.raw {
+		sp := &s.raw[i]
+		op.GeoM = sp.geoM
+		op.ColorScale = sp.color
+		s.dst.DrawImage(sp.img, op)
+	}
+	return len(s.raw)
 }
 
 type rawSprite struct {
@@ -480,11 +538,7 @@ func TestRenderBenchmarkDrawsTheSame(t *testing.T) {
 				}
 				s.r.Draw(s.world, engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst})
 				engineFrame = read()
-				var op ebiten.DrawImageOptions
-				for i := range s.raw {
-					op.GeoM, op.ColorScale = s.raw[i].geoM, s.raw[i].color
-					s.dst.DrawImage(s.raw[i].img, &op)
-				}
+				s.drawRaw()
 				rawFrame = read()
 			})
 			differ, drawn := 0, 0
@@ -543,17 +597,9 @@ func BenchmarkRenderRaw(b *testing.B) {
 			n := c.n
 			onGame(b, func() {
 				s := newBenchScene(n, c.turning, c.layers)
-				var op ebiten.DrawImageOptions
 				draws := 0
 				for b.Loop() {
-					draws = 0
-					for i := range s.raw {
-						sp := &s.raw[i]
-						op.GeoM = sp.geoM
-						op.ColorScale = sp.color
-						s.dst.DrawImage(sp.img, &op)
-						draws++
-					}
+					draws = s.drawRaw()
 					s.flushUntimed(b)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
@@ -580,7 +626,6 @@ func BenchmarkRenderOverhead(b *testing.B) {
 			onGame(b, func() {
 				s := newBenchScene(n, c.turning, c.layers)
 				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
-				var op ebiten.DrawImageOptions
 				var engineTimes, rawTimes, flushTimes, ratios, extras []float64
 				for b.Loop() {
 					t0 := time.Now()
@@ -588,12 +633,7 @@ func BenchmarkRenderOverhead(b *testing.B) {
 					t1 := time.Now()
 					s.flush.ReadPixels(s.pixel)
 					t2 := time.Now()
-					for i := range s.raw {
-						sp := &s.raw[i]
-						op.GeoM = sp.geoM
-						op.ColorScale = sp.color
-						s.dst.DrawImage(sp.img, &op)
-					}
+					s.drawRaw()
 					t3 := time.Now()
 					s.flush.ReadPixels(s.pixel)
 					t4 := time.Now()
