@@ -238,21 +238,25 @@ func quad(q *[4]ebiten.Vertex, it *drawItem) {
 // nearest of 0, 5/16, 11/16 or 1 of the way across it, as DrawImage does
 // (ebiten's internal graphics.adjustDestinationPixel: sampling at a
 // pixel's centre is unstable between GPUs, ebiten issues #929 and #1171).
+// It gives the same results as ebiten's switch on the fraction, without its
+// branches, which random fractions would mispredict: frac < 3/16 exactly
+// when int(frac*16) < 3, since multiplying by 16 is exact. (The fraction
+// rounds to 1 for a tiny negative x, hence the 17th entry; NaN and
+// infinities, which draw nothing, take it too rather than panic.)
 func snap(x float32) float32 {
 	ix := float32(int(x))
-	if x < 0 && x != ix {
+	if ix > x { // x < 0 and not whole: int rounded it up
 		ix--
 	}
-	switch frac := x - ix; {
-	case frac < 3.0/16:
-		return ix
-	case frac < 8.0/16:
-		return ix + 5.0/16
-	case frac < 13.0/16:
-		return ix + 11.0/16
-	default:
-		return ix + 1
-	}
+	return ix + snapTo[min(uint(int((x-ix)*16)), 16)]
+}
+
+// snapTo is where snap moves a coordinate whose fraction is in [k/16, (k+1)/16).
+var snapTo = [17]float32{
+	0, 0, 0,
+	5.0 / 16, 5.0 / 16, 5.0 / 16, 5.0 / 16, 5.0 / 16,
+	11.0 / 16, 11.0 / 16, 11.0 / 16, 11.0 / 16, 11.0 / 16,
+	1, 1, 1, 1,
 }
 
 // spriteItem sets it to draw s at pose p through the view v (a, b, c, d,
