@@ -31,7 +31,8 @@ type Sprite struct {
 	ScaleX, ScaleY float64
 
 	// Color multiplies the image's colours; the zero value leaves them as
-	// they are. A ColorScale keeps draw calls batched (a ColorM would not).
+	// they are. The render system puts it in the quad's vertex colours, so
+	// sprites of different colours share a batch.
 	Color ebiten.ColorScale
 
 	Hidden bool
