@@ -42,6 +42,10 @@
 // Every sprite of one bundle is a sub-image of one atlas image, so
 // DrawImage calls of different sprites batch when their destination, blend
 // and filter match (ebiten's rule; a ColorScale keeps the batch). The
+// engine's render system batches itself, one DrawTriangles32 call per run of
+// sprites from one source image: give each components.Sprite the atlas,
+// [Bundle.Atlas], as its Atlas, so that sprites of different names share
+// that call. The
 // default atlas has 32x32 sprites that face +x at angle 0 and are drawn to
 // turn about their centre, and [SpritePixel], a 1x1 white sprite: scale it
 // by (w, h) and tint it with a ColorScale to draw a w x h rectangle in the

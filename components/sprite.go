@@ -12,6 +12,17 @@ type Sprite struct {
 	Image *ebiten.Image
 	Layer int // lower layers draw first
 
+	// Atlas, if set, is the image that Image was cut from with SubImage
+	// (or any other sub-image of that same image, or Image itself). It lets
+	// the render system draw sprites of different images in one batch: it
+	// draws each run of consecutive sprites (in drawing order) that share a
+	// source image with one DrawTriangles32 call, and the source is Atlas
+	// when set, Image when not. ebiten gives no way to find a sub-image's
+	// parent, hence this field: with it nil, sprites still draw correctly,
+	// but only runs of the same Image share a call. An Atlas that Image is
+	// not cut from draws the wrong pixels.
+	Atlas *ebiten.Image
+
 	// OriginX, OriginY is the point of the image, in its pixels, placed at
 	// the transform's position and rotated about.
 	OriginX, OriginY float64
@@ -20,7 +31,8 @@ type Sprite struct {
 	ScaleX, ScaleY float64
 
 	// Color multiplies the image's colours; the zero value leaves them as
-	// they are. A ColorScale keeps draw calls batched (a ColorM would not).
+	// they are. The render system puts it in the quad's vertex colours, so
+	// sprites of different colours share a batch.
 	Color ebiten.ColorScale
 
 	Hidden bool

@@ -90,7 +90,13 @@ func (t *Transform) At(alpha float64) Pose {
 }
 
 // AngleDiff returns b-a brought into [-pi, pi): the shortest turn from a to b.
+// When b-a is in that range already (the usual case, and the only one for
+// angles that stay in [-pi, pi)), it returns b-a as it is, without the cost
+// of math.Mod.
 func AngleDiff(a, b float64) float64 {
+	if d := b - a; -math.Pi <= d && d < math.Pi {
+		return d
+	}
 	d := math.Mod(b-a+math.Pi, 2*math.Pi)
 	if d < 0 {
 		d += 2 * math.Pi

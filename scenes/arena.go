@@ -197,13 +197,13 @@ func (a *Arena) build() {
 func (a *Arena) decor(img *ebiten.Image, x, y float64) {
 	e := a.world.Entry(a.world.Create(components.TransformC, components.SpriteC))
 	components.TransformC.SetValue(e, components.NewTransform(components.Pose{X: x, Y: y}))
-	components.SpriteC.SetValue(e, components.Sprite{Image: img, OriginX: 16, OriginY: 16})
+	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.bundle.Atlas(), OriginX: 16, OriginY: 16})
 }
 
 func (a *Arena) sprite(e *donburi.Entry, name string, layer int) {
 	img := a.bundle.MustSprite(name)
 	b := img.Bounds()
-	components.SpriteC.SetValue(e, components.Sprite{Image: img, Layer: layer,
+	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.bundle.Atlas(), Layer: layer,
 		OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2})
 }
 

@@ -23,34 +23,60 @@ import (
 // world coordinates are screen pixels, with the origin at the screen's
 // top-left corner.
 //
-// Each sprite is one DrawImage call, tinted with a ColorScale (never a
-// ColorM), through one reused DrawImageOptions: when the sprites' images are
-// sub-images of one atlas, ebiten batches the whole layer into one draw call.
+// Render batches sprites itself: it turns each sprite into a quad (four
+// vertices, tinted with its ColorScale) and draws each run of consecutive
+// sprites that share a source image with one DrawTriangles32 call. The
+// source is the sprite's [components.Sprite.Atlas] when set, so a whole
+// scene drawn from one atlas is one call, whatever its layers; without Atlas
+// it is the sprite's Image. The pixels are those of a DrawImage per sprite
+// with the same transform and ColorScale: the same vertices (snapped to the
+// destination's pixels as DrawImage snaps them), the same nearest filter,
+// source-over blend and shader, so ebiten merges the calls of the two kinds
+// into the same GPU draw commands.
+//
 // Sprites of equal layers are drawn in query order (the order they were
 // created in, until entities are removed). Draw sorts only when the layers
 // met are out of order, and then by counting (see sortByLayer); it allocates
 // nothing once its buffers have grown to the number of sprites.
 //
-// Its own work per sprite (the query, interpolation, transform, layer check)
-// is a few tens of nanoseconds beside the few hundred of ebiten's DrawImage:
-// BenchmarkRenderOverhead compares it with a plain DrawImage loop over the
-// same sprites with their transforms computed beforehand.
+// Its cost per sprite is a fraction of a plain loop of DrawImage calls over
+// the same sprites with their transforms computed beforehand: about 90-130
+// ns against 370-790 on a 2-core VM, with 1000 or 10,000 sprites in 4
+// layers (BenchmarkRenderOverhead, which times the two in lockstep). Beside
+// one DrawTriangles32 call with every vertex computed beforehand (ebiten's
+// own ~30 ns a sprite), its work adds some 55-95 ns a sprite: the query,
+// interpolation, sine and cosine, layer sort and vertices
+// (BenchmarkRenderOverheadTriangles). TestRenderDrawCommands counts the GPU
+// draw commands ebiten makes of a frame: one for a thousand sprites from one
+// atlas, as for the DrawImage loop.
 type Render struct {
-	sprites *donburi.Query
-	cameras *donburi.Query
-	items   []drawItem // this frame's sprites, in drawing order
-	spare   []drawItem // the counting sort's other buffer
-	counts  []int      // the counting sort's counts, one per layer
-	op      ebiten.DrawImageOptions
-	drawn   int
+	sprites   *donburi.Query
+	cameras   *donburi.Query
+	items     []drawItem // this frame's sprites, in drawing order
+	spare     []drawItem // the counting sort's other buffer
+	counts    []int      // the counting sort's counts, one per layer
+	vertices  []ebiten.Vertex
+	indices   []uint32 // 0, 1, 2, 1, 2, 3, then the same 4 higher per quad
+	opts      ebiten.DrawTrianglesOptions
+	drawn     int
+	drawCalls int
 }
 
-// drawItem is one sprite to draw this frame, ready for DrawImage.
+// maxBatch is the most sprites Draw submits in one DrawTriangles32 call.
+// ebiten takes up to [ebiten.MaxVertexCount] vertices a call (2^32-1 on
+// 64-bit systems, some 2^28 on 32-bit ones), far more than this; the limit
+// only keeps the vertex buffer, and ebiten's copy of it, in the CPU's cache.
+const maxBatch = min(4096, ebiten.MaxVertexCount/4)
+
+// drawItem is one sprite to draw this frame: its source image, its
+// rectangle there, its transform to the screen and its colour scale, in the
+// float32s ebiten's vertices take.
 type drawItem struct {
-	img   *ebiten.Image
-	geoM  ebiten.GeoM
-	color ebiten.ColorScale
-	layer int
+	src                *ebiten.Image // the Atlas, or else the Image
+	sx0, sy0, sx1, sy1 float32       // the Image's bounds, in src's coordinates
+	a, b, c, d, tx, ty float32       // the transform, as DrawImage rounds a GeoM
+	r, g, bl, al       float32       // the colour scale, premultiplied
+	layer              int
 }
 
 // sortByLayer orders r.items by layer, stably; lo and hi are the lowest and
@@ -93,6 +119,8 @@ func NewRender(w donburi.World) *Render {
 	r := &Render{
 		sprites: donburi.NewQuery(filter.Contains(components.TransformC, components.SpriteC)),
 		cameras: donburi.NewQuery(filter.Contains(components.CameraC, components.TransformC)),
+		// The vertices carry a ColorScale's components, which are premultiplied.
+		opts: ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha},
 	}
 	if w != nil {
 		r.sprites.Count(w)
@@ -101,15 +129,22 @@ func NewRender(w donburi.World) *Render {
 	return r
 }
 
-// Drawn returns the number of sprites (DrawImage calls) the last Draw drew.
+// Drawn returns the number of sprites the last Draw drew.
 func (r *Render) Drawn() int { return r.drawn }
+
+// DrawCalls returns the number of DrawTriangles32 calls the last Draw made:
+// one per run of consecutive sprites, in drawing order, that share a source
+// image (see [components.Sprite.Atlas]), and one more for every maxBatch
+// (4096) sprites of a run. ebiten may merge calls further into one GPU draw
+// command.
+func (r *Render) DrawCalls() int { return r.drawCalls }
 
 // Draw draws the world's sprites on ev.Screen at ev.Alpha. It is an
 // [engine.System] for the render phase: sched.AddRender(layer, "render",
 // r.Draw). With no screen (headless) it returns at once. Hidden sprites and
 // sprites without an image are skipped.
 func (r *Render) Draw(w donburi.World, ev engine.Event) {
-	r.drawn = 0
+	r.drawn, r.drawCalls = 0, 0
 	if ev.Screen == nil {
 		return
 	}
@@ -121,7 +156,7 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 		v = [6]float64{1, 0, 0, 1, 0, 0}
 	}
 
-	// Collect: each sprite's pose at alpha, and its transform to the screen.
+	// Collect: each sprite's pose at alpha, and its quad on the screen.
 	items := r.items[:0]
 	sorted := true
 	last, lo, hi := math.MinInt, math.MaxInt, math.MinInt
@@ -135,30 +170,105 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 		}
 		last = s.Layer
 		lo, hi = min(lo, s.Layer), max(hi, s.Layer)
-		items = append(items, drawItem{img: s.Image, color: s.Color, layer: s.Layer})
-		spriteGeoM(&items[len(items)-1].geoM, s, components.TransformC.Get(e).At(ev.Alpha), &v)
+		items = append(items, drawItem{})
+		spriteItem(&items[len(items)-1], s, components.TransformC.Get(e).At(ev.Alpha), &v)
 	}
 	r.items = items
 	if !sorted {
 		r.sortByLayer(lo, hi)
 		items = r.items
 	}
+	r.drawn = len(items)
+	if len(items) == 0 {
+		return
+	}
 
-	// Draw: a plain DrawImage loop.
-	op := &r.op
+	// Draw: the quads of each run of one source image, maxBatch at a time.
+	r.grow(min(len(items), maxBatch))
+	vs := r.vertices
+	n := 0 // quads in vs
+	src := items[0].src
 	for i := range items {
 		it := &items[i]
-		op.GeoM = it.geoM
-		op.ColorScale = it.color
-		ev.Screen.DrawImage(it.img, op)
+		if it.src != src || n == maxBatch {
+			r.submit(ev.Screen, src, n)
+			src, n = it.src, 0
+		}
+		quad((*[4]ebiten.Vertex)(vs[4*n:4*n+4]), it)
+		n++
 	}
-	r.drawn = len(items)
+	r.submit(ev.Screen, src, n)
 }
 
-// spriteGeoM sets g to the transform that draws s at pose p through the view
-// v (a, b, c, d, tx, ty): Translate(-origin), Scale, Rotate(p.Angle),
-// Translate(p.X, p.Y), then the view, composed directly.
-func spriteGeoM(g *ebiten.GeoM, s *components.Sprite, p components.Pose, v *[6]float64) {
+// grow makes room for n quads in r.vertices and r.indices.
+func (r *Render) grow(n int) {
+	if len(r.vertices) < 4*n {
+		r.vertices = make([]ebiten.Vertex, 4*n)
+	}
+	if k := len(r.indices) / 6; k < n {
+		r.indices = slices.Grow(r.indices, 6*(n-k))
+		for q := uint32(k); q < uint32(n); q++ {
+			r.indices = append(r.indices, 4*q, 4*q+1, 4*q+2, 4*q+1, 4*q+2, 4*q+3)
+		}
+	}
+}
+
+// submit draws the first n quads of r.vertices from src on dst.
+func (r *Render) submit(dst, src *ebiten.Image, n int) {
+	dst.DrawTriangles32(r.vertices[:4*n], r.indices[:6*n], src, &r.opts)
+	r.drawCalls++
+}
+
+// quad sets the four vertices of it's quad as DrawImage makes them
+// (ebiten's internal graphics.QuadVerticesFromSrcAndMatrix, and its order):
+// the corners of the source rectangle, top-left, top-right, bottom-left,
+// bottom-right, each carried to the screen and snapped by snap.
+func quad(q *[4]ebiten.Vertex, it *drawItem) {
+	w, h := it.sx1-it.sx0, it.sy1-it.sy0
+	ax, by, cx, dy := it.a*w, it.b*h, it.c*w, it.d*h
+	q[0].DstX, q[0].DstY = snap(it.tx), snap(it.ty)
+	q[1].DstX, q[1].DstY = snap(ax+it.tx), snap(cx+it.ty)
+	q[2].DstX, q[2].DstY = snap(by+it.tx), snap(dy+it.ty)
+	q[3].DstX, q[3].DstY = snap(ax+by+it.tx), snap(cx+dy+it.ty)
+	q[0].SrcX, q[0].SrcY = it.sx0, it.sy0
+	q[1].SrcX, q[1].SrcY = it.sx1, it.sy0
+	q[2].SrcX, q[2].SrcY = it.sx0, it.sy1
+	q[3].SrcX, q[3].SrcY = it.sx1, it.sy1
+	for k := range q {
+		q[k].ColorR, q[k].ColorG, q[k].ColorB, q[k].ColorA = it.r, it.g, it.bl, it.al
+	}
+}
+
+// snap moves a destination coordinate off the centre of a pixel, to the
+// nearest of 0, 5/16, 11/16 or 1 of the way across it, as DrawImage does
+// (ebiten's internal graphics.adjustDestinationPixel: sampling at a
+// pixel's centre is unstable between GPUs, ebiten issues #929 and #1171).
+// It gives the same results as ebiten's switch on the fraction, without its
+// branches, which random fractions would mispredict: frac < 3/16 exactly
+// when int(frac*16) < 3, since multiplying by 16 is exact. (The fraction
+// rounds to 1 for a tiny negative x, hence the 17th entry; NaN and
+// infinities, which draw nothing, take it too rather than panic.)
+func snap(x float32) float32 {
+	ix := float32(int(x))
+	if ix > x { // x < 0 and not whole: int rounded it up
+		ix--
+	}
+	return ix + snapTo[min(uint(int((x-ix)*16)), 16)]
+}
+
+// snapTo is where snap moves a coordinate whose fraction is in [k/16, (k+1)/16).
+var snapTo = [17]float32{
+	0, 0, 0,
+	5.0 / 16, 5.0 / 16, 5.0 / 16, 5.0 / 16, 5.0 / 16,
+	11.0 / 16, 11.0 / 16, 11.0 / 16, 11.0 / 16, 11.0 / 16,
+	1, 1, 1, 1,
+}
+
+// spriteItem sets it to draw s at pose p through the view v (a, b, c, d,
+// tx, ty): Translate(-origin), Scale, Rotate(p.Angle), Translate(p.X, p.Y),
+// then the view, composed directly in float64 and rounded to float32 as
+// DrawImage rounds its GeoM.
+func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, v *[6]float64) {
 	sx, sy := s.ScaleX, s.ScaleY
 	if sx == 0 {
 		sx = 1
@@ -174,19 +284,21 @@ func spriteGeoM(g *ebiten.GeoM, s *components.Sprite, p components.Pose, v *[6]f
 	c, d := sin*sx, cos*sy
 	tx := p.X - (a*s.OriginX + b*s.OriginY)
 	ty := p.Y - (c*s.OriginX + d*s.OriginY)
-	ga, gb := v[0]*a+v[1]*c, v[0]*b+v[1]*d
-	gc, gd := v[2]*a+v[3]*c, v[2]*b+v[3]*d
-	gx, gy := v[0]*tx+v[1]*ty+v[4], v[2]*tx+v[3]*ty+v[5]
-	if gb == 0 && gc == 0 { // upright sprite, unturned camera: GeoM's inlined methods are cheaper
-		g.Reset()
-		g.Scale(ga, gd)
-		g.Translate(gx, gy)
-		return
+	// A GeoM holds a-1 and d-1, and DrawImage rounds those to float32.
+	it.a = float32(v[0]*a+v[1]*c-1) + 1
+	it.b = float32(v[0]*b + v[1]*d)
+	it.c = float32(v[2]*a + v[3]*c)
+	it.d = float32(v[2]*b+v[3]*d-1) + 1
+	it.tx = float32(v[0]*tx + v[1]*ty + v[4])
+	it.ty = float32(v[2]*tx + v[3]*ty + v[5])
+
+	bounds := s.Image.Bounds()
+	it.sx0, it.sy0 = float32(bounds.Min.X), float32(bounds.Min.Y)
+	it.sx1, it.sy1 = float32(bounds.Max.X), float32(bounds.Max.Y)
+	it.src = s.Atlas
+	if it.src == nil {
+		it.src = s.Image
 	}
-	g.SetElement(0, 0, ga)
-	g.SetElement(0, 1, gb)
-	g.SetElement(1, 0, gc)
-	g.SetElement(1, 1, gd)
-	g.SetElement(0, 2, gx)
-	g.SetElement(1, 2, gy)
+	it.r, it.g, it.bl, it.al = s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()
+	it.layer = s.Layer
 }

@@ -326,6 +326,50 @@ func TestRenderAngleShortestArc(t *testing.T) {
 	}
 }
 
+// Draw makes one DrawTriangles32 call per run of consecutive sprites (in
+// drawing order) that share a source image: the Atlas when set, the Image
+// when not; and one more every 4096 sprites of a run.
+func TestRenderDrawCalls(t *testing.T) {
+	cases := []struct {
+		name      string
+		n         int
+		layers    int  // sprite i in layer i%layers
+		atlases   int  // sprite i from atlas i%atlases
+		setAtlas  bool // Sprite.Atlas set
+		wantCalls int
+	}{
+		{"one atlas, 4 images, 4 layers", 1000, 4, 1, true, 1},
+		{"no Atlas field, 4 images", 1000, 1, 1, false, 1000},
+		{"two atlases, one a layer", 1000, 2, 2, true, 2},
+		{"two atlases alternating in one layer", 10, 1, 2, true, 10},
+		{"one atlas, over a batch", 4097, 1, 1, true, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var drawn, calls int
+			onGame(t, func() {
+				atlases := []*testAtlas{newTestAtlas(), newTestAtlas()}
+				w := donburi.NewWorld()
+				for i := range c.n {
+					a := atlases[i%c.atlases]
+					s := components.Sprite{Image: []*ebiten.Image{a.red, a.green, a.blue, a.white}[i%4], Layer: i % c.layers}
+					if c.setAtlas {
+						s.Atlas = a.img
+					}
+					addSprite(w, components.NewTransform(components.Pose{X: float64(i % screenW), Y: 40}), s)
+				}
+				r := systems.NewRender(w)
+				dst := ebiten.NewImage(screenW, screenH)
+				r.Draw(w, engine.Event{Kind: engine.Render, Screen: dst})
+				drawn, calls = r.Drawn(), r.DrawCalls()
+			})
+			if drawn != c.n || calls != c.wantCalls {
+				t.Errorf("Drawn() = %d, DrawCalls() = %d; want %d, %d", drawn, calls, c.n, c.wantCalls)
+			}
+		})
+	}
+}
+
 // Headless, Draw returns at once: no screen, nothing drawn, no game needed.
 func TestRenderHeadless(t *testing.T) {
 	w := donburi.NewWorld()
@@ -388,6 +432,33 @@ type benchScene struct {
 	alpha float64
 
 	raw []rawSprite // the same sprites in drawing order, their final transforms precomputed
+	op  ebiten.DrawImageOptions
+
+	// The same sprites again as one DrawTriangles32 call's vertices and
+	// indices, precomputed: the floor of any batching renderer.
+	rawVertices []ebiten.Vertex
+	rawIndices  []uint32
+	triOp       ebiten.DrawTrianglesOptions
+}
+
+// drawRawTriangles draws s.rawVertices from the atlas with one
+// DrawTriangles32 call, and returns the number of calls (1).
+func (s *benchScene) drawRawTriangles() int {
+	s.dst.DrawTriangles32(s.rawVertices, s.rawIndices, s.atlas.img, &s.triOp)
+	return 1
+}
+
+// drawRaw draws s.raw with a plain loop of DrawImage calls, one a sprite,
+// through one reused DrawImageOptions, and returns the number of calls.
+func (s *benchScene) drawRaw() int {
+	op := &s.op
+	for i := range s.raw {
+		sp := &s.raw[i]
+		op.GeoM = sp.geoM
+		op.ColorScale = sp.color
+		s.dst.DrawImage(sp.img, op)
+	}
+	return len(s.raw)
 }
 
 type rawSprite struct {
@@ -409,11 +480,11 @@ var benchCases = []struct {
 	turning bool
 	layers  int // 0 or 1: one layer; more: sprite i in layer i%layers, to sort
 }{
-	{"sprites=1000/turning", 1000, true, 0},
-	{"sprites=1000/upright", 1000, false, 0},
-	{"sprites=10000/turning", 10000, true, 0},
-	{"sprites=10000/upright", 10000, false, 0},
+	{"sprites=1000/turning/layers=4", 1000, true, 4},
+	{"sprites=1000/upright/layers=4", 1000, false, 4},
+	{"sprites=10000/turning/layers=4", 10000, true, 4},
 	{"sprites=10000/upright/layers=4", 10000, false, 4},
+	{"sprites=10000/upright", 10000, false, 0},
 }
 
 // newBenchScene builds n sprites moving between two ticks; turning ones also
@@ -441,7 +512,7 @@ func newBenchScene(n int, turning bool, layers int) *benchScene {
 		}
 		tr := components.NewTransform(p)
 		tr.Set(components.Pose{X: p.X + 2, Y: p.Y - 1, Angle: p.Angle + turn})
-		sp := components.Sprite{Image: imgs[i%len(imgs)], OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
+		sp := components.Sprite{Image: imgs[i%len(imgs)], Atlas: atlas.img, OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
 		if layers > 1 {
 			sp.Layer = i % layers
 		}
@@ -456,8 +527,50 @@ func newBenchScene(n int, turning bool, layers int) *benchScene {
 		s.raw = append(s.raw, rawSprite{img: sp.Image, geoM: g, color: sp.Color, layer: sp.Layer})
 	}
 	slices.SortStableFunc(s.raw, func(a, b rawSprite) int { return cmp.Compare(a.layer, b.layer) })
+	for i := range s.raw {
+		s.rawVertices = appendQuad(s.rawVertices, &s.raw[i])
+		q := uint32(4 * i)
+		s.rawIndices = append(s.rawIndices, q, q+1, q+2, q+1, q+2, q+3)
+	}
+	s.triOp.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
 	s.r = systems.NewRender(s.world)
 	return s
+}
+
+// appendQuad appends the four vertices DrawImage would make of sp: the
+// corners of its image's rectangle in the atlas, carried by its GeoM (in
+// float32) and snapped off the pixels' centres as ebiten does (its internal
+// graphics.QuadVerticesFromSrcAndMatrix and adjustDestinationPixel), tinted
+// with its premultiplied ColorScale.
+func appendQuad(vs []ebiten.Vertex, sp *rawSprite) []ebiten.Vertex {
+	g := &sp.geoM
+	a, b := float32(g.Element(0, 0)-1)+1, float32(g.Element(0, 1))
+	c, d := float32(g.Element(1, 0)), float32(g.Element(1, 1)-1)+1
+	tx, ty := float32(g.Element(0, 2)), float32(g.Element(1, 2))
+	r := sp.img.Bounds()
+	u0, v0, u1, v1 := float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y)
+	w, h := u1-u0, v1-v0
+	snap := func(x float32) float32 {
+		ix := float32(math.Floor(float64(x)))
+		switch f := x - ix; {
+		case f < 3.0/16:
+			return ix
+		case f < 8.0/16:
+			return ix + 5.0/16
+		case f < 13.0/16:
+			return ix + 11.0/16
+		}
+		return ix + 1
+	}
+	cr, cg, cb, ca := sp.color.R(), sp.color.G(), sp.color.B(), sp.color.A()
+	vertex := func(x, y, u, v float32) ebiten.Vertex {
+		return ebiten.Vertex{DstX: snap(x), DstY: snap(y), SrcX: u, SrcY: v, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca}
+	}
+	return append(vs,
+		vertex(tx, ty, u0, v0),
+		vertex(a*w+tx, c*w+ty, u1, v0),
+		vertex(b*h+tx, d*h+ty, u0, v1),
+		vertex(a*w+b*h+tx, c*w+d*h+ty, u1, v1))
 }
 
 // The raw benchmark draws what the engine draws: the same sprites at the same
@@ -469,7 +582,7 @@ func TestRenderBenchmarkDrawsTheSame(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			var engineFrame, rawFrame frame
+			var engineFrame, rawFrame, triFrame frame
 			onGame(t, func() {
 				s := newBenchScene(c.n, c.turning, c.layers)
 				read := func() frame {
@@ -480,25 +593,29 @@ func TestRenderBenchmarkDrawsTheSame(t *testing.T) {
 				}
 				s.r.Draw(s.world, engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst})
 				engineFrame = read()
-				var op ebiten.DrawImageOptions
-				for i := range s.raw {
-					op.GeoM, op.ColorScale = s.raw[i].geoM, s.raw[i].color
-					s.dst.DrawImage(s.raw[i].img, &op)
-				}
+				s.drawRaw()
 				rawFrame = read()
+				s.drawRawTriangles()
+				triFrame = read()
 			})
-			differ, drawn := 0, 0
-			for i := 0; i < len(rawFrame.pix); i += 4 {
-				if rawFrame.pix[i+3] != 0 {
-					drawn++
+			compare := func(name string, f frame) (differ, drawn int) {
+				for i := 0; i < len(rawFrame.pix); i += 4 {
+					if rawFrame.pix[i+3] != 0 {
+						drawn++
+					}
+					if !bytes.Equal(f.pix[i:i+4], rawFrame.pix[i:i+4]) {
+						differ++
+					}
 				}
-				if !bytes.Equal(engineFrame.pix[i:i+4], rawFrame.pix[i:i+4]) {
-					differ++
-				}
+				t.Logf("%s: %d of %d drawn pixels differ from the DrawImage loop's", name, differ, drawn)
+				return differ, drawn
 			}
-			t.Logf("%d of %d drawn pixels differ", differ, drawn)
-			if drawn == 0 || differ > drawn/100 {
+			if differ, drawn := compare("engine", engineFrame); drawn == 0 || differ > drawn/100 {
 				t.Errorf("%d of %d drawn pixels differ between the engine and the raw loop", differ, drawn)
+			}
+			// The same GeoMs: DrawTriangles32 draws exactly what DrawImage does.
+			if differ, _ := compare("raw DrawTriangles32", triFrame); differ != 0 {
+				t.Errorf("%d pixels differ between the raw DrawTriangles32 call and the DrawImage loop", differ)
 			}
 		})
 	}
@@ -513,74 +630,85 @@ func (s *benchScene) flushUntimed(b *testing.B) {
 }
 
 // BenchmarkRender times Render.Draw, one frame per iteration: the engine's
-// ECS query, interpolation, layer check, camera and transforms, and the
-// DrawImage calls. ebiten's queue is flushed between frames, untimed.
-// Compare with BenchmarkRenderRaw.
+// ECS query, interpolation, layer sort, camera, transforms and vertices,
+// and its DrawTriangles32 calls. ebiten's queue is flushed between frames,
+// untimed. Compare with BenchmarkRenderRaw and BenchmarkRenderRawTriangles.
 func BenchmarkRender(b *testing.B) {
-	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
-			n := c.n
-			onGame(b, func() {
-				s := newBenchScene(n, c.turning, c.layers)
-				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
-				for b.Loop() {
-					s.r.Draw(s.world, ev)
-					s.flushUntimed(b)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
-				b.ReportMetric(float64(s.r.Drawn()), "draws/frame")
-			})
-		})
-	}
+	benchmarkFrames(b, func(s *benchScene, ev engine.Event) int {
+		s.r.Draw(s.world, ev)
+		return s.r.DrawCalls()
+	})
 }
 
 // BenchmarkRenderRaw is the floor BenchmarkRender is measured against: the
 // same sprites drawn by a plain loop of DrawImage over a slice, with their
 // final transforms computed beforehand.
 func BenchmarkRenderRaw(b *testing.B) {
-	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
-			n := c.n
-			onGame(b, func() {
-				s := newBenchScene(n, c.turning, c.layers)
-				var op ebiten.DrawImageOptions
-				draws := 0
-				for b.Loop() {
-					draws = 0
-					for i := range s.raw {
-						sp := &s.raw[i]
-						op.GeoM = sp.geoM
-						op.ColorScale = sp.color
-						s.dst.DrawImage(sp.img, &op)
-						draws++
-					}
-					s.flushUntimed(b)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
-				b.ReportMetric(float64(draws), "draws/frame")
-			})
-		})
-	}
+	benchmarkFrames(b, func(s *benchScene, _ engine.Event) int { return s.drawRaw() })
 }
 
-// BenchmarkRenderOverhead alternates the two, frame by frame, and reports
-// medians over the frames: the engine's and the raw loop's cost per sprite,
-// the engine's extra cost per sprite (the median of the per-frame
-// differences), and its overhead in percent (of the per-frame ratios).
-// Pairing frames and taking medians keeps the figures steady on a machine
-// whose load changes during the run (other processes, GC, a stalled frame),
-// where the plain sums of BenchmarkRender and BenchmarkRenderRaw wander by
-// tens of percent. It also reports the flush (ebiten executing the queued
-// frame, here read back as one pixel), which both pay once a frame: a whole
-// frame's overhead is about (engine+flush)/(raw+flush)-1.
-func BenchmarkRenderOverhead(b *testing.B) {
+// BenchmarkRenderRawTriangles is the lower floor: the same sprites as one
+// DrawTriangles32 call with every vertex computed beforehand, so that the
+// engine's whole work per frame is what separates it from BenchmarkRender.
+func BenchmarkRenderRawTriangles(b *testing.B) {
+	benchmarkFrames(b, func(s *benchScene, _ engine.Event) int { return s.drawRawTriangles() })
+}
+
+// benchmarkFrames runs draw once an iteration over each of benchCases, and
+// reports ns/entity and the draw calls draw says it made a frame.
+func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls int)) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
 			n := c.n
 			onGame(b, func() {
 				s := newBenchScene(n, c.turning, c.layers)
 				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
-				var op ebiten.DrawImageOptions
+				calls := 0
+				for b.Loop() {
+					calls = draw(s, ev)
+					s.flushUntimed(b)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
+				b.ReportMetric(float64(calls), "drawcalls/frame")
+			})
+		})
+	}
+}
+
+// BenchmarkRenderOverhead alternates the engine (Render.Draw) and the raw
+// DrawImage loop of BenchmarkRenderRaw, frame by frame, and reports medians
+// over the frames: the engine's and the raw loop's cost per sprite, the
+// engine's extra cost per sprite (the median of the per-frame differences,
+// negative when the engine is faster), and its overhead in percent (of the
+// per-frame ratios). Pairing frames and taking medians keeps the figures
+// steady on a machine whose load changes during the run (other processes,
+// GC, a stalled frame), where the plain sums of BenchmarkRender and
+// BenchmarkRenderRaw wander by tens of percent. It also reports the flush
+// (ebiten executing the queued frame, here read back as one pixel), which
+// both pay once a frame: a whole frame's overhead is about
+// (engine+flush)/(raw+flush)-1.
+func BenchmarkRenderOverhead(b *testing.B) {
+	benchmarkLockstep(b, func(s *benchScene) { s.drawRaw() })
+}
+
+// BenchmarkRenderOverheadTriangles is BenchmarkRenderOverhead against the
+// raw DrawTriangles32 call of BenchmarkRenderRawTriangles: every vertex
+// precomputed, so its raw-ns/entity is ebiten's own cost of taking the
+// vertices, and the overhead is all of the engine's work.
+func BenchmarkRenderOverheadTriangles(b *testing.B) {
+	benchmarkLockstep(b, func(s *benchScene) { s.drawRawTriangles() })
+}
+
+// benchmarkLockstep alternates Render.Draw and raw, a frame each, each
+// followed by its flush, and reports the medians (see
+// BenchmarkRenderOverhead).
+func benchmarkLockstep(b *testing.B, raw func(*benchScene)) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := c.n
+			onGame(b, func() {
+				s := newBenchScene(n, c.turning, c.layers)
+				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
 				var engineTimes, rawTimes, flushTimes, ratios, extras []float64
 				for b.Loop() {
 					t0 := time.Now()
@@ -588,12 +716,7 @@ func BenchmarkRenderOverhead(b *testing.B) {
 					t1 := time.Now()
 					s.flush.ReadPixels(s.pixel)
 					t2 := time.Now()
-					for i := range s.raw {
-						sp := &s.raw[i]
-						op.GeoM = sp.geoM
-						op.ColorScale = sp.color
-						s.dst.DrawImage(sp.img, &op)
-					}
+					raw(s)
 					t3 := time.Now()
 					s.flush.ReadPixels(s.pixel)
 					t4 := time.Now()

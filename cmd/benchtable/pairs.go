@@ -48,9 +48,12 @@ var pairs = []pair{
 	{"transform sync", "BenchmarkTransformSync/engine", "BenchmarkTransformSync/go-slice"},
 	// systems/ai_test.go
 	{"AI", "BenchmarkAI", "BenchmarkAIRaw"},
-	// systems/render_test.go
+	// systems/render_test.go: the render system against a raw DrawImage
+	// loop and a raw DrawTriangles32 call, both with everything precomputed.
 	{"render", "BenchmarkRender", "BenchmarkRenderRaw"},
+	{"render", "BenchmarkRender", "BenchmarkRenderRawTriangles"},
 	{"render", "BenchmarkRenderOverhead", lockstep},
+	{"render", "BenchmarkRenderOverheadTriangles", lockstep},
 }
 
 // row is one line of the main table.
