@@ -240,6 +240,28 @@ func TestDecodeCorruptFont(t *testing.T) {
 	}
 }
 
+// A font whose 'loca' table points past its 'glyf' table makes the font
+// parser (go-text/typesetting v0.3.5) panic; Decode turns the panic into an
+// error naming the file. The input is the one FuzzDecodeFont found, also kept
+// in testdata/fuzz/FuzzDecodeFont/ca1b31eb97f3648d: the real font with 15
+// bytes of its table directory overwritten at offset 78.
+func TestDecodeFontParserPanic(t *testing.T) {
+	path := assets.DefaultManifest().Font
+	fsys := defaultFS(t)
+	data := slices.Clone(fsys[path].Data)
+	copy(data[78:], "000000000000000")
+	parserPanics := func() (panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		text.NewGoTextFaceSource(bytes.NewReader(data))
+		return false
+	}()
+	if !parserPanics {
+		t.Log("the font parser no longer panics on this input: the recover in parseFont may go")
+	}
+	fsys[path] = &fstest.MapFile{Data: data}
+	checkCorrupt(t, fsys, path, "not a valid TrueType or OpenType font")
+}
+
 func TestDecodeEmptyManifest(t *testing.T) {
 	m := assets.DefaultManifest()
 	m.Index = ""

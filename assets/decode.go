@@ -158,7 +158,18 @@ func decodeIndex(fsys fs.FS, path, atlasPath string, atlas image.Rectangle) (map
 	return rects, nil
 }
 
-func parseFont(ttf []byte) (*text.GoTextFaceSource, error) {
+// parseFont parses a TrueType or OpenType font. The parser (go-text/typesetting
+// v0.3.5, under text/v2) panics on some corrupt files instead of returning an
+// error, for example when the 'loca' table points past the end of the 'glyf'
+// table (found by FuzzDecodeFont). Decode promises an error, never a panic,
+// so a panic of the parser becomes an error here; parsing touches nothing but
+// the bytes and what it allocates, so nothing is left half-changed.
+func parseFont(ttf []byte) (src *text.GoTextFaceSource, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			src, err = nil, fmt.Errorf("the font parser panicked: %v", r)
+		}
+	}()
 	return text.NewGoTextFaceSource(bytes.NewReader(ttf))
 }
 
