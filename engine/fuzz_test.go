@@ -214,10 +214,11 @@ func checkConfigError(t *testing.T, err error, groups int) {
 // [last, last+MaxDelta], alpha in [0,1), every tick at a later time than its
 // group's last one and never after the render that follows it.
 //
-// testdata/fuzz/FuzzConfig/maxdelta-overflow is the bug it found: MaxDelta
-// near the largest time.Duration with frames of a day at the largest time
-// scale overflowed game time to a negative value; MaxDelta is now at most
-// MaxDeltaLimit.
+// The bugs it found, kept in testdata/fuzz/FuzzConfig: maxdelta-overflow,
+// MaxDelta near the largest time.Duration with frames of a day at the largest
+// time scale overflowed game time to a negative value (MaxDelta is now at
+// most MaxDeltaLimit); clamped-overflow, two frames of hours at the largest
+// time scale overflowed LoopStats.Clamped (it now saturates).
 func FuzzConfig(f *testing.F) {
 	frames := binary.LittleEndian.AppendUint64(nil, uint64(16*time.Millisecond))
 	frames = binary.LittleEndian.AppendUint64(frames, uint64(time.Second))
