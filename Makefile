@@ -39,5 +39,11 @@ bench: deps
 	set -o pipefail; $(XVFB) $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 60m ./... | tee bench.txt
 	$(GO) run ./cmd/benchtable -md BENCHMARKS.md bench.txt
 
+# fuzz runs every fuzz target for FUZZTIME each, one after another, and prints
+# the executions each reached (scripts/fuzz.sh lists the targets). The seed
+# corpora under */testdata/fuzz/ run in every go test.
+FUZZTIME ?= 30s
+FUZZMINIMIZETIME ?= 5s
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzLoopDeltas$$' -fuzztime 30s ./engine
+	GO=$(GO) bash scripts/fuzz.sh $(FUZZTIME) $(FUZZMINIMIZETIME)

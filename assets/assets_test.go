@@ -240,6 +240,45 @@ func TestDecodeCorruptFont(t *testing.T) {
 	}
 }
 
+// A font with a 'loca' table and no 'glyf' table makes the font parser
+// (go-text/typesetting v0.3.5) panic; Decode turns the panic into an error
+// naming the file. FuzzDecodeFont found it (testdata/fuzz/FuzzDecodeFont/
+// ca1b31eb97f3648d, where overwriting the directory renamed 'glyf').
+func TestDecodeFontParserPanic(t *testing.T) {
+	path := assets.DefaultManifest().Font
+	fsys := defaultFS(t)
+	data := slices.Clone(fsys[path].Data)
+	i := bytes.Index(data[:12+16*14], []byte("glyf"))
+	if i < 0 {
+		t.Fatal("no glyf table in the font's directory")
+	}
+	data[i] = 'X'
+	parserPanics := func() (panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		text.NewGoTextFaceSource(bytes.NewReader(data))
+		return false
+	}()
+	if !parserPanics {
+		t.Log("the font parser no longer panics on this input: the recover in parseFont may go")
+	}
+	fsys[path] = &fstest.MapFile{Data: data}
+	checkCorrupt(t, fsys, path, "not a valid TrueType or OpenType font", "panicked")
+}
+
+// A table directory whose lengths run past the end of the file is refused
+// before the parser, which would allocate the lengths (up to 4 GiB a read,
+// seconds per file).
+func TestDecodeFontTableOutsideTheFile(t *testing.T) {
+	path := assets.DefaultManifest().Font
+	fsys := defaultFS(t)
+	data := slices.Clone(fsys[path].Data)
+	copy(data[12+12:], []byte{0xff, 0xff, 0xff, 0xff}) // the first table's length
+	fsys[path] = &fstest.MapFile{Data: data}
+	checkCorrupt(t, fsys, path, "not a valid TrueType or OpenType font", `table "OS/2"`, "ends past the end")
+	fsys[path] = &fstest.MapFile{Data: data[:100]}
+	checkCorrupt(t, fsys, path, "table directory (14 tables) ends past the end of the 100-byte file")
+}
+
 func TestDecodeEmptyManifest(t *testing.T) {
 	m := assets.DefaultManifest()
 	m.Index = ""

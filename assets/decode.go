@@ -2,6 +2,7 @@ package assets
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,8 +38,10 @@ type Data struct {
 // Decode reads the files that m names from fsys and checks them: the atlas
 // must be a PNG no larger than [MaxAtlasSize] on each side, the index valid
 // JSON whose every rectangle is non-empty and inside the atlas, and the font
-// a TrueType or OpenType font that parses. It allocates the decoded image
-// (4 bytes a pixel), the index and a copy of the font file.
+// a TrueType or OpenType (or WOFF) font whose tables lie inside the file and
+// that parses. It allocates the decoded image (4 bytes a pixel), the index
+// and a copy of the font file. It never panics on bad bytes, even where the
+// font parser would (see parseFont).
 //
 // Every error starts with "assets: " and names the file at fault; a missing
 // file wraps [io/fs.ErrNotExist] (check with errors.Is). An empty path in m
@@ -158,8 +161,76 @@ func decodeIndex(fsys fs.FS, path, atlasPath string, atlas image.Rectangle) (map
 	return rects, nil
 }
 
-func parseFont(ttf []byte) (*text.GoTextFaceSource, error) {
+// parseFont parses a TrueType or OpenType font (or WOFF, which text/v2 also
+// reads). Two failings of the parser, go-text/typesetting v0.3.5 under
+// text/v2, both found by FuzzDecodeFont, are handled here, because Decode
+// promises an error for a bad file:
+//
+//   - It trusts the lengths in the table directory and allocates them before
+//     reading: a corrupt length made it allocate up to 4 GiB per table read
+//     and take seconds. checkFontTables refuses such a file first.
+//   - It panics on some files instead of returning an error, for example a
+//     'loca' table with no 'glyf' table. The panic becomes an error; parsing
+//     touches nothing but the bytes and what it allocates, so nothing is left
+//     half-changed.
+func parseFont(ttf []byte) (src *text.GoTextFaceSource, err error) {
+	if err := checkFontTables(ttf); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			src, err = nil, fmt.Errorf("the font parser panicked: %v", r)
+		}
+	}()
 	return text.NewGoTextFaceSource(bytes.NewReader(ttf))
+}
+
+// maxFontTable bounds the uncompressed size of one table of a WOFF font.
+const maxFontTable = 64 << 20
+
+// checkFontTables checks that every table in the table directory of an
+// sfnt (TrueType, OpenType) or WOFF font lies inside the file, and that no
+// WOFF table claims to uncompress to more than maxFontTable bytes. Other
+// formats are left to the parser, which refuses them.
+func checkFontTables(b []byte) error {
+	if len(b) < 4 {
+		return nil
+	}
+	be := binary.BigEndian
+	dirStart, recSize := 12, 16 // sfnt: tag, checksum, offset, length
+	woff := string(b[:4]) == "wOFF"
+	switch {
+	case woff:
+		dirStart, recSize = 44, 20 // tag, offset, compressed length, length, checksum
+	case string(b[:4]) == "\x00\x01\x00\x00", string(b[:4]) == "true", string(b[:4]) == "typ1", string(b[:4]) == "OTTO":
+	default:
+		return nil
+	}
+	if len(b) < dirStart {
+		return fmt.Errorf("the %d-byte file ends inside its header", len(b))
+	}
+	n := int(be.Uint16(b[4:]))
+	if woff {
+		n = int(be.Uint16(b[12:]))
+	}
+	if len(b) < dirStart+n*recSize {
+		return fmt.Errorf("the table directory (%d tables) ends past the end of the %d-byte file", n, len(b))
+	}
+	for i := range n {
+		r := b[dirStart+i*recSize:]
+		offset, length := uint64(be.Uint32(r[8:])), uint64(be.Uint32(r[12:]))
+		if woff {
+			offset, length = uint64(be.Uint32(r[4:])), uint64(be.Uint32(r[8:]))
+			if size := be.Uint32(r[12:]); size > maxFontTable {
+				return fmt.Errorf("table %q claims %d bytes uncompressed, more than %d", r[:4], size, maxFontTable)
+			}
+		}
+		if offset+length > uint64(len(b)) {
+			return fmt.Errorf("table %q (%d bytes at offset %d) ends past the end of the %d-byte file",
+				r[:4], length, offset, len(b))
+		}
+	}
+	return nil
 }
 
 // Manifest returns the manifest the data was decoded from.

@@ -12,6 +12,11 @@ const (
 	DefaultMaxUpdatesPerFrame = 8
 	DefaultPacingTolerance    = 2 * time.Millisecond
 	DefaultHz                 = 60
+
+	// MaxDeltaLimit is the largest MaxDelta accepted. It keeps a frame's
+	// game time, plus the carry of pacing, far inside int64 nanoseconds: at
+	// most 2.5 million frames of it fit in a time.Duration (292 years).
+	MaxDeltaLimit = time.Hour
 )
 
 // Overrun says what the loop does with game time it could not simulate because
@@ -43,7 +48,8 @@ func (o Overrun) String() string {
 type Config struct {
 	// MaxDelta bounds the game time one frame may add, so that a stall (a
 	// suspended process, a breakpoint, a dragged window) costs at most this much
-	// catch-up. 0 means DefaultMaxDelta (250 ms); negative is an error.
+	// catch-up. 0 means DefaultMaxDelta (250 ms); negative or more than
+	// MaxDeltaLimit (an hour) is an error.
 	MaxDelta time.Duration
 
 	// MaxUpdatesPerFrame bounds the ticks of each group between two renders, so
@@ -86,8 +92,8 @@ func (e *ConfigError) Error() string {
 
 // withDefaults checks c and returns it with zero fields set to their defaults.
 func (c Config) withDefaults() (Config, error) {
-	if c.MaxDelta < 0 {
-		return c, &ConfigError{"Config.MaxDelta", c.MaxDelta, "must not be negative (0 selects 250ms)"}
+	if c.MaxDelta < 0 || c.MaxDelta > MaxDeltaLimit {
+		return c, &ConfigError{"Config.MaxDelta", c.MaxDelta, fmt.Sprintf("must be in [0, %v] (0 selects %v)", MaxDeltaLimit, DefaultMaxDelta)}
 	}
 	if c.MaxDelta == 0 {
 		c.MaxDelta = DefaultMaxDelta

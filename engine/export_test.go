@@ -11,3 +11,7 @@ func SetLayoutObserver(f func(outsideWidth, outsideHeight, screenWidth, screenHe
 // SetFocusPaused holds or releases game time as the window driver does when
 // the window loses or regains focus under Window.PauseOnFocusLoss.
 func (l *Loop) SetFocusPaused(p bool) { l.focusPaused = p }
+
+// LogRates returns the group rates scene i of lg was recorded with, for
+// tests that replay a log they did not record.
+func LogRates(lg *InputLog, i int) []float64 { return lg.scenes[i].rates }

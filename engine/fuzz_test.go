@@ -1,8 +1,14 @@
 package engine_test
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +84,233 @@ func FuzzLoopDeltas(f *testing.F) {
 		}
 		if err := loop.Err(); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// recordLog runs two scenes (60 and 10 Hz, then 50 Hz) of frames frames each
+// under a seeded random player and returns the log's bytes: a valid replay
+// file to seed the replay fuzzer with.
+func recordLog(tb testing.TB, seed uint64, frames int) []byte {
+	tb.Helper()
+	lg := &engine.InputLog{Seed: seed}
+	opts := &engine.Options{Input: &randomPlayer{rand.New(rand.NewPCG(seed, 2))}, Record: lg}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60}, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, groups := range [][]engine.Group{{{Name: "physics", Hz: 60}, {Name: "ai", Hz: 10}}, {{Name: "only", Hz: 50}}} {
+		if err := loop.Start(groups...); err != nil {
+			tb.Fatal(err)
+		}
+		for renders := 0; renders < frames && loop.Next(); {
+			if loop.Event().Kind == engine.Render {
+				renders++
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := lg.WriteTo(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// FuzzParseInputLog feeds the replay reader arbitrary bytes. It must return a
+// log or an error wrapping ErrBadInputLog, never panic; a log it returns must
+// write out and parse back to the same bytes, and replay (every scene at its
+// recorded rates, a few frames each) without error.
+func FuzzParseInputLog(f *testing.F) {
+	empty := recordLog(f, 1, 0)
+	short := recordLog(f, 2, 3)
+	f.Add(empty)
+	f.Add(short)
+	f.Add(recordLog(f, 3, 6))
+	for _, n := range []int{0, 8, 10, 18, 19, len(short) / 2, len(short) - 1} {
+		f.Add(short[:n])
+	}
+	f.Add(append(bytes.Clone(short), 0))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lg, err := engine.ParseInputLog(data)
+		if err != nil {
+			if lg != nil || !errors.Is(err, engine.ErrBadInputLog) {
+				t.Fatalf("got (%v, %v), want (nil, an error wrapping ErrBadInputLog)", lg, err)
+			}
+			return
+		}
+		var first, second bytes.Buffer
+		if _, err := lg.WriteTo(&first); err != nil {
+			t.Fatal(err)
+		}
+		again, err := engine.ParseInputLog(first.Bytes())
+		if err != nil {
+			t.Fatalf("a parsed log wrote bytes that do not parse: %v", err)
+		}
+		if _, err := again.WriteTo(&second); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first.Bytes(), second.Bytes()) || again.Seed != lg.Seed ||
+			again.Scenes() != lg.Scenes() || again.Entries() != lg.Entries() {
+			t.Fatalf("round trip changed the log: %d then %d bytes", first.Len(), second.Len())
+		}
+		if lg.Scenes() > 4 {
+			return // replaying many scenes finds nothing the first four do not
+		}
+		loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60}, &engine.Options{Replay: lg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range lg.Scenes() {
+			var groups []engine.Group
+			for _, hz := range engine.LogRates(lg, i) {
+				groups = append(groups, engine.Group{Name: "g", Hz: hz})
+			}
+			if len(groups) == 0 {
+				t.Fatalf("scene %d has no groups: recording never makes one, parsing must refuse it", i+1)
+			}
+			if err := loop.Start(groups...); err != nil {
+				t.Fatalf("scene %d: %v", i+1, err)
+			}
+			for renders := 0; renders < 5 && loop.Next(); {
+				if loop.Event().Kind == engine.Render {
+					renders++
+				}
+			}
+		}
+		if err := loop.Err(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// configFields are the names a *ConfigError from NewHeadlessLoop, Start or
+// SetTimeScale may give; a group's rate is "Groups[i].Hz (name)".
+var configFields = []string{
+	"Config.MaxDelta", "Config.MaxUpdatesPerFrame", "Config.Overrun",
+	"Config.PacingTolerance", "Config.TimeScale", "TimeScale",
+}
+
+// checkConfigError fails unless err is a *ConfigError naming a real field.
+func checkConfigError(t *testing.T, err error, groups int) {
+	t.Helper()
+	var ce *engine.ConfigError
+	if !errors.As(err, &ce) || ce.Reason == "" || !strings.Contains(err.Error(), ce.Field) {
+		t.Fatalf("got %v (%T), want a *ConfigError naming the field", err, err)
+	}
+	if slices.Contains(configFields, ce.Field) {
+		return
+	}
+	var i int
+	if _, serr := fmt.Sscanf(ce.Field, "Groups[%d].Hz", &i); serr != nil || i < 0 || i >= groups {
+		t.Fatalf("ConfigError names %q, not a field of the configuration", ce.Field)
+	}
+}
+
+// FuzzConfig gives the loop arbitrary configurations, group rates and names,
+// and a time scale set while it runs. Each is either refused with a
+// *ConfigError naming a real field, or accepted; an accepted one then runs up
+// to 300 frames of fuzzed frame times (each within a day, either way), and
+// game time must stay finite and monotone: every render at a time in
+// [last, last+MaxDelta], alpha in [0,1), every tick at a later time than its
+// group's last one and never after the render that follows it.
+//
+// The bugs it found, kept in testdata/fuzz/FuzzConfig: maxdelta-overflow,
+// MaxDelta near the largest time.Duration with frames of a day at the largest
+// time scale overflowed game time to a negative value (MaxDelta is now at
+// most MaxDeltaLimit); clamped-overflow, two frames of hours at the largest
+// time scale overflowed LoopStats.Clamped (it now saturates).
+func FuzzConfig(f *testing.F) {
+	frames := binary.LittleEndian.AppendUint64(nil, uint64(16*time.Millisecond))
+	frames = binary.LittleEndian.AppendUint64(frames, uint64(time.Second))
+	f.Add(int64(0), int64(0), uint8(0), int64(0), false, 0.0, uint8(1), 60.0, "physics", 10.0, "ai", 0.0, uint8(0), frames)
+	f.Add(int64(time.Second), int64(3), uint8(1), int64(time.Millisecond), true, 2.0, uint8(2), 144.0, "a", 7.5, "", 0.5, uint8(3), frames)
+	f.Add(int64(-1), int64(-1), uint8(2), int64(-1), false, -1.0, uint8(2), -1.0, "", 0.0, "b", -1.0, uint8(1), frames)
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64), uint8(1), int64(math.MaxInt64), false, float64(1<<20), uint8(2), 1e9, "fast", 1e-6, "slow", 1e300, uint8(2), frames)
+	f.Add(int64(1), int64(1), uint8(0), int64(1), false, math.NaN(), uint8(1), math.Inf(1), "inf", math.NaN(), "nan", math.Inf(-1), uint8(1), frames)
+	f.Fuzz(func(t *testing.T, maxDelta, maxUpdates int64, overrun uint8, pacingTol int64, noPacing bool, timeScale float64,
+		nGroups uint8, hz0 float64, name0 string, hz1 float64, name1 string, setScale float64, setAt uint8, deltas []byte) {
+		if len(deltas) > 8*300 {
+			deltas = deltas[:8*300]
+		}
+		cfg := engine.Config{
+			MaxDelta: time.Duration(maxDelta), MaxUpdatesPerFrame: int(maxUpdates), Overrun: engine.Overrun(overrun),
+			PacingTolerance: time.Duration(pacingTol), NoPacing: noPacing, TimeScale: timeScale,
+		}
+		groups := []engine.Group{{Name: name0, Hz: hz0}, {Name: name1, Hz: hz1}}[:nGroups%3]
+		times := []time.Duration{0, 0}
+		for i := 0; i+8 <= len(deltas); i += 8 {
+			d := int64(binary.LittleEndian.Uint64(deltas[i:])) % int64(24*time.Hour)
+			times = append(times, times[len(times)-1]+time.Duration(d))
+		}
+		// A hang is a crash, so that the fuzzer keeps the input.
+		watchdog := time.AfterFunc(10*time.Second, func() {
+			panic(fmt.Sprintf("loop hung: config %+v, groups %+v, %d frames", cfg, groups, len(times)-1))
+		})
+		defer watchdog.Stop()
+		h := engine.Headless{FrameTime: func(n int64) time.Duration { return times[n] }, Frames: int64(len(times) - 1)}
+		loop, err := engine.NewHeadlessLoop(cfg, &h, nil)
+		if err != nil {
+			checkConfigError(t, err, 0)
+			return
+		}
+		if err := loop.Start(groups...); err != nil {
+			checkConfigError(t, err, len(groups))
+			if !errors.Is(loop.Err(), err) || loop.Next() {
+				t.Fatalf("a refused Start left the loop running (Err %v)", loop.Err())
+			}
+			return
+		}
+		c := loop.Config()
+		if c.MaxDelta <= 0 || c.MaxUpdatesPerFrame < 1 || c.PacingTolerance <= 0 ||
+			!(c.TimeScale > 0) || math.IsInf(c.TimeScale, 0) {
+			t.Fatalf("accepted config with defaults filled in is %+v", c)
+		}
+		nGroupsRun := max(len(groups), 1)
+		var last time.Duration // game time of the last render
+		lastTick := make([]time.Duration, nGroupsRun)
+		inFrame := make([]int, nGroupsRun)
+		events := 0
+		for loop.Next() {
+			if events++; events > 100_000 {
+				loop.Stop() // a huge MaxUpdatesPerFrame at a fast rate: ticks enough
+			}
+			ev := loop.Event()
+			switch ev.Kind {
+			case engine.Input:
+				clear(inFrame)
+				if ev.Time != last {
+					t.Fatalf("frame %d: input at game time %v, the last frame drew %v", ev.Frame, ev.Time, last)
+				}
+				if ev.Frame == int64(setAt) {
+					if err := loop.SetTimeScale(setScale); err != nil {
+						checkConfigError(t, err, 0)
+					}
+				}
+			case engine.Update:
+				inFrame[ev.Group]++
+				if inFrame[ev.Group] > c.MaxUpdatesPerFrame || ev.Time <= lastTick[ev.Group] && ev.Tick > 1 ||
+					ev.Time < 0 || !(ev.DT > 0) || math.IsInf(ev.DT, 0) {
+					t.Fatalf("frame %d: group %d tick %d at %v after %v, dt %v, %d this frame",
+						ev.Frame, ev.Group, ev.Tick, ev.Time, lastTick[ev.Group], ev.DT, inFrame[ev.Group])
+				}
+				lastTick[ev.Group] = ev.Time
+			case engine.Render:
+				if ev.Time < last || ev.Time-last > c.MaxDelta || !(ev.Alpha >= 0 && ev.Alpha < 1) || ev.ExtDT < 0 {
+					t.Fatalf("frame %d: render at %v (was %v), alpha %v, ExtDT %v", ev.Frame, ev.Time, last, ev.Alpha, ev.ExtDT)
+				}
+				for g, at := range lastTick {
+					if at > ev.Time {
+						t.Fatalf("frame %d: group %d ticked at %v, after the render at %v", ev.Frame, g, at, ev.Time)
+					}
+				}
+				last = ev.Time
+			}
+		}
+		if err := loop.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if s := loop.Stats(); s.GameTime != last && events <= 100_000 || s.Dropped < 0 || s.Clamped < 0 || s.Owed < 0 {
+			t.Fatalf("stats %+v, last render at %v", s, last)
 		}
 	})
 }

@@ -297,6 +297,9 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	nScenes := r.count(1)
 	for range nScenes {
 		nGroups := r.count(9)
+		if nGroups == 0 && r.err == nil {
+			r.fail("a scene with no groups") // Start always runs at least one
+		}
 		s := logScene{rates: make([]float64, nGroups), groups: make([][]logEntry, nGroups), every: 1}
 		for g := range nGroups {
 			s.rates[g] = math.Float64frombits(r.u64())

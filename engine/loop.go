@@ -80,7 +80,9 @@ type LoopStats struct {
 
 	// Dropped is game time forgotten because frames reached
 	// MaxUpdatesPerFrame under the Drop policy; Clamped is real time ignored
-	// because a frame was longer than MaxDelta. Both over the loop's life.
+	// because a frame was longer than MaxDelta. Both over the loop's life,
+	// both stopping at the largest time.Duration (a long stall at a huge time
+	// scale reaches it) instead of wrapping around.
 	Dropped, Clamped time.Duration
 
 	// Owed is, under the Carry policy, the game time of the ticks due but not
@@ -91,6 +93,15 @@ type LoopStats struct {
 	// ClockBackwards counts frames whose clock read earlier than the frame
 	// before; such a frame adds no game time.
 	ClockBackwards int64
+}
+
+// addSaturated adds d >= 0 to *sum, stopping at the largest time.Duration.
+func addSaturated(sum *time.Duration, d time.Duration) {
+	if *sum > math.MaxInt64-d {
+		*sum = math.MaxInt64
+		return
+	}
+	*sum += d
 }
 
 // driver is what a Loop needs from a platform: when a frame starts, and when it
@@ -378,7 +389,7 @@ func (l *Loop) advance(now time.Duration) {
 	}
 	d := l.scale(real)
 	if d > l.cfg.MaxDelta {
-		l.stats.Clamped += d - l.cfg.MaxDelta
+		addSaturated(&l.stats.Clamped, d-l.cfg.MaxDelta)
 		l.pacingCarry = 0
 		l.gameTime += l.cfg.MaxDelta
 		return
@@ -415,7 +426,7 @@ func (l *Loop) pace(d time.Duration) time.Duration {
 	t := l.gameTime
 	x := d + l.pacingCarry
 	if x > l.cfg.MaxDelta {
-		l.stats.Clamped += x - l.cfg.MaxDelta
+		addSaturated(&l.stats.Clamped, x-l.cfg.MaxDelta)
 		x = l.cfg.MaxDelta
 	}
 	if l.cfg.NoPacing {
@@ -463,7 +474,7 @@ func (l *Loop) dropOverrun() {
 		g := &l.groups[i]
 		t = max(t, g.due(g.ticksAt(cut-1)))
 	}
-	l.stats.Dropped += l.gameTime - t
+	addSaturated(&l.stats.Dropped, l.gameTime-t)
 	l.gameTime, l.pacingCarry = t, 0
 }
 

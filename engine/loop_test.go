@@ -414,6 +414,7 @@ func TestBadConfigNamesTheField(t *testing.T) {
 		groups []engine.Group
 	}{
 		{"Config.MaxDelta", engine.Config{MaxDelta: -1}, engine.Headless{}, nil},
+		{"Config.MaxDelta", engine.Config{MaxDelta: engine.MaxDeltaLimit + 1}, engine.Headless{}, nil},
 		{"Config.MaxUpdatesPerFrame", engine.Config{MaxUpdatesPerFrame: -1}, engine.Headless{}, nil},
 		{"Config.TimeScale", engine.Config{TimeScale: -0.5}, engine.Headless{}, nil},
 		{"Config.TimeScale", engine.Config{TimeScale: math.NaN()}, engine.Headless{}, nil},

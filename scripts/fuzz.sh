@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Run each fuzz target for a fixed time, one after another (go test -fuzz
+# takes one target per run), then print the executions each reached.
+#
+#   scripts/fuzz.sh [FUZZTIME [MINIMIZETIME]]      (make fuzz FUZZTIME=...)
+#
+# FUZZTIME is go's -fuzztime (30s by default). MINIMIZETIME bounds the time
+# spent shrinking each new interesting input (go's default, 60s, would take
+# most of a short run). DISPLAY is unset so that the assets test binary does
+# not open a window in every fuzz worker: Decode needs no display. A target
+# that fails leaves its input in <pkg>/testdata/fuzz/<target>/ and makes the
+# script exit 1 once all targets have run.
+set -uo pipefail
+
+fuzztime=${1:-30s}
+minimizetime=${2:-5s}
+go=${GO:-go}
+
+targets=(
+  ./engine FuzzLoopDeltas
+  ./engine FuzzParseInputLog
+  ./engine FuzzConfig
+  ./assets FuzzDecodeAtlas
+  ./assets FuzzDecodeIndex
+  ./assets FuzzDecodeFont
+)
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+summary=()
+failed=0
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  pkg=${targets[i]} name=${targets[i + 1]}
+  echo "== $name ($pkg, $fuzztime)"
+  env -u DISPLAY -u WAYLAND_DISPLAY "$go" test -run '^$' -fuzz "^$name\$" \
+    -fuzztime "$fuzztime" -fuzzminimizetime "$minimizetime" "$pkg" 2>&1 | tee "$logs/$name"
+  status=${PIPESTATUS[0]}
+  # the last progress line: "fuzz: elapsed: 30s, execs: 123456 (4115/sec), ..."
+  last=$(grep -o 'elapsed: [0-9a-z.]*, execs: [0-9]*' "$logs/$name" | tail -1)
+  result=ok
+  if [ "$status" -ne 0 ]; then
+    result=FAIL
+    failed=1
+  fi
+  summary+=("$(printf '%-18s %-9s %-4s %s' "$name" "$pkg" "$result" "${last:-no executions reported}")")
+done
+
+echo
+echo "== fuzz summary (FUZZTIME=$fuzztime)"
+printf '%s\n' "${summary[@]}"
+exit "$failed"
