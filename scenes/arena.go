@@ -70,7 +70,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 		return nil, err
 	}
 	defer a.release()
-	a.build()
+	a.build(loop)
 	a.play(loop)
 	if err := loop.Err(); err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	return &Results{opts: a.opts, score: a.score, played: a.played, health: a.health}, nil
 }
 
-func (a *Arena) build() {
+func (a *Arena) build(loop *engine.Loop) {
 	a.rng = rand.New(rand.NewPCG(a.opts.Seed, 2))
 	a.health = 100
 	a.limit = arenaLimit
@@ -93,7 +93,7 @@ func (a *Arena) build() {
 		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
 	}
 	w := a.world
-	a.physics = systems.NewPhysics(w, systems.PhysicsConfig{})
+	a.physics = systems.NewPhysics(w, systems.PhysicsConfig{Loop: loop}) // a NaN body ends the game with its error
 	space := a.physics.Space()
 	space.SetDamping(0.6) // a top-down arena: things slow down on the floor
 
