@@ -115,7 +115,6 @@ type Physics struct {
 	begins, separate []Collision
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
-	checkBefore      func(*cp.Body) // p.bad before the step, made once
 }
 
 // NewPhysics returns the physics system of world w, with a new space.
@@ -138,12 +137,6 @@ func NewPhysics(w donburi.World, cfg PhysicsConfig) *Physics {
 		h.SeparateFunc = p.onSeparate
 	}
 	w.OnRemove(p.onRemove)
-	p.checkBefore = func(b *cp.Body) {
-		f, t, v, w, pos, a := b.Force(), b.Torque(), b.Velocity(), b.AngularVelocity(), b.Position(), b.Angle()
-		if s := f.X + f.Y + t + v.X + v.Y + w + pos.X + pos.Y + a; s-s != 0 { // NaN or ±Inf somewhere (or a finite overflow)
-			p.check(entityOfBody(b), b, true)
-		}
-	}
 	return p
 }
 
@@ -214,7 +207,7 @@ func (p *Physics) Update(w donburi.World, ev engine.Event) {
 	}
 	p.tick = ev.Tick
 	p.steer(w, ev.DT)
-	p.space.EachBody(p.checkBefore)
+	p.checkBefore()
 	if p.err != nil {
 		return
 	}
@@ -246,6 +239,22 @@ func (p *Physics) Sync(w donburi.World) {
 			continue
 		}
 		components.TransformC.Get(e).Set(components.Pose{X: pos.X, Y: pos.Y, Angle: a})
+	}
+}
+
+// checkBefore checks every awake body in the space (dynamic and kinematic
+// bodies, then static ones) before the step. It reads cp's own arrays, not
+// EachBody: that locks the space, and cp's debug build allocates in the
+// unlock. Sleeping bodies are left out: cp does not step them, and setting a
+// body's velocity, force or position wakes it.
+func (p *Physics) checkBefore() {
+	for _, kind := range [...]int{cp.BODY_DYNAMIC, cp.BODY_STATIC} {
+		for _, b := range *p.space.ArrayForBodyType(kind) {
+			f, t, v, w, pos, a := b.Force(), b.Torque(), b.Velocity(), b.AngularVelocity(), b.Position(), b.Angle()
+			if s := f.X + f.Y + t + v.X + v.Y + w + pos.X + pos.Y + a; s-s != 0 { // NaN or ±Inf somewhere (or a finite overflow)
+				p.check(entityOfBody(b), b, true)
+			}
+		}
 	}
 }
 
