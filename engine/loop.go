@@ -160,7 +160,7 @@ type group struct {
 //  7. A frame whose length is within PacingTolerance of whole ticks is snapped
 //     to them, the difference carried: no 0/2 alternation.
 //  8. A scene starts a fresh timeline, so its loading time is never caught up.
-//  9. Window close, Stop or a cancelled context end the event stream.
+//  9. Window close, Stop, Fail or a cancelled context end the event stream.
 type Loop struct {
 	cfg    Config
 	driver driver
@@ -660,8 +660,22 @@ func (l *Loop) Stop() { l.stopWanted.Store(true) }
 func (l *Loop) Stopped() bool { return l.stopped || l.stopWanted.Load() }
 
 // Err returns why the event stream ended: nil for a closed window or Stop, the
-// context's error for a cancelled context, or a configuration error.
+// context's error for a cancelled context, a configuration error, or the
+// error given to [Loop.Fail].
 func (l *Loop) Err() error { return l.err }
+
+// Fail ends the event stream with err, as a system that finds the game in a
+// state it cannot go on from does: the next call to Next reports false, Err
+// returns err (the first error kept if the loop has failed already), and [Run]
+// returns it wrapped in a *SceneError naming the scene. A nil err is Stop.
+// Call it from the goroutine that drives the loop (a scene or its systems).
+func (l *Loop) Fail(err error) {
+	if err == nil {
+		l.Stop()
+		return
+	}
+	l.fail(err)
+}
 
 func (l *Loop) fail(err error) {
 	if l.err == nil {

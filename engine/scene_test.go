@@ -195,3 +195,33 @@ func TestHeadlessRealtimeSleeps(t *testing.T) {
 		t.Fatalf("%d ticks in %v of real time", ticks, elapsed)
 	}
 }
+
+// Fail ends the event stream after the current event with the error, which
+// Err returns and Run returns wrapped in a *SceneError, even when the scene
+// itself returns nil; the first failure is kept.
+func TestFailEndsTheLoopWithItsError(t *testing.T) {
+	bad, later := errors.New("bad state"), errors.New("later")
+	var lastTick int64
+	var loopErr error
+	s := engine.NewScene("Failing", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Update {
+				lastTick = ev.Tick
+				if ev.Tick == 5 {
+					loop.Fail(bad)
+					loop.Fail(later)
+				}
+			}
+		}
+		loopErr = loop.Err()
+		return nil, nil
+	})
+	err := engine.Run(s, &engine.Options{Headless: &engine.Headless{Frames: 100}})
+	var se *engine.SceneError
+	if !errors.As(err, &se) || se.Scene != "Failing" || !errors.Is(err, bad) || errors.Is(err, later) {
+		t.Fatalf("Run returned %v", err)
+	}
+	if lastTick != 5 || loopErr != bad {
+		t.Fatalf("the last tick seen was %d (want 5), loop.Err() %v", lastTick, loopErr)
+	}
+}

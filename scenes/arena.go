@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -25,6 +26,7 @@ const (
 	arenaLimit              = 60 * time.Second
 	arenaAgents             = 10
 	arenaStars              = 3
+	arenaProps              = 12
 	playerRadius            = 14
 )
 
@@ -47,6 +49,8 @@ type Arena struct {
 	agents *donburi.Query
 	stars  *donburi.Query
 	pilot  pilot
+	props  []donburi.Entity // oldest first (Options.Churn replaces from the front)
+	spawns int              // props spawned: even ones are boxes, odd ones balls
 
 	score   int
 	health  float64
@@ -70,7 +74,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 		return nil, err
 	}
 	defer a.release()
-	a.build()
+	a.build(loop)
 	a.play(loop, a.checksum)
 	if err := loop.Err(); err != nil {
 		return nil, err
@@ -85,7 +89,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	return &Results{opts: a.opts, score: a.score, played: a.played, health: a.health}, nil
 }
 
-func (a *Arena) build() {
+func (a *Arena) build(loop *engine.Loop) {
 	a.rng = rand.New(rand.NewPCG(a.opts.Seed, 2))
 	a.health = 100
 	a.limit = arenaLimit
@@ -93,7 +97,7 @@ func (a *Arena) build() {
 		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
 	}
 	w := a.world
-	a.physics = systems.NewPhysics(w, systems.PhysicsConfig{})
+	a.physics = systems.NewPhysics(w, systems.PhysicsConfig{Loop: loop}) // a NaN body ends the game with its error
 	space := a.physics.Space()
 	space.SetDamping(0.6) // a top-down arena: things slow down on the floor
 
@@ -141,23 +145,9 @@ func (a *Arena) build() {
 		components.AgentC.SetValue(e, agent)
 		a.sprite(e, assets.SpriteAgent, 1)
 	}
-	for i := range 12 {
-		var b *cp.Body
-		var s *cp.Shape
-		name := assets.SpriteBox
-		if i%2 == 0 {
-			b = cp.NewBody(2, cp.MomentForBox(2, 24, 24))
-			s = cp.NewBox(b, 24, 24, 1)
-		} else {
-			b = cp.NewBody(1.5, cp.MomentForCircle(1.5, 0, 12, cp.Vector{}))
-			s = cp.NewCircle(b, 12, cp.Vector{})
-			name = assets.SpriteBall
-		}
-		b.SetPosition(a.freeSpot(80))
-		b.SetAngle(a.rng.Float64() * 2 * math.Pi)
-		s.SetFriction(0.6)
-		s.SetElasticity(0.4)
-		a.sprite(w.Entry(a.physics.Spawn(b, []*cp.Shape{s}, components.SpriteC)), name, 1)
+	a.props = a.props[:0]
+	for range arenaProps {
+		a.spawnProp(a.freeSpot(80))
 	}
 	for range arenaStars {
 		b := cp.NewStaticBody()
@@ -191,6 +181,45 @@ func (a *Arena) build() {
 		AddRender(1, "sprites", a.render.Draw).
 		AddRender(2, "hud", a.drawHUD).
 		AddRender(9, "overlay", a.overlay.Draw)
+}
+
+// spawnProp adds a box or a ball (alternately) at p, at a random angle.
+func (a *Arena) spawnProp(p cp.Vector) {
+	var b *cp.Body
+	var s *cp.Shape
+	name := assets.SpriteBox
+	if a.spawns%2 == 0 {
+		b = cp.NewBody(2, cp.MomentForBox(2, 24, 24))
+		s = cp.NewBox(b, 24, 24, 1)
+	} else {
+		b = cp.NewBody(1.5, cp.MomentForCircle(1.5, 0, 12, cp.Vector{}))
+		s = cp.NewCircle(b, 12, cp.Vector{})
+		name = assets.SpriteBall
+	}
+	a.spawns++
+	b.SetPosition(p)
+	b.SetAngle(a.rng.Float64() * 2 * math.Pi)
+	s.SetFriction(0.6)
+	s.SetElasticity(0.4)
+	e := a.physics.Spawn(b, []*cp.Shape{s}, components.SpriteC)
+	a.sprite(a.world.Entry(e), name, 1)
+	a.props = append(a.props, e)
+}
+
+// churn removes the Options.Churn oldest props and spawns as many new ones,
+// away from the player.
+func (a *Arena) churn(w donburi.World) {
+	n := min(a.opts.Churn, len(a.props))
+	for _, e := range a.props[:n] {
+		if w.Valid(e) {
+			w.Remove(e) // physics takes its body and shape out of the space
+		}
+	}
+	a.props = slices.Delete(a.props, 0, n)
+	playerPos := components.BodyC.Get(w.Entry(a.player)).Body.Position()
+	for range n {
+		a.spawnProp(a.freeSpotFrom(playerPos, 80))
+	}
 }
 
 // decor adds a drawn-only entity (no body).
@@ -301,8 +330,11 @@ func (a *Arena) onCollision(w donburi.World, c systems.Collision) {
 // input, so that a replay ends where the recording did), and turns the stars.
 func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	a.played = ev.Time
-	if ev.Time >= a.limit || a.health <= 0 {
+	if ev.Time >= a.limit || a.health <= 0 && !a.opts.Undying {
 		a.over = true
+	}
+	if a.opts.Churn > 0 && ev.Tick%60 == 0 { // the physics group runs at 60 Hz: once a second
+		a.churn(w)
 	}
 	a.quitOnEsc(ev.Input)
 	for e := range a.stars.Iter(w) { // turned through the body: physics syncs the transform

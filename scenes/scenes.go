@@ -37,6 +37,15 @@ type Options struct {
 	Bodies int
 	// Autopilot plays the Arena with a seeded pilot instead of the input.
 	Autopilot bool
+	// Churn, when positive, makes the Arena remove its Churn oldest props
+	// (boxes and balls) and spawn as many new ones, away from the player,
+	// every second of game time: constant spawning and despawning at a
+	// constant body count, for soak tests. 0: the props stay.
+	Churn int
+	// Undying keeps the Arena going when the player's health runs out (it
+	// stays at 0): then only its time limit (Seconds, or 60 s), Esc or the
+	// loop's end stop it. For soak tests.
+	Undying bool
 	// Out receives the report of the last gameplay scene when the chain ends
 	// (see Report); nil: none.
 	Out io.Writer

@@ -40,7 +40,7 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 		return nil, err
 	}
 	defer s.release()
-	s.build()
+	s.build(loop)
 	s.play(loop, func() uint64 { return checksum(s.world) })
 	if err := loop.Err(); err != nil {
 		return nil, err
@@ -53,14 +53,14 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	return nil, nil
 }
 
-func (s *Stress) build() {
+func (s *Stress) build(loop *engine.Loop) {
 	s.rng = rand.New(rand.NewPCG(s.opts.Seed, 4))
 	s.want = s.opts.Bodies
 	if s.want <= 0 {
 		s.want = 1000
 	}
 	s.limit = time.Duration(s.opts.Seconds * float64(time.Second))
-	s.physics = systems.NewPhysics(s.world, systems.PhysicsConfig{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true})
+	s.physics = systems.NewPhysics(s.world, systems.PhysicsConfig{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true, Loop: loop})
 	bin := cp.NewStaticBody()
 	pts := []cp.Vector{{X: 20, Y: 40}, {X: 20, Y: 520}, {X: 940, Y: 520}, {X: 940, Y: 40}}
 	var walls []*cp.Shape

@@ -2,6 +2,7 @@ package systems
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/jakecoffman/cp/v2"
@@ -23,6 +24,46 @@ type PhysicsConfig struct {
 	// allocates a lookup key for every handler lookup; with callbacks each
 	// contact takes two more: BenchmarkPhysics shows the difference).
 	NoCollisionEvents bool
+
+	// Loop, if set, is failed (see engine.Loop.Fail) with the first
+	// *BadBodyError: its event stream ends after the current event and
+	// engine.Run returns the error, wrapped in a *engine.SceneError. Nil: the
+	// error is only kept, for Physics.Err.
+	Loop *engine.Loop
+}
+
+// A BadBodyError reports a body whose state is not finite (NaN or ±Inf):
+// found before a step (set so by the game, or by steering from an Agent) or
+// after it (the solver blew up). Physics stops at the first one (see
+// Physics.Err) instead of letting it spread to every body it touches.
+//
+// Before the step the entity named is the one whose value is bad. After it,
+// the bad value may already have reached the bodies the culprit touched in
+// that step (a static body's velocity turns NaN when an infinite impulse
+// meets its zero inverse mass): the entity named is the first bad one in the
+// world's query order.
+type BadBodyError struct {
+	Entity donburi.Entity // the body's entity; donburi.Null for a body put in the space directly
+	Tick   int64          // the tick (engine.Event.Tick) of the step
+	Before bool           // found before the step, not made by it
+	// Field is what is not finite: "position", "angle", "velocity",
+	// "angular velocity", or before the step also "force", "torque" or the
+	// Agent's "desired velocity".
+	Field string
+	Value cp.Vector // the bad value; for a scalar field, in X (Y is 0)
+}
+
+func (e *BadBodyError) Error() string {
+	when := "after"
+	if e.Before {
+		when = "before"
+	}
+	v := fmt.Sprintf("(%v, %v)", e.Value.X, e.Value.Y)
+	if e.Field == "angle" || e.Field == "angular velocity" || e.Field == "torque" {
+		v = fmt.Sprint(e.Value.X)
+	}
+	return fmt.Sprintf("physics: entity %d (version %d) has %s %s %s the step of tick %d",
+		e.Entity.Id(), e.Entity.Version(), e.Field, v, when, e.Tick)
 }
 
 // Collision names the two entities whose shapes began or stopped touching,
@@ -56,12 +97,24 @@ var (
 // shape of collision type 0, the default: Physics installs cp's wildcard
 // handler for that type. A game's own handler for a pair reports to Physics
 // only if it calls cp's wildcard callbacks.
+//
+// Bad values stop it: a body whose force, torque, velocity or pose is NaN or
+// infinite before a step (or an Agent whose desired velocity is), or whose
+// pose or velocity is after it, is reported
+// as a *BadBodyError naming its entity and the tick (Physics.Err, and the
+// loop's error when PhysicsConfig.Loop is set), and from then on Update does
+// nothing, so the space keeps the state in which it was found. The checks
+// read each body once before the step and once while syncing after it, and
+// allocate nothing unless they find something.
 type Physics struct {
 	space            *cp.Space
 	world            donburi.World
+	loop             *engine.Loop
 	moving           *donburi.Query // Transform + Body
 	agents           *donburi.Query // Agent + Body
 	begins, separate []Collision
+	tick             int64 // of the current or last Update
+	err              *BadBodyError
 }
 
 // NewPhysics returns the physics system of world w, with a new space.
@@ -69,6 +122,7 @@ func NewPhysics(w donburi.World, cfg PhysicsConfig) *Physics {
 	p := &Physics{
 		space:  cp.NewSpace(),
 		world:  w,
+		loop:   cfg.Loop,
 		moving: donburi.NewQuery(filter.Contains(components.TransformC, components.BodyC)),
 		agents: donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC)),
 	}
@@ -142,24 +196,109 @@ func (p *Physics) onRemove(w donburi.World, e donburi.Entity) {
 }
 
 // Update is the physics system: one fixed step of ev.DT seconds. It pushes
-// every agent's body towards its desired velocity (see SteeringForce), steps
-// the space, moves every Transform to its body's pose (the old pose becomes
-// Prev), then publishes and processes the step's collisions, sorted.
+// every agent's body towards its desired velocity (see SteeringForce), checks
+// every body in the space, steps the space, moves every Transform to its
+// body's pose (the old pose becomes Prev), checking it, then publishes and
+// processes the step's collisions, sorted. Once a bad body has been found
+// (see Err) it does nothing.
 func (p *Physics) Update(w donburi.World, ev engine.Event) {
+	if p.err != nil {
+		return
+	}
+	p.tick = ev.Tick
 	p.steer(w, ev.DT)
+	p.checkBefore()
+	if p.err != nil {
+		return
+	}
 	p.space.Step(ev.DT)
 	p.Sync(w)
+	if p.err != nil {
+		return
+	}
 	p.publish(w)
 }
 
+// Err returns the first body found with a NaN or infinite value, as a
+// *BadBodyError, or nil.
+func (p *Physics) Err() error {
+	if p.err == nil {
+		return nil
+	}
+	return p.err
+}
+
 // Sync moves every Transform to its body's pose, the old pose becoming Prev.
-// Update calls it after each step.
+// Update calls it after each step. A body whose pose or velocity is not
+// finite is reported (see Err) and its Transform keeps its last good pose.
 func (p *Physics) Sync(w donburi.World) {
 	for e := range p.moving.Iter(w) {
 		b := components.BodyC.Get(e).Body
-		pos := b.Position()
-		components.TransformC.Get(e).Set(components.Pose{X: pos.X, Y: pos.Y, Angle: b.Angle()})
+		pos, a, v, av := b.Position(), b.Angle(), b.Velocity(), b.AngularVelocity()
+		if s := pos.X + pos.Y + a + v.X + v.Y + av; s-s != 0 && p.check(e.Entity(), b, false) {
+			continue
+		}
+		components.TransformC.Get(e).Set(components.Pose{X: pos.X, Y: pos.Y, Angle: a})
 	}
+}
+
+// checkBefore checks every awake body in the space (dynamic and kinematic
+// bodies, then static ones) before the step. It reads cp's own arrays, not
+// EachBody: that locks the space, and cp's debug build allocates in the
+// unlock. Sleeping bodies are left out: cp does not step them, and setting a
+// body's velocity, force or position wakes it.
+func (p *Physics) checkBefore() {
+	for _, kind := range [...]int{cp.BODY_DYNAMIC, cp.BODY_STATIC} {
+		for _, b := range *p.space.ArrayForBodyType(kind) {
+			f, t, v, w, pos, a := b.Force(), b.Torque(), b.Velocity(), b.AngularVelocity(), b.Position(), b.Angle()
+			if s := f.X + f.Y + t + v.X + v.Y + w + pos.X + pos.Y + a; s-s != 0 { // NaN or ±Inf somewhere (or a finite overflow)
+				p.check(entityOfBody(b), b, true)
+			}
+		}
+	}
+}
+
+// check looks at each of a body's values on its own (their sum was not
+// finite) and reports the first that is not finite, if any: false means a
+// sum of large finite values overflowed.
+func (p *Physics) check(e donburi.Entity, b *cp.Body, before bool) bool {
+	type value struct {
+		field string
+		v     cp.Vector
+	}
+	values := []value{{"position", b.Position()}, {"angle", cp.Vector{X: b.Angle()}},
+		{"velocity", b.Velocity()}, {"angular velocity", cp.Vector{X: b.AngularVelocity()}}}
+	if before {
+		values = append(values, value{"force", b.Force()}, value{"torque", cp.Vector{X: b.Torque()}})
+	}
+	for _, x := range values {
+		if finite(x.v.X) && finite(x.v.Y) {
+			continue
+		}
+		p.report(&BadBodyError{Entity: e, Tick: p.tick, Before: before, Field: x.field, Value: x.v})
+		return true
+	}
+	return false
+}
+
+// report keeps the first bad body and fails the loop with it.
+func (p *Physics) report(err *BadBodyError) {
+	if p.err != nil {
+		return
+	}
+	p.err = err
+	if p.loop != nil {
+		p.loop.Fail(err)
+	}
+}
+
+func finite(x float64) bool { return x-x == 0 }
+
+func entityOfBody(b *cp.Body) donburi.Entity {
+	if e, ok := b.UserData.(donburi.Entity); ok {
+		return e
+	}
+	return donburi.Null
 }
 
 func (p *Physics) publish(w donburi.World) {
@@ -228,11 +367,17 @@ func (p *Physics) Bodies() (bodies, shapes int) {
 }
 
 // steer pushes every agent's body towards its desired velocity, with at most
-// its MaxForce (see SteeringForce), adding to the forces already on it.
+// its MaxForce (see SteeringForce), adding to the forces already on it. A
+// desired velocity that is not finite is reported (SteeringForce would
+// quietly make it no force).
 func (p *Physics) steer(w donburi.World, dt float64) {
 	for e := range p.agents.Iter(w) {
 		b := components.BodyC.Get(e).Body
-		f := SteeringForce(components.AgentC.Get(e), b.Velocity(), b.Mass(), dt)
+		a := components.AgentC.Get(e)
+		if !finite(a.Desired.X) || !finite(a.Desired.Y) {
+			p.report(&BadBodyError{Entity: e.Entity(), Tick: p.tick, Before: true, Field: "desired velocity", Value: a.Desired})
+		}
+		f := SteeringForce(a, b.Velocity(), b.Mass(), dt)
 		b.SetForce(b.Force().Add(f))
 	}
 }

@@ -1,8 +1,10 @@
 package systems_test
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/bits"
 	"os"
 	"os/exec"
@@ -341,5 +343,131 @@ func TestPhysicsAppliesSteering(t *testing.T) {
 	}
 	if v := body.Velocity(); v.Sub(cp.Vector{X: 100}).Length() > 1e-6 {
 		t.Fatalf("after a second: velocity %v, want (100, 0)", v)
+	}
+}
+
+// badBodyRun runs a small scene headless through engine.Run, with physics
+// failing the loop, and spoil called on the ball before the physics step of
+// tick 30. It returns Run's error, the physics system's, the ball's entity
+// and the last tick that ran after physics.
+func badBodyRun(t *testing.T, spoil func(w donburi.World, ball donburi.Entity, body *cp.Body)) (runErr, physErr error, ball donburi.Entity, last int64, tr components.Transform) {
+	t.Helper()
+	scene := engine.NewScene("BadBody", func(loop *engine.Loop) (engine.Scene, error) {
+		w := donburi.NewWorld()
+		p := systems.NewPhysics(w, systems.PhysicsConfig{Gravity: cp.Vector{Y: -100}, Loop: loop})
+		ground := cp.NewStaticBody()
+		p.Spawn(ground, []*cp.Shape{cp.NewSegment(ground, cp.Vector{X: -100}, cp.Vector{X: 100}, 1)})
+		for i := range 3 { // neighbours, resting on the ground beside the ball
+			b := cp.NewBody(1, cp.MomentForCircle(1, 0, 5, cp.Vector{}))
+			b.SetPosition(cp.Vector{X: float64(i-1) * 10, Y: 6})
+			e := p.Spawn(b, []*cp.Shape{cp.NewCircle(b, 5, cp.Vector{})}, components.AgentC)
+			if i == 1 {
+				ball = e
+				components.AgentC.SetValue(w.Entry(e), components.NewAgent(100, 400))
+			}
+		}
+		sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
+		sched.AddUpdate(0, "spoil", func(w donburi.World, ev engine.Event) {
+			if ev.Tick == 30 {
+				spoil(w, ball, components.BodyC.Get(w.Entry(ball)).Body)
+			}
+		}).
+			AddUpdate(0, "physics", p.Update).
+			AddUpdate(0, "after", func(_ donburi.World, ev engine.Event) { last = ev.Tick })
+		defer func() {
+			physErr = p.Err()
+			tr = *components.TransformC.Get(w.Entry(ball))
+		}()
+		for ev := range loop.Events(sched.Groups()...) {
+			sched.Handle(ev)
+		}
+		return nil, loop.Err()
+	})
+	runErr = engine.Run(scene, &engine.Options{Headless: &engine.Headless{Frames: 120}})
+	return runErr, physErr, ball, last, tr
+}
+
+// A body pushed to NaN or ±Inf stops the game at that tick with a
+// *BadBodyError naming its entity, the tick and the field, returned by
+// engine.Run (wrapped in a *SceneError) and by Physics.Err; the body's
+// Transform keeps its last finite pose and nothing more is stepped.
+func TestBadBodyEndsTheGame(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tc := range []struct {
+		name   string
+		spoil  func(w donburi.World, ball donburi.Entity, body *cp.Body)
+		field  string
+		before bool
+	}{
+		{"velocity NaN", func(_ donburi.World, _ donburi.Entity, b *cp.Body) { b.SetVelocity(nan, 0) }, "velocity", true},
+		{"velocity +Inf", func(_ donburi.World, _ donburi.Entity, b *cp.Body) { b.SetVelocity(0, inf) }, "velocity", true},
+		{"angular velocity NaN", func(_ donburi.World, _ donburi.Entity, b *cp.Body) { b.SetAngularVelocity(nan) }, "angular velocity", true},
+		{"position NaN", func(_ donburi.World, _ donburi.Entity, b *cp.Body) { b.SetPosition(cp.Vector{X: nan, Y: 1}) }, "position", true},
+		{"force +Inf", func(_ donburi.World, _ donburi.Entity, b *cp.Body) { b.SetForce(cp.Vector{X: inf}) }, "force", true},
+		{"agent steering NaN", func(w donburi.World, e donburi.Entity, _ *cp.Body) {
+			components.AgentC.Get(w.Entry(e)).Desired = cp.Vector{X: nan}
+		}, "desired velocity", true},
+		// finite before the step, infinite after it: 1e308 units of force on
+		// a tiny mass, away from the others (in contact, the solver would
+		// spread the infinity to them in the same step)
+		{"solver overflow", func(_ donburi.World, _ donburi.Entity, b *cp.Body) {
+			b.SetPosition(cp.Vector{X: 500, Y: 500})
+			b.SetMass(1e-3)
+			b.SetForce(cp.Vector{X: 1e308})
+		}, "velocity", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runErr, physErr, ball, last, tr := badBodyRun(t, tc.spoil)
+			var bad *systems.BadBodyError
+			var se *engine.SceneError
+			if !errors.As(runErr, &se) || se.Scene != "BadBody" || !errors.As(runErr, &bad) {
+				t.Fatalf("Run returned %v, want a *SceneError wrapping a *BadBodyError", runErr)
+			}
+			if physErr != error(bad) {
+				t.Fatalf("Physics.Err() = %v, Run's error %v", physErr, bad)
+			}
+			if bad.Entity != ball || bad.Tick != 30 || bad.Field != tc.field || bad.Before != tc.before {
+				t.Fatalf("got %+v, want entity %v tick 30 field %q before %v", *bad, ball, tc.field, tc.before)
+			}
+			want := fmt.Sprintf("physics: entity %d (version %d) has %s ", ball.Id(), ball.Version(), tc.field)
+			if msg := bad.Error(); !strings.HasPrefix(msg, want) || !strings.HasSuffix(msg, "the step of tick 30") {
+				t.Fatalf("message %q, want %q... the step of tick 30", msg, want)
+			}
+			if last != 30 { // the rest of tick 30 runs, then the event stream ends
+				t.Fatalf("systems after physics ran up to tick %d, want 30", last)
+			}
+			for _, v := range []float64{tr.Cur.X, tr.Cur.Y, tr.Cur.Angle, tr.Prev.X, tr.Prev.Y, tr.Prev.Angle} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("the ball's Transform took the bad value: %+v", tr)
+				}
+			}
+			t.Log(bad)
+		})
+	}
+}
+
+// Without a loop the bad body is only kept: Err reports it, and later
+// Updates step nothing.
+func TestBadBodyWithoutALoop(t *testing.T) {
+	w, p, ents := physicsScene(20)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: 1}
+	p.Update(w, ev)
+	if p.Err() != nil {
+		t.Fatalf("a healthy scene: %v", p.Err())
+	}
+	body := components.BodyC.Get(w.Entry(ents[7])).Body
+	body.SetVelocity(math.NaN(), 0)
+	ev.Tick = 2
+	p.Update(w, ev)
+	var bad *systems.BadBodyError
+	if !errors.As(p.Err(), &bad) || bad.Entity != ents[7] || bad.Tick != 2 || bad.Field != "velocity" {
+		t.Fatalf("Err() = %v", p.Err())
+	}
+	other := components.BodyC.Get(w.Entry(ents[3])).Body
+	pos := other.Position()
+	ev.Tick = 3
+	p.Update(w, ev)
+	if other.Position() != pos || p.Err() != error(bad) {
+		t.Fatalf("Update stepped after the bad body (%v -> %v) or changed Err (%v)", pos, other.Position(), p.Err())
 	}
 }
