@@ -141,7 +141,7 @@ func (d *headlessDriver) sleep() {
 		wake = min(wake, d.lastNow+max(wait, 0))
 	}
 	if wait := wake - d.clock.Now(); wait > 0 {
-		time.Sleep(wait)
+		sleep(wait)
 	}
 }
 
