@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/ecs"
@@ -17,24 +19,26 @@ func BenchmarkFrame(b *testing.B) {
 	b.Run("engine", func(b *testing.B) { benchmarkFrame(b, true) })
 	b.Run("engine-untimed", func(b *testing.B) { benchmarkFrame(b, false) })
 	b.Run("donburi-ecs", func(b *testing.B) {
-		type screen struct{}
-		e := ecs.NewECS(donburi.NewWorld())
-		for range 7 {
-			e.AddSystem(func(*ecs.ECS) {})
-		}
-		for i := range 3 {
-			e.AddRenderer(ecs.LayerID(i), func(*ecs.ECS, *screen) {})
-		}
-		arg := &screen{}
+		frame := donburiFrame()
 		b.ReportAllocs()
 		for b.Loop() {
-			e.Update()
-			e.Draw(arg)
+			frame()
 		}
 	})
 }
 
 func benchmarkFrame(b *testing.B, timed bool) {
+	frame, loop := engineFrame(b, timed)
+	b.ReportAllocs()
+	for b.Loop() {
+		frame()
+	}
+	b.ReportMetric(float64(loop.Ticks(0)+loop.Ticks(1))/float64(loop.Stats().Frames), "ticks/frame")
+}
+
+// engineFrame returns a function that runs one frame of BenchmarkFrame's
+// engine case, and its loop.
+func engineFrame(b *testing.B, timed bool) (func(), *engine.Loop) {
 	noop := func(donburi.World, engine.Event) {}
 	s := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 60})
 	for range 4 {
@@ -53,17 +57,84 @@ func benchmarkFrame(b *testing.B, timed bool) {
 	if err := loop.Start(s.Groups()...); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
+	return func() {
 		for loop.Next() {
 			ev := loop.Event()
 			s.Handle(ev)
 			if ev.Kind == engine.Render {
-				break
+				return
 			}
 		}
+	}, loop
+}
+
+// donburiFrame returns a function that runs one frame of BenchmarkFrame's
+// donburi-ecs case.
+func donburiFrame() func() {
+	type screen struct{}
+	e := ecs.NewECS(donburi.NewWorld())
+	for range 7 {
+		e.AddSystem(func(*ecs.ECS) {})
 	}
-	b.ReportMetric(float64(loop.Ticks(0)+loop.Ticks(1))/float64(loop.Stats().Frames), "ticks/frame")
+	for i := range 3 {
+		e.AddRenderer(ecs.LayerID(i), func(*ecs.ECS, *screen) {})
+	}
+	arg := &screen{}
+	return func() {
+		e.Update()
+		e.Draw(arg)
+	}
+}
+
+// BenchmarkFrameOverhead compares BenchmarkFrame's engine frame (systems
+// timed, and untimed) with donburi's ecs.ECS frame moment by moment: batches
+// of 256 frames of each, alternating which goes first, each batch timed; it
+// reports the medians per frame and the median of the per-pair ratios, minus
+// one, in percent. This 2-core VM drifts by tens of percent between
+// separately timed benchmarks; this ratio does not.
+func BenchmarkFrameOverhead(b *testing.B) {
+	for _, timed := range []bool{true, false} {
+		name := "timed"
+		if !timed {
+			name = "untimed"
+		}
+		b.Run(name, func(b *testing.B) {
+			engineRun, _ := engineFrame(b, timed)
+			donburiRun := donburiFrame()
+			const batch = 256
+			timeBatch := func(frame func(), into *[]float64) {
+				t := time.Now()
+				for range batch {
+					frame()
+				}
+				*into = append(*into, float64(time.Since(t))/batch)
+			}
+			var engineNs, rawNs []float64
+			i := 0
+			for b.Loop() {
+				if i++; i%2 == 0 {
+					timeBatch(engineRun, &engineNs)
+					timeBatch(donburiRun, &rawNs)
+				} else {
+					timeBatch(donburiRun, &rawNs)
+					timeBatch(engineRun, &engineNs)
+				}
+			}
+			ratios := make([]float64, len(engineNs))
+			for i := range engineNs {
+				ratios[i] = engineNs[i] / rawNs[i]
+			}
+			b.ReportMetric(median(engineNs), "engine-ns/frame")
+			b.ReportMetric(median(rawNs), "raw-ns/frame")
+			b.ReportMetric((median(ratios)-1)*100, "overhead-%")
+		})
+	}
+}
+
+// median returns the median of xs, reordering them.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // BenchmarkSchedulerUpdate is the scheduler alone: one group of ten no-op

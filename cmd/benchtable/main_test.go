@@ -24,6 +24,7 @@ BenchmarkFrame/donburi-ecs-2    	 2385920	       486.2 ns/op	       0 B/op	     
 BenchmarkFrame/donburi-ecs-2    	 2441812	       482.3 ns/op	       0 B/op	       0 allocs/op
 BenchmarkFrame/donburi-ecs-2    	 2292757	       559.7 ns/op	       0 B/op	       0 allocs/op
 BenchmarkNanotime-2             	43061832	        27.85 ns/op	       0 B/op	       0 allocs/op
+BenchmarkFrameOverhead/timed-2         	    4801	    251421 ns/op	       489.2 engine-ns/frame	         6.221 overhead-%	       461.9 raw-ns/frame
 BenchmarkPacing/display=144Hz-2        	     151	   9414287 ns/op	        95.24 expected-ticks-%	        95.24 plain-expected-%	         0.4892 spread-interp-px	         4.930 spread-plain-px
 PASS
 ok  	github.com/fixedstep/fixedstep/engine	12.345s
@@ -89,8 +90,8 @@ func TestParseAndMedian(t *testing.T) {
 	if r.goos != "linux" || r.goarch != "amd64" || r.cpu != "AMD EPYC" {
 		t.Errorf("header = %q %q %q", r.goos, r.goarch, r.cpu)
 	}
-	if got := len(r.order); got != 9 {
-		t.Errorf("%d benchmarks, want 9", got)
+	if got := len(r.order); got != 10 {
+		t.Errorf("%d benchmarks, want 10", got)
 	}
 	frame := r.lookup("github.com/fixedstep/fixedstep/engine", "BenchmarkFrame/engine")
 	if frame == nil {
@@ -128,6 +129,7 @@ func TestPairUp(t *testing.T) {
 	}
 	wants := []want{
 		{"BenchmarkFrame/engine", "BenchmarkFrame/donburi-ecs", 501.8 / 486.2, true},
+		{"BenchmarkFrameOverhead/timed", lockstep, 1.06221, true},
 		{"BenchmarkPhysics/engine/bodies=100", "BenchmarkPhysics/raw-cp/bodies=100",
 			((126014 + 116581) / 2.0) / ((97023 + 101944) / 2.0), true},
 		{"BenchmarkPhysics/engine/bodies=100", "BenchmarkPhysics/raw-cp-callbacks/bodies=100", 0, false},
@@ -156,7 +158,7 @@ func TestPairUp(t *testing.T) {
 	if len(unpaired) != 2 || unpaired[0].name != "BenchmarkNanotime" || unpaired[1].name != "BenchmarkPacing/display=144Hz" {
 		t.Errorf("unpaired = %v, want BenchmarkNanotime and BenchmarkPacing (which gets its own table)", unpaired)
 	}
-	if n, ok := entities(rows[4].Engine); !ok || n != 10000 {
+	if n, ok := entities(rows[5].Engine); !ok || n != 10000 {
 		t.Errorf("TransformSync N = %d, %v; want 10000 from ns/op over ns/entity", n, ok)
 	}
 }
@@ -180,6 +182,7 @@ func TestRun(t *testing.T) {
 		"| physics | PhysicsOverhead/bodies=100/events | 100 | — | 1203 | — | raw, same run (lockstep) | 1069 ns/entity | 1.12 |",
 		"| Nanotime | 27.85 | 0 | 0 B/op |",
 		"| 144Hz | 95.24 % | 95.24 % | 0.4892 px | 4.93 px |",
+		"| engine | FrameOverhead/timed | — | 489.2 a frame | — | — | raw, same run (lockstep) | 461.9 a frame | 1.06 |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())

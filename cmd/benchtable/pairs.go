@@ -37,6 +37,8 @@ var pairs = []pair{
 	// no-op systems, with and without per-system timing, against donburi's ecs.
 	{"engine", "BenchmarkFrame/engine", "BenchmarkFrame/donburi-ecs"},
 	{"engine", "BenchmarkFrame/engine-untimed", "BenchmarkFrame/donburi-ecs"},
+	// The same frames in lockstep (batches of 256 frames, alternating).
+	{"engine", "BenchmarkFrameOverhead", lockstep},
 	// systems/physics_bench_test.go: the physics system against raw cp
 	// (bare, and with the same collision callbacks installed), on
 	// SimpleTerrainCircles_N (bodies=N) and a box pyramid (pyramid=N).

@@ -20,7 +20,8 @@ func renderTables(r *results, rows []row, unpaired []*bench) string {
 	fmt.Fprintf(&sb, "Every figure is the MEDIAN over a benchmark's runs (%s runs each). "+
 		"Ratio is engine/baseline ns/op; for the lockstep *Overhead rows it is "+
 		"1 + overhead-%%/100 (the median of per-step ratios), ns/entity and baseline "+
-		"are that run's engine-ns/entity and raw-ns/entity, and ns/op and allocs/op "+
+		"are that run's engine-ns/entity and raw-ns/entity (for FrameOverhead, ns/op and "+
+		"baseline are engine-ns/frame and raw-ns/frame), and ns/op and allocs/op "+
 		"(engine and raw together) are left out.\n\n", runs)
 
 	sb.WriteString("| system | case | N | ns/op | ns/entity | allocs/op | baseline | baseline ns/op | ratio |\n")
@@ -33,10 +34,15 @@ func renderTables(r *results, rows []row, unpaired []*bench) string {
 		}
 		var nsOp, perEntity, allocs, baseName, baseNs string
 		if rw.Lockstep() {
-			nsOp, allocs = "—", "—"
-			perEntity = metric(e, "engine-ns/entity")
+			nsOp, perEntity, allocs = "—", "—", "—"
 			baseName = "raw, same run (lockstep)"
-			baseNs = metric(e, "raw-ns/entity") + " ns/entity"
+			if _, perFrame := e.median("engine-ns/frame"); perFrame {
+				nsOp = metric(e, "engine-ns/frame") + " a frame"
+				baseNs = metric(e, "raw-ns/frame") + " a frame"
+			} else {
+				perEntity = metric(e, "engine-ns/entity")
+				baseNs = metric(e, "raw-ns/entity") + " ns/entity"
+			}
 		} else {
 			nsOp, perEntity, allocs = metric(e, "ns/op"), metric(e, "ns/entity"), metric(e, "allocs/op")
 			baseName, baseNs = short(rw.BaselineName), "—"
@@ -117,7 +123,7 @@ To reproduce, run `+"`make bench`"+`: it runs every benchmark with -benchmem and
 
 This is a 2-core VM shared with other work: the same benchmark drifts 10–40%%
 between runs, so a ratio of two separately timed benchmarks is rough. The
-lockstep *Overhead benchmarks (PhysicsOverhead, RenderOverhead) time the
+lockstep *Overhead benchmarks (FrameOverhead, PhysicsOverhead, RenderOverhead) time the
 engine and the raw baseline alternately in the same run; theirs are the
 reliable ratios.
 
