@@ -91,6 +91,21 @@ func runWindowChild(t *testing.T, test, scenario string) string {
 }
 
 // childFail ends a child process with a message for the parent.
+// childWindow connects to the X server as a second client and finds the
+// child's window by its title, or fails the child.
+func childWindow(title string) (*xClient, xproto.Window) {
+	x, err := dialX()
+	if err != nil {
+		childFail("%v", err)
+	}
+	win, err := x.findWindow(title, 20*time.Second)
+	if err != nil {
+		x.close()
+		childFail("%v", err)
+	}
+	return x, win
+}
+
 func childFail(format string, args ...any) {
 	fmt.Printf("CHILD FAIL: "+format+"\n", args...)
 	os.Exit(2)
@@ -140,15 +155,8 @@ func closeChild(t *testing.T) {
 	var released, sent atomic.Bool
 	childDeadline(60*time.Second, func() string { return fmt.Sprintf("%d frames, sent %v", frames.Load(), sent.Load()) })
 	go func() {
-		x, err := dialX()
-		if err != nil {
-			childFail("%v", err)
-		}
+		x, win := childWindow(title)
 		defer x.close()
-		win, err := x.findWindow(title, 20*time.Second)
-		if err != nil {
-			childFail("%v", err)
-		}
 		waitUntil(20*time.Second, "30 frames", func() bool { return frames.Load() >= 30 })
 		sent.Store(true)
 		if err := x.requestClose(win); err != nil {
@@ -217,15 +225,8 @@ func resizeChild(t *testing.T, scenario string) {
 	})
 	var before atomic.Value // what the scene had drawn on before the resize
 	go func() {
-		x, err := dialX()
-		if err != nil {
-			childFail("%v", err)
-		}
+		x, xwin := childWindow(title)
 		defer x.close()
-		xwin, err := x.findWindow(title, 20*time.Second)
-		if err != nil {
-			childFail("%v", err)
-		}
 		waitUntil(20*time.Second, "10 frames", func() bool { return frames.Load() >= 10 })
 		before.Store(fmt.Sprintf("outside=%dx%d screen=%dx%d", outW.Load(), outH.Load(), scrW.Load(), scrH.Load()))
 		if err := x.resize(xwin, w1, h1); err != nil {
@@ -318,15 +319,8 @@ func focusChild(t *testing.T, scenario string) {
 	var frames atomic.Int64
 	childDeadline(60*time.Second, func() string { return fmt.Sprintf("stage %d, %d frames", stage.Load(), frames.Load()) })
 	go func() {
-		x, err := dialX()
-		if err != nil {
-			childFail("%v", err)
-		}
+		x, win := childWindow(title)
 		defer x.close()
-		win, err := x.findWindow(title, 20*time.Second)
-		if err != nil {
-			childFail("%v", err)
-		}
 		other, err := x.newWindow()
 		if err != nil {
 			childFail("%v", err)
