@@ -134,9 +134,19 @@ func checkScale(field string, s float64) error {
 
 // A Group is a fixed-rate update group: its systems run in ticks of exactly
 // 1/Hz seconds of game time, tick k being due at k*1e9/Hz ns (k = 1, 2, ...).
-// Any positive rate works, not only divisors of one another: 60, 25 and 10 Hz
-// run side by side. A rate that is not a whole number is kept to a millionth
-// of a hertz.
+// Any rate from one tick per million seconds (1e-6 Hz) to one per
+// nanosecond (1e9 Hz) works, not only divisors of one another: 60, 25 and
+// 10 Hz run side by side.
+//
+// The rate is held as an exact fraction: the one with the smallest
+// denominator that rounds to Hz as a float64, so a rate written as a ratio
+// of integers is kept exactly (1.0/7 is 1/7 Hz and runs 4,505,142 ticks in a
+// 365-day year; 59.94 is 2997/50; 60000/1001.0 is NTSC's 60000/1001). A
+// float64 that is no such ratio with a denominator up to 1e9 (math.Pi, say)
+// is kept as the nearest fraction with a denominator up to 1e9.
+//
+// Names tell groups apart (in the scheduler, the overlay and recordings):
+// two groups of a scene may not share a name.
 type Group struct {
 	Name string
 	Hz   float64
@@ -148,7 +158,13 @@ func checkGroups(groups []Group) ([]rate, error) {
 		r, ok := newRate(g.Hz)
 		if !ok {
 			return nil, &ConfigError{fmt.Sprintf("Groups[%d].Hz (%q)", i, g.Name), g.Hz,
-				"must be a finite rate in (0, 1e9] Hz, at least one tick per 1e6 s"}
+				fmt.Sprintf("must be a finite rate in [%g, %g] Hz (one tick per million seconds to one per nanosecond)", minHz, maxHz)}
+		}
+		for j := range i {
+			if groups[j].Name == g.Name {
+				return nil, &ConfigError{fmt.Sprintf("Groups[%d].Name", i), g.Name,
+					fmt.Sprintf("Groups[%d] has that name already: group names must differ", j)}
+			}
 		}
 		rates[i] = r
 	}

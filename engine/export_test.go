@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // Openings for the tests in package engine_test.
 
 // SetLayoutObserver makes f see every Layout call of the window driver: the
@@ -12,6 +14,13 @@ func SetLayoutObserver(f func(outsideWidth, outsideHeight, screenWidth, screenHe
 // the window loses or regains focus under Window.PauseOnFocusLoss.
 func (l *Loop) SetFocusPaused(p bool) { l.focusPaused = p }
 
-// LogRates returns the group rates scene i of lg was recorded with, for
-// tests that replay a log they did not record.
-func LogRates(lg *InputLog, i int) []float64 { return lg.scenes[i].rates }
+// SetGameTime moves the current timeline's game time, for tests of its limit.
+func (l *Loop) SetGameTime(t time.Duration) { l.gameTime = t }
+
+// SetFlushEvery sets how much real time may pass between two writes of a
+// recording to its file, and returns a func that restores it.
+func SetFlushEvery(d time.Duration) func() {
+	old := flushEvery
+	flushEvery = d
+	return func() { flushEvery = old }
+}

@@ -161,15 +161,12 @@ func FuzzParseInputLog(f *testing.F) {
 			t.Fatal(err)
 		}
 		for i := range lg.Scenes() {
-			var groups []engine.Group
-			for _, hz := range engine.LogRates(lg, i) {
-				groups = append(groups, engine.Group{Name: "g", Hz: hz})
-			}
+			groups := lg.Scene(i).Groups
 			if len(groups) == 0 {
 				t.Fatalf("scene %d has no groups: recording never makes one, parsing must refuse it", i+1)
 			}
-			if err := loop.Start(groups...); err != nil {
-				t.Fatalf("scene %d: %v", i+1, err)
+			if loop.Start(groups...) != nil {
+				break // a ReplayError: checked below
 			}
 			for renders := 0; renders < 5 && loop.Next(); {
 				if loop.Event().Kind == engine.Render {
@@ -177,7 +174,10 @@ func FuzzParseInputLog(f *testing.F) {
 				}
 			}
 		}
-		if err := loop.Err(); err != nil {
+		// Five frames of each scene are not the scenes recorded: the replay
+		// may end them early or run on (a *ReplayError), nothing else.
+		var re *engine.ReplayError
+		if err := loop.Err(); err != nil && !errors.As(err, &re) {
 			t.Fatal(err)
 		}
 	})

@@ -140,9 +140,18 @@ func (d *headlessDriver) sleep() {
 		wait := time.Duration(float64(next-l.gameTime-l.pacingCarry) * scaleOne / float64(l.scaleNum))
 		wake = min(wake, d.lastNow+max(wait, 0))
 	}
-	if wait := wake - d.clock.Now(); wait > 0 {
-		sleep(wait)
+	for {
+		wait := wake - d.clock.Now()
+		if wait <= 0 || d.loop.stopWanted.Load() {
+			return
+		}
+		sleep(min(wait, stopPoll))
 	}
 }
+
+// stopPoll is the longest the real-time driver sleeps at once: Stop or a
+// cancelled context reaches a loop that waits for its next frame (a slow
+// virtual frame rate, a pause) within it.
+const stopPoll = 20 * time.Millisecond
 
 func (d *headlessDriver) beginRender() (*ebiten.Image, bool) { return nil, true }

@@ -8,6 +8,7 @@ const (
 	gamepadButtons  = int(ebiten.StandardGamepadButtonMax) + 1
 	gamepadAxes     = int(ebiten.StandardGamepadAxisMax) + 1
 	keyWords        = (int(ebiten.KeyMax) + 64) / 64
+	maxKey          = int(ebiten.KeyMax)
 	mouseButtonsMax = int(ebiten.MouseButtonMax) + 1
 )
 

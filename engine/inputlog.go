@@ -1,53 +1,79 @@
 package engine
 
 import (
-	"bufio"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
-	"math"
-	"os"
 	"slices"
+	"strings"
 )
 
-// InputLog is the input of a run, tick by tick: for each scene, the rates of
-// its groups, and for each group the ticks whose input differs from the tick
-// before. A log recorded at one frame rate replays to the same state at any
-// other, because a replayed tick gets exactly the input its recording saw.
+// InputLog is the record of a run, made to replay it: for every scene
+// timeline (each time a scene starts the loop, see [Loop.Start]) the scene's
+// name and groups, the input every tick of every group saw (stored only
+// where it changed), the game state's checksums, and the tick where the
+// timeline ended and how; and for the whole run the seed and the settings it
+// was started with.
 //
-// A log also holds checksums of the game's state: when a scene gives the
-// loop a state hash ([Loop.SetChecksum]), recording stores its value every
+// A log recorded at one frame rate replays to the same state at any other,
+// because a replayed tick gets exactly the input its recording saw, and a
+// replay ends where its recording ended, by itself:
+//
+//   - A replayed scene that reaches the tick where its recording's scene
+//     returned must return too, by the end of that frame (or on the next
+//     frame's Input event). One that runs on, or returns earlier, or is
+//     another scene than the one recorded there, ends the replay with a
+//     [*ReplayError] naming the scene, the group and the tick: it decided on
+//     something a replay does not repeat (see the package doc's rule for
+//     game decisions).
+//   - Where the recording's loop stopped (the window closed, [Loop.Stop], a
+//     headless limit, a cancelled context) or failed, or where a recording
+//     cut short by a crash or a kill ends, the replay's loop stops by itself
+//     at the same tick.
+//
+// A log also holds checksums of the game state: when a scene gives the loop
+// a state hash ([Loop.SetChecksum]), recording stores its value every
 // ChecksumEvery ticks of the scene's first group, and replaying compares the
 // replayed state with it at the same ticks and stops at the first mismatch
 // with a [*DivergenceError] naming the tick.
 //
-// Give a new log to [Options.Record] to fill it, and a loaded one to
-// [Options.Replay] to play it back. Recording appends to slices, so it
-// allocates now and then (amortised); replaying does not allocate.
+// Give a new log to [Options.Record] to fill it (and [InputLog.Create] to
+// write it to a file as it is recorded, so that nothing is lost), and a
+// loaded one to [Options.Replay] to play it back; a log records or replays
+// one run. Recording appends to slices, so it allocates now and then
+// (amortised); replaying does not allocate.
 type InputLog struct {
 	Seed uint64 // free for the game: the seed its run used
 
-	// Note is free for the game: what else a replay needs to know to run as
-	// the recording did (its options, say). Stored as is, at most 64 KiB.
-	Note string
+	// Settings are what else a replay needs to run as the recording did,
+	// free for the game: its command-line flags, say (the App records
+	// them). Keys and values are stored as they are, sorted by key.
+	Settings map[string]string
 
 	// ChecksumEvery is how many ticks of a scene's first group pass between
 	// two state checksums when recording; 0 means 1 (every tick, so that a
 	// replay names the exact tick where it diverged). A larger value makes
-	// the file smaller (9 bytes a checksum) and a divergence is then known to
-	// lie between two checksums. Replaying uses the value each scene was
-	// recorded with.
+	// the file smaller (a checksum costs 10 bytes) and a divergence is then
+	// known to lie between two checksums. Replaying uses the value each scene
+	// was recorded with.
 	ChecksumEvery int
 
-	scenes []logScene
+	scenes   []logScene
+	complete bool     // the recorded run ended (see Complete)
+	file     *logFile // the file being written while recording, see Create
+	replayed ReplayReport
 }
 
+// logScene is one timeline of a log.
 type logScene struct {
-	rates  []float64
-	groups [][]logEntry
+	name   string
+	groups []Group
 	every  int64      // ticks of the first group between two checksums
+	input  [][]byte   // per group: its entries (see appendEntry), in tick order
+	inputN []int      // per group: how many entries
+	last   []int64    // per group: the tick of its last entry
 	checks []logCheck // the state checksums, by tick
+	ticks  []int64    // per group: ticks run, as far as recorded
+	end    SceneEnd
+	err    string // with EndFailed: the error the loop failed with
 }
 
 // logCheck is the state checksum taken after tick `tick` of the first group.
@@ -55,6 +81,115 @@ type logCheck struct {
 	tick int64
 	sum  uint64
 }
+
+// SceneEnd says how a scene timeline of a recording ended.
+type SceneEnd uint8
+
+const (
+	// EndNone: the recording was cut short (a crash or a kill) while the
+	// timeline ran; it holds the timeline up to its last complete tick.
+	EndNone SceneEnd = iota
+	// EndReturned: the scene's Run returned (with the next scene, or nil).
+	EndReturned
+	// EndRestarted: the scene started a new timeline ([Loop.Start] again).
+	EndRestarted
+	// EndStopped: the loop stopped: the window closed, [Loop.Stop], a
+	// headless limit or a cancelled context.
+	EndStopped
+	// EndFailed: the loop failed with an error ([Loop.Fail], a bad
+	// configuration, a scene's error or panic).
+	EndFailed
+)
+
+func (e SceneEnd) String() string {
+	switch e {
+	case EndNone:
+		return "cut short"
+	case EndReturned:
+		return "returned"
+	case EndRestarted:
+		return "restarted"
+	case EndStopped:
+		return "stopped"
+	case EndFailed:
+		return "failed"
+	}
+	return fmt.Sprintf("SceneEnd(%d)", uint8(e))
+}
+
+// SceneRecord describes one scene timeline of a log.
+type SceneRecord struct {
+	Name   string  // the scene's name (see SceneName)
+	Groups []Group // its rate groups
+	Ticks  []int64 // ticks each group ran, to the end (or as far as recorded)
+	End    SceneEnd
+	Err    string // with EndFailed, the error
+}
+
+// Scenes returns how many scene timelines the log holds.
+func (lg *InputLog) Scenes() int { return len(lg.scenes) }
+
+// Scene returns scene timeline i (0 <= i < Scenes()).
+func (lg *InputLog) Scene(i int) SceneRecord {
+	s := &lg.scenes[i]
+	return SceneRecord{Name: s.name, Groups: slices.Clone(s.groups), Ticks: slices.Clone(s.ticks), End: s.end, Err: s.err}
+}
+
+// Ticks returns how many ticks the log holds: the ticks of every scene's
+// first group, summed.
+func (lg *InputLog) Ticks() int64 {
+	var n int64
+	for i := range lg.scenes {
+		if len(lg.scenes[i].ticks) > 0 {
+			n += lg.scenes[i].ticks[0]
+		}
+	}
+	return n
+}
+
+// Entries returns how many input changes the log holds over all scenes.
+func (lg *InputLog) Entries() int {
+	n := 0
+	for i := range lg.scenes {
+		for _, c := range lg.scenes[i].inputN {
+			n += c
+		}
+	}
+	return n
+}
+
+// Complete reports whether the log holds a whole run: the run ended (for a
+// log read from a file, the file was closed), rather than being cut short by
+// a crash or a kill.
+func (lg *InputLog) Complete() bool { return lg.complete }
+
+// String summarises the log: its scenes, their ticks and ends.
+func (lg *InputLog) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d scenes, %d ticks", len(lg.scenes), lg.Ticks())
+	if !lg.complete {
+		b.WriteString(", cut short")
+	}
+	for i := range lg.scenes {
+		s := &lg.scenes[i]
+		fmt.Fprintf(&b, "; %s %v %s", s.name, s.ticks, s.end)
+	}
+	return b.String()
+}
+
+// ReplayReport is how far a replay of a log went.
+type ReplayReport struct {
+	Scenes  int   // scene timelines replayed
+	Ticks   int64 // ticks of the scenes' first groups replayed
+	Checked int64 // state checksums compared (a mismatch ends the replay with a *DivergenceError)
+	// Finished: the replay reached the end of the recording: the tick where
+	// its last scene ended, or where a recording cut short ends.
+	Finished bool
+}
+
+// Replayed reports how far the last replay of the log went (see
+// [Options.Replay]).
+func (lg *InputLog) Replayed() ReplayReport { return lg.replayed }
 
 // A DivergenceError ends a replay whose state differs from the recording:
 // the state checksum the scene computed after tick Tick of its first group
@@ -64,6 +199,7 @@ type logCheck struct {
 // tick.
 type DivergenceError struct {
 	Scene    int    // the scene's timeline in the log, from 1
+	Name     string // the scene's name
 	Group    string // the first group's name
 	Tick     int64  // the tick whose checksum differs
 	Since    int64  // the last tick whose checksum matched, 0 if none
@@ -76,60 +212,194 @@ func (e *DivergenceError) Error() string {
 	if e.Tick-e.Since > 1 {
 		where = fmt.Sprintf("between ticks %d and %d", e.Since+1, e.Tick)
 	}
-	return fmt.Sprintf("engine: replay diverged from the recording %s of group %q in scene %d "+
-		"(state checksum %016x recorded, %016x replayed)", where, e.Group, e.Scene, e.Recorded, e.Replayed)
+	return fmt.Sprintf("engine: replay diverged from the recording %s of group %q in scene %d (%s) "+
+		"(state checksum %016x recorded, %016x replayed)", where, e.Group, e.Scene, e.Name, e.Recorded, e.Replayed)
 }
 
-type logEntry struct {
-	tick int64
-	in   InputState
+// A ReplayError ends a replay that cannot follow its recording: a scene
+// that ran past the tick where the recording's scene ended, or ended before
+// it, or is not the scene (or does not run the groups) the recording has
+// there. Such a scene decided on something a replay does not repeat: an
+// Input event's live input, real time, the frame count.
+type ReplayError struct {
+	Scene  int    // the timeline in the log, from 1
+	Name   string // the replayed scene's name
+	Group  string // the group concerned, if any
+	Tick   int64  // the replay's tick of that group
+	Ended  int64  // the tick where the recording's scene ended, if that is the issue
+	Reason string // what went wrong, and the likely cause
 }
 
-// replayCursor is one group's position in a log while replaying.
-type replayCursor struct {
-	next int
-	in   InputState
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("engine: replay: scene %d (%s): %s", e.Scene, e.Name, e.Reason)
 }
 
-// Scenes returns how many scene timelines the log holds.
-func (lg *InputLog) Scenes() int { return len(lg.scenes) }
+// decisionHint names the likely cause of a scene that does not end where
+// its recording did.
+const decisionHint = "it decided on something a replay does not repeat " +
+	"(live input in an Input event, real time, the frame count): decide on Update events, " +
+	"from the tick's input and the game state"
 
-// Entries returns how many input changes the log holds over all scenes.
-func (lg *InputLog) Entries() int {
-	n := 0
-	for _, s := range lg.scenes {
-		for _, g := range s.groups {
-			n += len(g)
-		}
-	}
-	return n
-}
+// Recording, called by the loop.
 
-func (lg *InputLog) beginScene(groups []Group) {
-	s := logScene{groups: make([][]logEntry, len(groups)), every: int64(max(lg.ChecksumEvery, 1))}
-	for _, g := range groups {
-		s.rates = append(s.rates, g.Hz)
-	}
+func (lg *InputLog) beginScene(name string, groups []Group) {
+	n := len(groups)
+	s := logScene{name: name, groups: slices.Clone(groups), every: int64(max(lg.ChecksumEvery, 1)),
+		input: make([][]byte, n), inputN: make([]int, n), last: make([]int64, n), ticks: make([]int64, n)}
 	lg.scenes = append(lg.scenes, s)
+	if lg.file != nil {
+		lg.file.buf = appendSceneRecord(lg.file.buf, &lg.scenes[len(lg.scenes)-1])
+	}
 }
 
-func (lg *InputLog) add(group int, tick int64, in *InputState) {
+// addInput records that tick `tick` of group g saw cur, where the log
+// predicts prev's held state with no edges and no wheel motion.
+func (lg *InputLog) addInput(g int, tick int64, prev, cur *InputState) {
 	s := &lg.scenes[len(lg.scenes)-1]
-	s.groups[group] = append(s.groups[group], logEntry{tick: tick, in: *in})
+	start := len(s.input[g])
+	s.input[g] = appendEntry(s.input[g], tick-s.last[g], prev, cur)
+	s.last[g] = tick
+	s.inputN[g]++
+	if lg.file != nil {
+		lg.file.buf = appendInputRecord(lg.file.buf, g, s.input[g][start:])
+	}
 }
 
 func (lg *InputLog) addCheck(tick int64, sum uint64) {
 	s := &lg.scenes[len(lg.scenes)-1]
+	prev := int64(0)
+	if n := len(s.checks); n > 0 {
+		prev = s.checks[n-1].tick
+	}
 	s.checks = append(s.checks, logCheck{tick: tick, sum: sum})
+	if lg.file != nil {
+		lg.file.buf = appendCheckRecord(lg.file.buf, tick-prev, sum)
+	}
 }
 
-// checkEvery returns how many ticks of the first group lie between two
-// checksums in scene i (1 for a scene the log does not hold).
-func (lg *InputLog) checkEvery(i int) int64 {
-	if i < len(lg.scenes) {
-		return lg.scenes[i].every
+// setTicks records how far the current timeline has run.
+func (lg *InputLog) setTicks(groups []group) {
+	if len(lg.scenes) == 0 {
+		return
 	}
-	return 1
+	s := &lg.scenes[len(lg.scenes)-1]
+	for i := range s.ticks {
+		s.ticks[i] = groups[i].ticks
+	}
+}
+
+// endScene records how the current timeline ended, at the ticks setTicks
+// recorded last.
+func (lg *InputLog) endScene(end SceneEnd, err error) {
+	s := &lg.scenes[len(lg.scenes)-1]
+	s.end = end
+	if err != nil {
+		s.err = err.Error()
+	}
+	if lg.file != nil {
+		lg.file.buf = appendEndRecord(lg.file.buf, s)
+	}
+}
+
+// finish marks the run complete and writes what the file still lacks.
+func (lg *InputLog) finish() error {
+	lg.complete = true
+	if lg.file == nil {
+		return nil
+	}
+	lg.file.buf = append(lg.file.buf, recRunEnd)
+	return lg.file.flush(nil, true)
+}
+
+// flush writes the records gathered so far to the file, when it is time
+// (see logFile.flush), with the current timeline's progress.
+func (lg *InputLog) flush(groups []group) error {
+	if lg.file == nil || len(lg.scenes) == 0 {
+		return nil
+	}
+	lg.setTicks(groups)
+	return lg.file.flush(&lg.scenes[len(lg.scenes)-1], false)
+}
+
+// Replaying, called by the loop.
+
+// replayCursor is one group's position in a log while replaying.
+type replayCursor struct {
+	data []byte     // the group's entries in this timeline
+	off  int        // the next entry
+	next int64      // its tick, 0 when none is left
+	held InputState // the held state after the last entry applied
+}
+
+// startReplay checks that timeline i (0-based) of the log was recorded with
+// this scene and these groups, and sets the groups' cursors. It reports
+// false when the log holds no such timeline.
+func (lg *InputLog) startReplay(i int, name string, groups []group) (bool, error) {
+	if i >= len(lg.scenes) {
+		if !lg.complete { // the recording was cut short before this timeline
+			return false, nil
+		}
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("the recording has %d scenes and ended there; the replay went on to another: %s",
+				len(lg.scenes), decisionHint)}
+	}
+	s := &lg.scenes[i]
+	if name != "" && s.name != "" && name != s.name {
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("the recording has scene %s here; %s", s.name, decisionHint)}
+	}
+	same := len(groups) == len(s.groups)
+	for j := 0; same && j < len(groups); j++ {
+		same = groups[j].Name == s.groups[j].Name && groups[j].Hz == s.groups[j].Hz
+	}
+	if !same {
+		have := make([]Group, len(groups))
+		for j := range groups {
+			have[j] = groups[j].Group
+		}
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("runs groups %s; the recording's scene ran %s", groupList(have), groupList(s.groups))}
+	}
+	for j := range groups {
+		c := &groups[j].replay
+		*c = replayCursor{data: s.input[j]}
+		c.peek(0)
+	}
+	lg.replayed.Scenes = i + 1
+	return true, nil
+}
+
+func groupList(gs []Group) string {
+	parts := make([]string, len(gs))
+	for i, g := range gs {
+		parts[i] = fmt.Sprintf("%s %v Hz", g.Name, g.Hz)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// peek reads the tick of the entry at the cursor, after tick `after`.
+func (c *replayCursor) peek(after int64) {
+	if c.off >= len(c.data) {
+		c.next = 0
+		return
+	}
+	step, n := uvarint(c.data[c.off:])
+	c.off += n
+	c.next = after + int64(step)
+}
+
+// apply sets in to what tick `tick` of the cursor's group saw when recorded.
+// Entries exist only where the input changed: between them the held state
+// stays, with no edges and no wheel motion.
+func (c *replayCursor) apply(tick int64, in *InputState) {
+	if c.next == 0 || c.next != tick {
+		*in = c.held
+		return
+	}
+	c.off = decodeEntry(c.data, c.off, &c.held, in)
+	c.held = *in
+	clearEdges(&c.held)
+	c.peek(tick)
 }
 
 // verify compares sum, the replayed state's checksum after tick `tick` of
@@ -148,340 +418,19 @@ func (lg *InputLog) verify(i int, next *int, since *int64, tick int64, sum uint6
 		return nil
 	}
 	if c := checks[*next]; c.sum != sum {
-		return &DivergenceError{Scene: i + 1, Group: group, Tick: tick, Since: *since, Recorded: c.sum, Replayed: sum}
+		return &DivergenceError{Scene: i + 1, Name: lg.scenes[i].name, Group: group, Tick: tick, Since: *since,
+			Recorded: c.sum, Replayed: sum}
 	}
 	*since = tick
+	lg.replayed.Checked++
 	return nil
 }
 
-// checkScene reports whether scene i of the log was recorded with these groups.
-// A replay that runs past the recorded scenes gets no input.
-func (lg *InputLog) checkScene(i int, groups []Group) error {
-	if i >= len(lg.scenes) {
-		return nil
+// checkEvery returns how many ticks of the first group lie between two
+// checksums in scene i (1 for a scene the log does not hold).
+func (lg *InputLog) checkEvery(i int) int64 {
+	if i < len(lg.scenes) {
+		return lg.scenes[i].every
 	}
-	rates := make([]float64, len(groups))
-	for j, g := range groups {
-		rates[j] = g.Hz
-	}
-	if !slices.Equal(rates, lg.scenes[i].rates) {
-		return fmt.Errorf("engine: replay: scene %d runs groups at %v Hz, the log was recorded at %v Hz",
-			i+1, rates, lg.scenes[i].rates)
-	}
-	return nil
-}
-
-// apply sets in to what tick `tick` of group `group` in scene `scene` saw when
-// recorded. Entries exist only where the input changed, so between them the
-// previous tick's input holds.
-func (lg *InputLog) apply(c *replayCursor, scene, group int, tick int64, in *InputState) {
-	if scene < len(lg.scenes) {
-		entries := lg.scenes[scene].groups[group]
-		for c.next < len(entries) && entries[c.next].tick <= tick {
-			c.in = entries[c.next].in
-			c.next++
-		}
-	}
-	*in = c.in
-}
-
-// The file format, little-endian: the magic, a uint16 version, the seed,
-// (version 2) the note as a uvarint length and its bytes, a uvarint count of
-// scenes; per scene a uvarint count of groups, and per group
-// its rate (float64), a uvarint count of entries, and per entry the uvarint
-// distance in ticks from the previous entry and the input state; then
-// (version 2) the uvarint checksum interval, a uvarint count of checksums,
-// and per checksum the uvarint distance in ticks from the previous one and
-// the checksum (uint64). Version 1 files (no checksums) still load.
-const (
-	logMagic   = "FSTEPINP"
-	logVersion = 2
-)
-
-// maxNote bounds InputLog.Note.
-const maxNote = 1 << 16
-
-// WriteTo writes the log in its file format. A Note longer than 64 KiB is
-// an error.
-func (lg *InputLog) WriteTo(w io.Writer) (int64, error) {
-	if len(lg.Note) > maxNote {
-		return 0, fmt.Errorf("engine: input log: note of %d bytes, more than %d", len(lg.Note), maxNote)
-	}
-	b := []byte(logMagic)
-	b = binary.LittleEndian.AppendUint16(b, logVersion)
-	b = binary.LittleEndian.AppendUint64(b, lg.Seed)
-	b = binary.AppendUvarint(b, uint64(len(lg.Note)))
-	b = append(b, lg.Note...)
-	b = binary.AppendUvarint(b, uint64(len(lg.scenes)))
-	for _, s := range lg.scenes {
-		b = binary.AppendUvarint(b, uint64(len(s.rates)))
-		for g, hz := range s.rates {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(hz))
-			b = binary.AppendUvarint(b, uint64(len(s.groups[g])))
-			prev := int64(0)
-			for _, e := range s.groups[g] {
-				b = binary.AppendUvarint(b, uint64(e.tick-prev))
-				prev = e.tick
-				b = appendInput(b, &e.in)
-			}
-		}
-		b = binary.AppendUvarint(b, uint64(s.every))
-		b = binary.AppendUvarint(b, uint64(len(s.checks)))
-		prev := int64(0)
-		for _, c := range s.checks {
-			b = binary.AppendUvarint(b, uint64(c.tick-prev))
-			prev = c.tick
-			b = binary.LittleEndian.AppendUint64(b, c.sum)
-		}
-	}
-	n, err := w.Write(b)
-	return int64(n), err
-}
-
-// Save writes the log to a file.
-func (lg *InputLog) Save(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("engine: save input log: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	_, err = lg.WriteTo(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("engine: save input log %s: %w", path, err)
-	}
-	return nil
-}
-
-// LoadInputLog reads a log saved by [InputLog.Save].
-func LoadInputLog(path string) (*InputLog, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("engine: load input log: %w", err)
-	}
-	lg, err := ParseInputLog(data)
-	if err != nil {
-		return nil, fmt.Errorf("engine: load input log %s: %w", path, err)
-	}
-	return lg, nil
-}
-
-// ErrBadInputLog is wrapped by every error about a malformed input log.
-var ErrBadInputLog = errors.New("malformed input log")
-
-// ParseInputLog decodes a log from its file format. A truncated, corrupt or
-// wrong-version log is an error wrapping [ErrBadInputLog] that says where, and
-// never a panic.
-func ParseInputLog(data []byte) (*InputLog, error) {
-	r := logReader{data: data}
-	if string(r.bytes(len(logMagic))) != logMagic {
-		return nil, fmt.Errorf("%w: not an input log (bad magic)", ErrBadInputLog)
-	}
-	version := r.u16()
-	if r.err == nil && (version < 1 || version > logVersion) {
-		return nil, fmt.Errorf("%w: version %d, this engine reads versions 1 to %d", ErrBadInputLog, version, logVersion)
-	}
-	lg := &InputLog{Seed: r.u64()}
-	if version >= 2 {
-		n := r.count(1)
-		if n > maxNote {
-			r.fail("note of %d bytes, more than %d", n, maxNote)
-		}
-		lg.Note = string(r.bytes(n))
-	}
-	nScenes := r.count(1)
-	for range nScenes {
-		nGroups := r.count(9)
-		if nGroups == 0 && r.err == nil {
-			r.fail("a scene with no groups") // Start always runs at least one
-		}
-		s := logScene{rates: make([]float64, nGroups), groups: make([][]logEntry, nGroups), every: 1}
-		for g := range nGroups {
-			s.rates[g] = math.Float64frombits(r.u64())
-			if _, ok := newRate(s.rates[g]); !ok && r.err == nil {
-				r.fail("bad rate %v", s.rates[g])
-			}
-			n := r.count(1 + inputSize)
-			s.groups[g] = make([]logEntry, n)
-			tick := int64(0)
-			for i := range n {
-				d := r.uvarint()
-				if (d == 0 && i > 0) || d > math.MaxInt64-uint64(tick) {
-					r.fail("bad tick step %d", d)
-				}
-				tick += int64(d)
-				s.groups[g][i].tick = tick
-				r.input(&s.groups[g][i].in)
-			}
-		}
-		if version >= 2 {
-			r.checks(&s)
-		}
-		lg.scenes = append(lg.scenes, s)
-		if r.err != nil {
-			break
-		}
-	}
-	if r.err == nil && r.off != len(data) {
-		r.fail("%d bytes after the end", len(data)-r.off)
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	return lg, nil
-}
-
-// inputSize is the encoded size of an InputState.
-const inputSize = 3*keyWords*8 + 2*8 + 3 + 2*8 + MaxGamepads*(1+3*4+gamepadAxes*8)
-
-func appendInput(b []byte, in *InputState) []byte {
-	le := binary.LittleEndian
-	for _, set := range []*KeySet{&in.Keys, &in.KeysPressed, &in.KeysReleased} {
-		for _, w := range set {
-			b = le.AppendUint64(b, w)
-		}
-	}
-	b = le.AppendUint64(b, math.Float64bits(in.CursorX))
-	b = le.AppendUint64(b, math.Float64bits(in.CursorY))
-	b = append(b, in.Mouse, in.MousePressed, in.MouseReleased)
-	b = le.AppendUint64(b, math.Float64bits(in.WheelX))
-	b = le.AppendUint64(b, math.Float64bits(in.WheelY))
-	for i := range in.Gamepads {
-		p := &in.Gamepads[i]
-		c := byte(0)
-		if p.Connected {
-			c = 1
-		}
-		b = append(b, c)
-		b = le.AppendUint32(b, p.Down)
-		b = le.AppendUint32(b, p.Pressed)
-		b = le.AppendUint32(b, p.Released)
-		for _, a := range p.Axes {
-			b = le.AppendUint64(b, math.Float64bits(a))
-		}
-	}
-	return b
-}
-
-// logReader decodes the file format; after the first error every read
-// returns zero and the error stays.
-type logReader struct {
-	data []byte
-	off  int
-	err  error
-}
-
-func (r *logReader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: at byte %d: %s", ErrBadInputLog, r.off, fmt.Sprintf(format, args...))
-	}
-}
-
-func (r *logReader) bytes(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if len(r.data)-r.off < n {
-		r.fail("truncated: want %d more bytes, have %d", n, len(r.data)-r.off)
-		return nil
-	}
-	b := r.data[r.off : r.off+n]
-	r.off += n
-	return b
-}
-
-func (r *logReader) u16() uint16 {
-	if b := r.bytes(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
-
-func (r *logReader) u32() uint32 {
-	if b := r.bytes(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (r *logReader) u64() uint64 {
-	if b := r.bytes(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
-}
-
-func (r *logReader) f64() float64 { return math.Float64frombits(r.u64()) }
-
-func (r *logReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.data[r.off:])
-	if n <= 0 {
-		r.fail("truncated or overlong number")
-		return 0
-	}
-	r.off += n
-	return v
-}
-
-// count reads a count of items of at least minSize bytes each, refusing one
-// that the rest of the data cannot hold (so a corrupt count never allocates
-// a huge slice).
-func (r *logReader) count(minSize int) int {
-	n := r.uvarint()
-	if r.err == nil && n > uint64((len(r.data)-r.off)/minSize) {
-		r.fail("count %d exceeds the data left", n)
-		return 0
-	}
-	return int(n)
-}
-
-// checks reads a scene's checksum interval and checksums (version 2).
-func (r *logReader) checks(s *logScene) {
-	every := r.uvarint()
-	if r.err == nil && (every == 0 || every > math.MaxInt32) {
-		r.fail("bad checksum interval %d", every)
-	}
-	s.every = int64(every)
-	n := r.count(9)
-	s.checks = make([]logCheck, n)
-	tick := int64(0)
-	for i := range n {
-		d := r.uvarint()
-		if d == 0 || d > math.MaxInt64-uint64(tick) {
-			r.fail("bad checksum tick step %d", d)
-		}
-		tick += int64(d)
-		s.checks[i] = logCheck{tick: tick, sum: r.u64()}
-	}
-}
-
-func (r *logReader) input(in *InputState) {
-	for _, set := range []*KeySet{&in.Keys, &in.KeysPressed, &in.KeysReleased} {
-		for i := range set {
-			set[i] = r.u64()
-		}
-	}
-	in.CursorX, in.CursorY = r.f64(), r.f64()
-	if b := r.bytes(3); b != nil {
-		in.Mouse, in.MousePressed, in.MouseReleased = b[0], b[1], b[2]
-	}
-	in.WheelX, in.WheelY = r.f64(), r.f64()
-	for i := range in.Gamepads {
-		p := &in.Gamepads[i]
-		if b := r.bytes(1); b != nil {
-			p.Connected = b[0] != 0
-		}
-		p.Down, p.Pressed, p.Released = r.u32(), r.u32(), r.u32()
-		for a := range p.Axes {
-			p.Axes[a] = r.f64()
-		}
-	}
+	return 1
 }

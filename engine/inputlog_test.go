@@ -3,10 +3,15 @@ package engine_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -36,7 +41,7 @@ type steer struct {
 // driving a simulation with each tick's input, and returns its state.
 func playScenes(t *testing.T, fps float64, input engine.InputSource, record, replay *engine.InputLog) [2]steer {
 	t.Helper()
-	out, err := playChecked(fps, input, record, replay, 0)
+	out, err := playChecked(fps, input, record, replay, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +51,7 @@ func playScenes(t *testing.T, fps float64, input engine.InputSource, record, rep
 // playChecked is playScenes with each scene's state checksum given to the
 // loop, and the first scene's state nudged after its tick `nudge` (0: never),
 // as a replay that went wrong would be.
-func playChecked(fps float64, input engine.InputSource, record, replay *engine.InputLog, nudge int64) ([2]steer, error) {
+func playChecked(fps float64, input engine.InputSource, record, replay *engine.InputLog, nudge int64, tick engine.TickInput) ([2]steer, error) {
 	var out [2]steer
 	scene := func(i int, groups []engine.Group, ticks int64, next engine.Scene) engine.Scene {
 		return engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
@@ -69,7 +74,7 @@ func playChecked(fps float64, input engine.InputSource, record, replay *engine.I
 	}
 	second := scene(1, []engine.Group{{Name: "only", Hz: 50}}, 300, nil)
 	first := scene(0, []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: 10}}, 600, second)
-	opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Input: input, Record: record, Replay: replay}
+	opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Input: input, TickInput: tick, Record: record, Replay: replay}
 	return out, engine.Run(first, opts)
 }
 
@@ -99,7 +104,7 @@ func (s *steer) checksum() uint64 {
 // Rule 4: input is recorded per tick, so a recording replays to the same state
 // at another frame rate, through a file.
 func TestRecordAndReplayAtAnotherFrameRate(t *testing.T) {
-	log := &engine.InputLog{Seed: 99, Note: "options: hard"}
+	log := &engine.InputLog{Seed: 99, Settings: map[string]string{"difficulty": "hard", "lives": "3"}}
 	recorded := playScenes(t, 60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, log, nil)
 	if recorded[0].presses == 0 || recorded[1].presses == 0 || log.Scenes() != 2 || log.Entries() < 100 {
 		t.Fatalf("recording saw too little: %+v, %d scenes, %d entries", recorded, log.Scenes(), log.Entries())
@@ -109,7 +114,7 @@ func TestRecordAndReplayAtAnotherFrameRate(t *testing.T) {
 		t.Fatal(err)
 	}
 	loaded, err := engine.LoadInputLog(path)
-	if err != nil || loaded.Seed != 99 || loaded.Note != log.Note || loaded.Entries() != log.Entries() {
+	if err != nil || loaded.Seed != 99 || !maps.Equal(loaded.Settings, log.Settings) || loaded.Entries() != log.Entries() {
 		t.Fatalf("load: %v (seed %d, %d entries)", err, loaded.Seed, loaded.Entries())
 	}
 	for _, fps := range []float64{60, 24, 144, 1000} {
@@ -180,7 +185,7 @@ func TestReplayWithOtherRatesFails(t *testing.T) {
 func TestReplayStopsAtTheFirstDivergingTick(t *testing.T) {
 	for _, every := range []int{0, 50} {
 		log := &engine.InputLog{ChecksumEvery: every}
-		recorded, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, log, nil, 0)
+		recorded, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, log, nil, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,11 +197,11 @@ func TestReplayStopsAtTheFirstDivergingTick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if replayed, err := playChecked(144, nil, nil, loaded, 0); err != nil || replayed != recorded {
+		if replayed, err := playChecked(144, nil, nil, loaded, 0, nil); err != nil || replayed != recorded {
 			t.Fatalf("every %d: a faithful replay: %v, state %+v, recorded %+v", every, err, replayed, recorded)
 		}
 
-		_, err = playChecked(144, nil, nil, loaded, 130)
+		_, err = playChecked(144, nil, nil, loaded, 130, nil)
 		var de *engine.DivergenceError
 		if !errors.As(err, &de) {
 			t.Fatalf("every %d: a nudged replay: got %v, want a *DivergenceError", every, err)
@@ -216,14 +221,14 @@ func TestReplayStopsAtTheFirstDivergingTick(t *testing.T) {
 	}
 }
 
-// A checksum costs the file 9 bytes (tick step and sum); replaying with
+// A checksum costs the file 10 bytes (tag, tick step and sum); replaying with
 // checksums and input allocates nothing per frame.
 func TestReplayWithChecksums(t *testing.T) {
 	sizes := map[int]int{}
 	logs := map[int]*engine.InputLog{}
 	for _, every := range []int{1, 60} {
 		log := &engine.InputLog{ChecksumEvery: every}
-		if _, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, log, nil, 0); err != nil {
+		if _, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, log, nil, 0, nil); err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
@@ -232,9 +237,8 @@ func TestReplayWithChecksums(t *testing.T) {
 		}
 		sizes[every], logs[every] = buf.Len(), log
 	}
-	// 600 + 300 checksums against 10 + 5; the two counts above 127 take one
-	// more byte each.
-	if d, want := sizes[1]-sizes[60], (900-15)*9+2; d != want {
+	// 600 + 300 checksums against 10 + 5, 10 bytes each.
+	if d, want := sizes[1]-sizes[60], (900-15)*10; d != want {
 		t.Errorf("every tick: %d bytes, every 60: %d bytes; difference %d, want %d", sizes[1], sizes[60], d, want)
 	}
 
@@ -268,19 +272,154 @@ func TestReplayWithChecksums(t *testing.T) {
 	}
 }
 
-// Version 1 logs (before checksums) still load; a newer version does not.
+// Logs of older versions are refused by name, and so are newer ones.
 func TestParseInputLogVersions(t *testing.T) {
-	v1 := append([]byte("FSTEPINP"), 1, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 1)
-	v1 = append(v1, make([]byte, 8)...) // rate 0 Hz: bad, so give 60 Hz
-	copy(v1[len(v1)-8:], []byte{0, 0, 0, 0, 0, 0, 0x4e, 0x40})
-	v1 = append(v1, 0) // no entries
-	lg, err := engine.ParseInputLog(v1)
-	if err != nil || lg.Seed != 7 || lg.Scenes() != 1 {
-		t.Fatalf("version 1: %v", err)
+	for v, says := range map[byte]string{1: "version 1, this engine reads version 3 (an older build",
+		2: "version 2, this engine reads version 3 (an older build", 4: "version 4, this engine reads version 3 (a newer build"} {
+		data := append([]byte("FSTEPINP"), v, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 1)
+		if _, err := engine.ParseInputLog(data); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), says) {
+			t.Errorf("version %d: %v", v, err)
+		}
 	}
-	v3 := bytes.Clone(v1)
-	v3[8] = 3
-	if _, err := engine.ParseInputLog(v3); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), "version 3") {
-		t.Fatalf("version 3: %v", err)
+}
+
+// A path a recording cannot be written to is refused by Create, before the
+// first frame, and nothing is left behind; so is a .partial file left by a
+// run that did not end (it is a recording: it is not overwritten).
+func TestRecordingPathRefusedBeforeTheFirstFrame(t *testing.T) {
+	dir := t.TempDir()
+	partial := filepath.Join(dir, "old.input")
+	if err := os.WriteFile(partial+engine.PartialSuffix, []byte("a killed run"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, says := range map[string]string{
+		dir:                                 "is a directory",
+		"/proc/x":                           "/proc/x.partial",
+		filepath.Join(dir, "no", "such.in"): "no such file or directory",
+		partial:                             "the recording of a run that did not end",
+		"":                                  "no file name",
+	} {
+		lg := &engine.InputLog{}
+		err := lg.Create(path)
+		if err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("%q: %v, want an error saying %q", path, err, says)
+		}
+		if err == nil {
+			lg.Close()
+		}
+	}
+	if data, err := os.ReadFile(partial + engine.PartialSuffix); err != nil || string(data) != "a killed run" {
+		t.Fatalf("the old .partial file: %q, %v", data, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+// tinyDisk mounts a tmpfs of size bytes for the test, or skips it where
+// mounting is not allowed (it needs root: make test runs as root in CI).
+func tinyDisk(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput()
+	if err != nil {
+		if os.Getenv("CI") != "" && os.Geteuid() == 0 {
+			t.Fatalf("mount a tmpfs: %v: %s", err, out)
+		}
+		t.Skipf("cannot mount a tmpfs to fill (needs root): %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// On a full disk, the recording's write fails during the run: the run ends
+// with that error, and what was written stays in the .partial file, which
+// replays. A failed Save leaves the file it would have replaced as it was.
+func TestFullDiskLosesNoRecording(t *testing.T) {
+	dir := tinyDisk(t, 16<<10)
+	path := filepath.Join(dir, "run.input")
+	old := []byte("an older recording")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lg := &engine.InputLog{}
+	if err := lg.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	defer engine.SetFlushEvery(0)()
+	_, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, lg, nil, 0, nil)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), path+engine.PartialSuffix) {
+		t.Fatalf("a full disk: %v", err)
+	}
+	if err := lg.Close(); err == nil || !strings.Contains(err.Error(), path+engine.PartialSuffix) {
+		t.Fatalf("Close: %v, want an error naming the .partial file", err)
+	}
+	cut, err := engine.LoadInputLog(path + engine.PartialSuffix)
+	if err != nil || cut.Complete() || cut.Ticks() == 0 {
+		t.Fatalf("the .partial file: %v (%v)", err, cut)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, old) {
+		t.Fatalf("the older recording: %q, %v", data, err)
+	}
+	t.Logf("the full disk kept %s", cut)
+
+	// Save writes a temporary file and renames it: failing, it leaves the old.
+	os.Remove(path + engine.PartialSuffix)
+	big := &engine.InputLog{}
+	playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, big, nil, 0, nil)
+	if err := big.Save(path); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Save on a full disk: %v", err)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, old) {
+		t.Fatalf("after a failed Save, the older recording: %q, %v", data, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("a failed Save left %v", entries)
+	}
+}
+
+// A damaged byte anywhere is "corrupt file at byte N", never a replay of
+// damaged input (nor a divergence); a file cut anywhere is a recording cut
+// short, which loads; files too large are refused before they are read.
+func TestDamagedFiles(t *testing.T) {
+	lg := &engine.InputLog{Seed: 5}
+	playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, lg, nil, 0, nil)
+	var buf bytes.Buffer
+	lg.WriteTo(&buf)
+	good := buf.Bytes()
+	for i := 10; i < len(good); i += len(good) / 97 {
+		for bit := range 8 {
+			bad := bytes.Clone(good)
+			bad[i] ^= 1 << bit
+			_, err := engine.ParseInputLog(bad)
+			if !errors.Is(err, engine.ErrBadInputLog) {
+				t.Fatalf("bit %d of byte %d flipped: %v", bit, i, err)
+			}
+		}
+	}
+	bad := bytes.Clone(good)
+	bad[len(bad)/2] ^= 4
+	if _, err := engine.ParseInputLog(bad); err == nil || !strings.Contains(err.Error(), "corrupt file at byte 10:") {
+		t.Fatalf("a flipped bit: %v", err)
+	}
+	for _, n := range []int{11, 100, len(good) / 2, len(good) - 1} {
+		cut, err := engine.ParseInputLog(good[:n])
+		if !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), "holds no run") {
+			t.Fatalf("cut at %d bytes (of one chunk): %v, %v", n, cut, err)
+		}
+	}
+	if _, err := engine.LoadInputLog("/dev/zero"); !errors.Is(err, engine.ErrBadInputLog) {
+		t.Fatalf("/dev/zero: %v", err)
+	}
+	sparse := filepath.Join(t.TempDir(), "huge.input")
+	if err := os.WriteFile(sparse, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(sparse, engine.MaxInputLogSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.LoadInputLog(sparse); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), "more than") {
+		t.Fatalf("a huge file: %v", err)
 	}
 }

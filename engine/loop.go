@@ -79,8 +79,9 @@ type LoopStats struct {
 	GameTime time.Duration // game time of the current scene's timeline
 
 	// Dropped is game time forgotten because frames reached
-	// MaxUpdatesPerFrame under the Drop policy; Clamped is real time ignored
-	// because a frame was longer than MaxDelta. Both over the loop's life,
+	// MaxUpdatesPerFrame under the Drop policy; Clamped is game time (real
+	// time times the time scale, plus the carry of frame pacing) cut because
+	// a frame would have added more than MaxDelta. Both over the loop's life,
 	// both stopping at the largest time.Duration (a long stall at a huge time
 	// scale reaches it) instead of wrapping around.
 	Dropped, Clamped time.Duration
@@ -91,7 +92,8 @@ type LoopStats struct {
 	Owed time.Duration
 
 	// ClockBackwards counts frames whose clock read earlier than the frame
-	// before; such a frame adds no game time.
+	// before. Real time is counted once: after a clock goes back, frames add
+	// no game time until it passes the latest time it read.
 	ClockBackwards int64
 }
 
@@ -136,8 +138,9 @@ type group struct {
 
 	pending InputState // edges since this group's last tick
 	tick    InputState // what the current tick sees
+	srcPrev InputState // the held state a TickInput gave the tick before
 	replay  replayCursor
-	logged  InputState // the last state recorded for this group
+	logged  InputState // the held state the recording predicts for the next tick
 }
 
 // Loop is the game loop: a value that a scene pulls events from and hands on to
@@ -160,19 +163,29 @@ type group struct {
 //  7. A frame whose length is within PacingTolerance of whole ticks is snapped
 //     to them, the difference carried: no 0/2 alternation.
 //  8. A scene starts a fresh timeline, so its loading time is never caught up.
-//  9. Window close, Stop, Fail or a cancelled context end the event stream.
+//  9. Window close, Stop, Fail or a cancelled context end the event stream,
+//     after the current event.
+//  10. A recording is the whole run: a replay feeds every tick its recorded
+//     input, checks the state, and ends where the recording ended (see
+//     [InputLog]).
 type Loop struct {
-	cfg    Config
-	driver driver
-	input  InputSource
-	done   <-chan struct{} // the context's; nil if it cannot be cancelled
-	ctx    context.Context
+	cfg       Config
+	driver    driver
+	input     InputSource
+	tickInput TickInput   // Options.TickInput
+	tickSrc   []TickInput // per group, set by the scene (SetTickInput)
+	ctx       context.Context
+	done      <-chan struct{} // the context's, nil if it cannot be cancelled
+	cancelled atomic.Bool     // the context was cancelled: Stop, with its error
+	release   func() bool     // unregisters the context's callback
+	sceneName string          // the scene Run is running
 
 	// the current timeline
 	groups      []group
-	begun       bool // Start has run for the current scene
-	clockSeen   bool // the timeline has read the clock once
-	lastNow     time.Duration
+	begun       bool          // Start has run for the current scene
+	clockSeen   bool          // the timeline has read the clock once
+	lastNow     time.Duration // the latest clock reading: real time is counted up to it
+	lastRead    time.Duration // the previous frame's clock reading
 	gameTime    time.Duration
 	tickedUntil time.Duration // game time at the frame start, then the due time of each tick delivered
 	scaleNum    uint64        // time scale in units of 1/scaleOne
@@ -201,6 +214,10 @@ type Loop struct {
 	checkReplay bool  // ... compared with the replayed log's
 	checkNext   int   // the replay's cursor into this scene's checksums
 	checkSince  int64 // the last tick whose checksum matched
+
+	// the replay of the current timeline (see replay.go)
+	replayEnd  *logScene // the recording's timeline, nil when it has none
+	replayOver uint8     // 0: replaying; 1: its end was reached this frame; 2: and the next frame began
 }
 
 // newLoop makes a loop on driver d reading input, with the context,
@@ -214,8 +231,15 @@ func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, err
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	l := &Loop{cfg: cfg, driver: d, input: input, ctx: ctx, done: ctx.Done(),
+	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale)}
+	// The callback wakes a driver that waits (a sleep, a suspended
+	// coroutine); Next also looks at the context itself, so that a cancel
+	// ends the stream after the current event, as Stop does.
+	l.release = context.AfterFunc(ctx, func() {
+		l.cancelled.Store(true)
+		l.stopWanted.Store(true)
+	})
 	return l, nil
 }
 
@@ -238,6 +262,12 @@ func (l *Loop) Start(groups ...Group) error {
 		l.fail(err)
 		return err
 	}
+	if l.begun { // the scene starts another timeline: the last one ends here
+		if err := l.endTimeline(EndRestarted, nil); err != nil {
+			l.fail(err)
+			return err
+		}
+	}
 	if cap(l.groups) < len(groups) {
 		l.groups = make([]group, len(groups))
 	}
@@ -253,16 +283,7 @@ func (l *Loop) Start(groups ...Group) error {
 	l.state = stateFrame
 	l.scenes++
 	l.checkRecord, l.checkReplay, l.checkNext, l.checkSince = false, false, 0, 0
-	if l.record != nil {
-		l.record.beginScene(groups)
-	}
-	if l.replay != nil {
-		if err := l.replay.checkScene(l.scenes-1, groups); err != nil {
-			l.fail(err)
-			return err
-		}
-	}
-	return nil
+	return l.startTimeline(groups)
 }
 
 // Events starts a fresh timeline with the given groups (see [Loop.Start]) and
@@ -294,14 +315,14 @@ func (l *Loop) Next() bool {
 		l.checkState()
 	}
 	for {
-		if l.stopped || l.stopWanted.Load() {
-			l.stopped = true
+		if l.Stopped() {
+			l.halt()
 			return false
 		}
 		switch l.state {
 		case stateFrame:
 			if !l.beginFrame() {
-				l.stopped = true
+				l.halt()
 				return false
 			}
 			l.state = stateUpdates
@@ -313,6 +334,10 @@ func (l *Loop) Next() bool {
 			}
 			l.state = stateRender
 		case stateRender:
+			if l.replayOver == 2 { // the scene went on a frame past the recording's end
+				l.fail(l.ranPast())
+				continue
+			}
 			screen, ok := l.driver.beginRender()
 			if !ok {
 				l.stopped = true
@@ -330,19 +355,44 @@ func (l *Loop) Next() bool {
 // Event returns the current event.
 func (l *Loop) Event() Event { return l.ev }
 
-// beginFrame waits for the driver, samples input and advances game time.
+// halt ends the event stream, with the context's error if it was cancelled.
+func (l *Loop) halt() {
+	l.stopped = true
+	if l.cancelled.Load() {
+		l.fail(l.ctx.Err())
+	}
+}
+
+// contextDone reports whether the context was cancelled, without waiting
+// for its callback.
+func (l *Loop) contextDone() bool {
+	if l.done == nil {
+		return false
+	}
+	select {
+	case <-l.done:
+		l.cancelled.Store(true)
+		return true
+	default:
+		return false
+	}
+}
+
+// beginFrame writes the recording so far, waits for the driver, samples
+// input and advances game time.
 func (l *Loop) beginFrame() bool {
-	if l.done != nil {
-		select {
-		case <-l.done:
-			l.fail(l.ctx.Err())
+	if l.record != nil {
+		if err := l.record.flush(l.groups); err != nil {
+			l.fail(err)
 			return false
-		default:
 		}
 	}
 	now, ok := l.driver.beginFrame()
 	if !ok || l.stopWanted.Load() { // the window may have closed while it waited
 		return false
+	}
+	if l.replayOver == 1 {
+		l.replayOver = 2
 	}
 	l.frame++
 	l.stats.Frames = l.frame
@@ -353,7 +403,9 @@ func (l *Loop) beginFrame() bool {
 	}
 	deriveEdges(&l.sample, &l.prevSample)
 	l.tickedUntil = l.gameTime
-	l.advance(now)
+	if !l.advance(now) {
+		return false
+	}
 	if l.cfg.Overrun == Drop && !l.stepping {
 		l.dropOverrun()
 	}
@@ -366,17 +418,23 @@ func (l *Loop) beginFrame() bool {
 }
 
 // advance moves game time by the real time since the previous frame (rule 3),
-// scaled, clamped to MaxDelta and paced (rule 7).
-func (l *Loop) advance(now time.Duration) {
+// scaled, clamped to MaxDelta and paced (rule 7). Real time is counted once:
+// a clock that went back adds nothing until it passes its latest reading. It
+// fails the loop when game time would pass MaxGameTime.
+func (l *Loop) advance(now time.Duration) bool {
 	if !l.clockSeen {
-		l.clockSeen, l.lastNow = true, now
-		return
+		l.clockSeen, l.lastNow, l.lastRead = true, now, now
+		return true
 	}
-	real := now - l.lastNow
-	l.lastNow = now
-	if real < 0 {
+	if now < l.lastRead {
 		l.stats.ClockBackwards++
-		real = 0
+	}
+	l.lastRead = now
+	real := max(now-l.lastNow, 0)
+	l.lastNow = max(l.lastNow, now)
+	if l.gameTime > math.MaxInt64-2*l.cfg.MaxDelta { // a frame adds at most MaxDelta, its pacing carry another
+		l.fail(ErrGameTimeLimit)
+		return false
 	}
 	l.stepping = false
 	if l.paused || l.focusPaused {
@@ -385,16 +443,17 @@ func (l *Loop) advance(now time.Duration) {
 			l.stepWanted, l.stepping = false, true
 			l.gameTime = max(l.gameTime, l.groups[0].nextDue)
 		}
-		return
+		return true
 	}
 	d := l.scale(real)
 	if d > l.cfg.MaxDelta {
 		addSaturated(&l.stats.Clamped, d-l.cfg.MaxDelta)
 		l.pacingCarry = 0
 		l.gameTime += l.cfg.MaxDelta
-		return
+		return true
 	}
 	l.gameTime = l.pace(d)
+	return true
 }
 
 // scale multiplies real time by the time scale in fixed point, carrying the
@@ -494,6 +553,10 @@ func (l *Loop) nextTick() bool {
 		return false
 	}
 	g := &l.groups[best]
+	if l.replayEnd != nil && g.ticks >= l.replayEnd.ticks[best] {
+		l.reachedReplayEnd()
+		return false
+	}
 	limit := l.cfg.MaxUpdatesPerFrame
 	if l.stepping { // a single step: one tick of the first group, the others up to it
 		limit = math.MaxInt
@@ -510,16 +573,23 @@ func (l *Loop) nextTick() bool {
 	l.tickedUntil = g.lastDue
 	g.tick = g.pending
 	clearEdges(&g.pending)
-	if l.replay != nil {
-		l.replay.apply(&g.replay, l.scenes-1, best, g.ticks, &g.tick)
+	switch src := l.tickSource(best); {
+	case l.replay != nil:
+		g.replay.apply(g.ticks, &g.tick)
+	case src != nil:
+		g.tick = InputState{}
+		src.SampleTick(TickInfo{Scene: l.sceneName, Group: best, Tick: g.ticks, Time: g.lastDue}, &g.tick)
+		deriveEdges(&g.tick, &g.srcPrev)
+		g.srcPrev = g.tick
 	}
-	if l.record != nil && g.tick != g.logged {
+	if l.record != nil && !sameInput(&g.tick, &g.logged) {
+		l.record.addInput(best, g.ticks, &g.logged, &g.tick)
 		g.logged = g.tick
-		l.record.add(best, g.ticks, &g.tick)
+		clearEdges(&g.logged)
 	}
 	if best == 0 && l.checksum != nil {
 		l.checkRecord = l.record != nil && g.ticks%l.record.scenes[l.scenes-1].every == 0
-		l.checkReplay = l.replay != nil && g.ticks%l.replay.checkEvery(l.scenes-1) == 0
+		l.checkReplay = l.replayEnd != nil && g.ticks%l.replayEnd.every == 0
 	}
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
 		DT: g.dt, Input: &g.tick}
@@ -656,8 +726,9 @@ func (l *Loop) SetTimeScale(s float64) error {
 // [Run] ends after the current scene returns. Safe from any goroutine.
 func (l *Loop) Stop() { l.stopWanted.Store(true) }
 
-// Stopped reports whether the event stream has ended.
-func (l *Loop) Stopped() bool { return l.stopped || l.stopWanted.Load() }
+// Stopped reports whether the event stream has ended (or will end before
+// the next event: Stop was called, the context cancelled).
+func (l *Loop) Stopped() bool { return l.stopped || l.stopWanted.Load() || l.contextDone() }
 
 // Err returns why the event stream ended: nil for a closed window or Stop, the
 // context's error for a cancelled context, a configuration error, or the

@@ -427,6 +427,8 @@ func TestBadConfigNamesTheField(t *testing.T) {
 		{"Groups[1].Hz", engine.Config{}, engine.Headless{}, []engine.Group{{Name: "p", Hz: 60}, {Name: "q", Hz: -3}}},
 		{"Groups[0].Hz", engine.Config{}, engine.Headless{}, []engine.Group{{Name: "p", Hz: math.NaN()}}},
 		{"Groups[0].Hz", engine.Config{}, engine.Headless{}, []engine.Group{{Name: "p", Hz: math.Inf(1)}}},
+		{"Groups[0].Hz", engine.Config{}, engine.Headless{}, []engine.Group{{Name: "p", Hz: 0.9e-6}}},
+		{"Groups[1].Name", engine.Config{}, engine.Headless{}, []engine.Group{{Name: "p", Hz: 60}, {Name: "p", Hz: 10}}},
 	}
 	for _, c := range cases {
 		loop, err := engine.NewHeadlessLoop(c.cfg, &c.h, nil)
@@ -480,5 +482,38 @@ func TestSingleStepOfASlowFirstGroup(t *testing.T) {
 	}
 	if d := loop.Stats().Dropped; d != 0 {
 		t.Fatalf("dropped %v", d)
+	}
+}
+
+// Real time is counted once: a clock that glitches back and forward (0, 1,
+// 0.5, 1.5 s) gives the frames 1.5 s in all, not 2.
+func TestClockGlitchCountedOnce(t *testing.T) {
+	times := []time.Duration{0, 0, time.Second, time.Second / 2, 3 * time.Second / 2}
+	loop := newLoop(t, engine.Config{MaxDelta: 2 * time.Second}, engine.Headless{FrameTime: func(n int64) time.Duration { return times[n] }},
+		engine.Group{Name: "p", Hz: 60})
+	runFrames(t, loop, len(times)-1)
+	st := loop.Stats()
+	if got := st.GameTime + st.Clamped + st.Dropped; got != 1500*time.Millisecond || st.ClockBackwards != 1 {
+		t.Fatalf("game time %v (clamped %v, dropped %v) for 1.5 s of real time, %d backwards", st.GameTime, st.Clamped, st.Dropped, st.ClockBackwards)
+	}
+}
+
+// A game time that would pass the largest time.Duration stops the loop
+// with ErrGameTimeLimit instead of wrapping around.
+func TestGameTimeLimit(t *testing.T) {
+	// Carry keeps game time where it is (Drop would cut it back to the ticks
+	// owed): three frames from the end of time.
+	loop := newLoop(t, engine.Config{Overrun: engine.Carry}, engine.Headless{}, engine.Group{Name: "p", Hz: 60})
+	runFrames(t, loop, 2)
+	loop.SetGameTime(math.MaxInt64 - 5*engine.DefaultMaxDelta)
+	n := 0
+	for loop.Next() {
+		if ev := loop.Event(); ev.Time < 0 || ev.Kind == engine.Render && ev.Alpha < 0 {
+			t.Fatalf("event %+v", ev)
+		}
+		n++
+	}
+	if !errors.Is(loop.Err(), engine.ErrGameTimeLimit) || n == 0 || n > 20*8*3 {
+		t.Fatalf("after %d events: %v", n, loop.Err())
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -25,6 +26,27 @@ func TestRateDueIsExact(t *testing.T) {
 	if got := ntsc.due(2997); got != 50*time.Second {
 		t.Fatalf("59.94 Hz tick 2997 due at %v, want 50s", got)
 	}
+	// A rate that is a ratio of integers is kept exactly: 1/7 Hz runs
+	// floor(year/7 s) ticks in a year, 60000/1001 Hz is NTSC exactly.
+	for _, c := range []struct {
+		hz       float64
+		num, den uint64
+	}{{1.0 / 7, 1, 7}, {60000.0 / 1001, 60000, 1001}, {1.0 / 3, 1, 3}, {0.1, 1, 10}, {2.0 / 3e5, 1, 150000}, {1e-6, 1, 1000000}} {
+		r, ok := newRate(c.hz)
+		if !ok || r.num != c.num || r.den != c.den {
+			t.Fatalf("%v Hz held as %d/%d, want %d/%d", c.hz, r.num, r.den, c.num, c.den)
+		}
+	}
+	seventh, _ := newRate(1.0 / 7)
+	if got, want := seventh.ticksAt(year), int64(year/(7*time.Second)); got != want {
+		t.Fatalf("1/7 Hz: %d ticks in a year, want %d", got, want)
+	}
+	// A float64 that is no ratio of small integers is kept as the nearest
+	// fraction with a denominator up to 1e9.
+	odd, _ := newRate(math.Pi)
+	if odd.den > maxRateDen || math.Abs(float64(odd.num)/float64(odd.den)-math.Pi) > 1e-17 {
+		t.Fatalf("pi Hz held as %d/%d", odd.num, odd.den)
+	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, hz := range []float64{60, 25, 10, 7, 144, 59.94, 1.0 / 3, 1e9, 0.000001} {
 		r, ok := newRate(hz)
@@ -42,7 +64,7 @@ func TestRateDueIsExact(t *testing.T) {
 			}
 		}
 	}
-	for _, hz := range []float64{0, -1, 2e9, 1e-7} {
+	for _, hz := range []float64{0, -1, 2e9, 1e-7, math.Nextafter(1e-6, 0), math.NaN(), math.Inf(1)} {
 		if _, ok := newRate(hz); ok {
 			t.Fatalf("%v Hz accepted", hz)
 		}

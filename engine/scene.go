@@ -65,8 +65,10 @@ func (e *SceneError) Unwrap() error { return e.Err }
 // Options configure [Run]. The zero value (or nil) runs the scenes in a
 // window with the default loop.
 type Options struct {
-	// Context, when cancelled, ends the event stream; Run then returns an
-	// error wrapping the context's error.
+	// Context, when cancelled, ends the event stream after the current
+	// event, as Stop does, and the scene chain with it (even scenes that
+	// never ask for events); Run then returns an error wrapping the
+	// context's error.
 	Context context.Context
 
 	// Config is the loop's configuration.
@@ -78,15 +80,28 @@ type Options struct {
 	// Window sets up the window when not headless.
 	Window Window
 
-	// Input replaces the driver's own input: the devices in a window, nothing
-	// headless. A seeded autopilot or a script goes here.
+	// Input replaces the driver's own input, sampled once a frame: the
+	// devices in a window, nothing headless. It is for devices (or a test
+	// that plays a device): what a frame-sampled source gives depends on the
+	// frame rate. An autopilot, a script or a bot goes in TickInput.
 	Input InputSource
 
-	// Record, if set, receives the input of every tick.
+	// TickInput, if set, gives every tick of every group its input, one
+	// tick at a time, so that it is the same at any frame rate (see
+	// [TickInput]); a scene's own [Loop.SetTickInput] takes precedence for
+	// its group. Input events still carry the frame's sample.
+	TickInput TickInput
+
+	// Record, if set, receives the run: every scene's timeline and the input
+	// of every tick (see [InputLog]). It must be new (or just given a file
+	// by [InputLog.Create]); Run marks it complete when the chain ends and
+	// writes its file's last records, but does not close the file.
 	Record *InputLog
 
 	// Replay, if set, feeds every tick the input it had when recorded, in
-	// place of live input (Input events still carry the live sample).
+	// place of live input and TickInput (Input events still carry the live
+	// sample), checks the state, and ends the run where the recording
+	// ended; [InputLog.Replayed] then says how far it went.
 	Replay *InputLog
 }
 
@@ -137,25 +152,46 @@ func Run(first Scene, opts *Options) error {
 	if first == nil {
 		return errors.New("engine: Run: the first scene is nil")
 	}
+	if opts.Record != nil && (opts.Record.Scenes() > 0 || opts.Record.complete) {
+		return errors.New("engine: Run: Options.Record holds a recording already: give it a new InputLog")
+	}
 	if opts.Headless != nil {
 		loop, err := NewHeadlessLoop(opts.Config, opts.Headless, opts)
 		if err != nil {
 			return err
 		}
-		return runChain(loop, first)
+		return loop.finish(runChain(loop, first))
 	}
 	return runWindow(first, opts)
 }
 
 // runChain runs scenes on loop until the chain ends.
 func runChain(loop *Loop, scene Scene) error {
-	for scene != nil && !loop.Stopped() {
+	for scene != nil {
+		if loop.Stopped() {
+			if loop.cancelled.Load() {
+				return &SceneError{Scene: SceneName(scene), Err: loop.ctx.Err()}
+			}
+			break
+		}
 		loop.begun = false
 		loop.checksum = nil
+		loop.tickSrc = loop.tickSrc[:0]
 		name := SceneName(scene)
+		loop.sceneName = name
 		next, err := runScene(loop, scene)
 		if err == nil && loop.err != nil {
 			err = loop.err
+		}
+		end := EndReturned
+		switch {
+		case err != nil:
+			end = EndFailed
+		case loop.Stopped():
+			end = EndStopped
+		}
+		if rerr := loop.endTimeline(end, err); rerr != nil && err == nil {
+			err = rerr
 		}
 		if err != nil {
 			var se *SceneError

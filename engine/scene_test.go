@@ -116,6 +116,52 @@ func TestRunErrorsAndStopping(t *testing.T) {
 		t.Fatalf("cancel: err %v after %d frames", err, frames)
 	}
 
+	// Cancelling ends the stream after the current event, as Stop does: the
+	// event that cancels is the last one, whichever it is.
+	for _, kind := range []engine.EventKind{engine.Input, engine.Update, engine.Render} {
+		for _, cancels := range []bool{true, false} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var after int
+			seen := false
+			s := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+				for ev := range loop.Events() {
+					if seen {
+						after++
+					}
+					if ev.Kind == kind && ev.Frame == 3 && !seen {
+						seen = true
+						if cancels {
+							cancel()
+						} else {
+							loop.Stop()
+						}
+					}
+				}
+				return nil, loop.Err()
+			})
+			err := engine.Run(s, &engine.Options{Headless: &engine.Headless{}, Context: ctx})
+			if after != 0 || cancels != errors.Is(err, context.Canceled) {
+				t.Errorf("%v, cancel %v: %d events after, err %v", kind, cancels, after, err)
+			}
+			cancel()
+		}
+	}
+
+	// A cancelled context ends even a chain of scenes that never ask for events.
+	ctx, cancel = context.WithCancel(context.Background())
+	var hops int
+	var hop engine.Scene
+	hop = engine.NewScene("Hop", func(loop *engine.Loop) (engine.Scene, error) {
+		if hops++; hops == 100 {
+			cancel()
+		}
+		return hop, nil
+	})
+	err = engine.Run(hop, &engine.Options{Headless: &engine.Headless{}, Context: ctx})
+	if !errors.Is(err, context.Canceled) || hops != 100 {
+		t.Fatalf("a chain without events: %v after %d scenes", err, hops)
+	}
+
 	// A scene that ignores the loop's error still reports it.
 	bad := engine.NewScene("Bad", func(loop *engine.Loop) (engine.Scene, error) {
 		for range loop.Events(engine.Group{Name: "p", Hz: -1}) {
@@ -223,5 +269,38 @@ func TestFailEndsTheLoopWithItsError(t *testing.T) {
 	}
 	if lastTick != 5 || loopErr != bad {
 		t.Fatalf("the last tick seen was %d (want 5), loop.Err() %v", lastTick, loopErr)
+	}
+}
+
+// Stop, or a cancelled context, reaches a real-time loop that waits for its
+// next frame (a virtual frame rate of one frame in 10 s, paused) within a
+// sleep slice, not at its next frame.
+func TestStopReachesAWaitingRealtimeLoop(t *testing.T) {
+	for _, viaContext := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var took time.Duration
+		s := engine.NewScene("Slow", func(loop *engine.Loop) (engine.Scene, error) {
+			loop.SetPaused(true)
+			for ev := range loop.Events() {
+				if ev.Kind == engine.Render && ev.Frame == 1 {
+					start := time.Now()
+					time.AfterFunc(50*time.Millisecond, func() {
+						if viaContext {
+							cancel()
+						} else {
+							loop.Stop()
+						}
+					})
+					defer func() { took = time.Since(start) }()
+				}
+			}
+			return nil, nil
+		})
+		err := engine.Run(s, &engine.Options{Headless: &engine.Headless{Realtime: true, FPS: 0.1}, Context: ctx})
+		cancel()
+		if took > 5*time.Second || viaContext != errors.Is(err, context.Canceled) {
+			t.Fatalf("context %v: stopped after %v (a frame is 10 s), err %v", viaContext, took, err)
+		}
+		t.Logf("context %v: stopped %v after the first frame, 50 ms after the stop was asked", viaContext, took)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -179,12 +181,13 @@ func runWindow(first Scene, opts *Options) error {
 	}
 	if err := ebiten.RunGame(g); err != nil {
 		if g.resume == nil {
-			return fmt.Errorf("engine: %w (%v): run headless (Options.Headless; the demo's -headless flag) "+
-				"or under a virtual display: xvfb-run -a go run ./cmd/demo", ErrNoDisplay, err)
+			return loop.finish(fmt.Errorf("engine: %w (%v): run headless (Options.Headless; "+
+				"the -headless flag of a game on engine.App) or under a virtual display: xvfb-run -a %s",
+				ErrNoDisplay, err, filepath.Base(os.Args[0])))
 		}
-		return fmt.Errorf("engine: ebiten: %w", err)
+		return loop.finish(fmt.Errorf("engine: ebiten: %w", err))
 	}
-	return g.err
+	return loop.finish(g.err)
 }
 
 // focusPoll is how often the driver asks ebiten whether the window has the

@@ -58,13 +58,13 @@ func run(cfg config, out io.Writer) error {
 			return err
 		}
 		// The autopilot steers without input: a run it played replays with it.
-		engineOpts.Replay, opts.Seed, opts.Autopilot = log, log.Seed, log.Note == autopilotNote
+		engineOpts.Replay, opts.Seed, opts.Autopilot = log, log.Seed, log.Settings["autopilot"] == "1"
 	}
 	var recording *engine.InputLog
 	if cfg.record != "" {
 		recording = &engine.InputLog{Seed: opts.Seed}
 		if opts.Autopilot {
-			recording.Note = autopilotNote
+			recording.Settings = map[string]string{"autopilot": "1"}
 		}
 		engineOpts.Record = recording
 	}
@@ -116,6 +116,3 @@ func run(cfg config, out io.Writer) error {
 	}
 	return nil
 }
-
-// autopilotNote marks a recording the autopilot played (engine.InputLog.Note).
-const autopilotNote = "autopilot"
