@@ -35,10 +35,10 @@
 //		})
 //		// Run: pull events until done, then hand the loop on.
 //		for ev := range loop.Events(g.sched.Groups()...) {
-//			if ev.Kind == engine.Input && ev.Input.KeyPressed(ebiten.KeyEscape) {
-//				return nil, nil // the next scene; nil ends the game
-//			}
 //			g.sched.Handle(ev)
+//			if ev.Kind == engine.Update && ev.Input.KeyPressed(ebiten.KeyEscape) {
+//				return nil, nil // decided on a tick; the next scene, or nil to end the game
+//			}
 //		}
 //		return nil, loop.Err() // the window was closed
 //	}
@@ -60,9 +60,26 @@
 //   - [Scene] is a value whose Run receives the loop and returns the next
 //     scene; [Run] runs the chain, in a window or headless ([Headless]).
 //   - [InputState] is what a tick sees of the keyboard, mouse and gamepads;
-//     [InputLog] records it per tick and replays it, checking the state
-//     against the recording's checksums ([Loop.SetChecksum]).
+//     a [TickInput] gives ticks their input one at a time (an autopilot, a
+//     script, a bot). [InputLog] records a run and replays it, checking the
+//     state against the recording's checksums ([Loop.SetChecksum]).
+//   - [App] is the command line every game gets: a window or headless,
+//     record and replay, screenshots, a CPU profile, Ctrl-C.
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
+//
+// # Game decisions happen on Update events
+//
+// Whatever changes the game's state or the scene chain (moving, scoring,
+// choosing a menu item, leaving a scene) is decided on an [Update] event,
+// from that tick's input (Event.Input) and the game state. [Input] events
+// are for presentation: the overlay, fullscreen, screenshots, pause, single
+// step and time scale, things that change how the game is shown, never what
+// happens in it. A replay feeds every tick its recorded input and nothing
+// else: Input events carry live input (none, headless), so a decision made
+// there is not replayed, and the replay stops within a frame of the tick
+// where the recording's scene ended with a [*ReplayError] that names the
+// scene, the tick and this rule. Decide from ticks and every recording
+// replays, at any frame rate, to the same state, and ends where it ended.
 //
 // # Time
 //
@@ -73,9 +90,10 @@
 // # Errors and panics
 //
 // Bad configuration is a [*ConfigError] naming the field. A scene's error or
-// panic comes back from [Run] as a [*SceneError] naming the scene. The engine
-// panics only on programming errors found when a scene is built (an unknown
-// group name, a nil system).
+// panic comes back from [Run] as a [*SceneError] naming the scene; a replay
+// that cannot follow its recording, as a [*ReplayError] or a
+// [*DivergenceError] inside it. The engine panics only on programming
+// errors found when a scene is built (an unknown group name, a nil system).
 //
 // # Performance
 //

@@ -181,6 +181,20 @@ func accumulate(pending, sample *InputState) {
 	}
 }
 
+// addEdges adds the edges of from to in.
+func addEdges(in, from *InputState) {
+	for i := range in.Keys {
+		in.KeysPressed[i] |= from.KeysPressed[i]
+		in.KeysReleased[i] |= from.KeysReleased[i]
+	}
+	in.MousePressed |= from.MousePressed
+	in.MouseReleased |= from.MouseReleased
+	for i := range in.Gamepads {
+		in.Gamepads[i].Pressed |= from.Gamepads[i].Pressed
+		in.Gamepads[i].Released |= from.Gamepads[i].Released
+	}
+}
+
 // clearEdges forgets the edges and wheel motion of in, keeping what is held.
 func clearEdges(in *InputState) {
 	in.KeysPressed, in.KeysReleased = KeySet{}, KeySet{}

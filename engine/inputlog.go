@@ -124,6 +124,10 @@ type SceneRecord struct {
 	Ticks  []int64 // ticks each group ran, to the end (or as far as recorded)
 	End    SceneEnd
 	Err    string // with EndFailed, the error
+
+	Checks       int    // state checksums recorded
+	Checksum     uint64 // the last of them
+	ChecksumTick int64  // the first group's tick it was taken after
 }
 
 // Scenes returns how many scene timelines the log holds.
@@ -132,7 +136,12 @@ func (lg *InputLog) Scenes() int { return len(lg.scenes) }
 // Scene returns scene timeline i (0 <= i < Scenes()).
 func (lg *InputLog) Scene(i int) SceneRecord {
 	s := &lg.scenes[i]
-	return SceneRecord{Name: s.name, Groups: slices.Clone(s.groups), Ticks: slices.Clone(s.ticks), End: s.end, Err: s.err}
+	r := SceneRecord{Name: s.name, Groups: slices.Clone(s.groups), Ticks: slices.Clone(s.ticks), End: s.end, Err: s.err,
+		Checks: len(s.checks)}
+	if n := len(s.checks); n > 0 {
+		r.Checksum, r.ChecksumTick = s.checks[n-1].sum, s.checks[n-1].tick
+	}
+	return r
 }
 
 // Ticks returns how many ticks the log holds: the ticks of every scene's

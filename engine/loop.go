@@ -180,6 +180,13 @@ type Loop struct {
 	release   func() bool     // unregisters the context's callback
 	sceneName string          // the scene Run is running
 
+	onEvent    func(*Loop, Event) // Options.OnEvent
+	afterFrame func(*Loop, Event) // Options.AfterFrame
+	drawn      bool               // a Render was delivered: frameDrawn is due
+	shot       shotRequest        // see Screenshot
+	stopAt     time.Duration      // Options.StopAt
+	ranBefore  time.Duration      // game time of the first groups of the timelines before this one
+
 	// the current timeline
 	groups      []group
 	begun       bool          // Start has run for the current scene
@@ -231,8 +238,12 @@ func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, err
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.StopAt < 0 {
+		return nil, &ConfigError{"Options.StopAt", opts.StopAt, "must not be negative (0 means no limit)"}
+	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
-		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale)}
+		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale),
+		onEvent: opts.OnEvent, afterFrame: opts.AfterFrame, stopAt: opts.StopAt}
 	// The callback wakes a driver that waits (a sleep, a suspended
 	// coroutine); Next also looks at the context itself, so that a cancel
 	// ends the stream after the current event, as Stop does.
@@ -311,9 +322,23 @@ func (l *Loop) Next() bool {
 	if !l.begun && l.Start() != nil {
 		return false
 	}
+	if l.drawn {
+		l.frameDrawn()
+	}
 	if l.checkRecord || l.checkReplay {
 		l.checkState()
 	}
+	if !l.next() {
+		return false
+	}
+	if l.onEvent != nil {
+		l.onEvent(l, l.ev)
+	}
+	return true
+}
+
+// next is Next without the hooks.
+func (l *Loop) next() bool {
 	for {
 		if l.Stopped() {
 			l.halt()
@@ -347,6 +372,7 @@ func (l *Loop) Next() bool {
 			g := &l.groups[0]
 			l.ev = Event{Kind: Render, Frame: l.frame, Time: l.gameTime,
 				Alpha: l.Alpha(0), ExtDT: l.gameTime - g.lastDue, Screen: screen}
+			l.drawn = l.shot.wanted || l.afterFrame != nil
 			return true
 		}
 	}
@@ -577,9 +603,10 @@ func (l *Loop) nextTick() bool {
 	case l.replay != nil:
 		g.replay.apply(g.ticks, &g.tick)
 	case src != nil:
-		g.tick = InputState{}
+		live := g.tick
 		src.SampleTick(TickInfo{Scene: l.sceneName, Group: best, Tick: g.ticks, Time: g.lastDue}, &g.tick)
 		deriveEdges(&g.tick, &g.srcPrev)
+		addEdges(&g.tick, &live)
 		g.srcPrev = g.tick
 	}
 	if l.record != nil && !sameInput(&g.tick, &g.logged) {
@@ -593,6 +620,9 @@ func (l *Loop) nextTick() bool {
 	}
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
 		DT: g.dt, Input: &g.tick}
+	if best == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
+		l.Stop() // after this tick: Options.StopAt
+	}
 	return true
 }
 
@@ -603,14 +633,24 @@ func (l *Loop) nextTick() bool {
 // first mismatch ends the event stream with a [*DivergenceError] (in
 // [Loop.Err], and returned by [Run]). sum is called on the next call to
 // [Loop.Next] after the scene has handled the tick, so the state it hashes
-// includes everything that tick did; so a scene that ends on a tick (returns
-// without asking for another event) leaves that last tick unchecked. It must not depend on the frame rate
+// includes everything that tick did (a scene that ends on a tick calls
+// [Loop.Checkpoint] to have that last tick checked). It must not depend on the frame rate
 // (render state, real time) and, to keep replay free of allocation, should
 // not allocate.
 //
 // [Run] clears it before each scene: a scene sets its own, before or after
 // [Loop.Start]; nil turns checksums off.
 func (l *Loop) SetChecksum(sum func() uint64) { l.checksum = sum }
+
+// Checkpoint takes the state checksum of the tick just handled now, when one
+// is due (recording or replaying), instead of at the next call to Next. A
+// scene that returns right after a tick calls it before it releases its
+// world, so that its last tick is checked too (systems.Stage does).
+func (l *Loop) Checkpoint() {
+	if l.checkRecord || l.checkReplay {
+		l.checkState()
+	}
+}
 
 // checkState records or verifies the state checksum of the first group's
 // last tick.

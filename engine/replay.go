@@ -23,10 +23,14 @@ var ErrGameTimeLimit = errors.New("engine: game time reached the largest time.Du
 // frame rate; it is recorded like live input, so a replay needs no source.
 //
 // SampleTick fills in what tick t sees as held (SetKey, SetMouseButton,
-// cursor, wheel motion, gamepads), as an [InputSource] does; in arrives
-// cleared, and the loop derives the edges from the held state the source gave
-// the group's tick before. It is called as the tick is delivered, before the
-// scene handles it, so it may read the game state the previous ticks left.
+// cursor, wheel motion, gamepads), as an [InputSource] does. in arrives
+// holding the live input as the tick would see it (the devices', or
+// [Options.Input]'s): a source may keep what it does not drive (an autopilot
+// that leaves Esc to the player) or clear it (*in = InputState{}) to be the
+// tick's only input. The loop then derives edges from the held state the
+// group's tick before saw, and keeps the live input's own edges. It is
+// called as the tick is delivered, before the scene handles it, so it may
+// read the game state the previous ticks left.
 // During a replay it is not called: ticks get their recorded input. It must
 // not allocate if ticks are to stay allocation-free.
 type TickInput interface {
@@ -100,6 +104,7 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 		return nil
 	}
 	l.begun = false
+	l.ranBefore += l.groups[0].lastDue
 	if l.record != nil {
 		l.record.setTicks(l.groups)
 		l.record.endScene(end, cause)

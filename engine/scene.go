@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // A Scene is a value that owns what it needs (its world, its scheduler, its
@@ -98,6 +99,19 @@ type Options struct {
 	// writes its file's last records, but does not close the file.
 	Record *InputLog
 
+	// StopAt, when positive, stops the run (as Loop.Stop does) right after
+	// the tick that brings the game time of its scenes' first groups, summed
+	// over the scenes, to StopAt: the same tick at any frame rate.
+	StopAt time.Duration
+
+	// OnEvent, if set, sees every event as the loop delivers it, before the
+	// scene does: for measurements and tools. AfterFrame, if set, is called
+	// once the scene has handled each Render event (its Screen then holds
+	// the frame the scene drew, until the next event). Both run on the
+	// loop's goroutine; they should not allocate if frames are to stay
+	// allocation-free.
+	OnEvent, AfterFrame func(loop *Loop, ev Event)
+
 	// Replay, if set, feeds every tick the input it had when recorded, in
 	// place of live input and TickInput (Input events still carry the live
 	// sample), checks the state, and ends the run where the recording
@@ -185,9 +199,9 @@ func runChain(loop *Loop, scene Scene) error {
 		}
 		end := EndReturned
 		switch {
-		case err != nil:
+		case err != nil && !(loop.cancelled.Load() && errors.Is(err, loop.ctx.Err())):
 			end = EndFailed
-		case loop.Stopped():
+		case loop.Stopped(): // the window closed, Stop, a cancelled context
 			end = EndStopped
 		}
 		if rerr := loop.endTimeline(end, err); rerr != nil && err == nil {

@@ -13,11 +13,18 @@ import (
 // plain function values (often method values) and are called directly.
 type System func(w donburi.World, ev Event)
 
+// The phases of systems that are not in an update group, in
+// [SystemStats.Group].
+const (
+	RenderPhase = -1 // a render system
+	InputPhase  = -2 // an input system
+)
+
 // SystemStats is the measured time of one system. Durations are from the
 // runtime's monotonic clock, read once between consecutive systems.
 type SystemStats struct {
 	Name  string
-	Group int // index of its update group, or -1 for a render system
+	Group int // index of its update group, or RenderPhase or InputPhase
 	Layer int // render layer (render systems only)
 
 	Count int64         // calls
@@ -42,9 +49,10 @@ func (s *SystemStats) add(d time.Duration) {
 }
 
 // Scheduler runs a scene's systems over its donburi.World: update systems in
-// fixed-rate groups, in the order they were added, and render systems by layer
-// (ascending; equal layers in the order added). Update and Render call each
-// system directly, time it, and allocate nothing.
+// fixed-rate groups, in the order they were added, render systems by layer
+// (ascending; equal layers in the order added), and input systems on Input
+// events, in the order added. Update, Render and Input call each system
+// directly, time it, and allocate nothing.
 //
 // Build it once when the scene loads; adding systems is not for the hot path.
 type Scheduler struct {
@@ -52,6 +60,7 @@ type Scheduler struct {
 	groups  []Group
 	updates [][]int // per group: indexes into systems
 	renders []int   // indexes into systems, sorted by layer
+	inputs  []int   // indexes into systems
 	fns     []System
 	stats   []SystemStats
 	untimed bool
@@ -107,7 +116,7 @@ func (s *Scheduler) AddRender(layer int, name string, fn System) *Scheduler {
 	if fn == nil {
 		panic(fmt.Sprintf("engine: AddRender(%d, %q): nil system", layer, name))
 	}
-	i := s.add(name, -1, layer, fn)
+	i := s.add(name, RenderPhase, layer, fn)
 	pos := len(s.renders)
 	for k, j := range s.renders {
 		if s.stats[j].Layer > layer {
@@ -116,6 +125,18 @@ func (s *Scheduler) AddRender(layer int, name string, fn System) *Scheduler {
 		}
 	}
 	s.renders = slices.Insert(s.renders, pos, i)
+	return s
+}
+
+// AddInput adds a system run on Input events, with the frame's live input:
+// presentation that answers the player at once (the dev keys, a camera's
+// zoom, a menu's highlight), never a game decision, which a replay would
+// not repeat (see the package doc).
+func (s *Scheduler) AddInput(name string, fn System) *Scheduler {
+	if fn == nil {
+		panic(fmt.Sprintf("engine: AddInput(%q): nil system", name))
+	}
+	s.inputs = append(s.inputs, s.add(name, InputPhase, 0, fn))
 	return s
 }
 
@@ -142,10 +163,20 @@ func (s *Scheduler) Render(ev Event) {
 	s.run(s.renders, ev)
 }
 
-// Handle runs what ev asks for: the group's systems for an Update, the render
-// systems for a Render, nothing for an Input.
+// Input runs the input systems. Other events are ignored.
+func (s *Scheduler) Input(ev Event) {
+	if ev.Kind != Input {
+		return
+	}
+	s.run(s.inputs, ev)
+}
+
+// Handle runs what ev asks for: the input systems for an Input, the group's
+// systems for an Update, the render systems for a Render.
 func (s *Scheduler) Handle(ev Event) {
 	switch ev.Kind {
+	case Input:
+		s.run(s.inputs, ev)
 	case Update:
 		s.Update(ev)
 	case Render:

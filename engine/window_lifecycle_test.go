@@ -17,11 +17,12 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/windowtest"
 )
 
 // The window's lifecycle under a real X server (Xvfb, no window manager): each
 // scenario runs in a child process, because ebiten.RunGame runs once per
-// process, and the child's own X client (xClient) does to the window what a
+// process, and the child's own X client (windowtest.Client) does to the window what a
 // window manager would. The parent checks that the child passed, what it
 // printed, and that it exited soon after Run returned.
 
@@ -93,14 +94,14 @@ func runWindowChild(t *testing.T, test, scenario string) string {
 // childFail ends a child process with a message for the parent.
 // childWindow connects to the X server as a second client and finds the
 // child's window by its title, or fails the child.
-func childWindow(title string) (*xClient, xproto.Window) {
-	x, err := dialX()
+func childWindow(title string) (*windowtest.Client, xproto.Window) {
+	x, err := windowtest.Dial()
 	if err != nil {
 		childFail("%v", err)
 	}
-	win, err := x.findWindow(title, 20*time.Second)
+	win, err := x.FindWindow(title, 20*time.Second)
 	if err != nil {
-		x.close()
+		x.Close()
 		childFail("%v", err)
 	}
 	return x, win
@@ -156,10 +157,10 @@ func closeChild(t *testing.T) {
 	childDeadline(60*time.Second, func() string { return fmt.Sprintf("%d frames, sent %v", frames.Load(), sent.Load()) })
 	go func() {
 		x, win := childWindow(title)
-		defer x.close()
+		defer x.Close()
 		waitUntil(20*time.Second, "30 frames", func() bool { return frames.Load() >= 30 })
 		sent.Store(true)
-		if err := x.requestClose(win); err != nil {
+		if err := x.RequestClose(win); err != nil {
 			childFail("%v", err)
 		}
 		fmt.Printf("X: sent WM_DELETE_WINDOW to 0x%x after %d frames\n", win, frames.Load())
@@ -226,14 +227,14 @@ func resizeChild(t *testing.T, scenario string) {
 	var before atomic.Value // what the scene had drawn on before the resize
 	go func() {
 		x, xwin := childWindow(title)
-		defer x.close()
+		defer x.Close()
 		waitUntil(20*time.Second, "10 frames", func() bool { return frames.Load() >= 10 })
 		before.Store(fmt.Sprintf("outside=%dx%d screen=%dx%d", outW.Load(), outH.Load(), scrW.Load(), scrH.Load()))
-		if err := x.resize(xwin, w1, h1); err != nil {
+		if err := x.Resize(xwin, w1, h1); err != nil {
 			childFail("%v", err)
 		}
 		resized.Store(true)
-		w, h, err := x.size(xwin)
+		w, h, err := x.Size(xwin)
 		if err != nil {
 			childFail("%v", err)
 		}
@@ -320,12 +321,12 @@ func focusChild(t *testing.T, scenario string) {
 	childDeadline(60*time.Second, func() string { return fmt.Sprintf("stage %d, %d frames", stage.Load(), frames.Load()) })
 	go func() {
 		x, win := childWindow(title)
-		defer x.close()
-		other, err := x.newWindow()
+		defer x.Close()
+		other, err := x.NewWindow()
 		if err != nil {
 			childFail("%v", err)
 		}
-		f, err := x.focused()
+		f, err := x.Focused()
 		if err != nil {
 			childFail("%v", err)
 		}
@@ -335,10 +336,10 @@ func focusChild(t *testing.T, scenario string) {
 		give := func(w xproto.Window, until int32) {
 			deadline := time.Now().Add(20 * time.Second)
 			for stage.Load() < until {
-				if f, err := x.focused(); err != nil {
+				if f, err := x.Focused(); err != nil {
 					childFail("%v", err)
 				} else if f != w {
-					if err := x.focus(w); err != nil {
+					if err := x.Focus(w); err != nil {
 						childFail("%v", err)
 					}
 				}
@@ -350,16 +351,16 @@ func focusChild(t *testing.T, scenario string) {
 		}
 		stage.Store(focusGiven)
 		give(win, focusTakeOut)
-		if err := x.focus(other); err != nil {
+		if err := x.Focus(other); err != nil {
 			childFail("%v", err)
 		}
-		if f, err := x.focused(); err != nil || f != other {
+		if f, err := x.Focused(); err != nil || f != other {
 			childFail("focus is on 0x%x (%v), want 0x%x", f, err, other)
 		}
 		fmt.Printf("X: focus moved to 0x%x\n", other)
 		stage.Store(focusOut)
 		waitUntil(20*time.Second, "30 frames without focus", func() bool { return stage.Load() >= focusGiveBack })
-		if err := x.focus(win); err != nil {
+		if err := x.Focus(win); err != nil {
 			childFail("%v", err)
 		}
 		fmt.Printf("X: focus given back to 0x%x\n", win)

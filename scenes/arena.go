@@ -40,12 +40,14 @@ var goalC = donburi.NewComponentType[goal]()
 // hurts the player and sends the agent fleeing. It ends when time runs out or
 // the player's health does, and hands on to Results.
 type Arena struct {
-	stage
 	opts   *Options
+	st     *systems.Stage
+	world  donburi.World
 	rng    *rand.Rand
 	ai     *systems.AI
 	render *systems.Render
 	player donburi.Entity
+	quit   bool // Esc: back to the Title
 	agents *donburi.Query
 	stars  *donburi.Query
 	pilot  pilot
@@ -68,25 +70,23 @@ func (a *Arena) Name() string { return "Arena" }
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
-	physicsGroup := engine.Group{Name: "physics", Hz: 60}
-	aiGroup := engine.Group{Name: "ai", Hz: systems.AIHz}
-	if err := a.load(loop, a.Name(), a.opts, physicsGroup, aiGroup); err != nil {
+	st, err := newStage(loop, a.Name(), a.opts, systems.StageOptions{
+		Groups:   []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: systems.AIHz}},
+		Physics:  &systems.PhysicsConfig{},
+		Checksum: a.checksum,
+	})
+	if err != nil {
 		return nil, err
 	}
-	defer a.release()
+	defer st.Release()
+	a.st, a.world = st, st.World
 	a.build(loop)
-	a.play(loop, a.checksum)
-	if err := loop.Err(); err != nil {
-		return nil, err
+	next, err := st.Run()
+	if err != nil || a.quit {
+		return next, err
 	}
-	if a.quit {
-		return &Title{opts: a.opts}, nil
-	}
-	a.report(loop, a.checksum(), fmt.Sprintf("score %d, health %.0f", a.score, a.health))
-	if loop.Stopped() || a.opts.Seconds > 0 {
-		return nil, nil
-	}
-	return &Results{opts: a.opts, score: a.score, played: a.played, health: a.health}, nil
+	report(a.opts.Out, a.Name(), st, fmt.Sprintf("score %d, health %.0f", a.score, a.health))
+	return next, nil
 }
 
 func (a *Arena) build(loop *engine.Loop) {
@@ -97,8 +97,7 @@ func (a *Arena) build(loop *engine.Loop) {
 		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
 	}
 	w := a.world
-	a.physics = systems.NewPhysics(w, systems.PhysicsConfig{Loop: loop}) // a NaN body ends the game with its error
-	space := a.physics.Space()
+	space := a.st.Physics.Space()
 	space.SetDamping(0.6) // a top-down arena: things slow down on the floor
 
 	// walls
@@ -111,8 +110,8 @@ func (a *Arena) build(loop *engine.Loop) {
 		s.SetFriction(0.5)
 		wallShapes = append(wallShapes, s)
 	}
-	a.physics.Spawn(walls, wallShapes)
-	wallImg := a.bundle.MustSprite(assets.SpriteWall)
+	a.st.Physics.Spawn(walls, wallShapes)
+	wallImg := a.st.Bundle.MustSprite(assets.SpriteWall)
 	for x := 16.0; x < ArenaWidth; x += 32 {
 		a.decor(wallImg, x, 0)
 		a.decor(wallImg, x, ArenaHeight)
@@ -127,7 +126,7 @@ func (a *Arena) build(loop *engine.Loop) {
 	body.SetPosition(cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2})
 	shape := cp.NewCircle(body, playerRadius, cp.Vector{})
 	shape.SetElasticity(0.5)
-	a.player = a.physics.Spawn(body, []*cp.Shape{shape}, components.PlayerC, components.SpriteC)
+	a.player = a.st.Physics.Spawn(body, []*cp.Shape{shape}, components.PlayerC, components.SpriteC)
 	pe := w.Entry(a.player)
 	components.PlayerC.SetValue(pe, components.Player{Force: 1500, Speed: 260})
 	a.sprite(pe, assets.SpritePlayer, 2)
@@ -138,7 +137,7 @@ func (a *Arena) build(loop *engine.Loop) {
 		b.SetPosition(a.freeSpot(120))
 		s := cp.NewCircle(b, 12, cp.Vector{})
 		s.SetElasticity(0.6)
-		e := w.Entry(a.physics.Spawn(b, []*cp.Shape{s}, components.AgentC, components.SpriteC))
+		e := w.Entry(a.st.Physics.Spawn(b, []*cp.Shape{s}, components.AgentC, components.SpriteC))
 		agent := components.NewAgent(110, 700)
 		agent.SightRange = 200
 		agent.SafeRange = 320
@@ -154,7 +153,7 @@ func (a *Arena) build(loop *engine.Loop) {
 		b.SetPosition(a.freeSpot(80))
 		s := cp.NewCircle(b, 14, cp.Vector{})
 		s.SetSensor(true)
-		a.sprite(w.Entry(a.physics.Spawn(b, []*cp.Shape{s}, goalC, components.SpriteC)), assets.SpriteGoal, 0)
+		a.sprite(w.Entry(a.st.Physics.Spawn(b, []*cp.Shape{s}, goalC, components.SpriteC)), assets.SpriteGoal, 0)
 	}
 	cam := w.Entry(w.Create(components.TransformC, components.CameraC))
 	components.TransformC.SetValue(cam, components.NewTransform(components.Pose{X: ArenaWidth / 2, Y: ArenaHeight / 2}))
@@ -163,13 +162,16 @@ func (a *Arena) build(loop *engine.Loop) {
 	a.stars = donburi.NewQuery(filter.Contains(goalC))
 	a.ai = systems.NewAI(w, space, a.opts.Seed)
 	a.render = systems.NewRender(w)
-	a.pilot = pilot{rng: rand.New(rand.NewPCG(a.opts.Seed, 3))}
-	a.hudFace = a.bundle.Face(18)
+	a.hudFace = a.st.Bundle.Face(18)
 	systems.CollisionBegin.Subscribe(w, a.onCollision)
 
-	physics, ai := a.sched.Group("physics"), a.sched.Group("ai")
-	a.sched.AddUpdate(physics, "control", a.control).
-		AddUpdate(physics, "physics", a.physics.Update).
+	physics, ai := a.st.Sched.Group("physics"), a.st.Sched.Group("ai")
+	if a.opts.Autopilot {
+		a.pilot = pilot{rng: rand.New(rand.NewPCG(a.opts.Seed, 3)), arena: a}
+		loop.SetTickInput(physics, &a.pilot)
+	}
+	a.st.Sched.AddUpdate(physics, "control", a.control).
+		AddUpdate(physics, "physics", a.st.Physics.Update).
 		AddUpdate(physics, "rules", a.rules).
 		AddUpdate(ai, "ai", a.ai.Update).
 		AddUpdate(ai, "looks", a.looks).
@@ -179,8 +181,7 @@ func (a *Arena) build(loop *engine.Loop) {
 			}
 		}).
 		AddRender(1, "sprites", a.render.Draw).
-		AddRender(2, "hud", a.drawHUD).
-		AddRender(9, "overlay", a.overlay.Draw)
+		AddRender(2, "hud", a.drawHUD)
 }
 
 // spawnProp adds a box or a ball (alternately) at p, at a random angle.
@@ -201,7 +202,7 @@ func (a *Arena) spawnProp(p cp.Vector) {
 	b.SetAngle(a.rng.Float64() * 2 * math.Pi)
 	s.SetFriction(0.6)
 	s.SetElasticity(0.4)
-	e := a.physics.Spawn(b, []*cp.Shape{s}, components.SpriteC)
+	e := a.st.Physics.Spawn(b, []*cp.Shape{s}, components.SpriteC)
 	a.sprite(a.world.Entry(e), name, 1)
 	a.props = append(a.props, e)
 }
@@ -226,13 +227,13 @@ func (a *Arena) churn(w donburi.World) {
 func (a *Arena) decor(img *ebiten.Image, x, y float64) {
 	e := a.world.Entry(a.world.Create(components.TransformC, components.SpriteC))
 	components.TransformC.SetValue(e, components.NewTransform(components.Pose{X: x, Y: y}))
-	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.bundle.Atlas(), OriginX: 16, OriginY: 16})
+	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.st.Bundle.Atlas(), OriginX: 16, OriginY: 16})
 }
 
 func (a *Arena) sprite(e *donburi.Entry, name string, layer int) {
-	img := a.bundle.MustSprite(name)
+	img := a.st.Bundle.MustSprite(name)
 	b := img.Bounds()
-	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.bundle.Atlas(), Layer: layer,
+	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.st.Bundle.Atlas(), Layer: layer,
 		OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2})
 }
 
@@ -253,18 +254,13 @@ func (a *Arena) freeSpotFrom(p cp.Vector, clear float64) cp.Vector {
 	}
 }
 
-// control pushes the player's body towards the velocity the input (or the
-// autopilot) asks for, within the player's force.
+// control pushes the player's body towards the velocity the tick's input
+// (a player's, or the autopilot's stick) asks for, within the player's force.
 func (a *Arena) control(w donburi.World, ev engine.Event) {
 	e := w.Entry(a.player)
 	p := components.PlayerC.Get(e)
 	body := components.BodyC.Get(e).Body
-	var dir cp.Vector
-	if a.opts.Autopilot {
-		dir = a.pilot.steer(a, body.Position(), ev.Tick)
-	} else {
-		dir = inputDirection(ev.Input, p.Pad)
-	}
+	dir := inputDirection(ev.Input, p.Pad)
 	want := dir.Mult(p.Speed)
 	f := want.Sub(body.Velocity()).Mult(body.Mass() / ev.DT).Clamp(p.Force)
 	body.SetForce(f)
@@ -316,7 +312,7 @@ func (a *Arena) onCollision(w donburi.World, c systems.Collision) {
 		body := components.BodyC.Get(e).Body
 		body.SetPosition(a.freeSpotFrom(playerPos, 120))
 		for _, sh := range components.ShapeC.Get(e).Shapes {
-			a.physics.Space().ReindexShape(sh)
+			a.st.Physics.Space().ReindexShape(sh)
 		}
 		pos := body.Position()
 		components.TransformC.Get(e).Teleport(components.Pose{X: pos.X, Y: pos.Y})
@@ -326,17 +322,24 @@ func (a *Arena) onCollision(w donburi.World, c systems.Collision) {
 	}
 }
 
-// rules ends the game on time, on health or on Esc (read from the tick's
-// input, so that a replay ends where the recording did), and turns the stars.
+// rules ends the game on time, on health or on Esc (decided on a tick, so
+// that a replay ends where the recording did), and turns the stars.
 func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	a.played = ev.Time
-	if ev.Time >= a.limit || a.health <= 0 && !a.opts.Undying {
-		a.over = true
+	switch {
+	case ev.Input.KeyPressed(ebiten.KeyEscape):
+		a.quit = true
+		a.st.End(&Title{opts: a.opts})
+	case ev.Time >= a.limit || a.health <= 0 && !a.opts.Undying:
+		var next engine.Scene
+		if a.opts.Seconds == 0 {
+			next = &Results{opts: a.opts, score: a.score, played: a.played, health: a.health}
+		}
+		a.st.End(next)
 	}
 	if a.opts.Churn > 0 && ev.Tick%60 == 0 { // the physics group runs at 60 Hz: once a second
 		a.churn(w)
 	}
-	a.quitOnEsc(ev.Input)
 	for e := range a.stars.Iter(w) { // turned through the body: physics syncs the transform
 		body := components.BodyC.Get(e).Body
 		body.SetAngle(body.Angle() + ev.DT)
@@ -346,7 +349,7 @@ func (a *Arena) rules(w donburi.World, ev engine.Event) {
 // looks heals agents (a tenth of their health a second) and shows fleeing
 // ones pale, at the AI's rate.
 func (a *Arena) looks(w donburi.World, ev engine.Event) {
-	normal, hurt := a.bundle.MustSprite(assets.SpriteAgent), a.bundle.MustSprite(assets.SpriteAgentHurt)
+	normal, hurt := a.st.Bundle.MustSprite(assets.SpriteAgent), a.st.Bundle.MustSprite(assets.SpriteAgentHurt)
 	for e := range a.agents.Iter(w) {
 		agent := components.AgentC.Get(e)
 		agent.Health = min(agent.Health+0.1*ev.DT, 1)
@@ -378,12 +381,25 @@ func (a *Arena) checksum() uint64 {
 	return checksum(a.world, float64(a.score), a.health)
 }
 
-// pilot plays the Arena in headless runs: it heads for the nearest star,
+// pilot plays the Arena (Options.Autopilot): it heads for the nearest star,
 // shies away from agents close by, and wanders a little, all from the game
-// state and a seeded source, so that a run depends only on the seed.
+// state and a seeded source, and moves the left stick of gamepad 0 that
+// way. It is the physics group's tick input (engine.TickInput), so a run
+// depends only on the seed, at any frame rate, and its recording replays
+// without it.
 type pilot struct {
 	rng    *rand.Rand
+	arena  *Arena
 	wobble cp.Vector
+}
+
+// SampleTick moves the stick for tick t.
+func (p *pilot) SampleTick(t engine.TickInfo, in *engine.InputState) {
+	a := p.arena
+	pos := components.BodyC.Get(a.world.Entry(a.player)).Body.Position()
+	dir := p.steer(a, pos, t.Tick)
+	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, dir.X)
+	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickVertical, dir.Y)
 }
 
 func (p *pilot) steer(a *Arena, pos cp.Vector, tick int64) cp.Vector {

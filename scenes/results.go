@@ -10,12 +10,12 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems"
 )
 
 // Results shows the score and the time played, then goes back to the Title
 // (Enter, Space, Esc or the gamepad's A).
 type Results struct {
-	stage
 	opts   *Options
 	score  int
 	played time.Duration
@@ -29,18 +29,26 @@ func (r *Results) Name() string { return "Results" }
 
 // Run shows the results until the player moves on.
 func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
-	if err := r.load(loop, r.Name(), r.opts, engine.Group{Name: "menu", Hz: 30}); err != nil {
+	st, err := newStage(loop, r.Name(), r.opts, systems.StageOptions{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
+	if err != nil {
 		return nil, err
 	}
-	defer r.release()
+	defer st.Release()
 	verdict := "Time is up"
 	if r.health <= 0 {
 		verdict = "Worn out"
 	}
 	r.lines = []string{verdict, fmt.Sprintf("Score: %d", r.score), fmt.Sprintf("Time: %.1f s", r.played.Seconds()),
 		fmt.Sprintf("Health left: %.0f", r.health), "Enter: back to the title"}
-	face := r.bundle.Face(32)
-	r.sched.AddRender(0, "results", func(_ donburi.World, ev engine.Event) {
+	face := st.Bundle.Face(32)
+	st.Sched.AddUpdate(0, "next", func(_ donburi.World, ev engine.Event) {
+		in := ev.Input
+		if in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) || in.KeyPressed(ebiten.KeyEscape) ||
+			in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom) {
+			st.End(&Title{opts: r.opts})
+		}
+	})
+	st.Sched.AddRender(0, "results", func(_ donburi.World, ev engine.Event) {
 		if ev.Screen == nil {
 			return
 		}
@@ -52,22 +60,5 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 			text.Draw(ev.Screen, l, face, &r.op)
 		}
 	})
-	r.sched.AddRender(9, "overlay", r.overlay.Draw)
-	for ev := range loop.Events(r.sched.Groups()...) {
-		switch ev.Kind {
-		case engine.Input:
-			if r.controls(loop, ev.Input) {
-				return &Title{opts: r.opts}, nil
-			}
-		case engine.Update:
-			in := ev.Input
-			if in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) || in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom) {
-				return &Title{opts: r.opts}, nil
-			}
-		case engine.Render:
-			r.sched.Render(ev)
-			r.rendered(loop, ev)
-		}
-	}
-	return nil, loop.Err()
+	return st.Run()
 }

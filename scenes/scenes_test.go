@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/scenes"
+	"github.com/fixedstep/fixedstep/systems"
 )
 
 // Every scene transition releases the scene's entities, bodies and assets:
@@ -17,12 +18,12 @@ import (
 func TestTransitionsReleaseEverything(t *testing.T) {
 	type release struct {
 		scene string
-		left  scenes.Leftovers
+		left  systems.Leftovers
 	}
 	var released []release
 	var out bytes.Buffer
 	opts := &scenes.Options{Seed: 3, Autopilot: true, Out: &out,
-		OnRelease: func(scene string, left scenes.Leftovers) { released = append(released, release{scene, left}) }}
+		OnRelease: func(scene string, left systems.Leftovers) { released = append(released, release{scene, left}) }}
 	first, err := scenes.First("title", opts)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestTransitionsReleaseEverything(t *testing.T) {
 	if got := strings.Join(names, ","); got != "Title,Arena,Results,Title,Arena" {
 		t.Fatalf("scenes released: %s", got)
 	}
-	if !strings.Contains(out.String(), "scene Arena") || !strings.Contains(out.String(), "checksum ") {
+	if !strings.Contains(out.String(), "scene Arena") || !strings.Contains(out.String(), "score ") {
 		t.Fatalf("no Arena report: %q", out.String())
 	}
 }
@@ -61,7 +62,7 @@ func TestEscGoesBackToTheTitle(t *testing.T) {
 	for _, name := range []string{"arena", "stress"} {
 		var released []string
 		opts := &scenes.Options{Seed: 1, Autopilot: true, Bodies: 50,
-			OnRelease: func(scene string, _ scenes.Leftovers) { released = append(released, scene) }}
+			OnRelease: func(scene string, _ systems.Leftovers) { released = append(released, scene) }}
 		first, _ := scenes.First(name, opts)
 		esc := engine.InputFunc(func(frame int64, in *engine.InputState) { in.SetKey(ebiten.KeyEscape, frame == 30) })
 		if err := engine.Run(first, &engine.Options{Headless: &engine.Headless{Frames: 60}, Input: esc}); err != nil {

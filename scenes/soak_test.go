@@ -77,10 +77,10 @@ func TestSoakArena(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		s := soakSample{game: ev.Time, wall: time.Since(start), heapAlloc: ms.HeapAlloc, heapInuse: ms.HeapInuse,
 			entities: arena.world.Len(), nonBody: nonBodies.Count(arena.world), goroutines: runtime.NumGoroutine()}
-		s.bodies, s.shapes = arena.physics.Bodies()
+		s.bodies, s.shapes = arena.st.Physics.Bodies()
 		samples = append(samples, s)
 	}
-	opts.OnEvent = func(_ *engine.Loop, ev engine.Event) {
+	onEvent := func(_ *engine.Loop, ev engine.Event) {
 		if ev.Kind != engine.Update || ev.Group != 0 {
 			return
 		}
@@ -91,7 +91,7 @@ func TestSoakArena(t *testing.T) {
 			sample(ev)
 		}
 	}
-	if err := engine.Run(arena, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+	if err := engine.Run(arena, &engine.Options{Headless: &engine.Headless{}, OnEvent: onEvent}); err != nil {
 		t.Fatal(err)
 	}
 	wall := time.Since(start)

@@ -20,12 +20,13 @@ import (
 // Stress is the interactive per-system benchmark: N balls poured into a bin
 // (+ and - add or remove 100 live), with the overlay's per-system timings on.
 type Stress struct {
-	stage
 	opts   *Options
+	st     *systems.Stage
 	rng    *rand.Rand
 	render *systems.Render
 	balls  *donburi.Query
 	want   int
+	quit   bool // Esc: back to the Title
 	img    *ebiten.Image
 	limit  time.Duration
 }
@@ -36,31 +37,29 @@ func (s *Stress) Name() string { return "Stress" }
 // Run runs the stress test until Esc (back to the Title; read on a tick) or,
 // with Options.Seconds, that much game time.
 func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
-	if err := s.load(loop, s.Name(), s.opts, engine.Group{Name: "physics", Hz: 60}); err != nil {
+	st, err := newStage(loop, s.Name(), s.opts, systems.StageOptions{
+		Groups:  []engine.Group{{Name: "physics", Hz: 60}},
+		Physics: &systems.PhysicsConfig{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true},
+	})
+	if err != nil {
 		return nil, err
 	}
-	defer s.release()
-	s.build(loop)
-	s.play(loop, func() uint64 { return checksum(s.world) })
-	if err := loop.Err(); err != nil {
-		return nil, err
+	defer st.Release()
+	s.st = st
+	s.build()
+	next, err := st.Run()
+	if err != nil || s.quit {
+		return next, err
 	}
-	if s.quit {
-		return &Title{opts: s.opts}, nil
-	}
-	bodies, _ := s.physics.Bodies()
-	s.report(loop, checksum(s.world), fmt.Sprintf("bodies %d", bodies))
-	return nil, nil
+	bodies, _ := st.Physics.Bodies()
+	report(s.opts.Out, s.Name(), st, fmt.Sprintf("bodies %d", bodies))
+	return next, nil
 }
 
-func (s *Stress) build(loop *engine.Loop) {
+func (s *Stress) build() {
 	s.rng = rand.New(rand.NewPCG(s.opts.Seed, 4))
 	s.want = s.opts.Bodies
-	if s.want <= 0 {
-		s.want = 1000
-	}
 	s.limit = time.Duration(s.opts.Seconds * float64(time.Second))
-	s.physics = systems.NewPhysics(s.world, systems.PhysicsConfig{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true, Loop: loop})
 	bin := cp.NewStaticBody()
 	pts := []cp.Vector{{X: 20, Y: 40}, {X: 20, Y: 520}, {X: 940, Y: 520}, {X: 940, Y: 40}}
 	var walls []*cp.Shape
@@ -69,20 +68,19 @@ func (s *Stress) build(loop *engine.Loop) {
 		w.SetFriction(0.7)
 		walls = append(walls, w)
 	}
-	s.physics.Spawn(bin, walls)
-	s.img = s.bundle.MustSprite(assets.SpriteBall)
+	s.st.Physics.Spawn(bin, walls)
+	s.img = s.st.Bundle.MustSprite(assets.SpriteBall)
 	s.balls = donburi.NewQuery(filter.Contains(components.SpriteC, components.BodyC))
-	s.render = systems.NewRender(s.world)
-	s.overlay.SetVisible(true)
-	s.sched.AddUpdate(0, "spawn", s.spawn).
-		AddUpdate(0, "physics", s.physics.Update).
+	s.render = systems.NewRender(s.st.World)
+	s.st.Overlay.SetVisible(true)
+	s.st.Sched.AddUpdate(0, "spawn", s.spawn).
+		AddUpdate(0, "physics", s.st.Physics.Update).
 		AddRender(0, "clear", func(_ donburi.World, ev engine.Event) {
 			if ev.Screen != nil {
 				ev.Screen.Fill(color.RGBA{20, 24, 30, 255})
 			}
 		}).
-		AddRender(1, "sprites", s.render.Draw).
-		AddRender(9, "overlay", s.overlay.Draw)
+		AddRender(1, "sprites", s.render.Draw)
 }
 
 // spawn adds or removes up to 20 balls a tick towards the wanted count, and
@@ -94,10 +92,14 @@ func (s *Stress) spawn(w donburi.World, ev engine.Event) {
 	if ev.Input.KeyPressed(ebiten.KeyMinus) || ev.Input.KeyPressed(ebiten.KeyNumpadSubtract) {
 		s.want = max(s.want-100, 0)
 	}
-	if s.limit > 0 && ev.Time >= s.limit {
-		s.over = true
+	if ev.Input.KeyPressed(ebiten.KeyEscape) {
+		s.quit = true
+		s.st.End(&Title{opts: s.opts})
+		return
 	}
-	s.quitOnEsc(ev.Input)
+	if s.limit > 0 && ev.Time >= s.limit {
+		s.st.End(nil)
+	}
 	n := s.balls.Count(w)
 	for i := 0; i < 20 && n < s.want; i, n = i+1, n+1 {
 		r := 5 + s.rng.Float64()*4
@@ -106,7 +108,7 @@ func (s *Stress) spawn(w donburi.World, ev engine.Event) {
 		sh := cp.NewCircle(b, r, cp.Vector{})
 		sh.SetFriction(0.7)
 		sh.SetElasticity(0.2)
-		e := w.Entry(s.physics.Spawn(b, []*cp.Shape{sh}, components.SpriteC))
+		e := w.Entry(s.st.Physics.Spawn(b, []*cp.Shape{sh}, components.SpriteC))
 		components.SpriteC.SetValue(e, components.Sprite{Image: s.img, OriginX: 16, OriginY: 16, ScaleX: r / 12, ScaleY: r / 12})
 	}
 	if n > s.want {

@@ -8,6 +8,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems"
 )
 
 // Controls is the table of keys, shown on the Title screen and in the README.
@@ -31,8 +32,8 @@ var (
 
 // Title is the menu: Play, Stress test or Quit, by keyboard or gamepad.
 type Title struct {
-	stage
 	opts   *Options
+	st     *systems.Stage
 	choice int
 	face   *text.GoTextFace
 	small  *text.GoTextFace
@@ -44,33 +45,21 @@ func (t *Title) Name() string { return "Title" }
 
 // Run shows the menu and returns the chosen scene.
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	if err := t.load(loop, t.Name(), t.opts, engine.Group{Name: "menu", Hz: 30}); err != nil {
+	st, err := newStage(loop, t.Name(), t.opts, systems.StageOptions{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
+	if err != nil {
 		return nil, err
 	}
-	defer t.release()
-	t.face, t.small = t.bundle.Face(40), t.bundle.Face(16)
-	t.sched.AddRender(0, "menu", t.draw).AddRender(9, "overlay", t.overlay.Draw)
-	for ev := range loop.Events(t.sched.Groups()...) {
-		switch ev.Kind {
-		case engine.Input:
-			if t.controls(loop, ev.Input) {
-				loop.Stop()
-				return nil, nil
-			}
-		case engine.Update:
-			if next, done := t.choose(loop, ev.Input); done {
-				return next, nil
-			}
-		case engine.Render:
-			t.sched.Render(ev)
-			t.rendered(loop, ev)
-		}
-	}
-	return nil, loop.Err()
+	defer st.Release()
+	t.st = st
+	t.face, t.small = st.Bundle.Face(40), st.Bundle.Face(16)
+	st.Sched.AddUpdate(0, "choose", t.choose).AddRender(0, "menu", t.draw)
+	return st.Run()
 }
 
-// choose moves through the menu on a tick's input, and reports the choice.
-func (t *Title) choose(loop *engine.Loop, in *engine.InputState) (engine.Scene, bool) {
+// choose moves through the menu on a tick's input, and ends the scene with
+// the choice (Esc quits).
+func (t *Title) choose(_ donburi.World, ev engine.Event) {
+	in := ev.Input
 	up := in.KeyPressed(ebiten.KeyArrowUp) || in.KeyPressed(ebiten.KeyW) || in.GamepadPressed(0, ebiten.StandardGamepadButtonLeftTop)
 	down := in.KeyPressed(ebiten.KeyArrowDown) || in.KeyPressed(ebiten.KeyS) || in.GamepadPressed(0, ebiten.StandardGamepadButtonLeftBottom)
 	if up {
@@ -79,17 +68,21 @@ func (t *Title) choose(loop *engine.Loop, in *engine.InputState) (engine.Scene, 
 	if down {
 		t.choice = (t.choice + 1) % len(menu)
 	}
+	if in.KeyPressed(ebiten.KeyEscape) {
+		t.st.End(nil)
+		return
+	}
 	if !in.KeyPressed(ebiten.KeyEnter) && !in.KeyPressed(ebiten.KeySpace) && !in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom) {
-		return nil, false
+		return
 	}
 	switch t.choice {
 	case 0:
-		return &Arena{opts: t.opts}, true
+		t.st.End(&Arena{opts: t.opts})
 	case 1:
-		return &Stress{opts: t.opts}, true
+		t.st.End(&Stress{opts: t.opts})
+	default:
+		t.st.End(nil)
 	}
-	loop.Stop()
-	return nil, true
 }
 
 func (t *Title) draw(_ donburi.World, ev engine.Event) {

@@ -332,12 +332,8 @@ func (o *Overlay) appendSystems(b []byte) []byte {
 	for i := range stats {
 		st := &stats[i]
 		nameW = max(nameW, len(st.Name))
-		if st.Group >= 0 {
-			groupW = max(groupW, len(groups[st.Group].Name))
-		} else {
-			o.num = strconv.AppendInt(append(o.num[:0], "render "...), int64(st.Layer), 10)
-			groupW = max(groupW, len(o.num))
-		}
+		o.num = appendPhase(o.num[:0], st, groups)
+		groupW = max(groupW, len(o.num))
 	}
 	const numW = 10
 	b = appendLeft(b, "system", nameW)
@@ -351,12 +347,8 @@ func (o *Overlay) appendSystems(b []byte) []byte {
 		st := &stats[i]
 		b = appendLeft(b, st.Name, nameW)
 		b = append(b, "  "...)
-		if st.Group >= 0 {
-			b = appendLeft(b, groups[st.Group].Name, groupW)
-		} else {
-			o.num = strconv.AppendInt(append(o.num[:0], "render "...), int64(st.Layer), 10)
-			b = appendLeftBytes(b, o.num, groupW)
-		}
+		o.num = appendPhase(o.num[:0], st, groups)
+		b = appendLeftBytes(b, o.num, groupW)
 		o.num = strconv.AppendInt(o.num[:0], st.Count, 10)
 		b = appendRightBytes(b, o.num, numW)
 		for _, d := range [...]time.Duration{st.Mean(), st.Max, st.Last} {
@@ -366,6 +358,18 @@ func (o *Overlay) appendSystems(b []byte) []byte {
 		b = append(b, '\n')
 	}
 	return b
+}
+
+// appendPhase appends when a system runs: its group's name, "render" and
+// its layer, or "input".
+func appendPhase(b []byte, st *engine.SystemStats, groups []engine.Group) []byte {
+	switch {
+	case st.Group >= 0:
+		return append(b, groups[st.Group].Name...)
+	case st.Group == engine.InputPhase:
+		return append(b, "input"...)
+	}
+	return strconv.AppendInt(append(b, "render "...), int64(st.Layer), 10)
 }
 
 // utf8Len counts the runes of s: a column's width in a monospaced face

@@ -9,7 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/windowtest"
 )
 
 // demoBin is the demo built once for the end-to-end tests.
@@ -32,18 +36,32 @@ func TestMain(m *testing.M) {
 
 var checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
 
-// demo runs the built demo and returns the checksum it printed last.
-func demo(t *testing.T, args ...string) string {
+// output runs the built demo and returns what it printed and its exit code.
+func output(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	out, err := exec.Command(demoBin, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("demo %s: %v\n%s", strings.Join(args, " "), err, out)
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("demo %s: %v", strings.Join(args, " "), err)
 	}
-	m := checksumRE.FindSubmatch(out)
+	return string(out), code
+}
+
+// run runs the built demo, which must succeed, and returns the checksum it
+// printed last.
+func run(t *testing.T, args ...string) string {
+	t.Helper()
+	out, code := output(t, args...)
+	if code != 0 {
+		t.Fatalf("demo %s: exit %d\n%s", strings.Join(args, " "), code, out)
+	}
+	m := checksumRE.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("demo %s: no checksum last:\n%s", strings.Join(args, " "), out)
 	}
-	return string(m[1])
+	return m[1]
 }
 
 func needDisplay(t *testing.T) {
@@ -58,52 +76,218 @@ func needDisplay(t *testing.T) {
 // The same seed gives the same checksum at 24, 60, 144 and 1000 frames per
 // second, in separate processes; another seed gives another.
 func TestChecksumIndependentOfFrameRate(t *testing.T) {
-	want := demo(t, "-headless", "-seconds", "8", "-seed", "5", "-fps", "60")
-	for _, fps := range []string{"24", "144", "1000", "60"} {
-		if got := demo(t, "-headless", "-seconds", "8", "-seed", "5", "-fps", fps); got != want {
+	want := run(t, "-headless", "-seconds", "8", "-seed", "5", "-fps", "60")
+	for _, fps := range []string{"24", "144", "1000", "37"} {
+		if got := run(t, "-headless", "-seconds", "8", "-seed", "5", "-fps", fps); got != want {
 			t.Errorf("-fps %s: checksum %s, want %s", fps, got, want)
 		}
 	}
-	if other := demo(t, "-headless", "-seconds", "8", "-seed", "6"); other == want {
+	if other := run(t, "-headless", "-seconds", "8", "-seed", "6"); other == want {
 		t.Error("another seed gave the same checksum")
 	}
-	stress := demo(t, "-headless", "-scene", "stress", "-bodies", "300", "-seconds", "2", "-fps", "30")
-	if got := demo(t, "-headless", "-scene", "stress", "-bodies", "300", "-seconds", "2", "-fps", "144"); got != stress {
+	stress := run(t, "-headless", "-scene", "stress", "-bodies", "300", "-seconds", "2", "-fps", "30")
+	if got := run(t, "-headless", "-scene", "stress", "-bodies", "300", "-seconds", "2", "-fps", "144"); got != stress {
 		t.Errorf("stress: %s at 144 fps, %s at 30", got, stress)
 	}
 }
 
-// A windowed run under Xvfb, recorded, replays headless to the same checksum.
-func TestWindowRecordReplaysHeadless(t *testing.T) {
+var replayedRE = regexp.MustCompile(`\nreplayed (\d+) scenes, (\d+) ticks, every checksum matched \((\d+) checked\)`)
+
+// anyChecksumRE finds the checksum line where it is not the last.
+var anyChecksumRE = regexp.MustCompile(`\nchecksum [0-9a-f]{16}\n`)
+
+// A window run from the Title, its keys pressed through the X server
+// (Enter: Play; the autopilot plays the Arena), recorded, replays headless
+// at 24, 60 and 144 fps with no other flag: the same checksum, the same
+// scenes and ticks, ending where the recording ended.
+func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 	needDisplay(t)
+	rec := filepath.Join(t.TempDir(), "title.input")
+	cmd := exec.Command(demoBin, "-autopilot", "-seconds", "4", "-seed", "9", "-record", rec)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	x, err := windowtest.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // a little time on the Title
+	if err := x.Focus(win); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Tap("Return", 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the window run: %v\n%s", err, out.String())
+	}
+	m := checksumRE.FindStringSubmatch(out.String())
+	if m == nil || !strings.Contains(out.String(), "run: 2 scenes (Title, Arena)") {
+		t.Fatalf("the window run did not reach the Arena, or printed no checksum:\n%s", out.String())
+	}
+	window := m[1]
+	for _, fps := range []string{"24", "60", "144"} {
+		got, code := output(t, "-headless", "-replay", rec, "-fps", fps)
+		c := checksumRE.FindStringSubmatch(got)
+		if code != 0 || c == nil || c[1] != window || !replayedRE.MatchString(got) ||
+			!strings.Contains(got, "run: 2 scenes (Title, Arena)") {
+			t.Fatalf("-fps %s: exit %d, want checksum %s:\n%s", fps, code, window, got)
+		}
+	}
+	t.Logf("window run:\n%s", out.String())
+}
+
+// -replay FILE with no other flag replays the run as recorded: its seed,
+// scene, seconds and autopilot come from the file. A flag given with
+// another value than the recording's is refused by name.
+func TestReplayAloneReproducesTheRun(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "arena.input")
-	window := demo(t, "-scene", "arena", "-seconds", "3", "-seed", "9", "-record", rec)
-	replayed := demo(t, "-headless", "-scene", "arena", "-seconds", "3", "-replay", rec, "-fps", "37")
-	if replayed != window {
-		t.Fatalf("replay checksum %s, window %s", replayed, window)
+	recorded := run(t, "-headless", "-seconds", "3", "-seed", "4", "-record", rec)
+	out, code := output(t, "-headless", "-replay", rec, "-fps", "144")
+	if c := checksumRE.FindStringSubmatch(out); code != 0 || c == nil || c[1] != recorded || !replayedRE.MatchString(out) {
+		t.Fatalf("replay: exit %d, want checksum %s:\n%s", code, recorded, out)
+	}
+	if out, code := output(t, "-headless", "-replay", rec, "-seed", "5"); code != 2 ||
+		!strings.Contains(out, "-seed 5: the recording was made with -seed 4") {
+		t.Fatalf("a conflicting -seed: exit %d\n%s", code, out)
+	}
+	if os.Getenv("DISPLAY") != "" { // in a window, at the display's rate
+		if got := run(t, "-replay", rec); got != recorded {
+			t.Fatalf("replayed in a window: %s, recorded %s", got, recorded)
+		}
 	}
 }
 
-// A headless autopilot run, recorded, replays at another frame rate with its
-// state checked every tick; a file with a flipped bit is refused as corrupt,
-// naming the byte, before anything is replayed.
-func TestReplayChecksTheState(t *testing.T) {
+// A file with a flipped bit is refused as corrupt, naming the byte, before
+// anything is replayed.
+func TestCorruptRecordingIsRefused(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "arena.input")
-	recorded := demo(t, "-headless", "-seconds", "3", "-seed", "4", "-record", rec)
-	if got := demo(t, "-headless", "-seconds", "3", "-replay", rec, "-fps", "144"); got != recorded {
-		t.Fatalf("replay checksum %s, recorded %s", got, recorded)
-	}
+	run(t, "-headless", "-seconds", "2", "-record", rec)
 	data, err := os.ReadFile(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data[len(data)-1] ^= 1
+	data[len(data)/2] ^= 1
 	if err := os.WriteFile(rec, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(demoBin, "-headless", "-seconds", "3", "-replay", rec).CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "corrupt file at byte") {
-		t.Fatalf("tampered replay: %v\n%s", err, out)
+	out, code := output(t, "-headless", "-replay", rec)
+	if code != 1 || !regexp.MustCompile(`corrupt file at byte \d+`).MatchString(out) || strings.Contains(out, "run:") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// SIGINT or SIGTERM in the middle of a recording ends the run as a closed
+// window does: the recording is saved and replays to where it stopped, the
+// summary is printed, and the exit status is the signal's (130, 143). After
+// SIGKILL, the .partial file replays up to its last complete tick.
+func TestKilledRecordingsReplay(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "killed.input")
+			cmd := exec.Command(demoBin, "-realtime", "-seconds", "60", "-record", rec)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait for a second of play to reach the file.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if fi, err := os.Stat(rec + ".partial"); err == nil && fi.Size() > 2000 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("nothing recorded after 30 s:\n%s", out.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			code := -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			file := rec
+			switch sig {
+			case syscall.SIGKILL:
+				file = rec + ".partial"
+			default:
+				if want := 128 + int(sig); code != want || !strings.Contains(out.String(), "recorded 1 scenes") ||
+					anyChecksumRE.FindString(out.String()) == "" {
+					t.Fatalf("exit %d, want %d, with the summary:\n%s", code, want, out.String())
+				}
+				if _, err := os.Stat(rec + ".partial"); !os.IsNotExist(err) {
+					t.Fatalf("the .partial file is still there: %v", err)
+				}
+			}
+			got, code := output(t, "-headless", "-replay", file)
+			m := replayedRE.FindStringSubmatch(got)
+			if code != 0 || m == nil || m[2] == "0" {
+				t.Fatalf("replay of %s: exit %d\n%s", filepath.Base(file), code, got)
+			}
+			if sig == syscall.SIGKILL && !strings.Contains(got, "the recording was cut short there") {
+				t.Fatalf("replay of the killed run does not say it was cut short:\n%s", got)
+			}
+			if sig != syscall.SIGKILL && anyChecksumRE.FindString(got) != anyChecksumRE.FindString(out.String()) {
+				t.Fatalf("replay checksum differs:\n%s\nrecorded:\n%s", got, out.String())
+			}
+			t.Logf("%v: replayed %s ticks", sig, m[2])
+		})
+	}
+}
+
+// Every bad flag is an error before the first frame: the demo exits at once
+// with a message naming the flag, and plays nothing (no summary).
+func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
+	dir := t.TempDir()
+	partial := filepath.Join(dir, "old.input")
+	os.WriteFile(partial+".partial", []byte("x"), 0o644)
+	cases := []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-headless", "-seconds", "NaN"}, "-seconds NaN: must be a finite number"},
+		{[]string{"-headless", "-seconds", "Inf"}, "-seconds +Inf: must be a finite number"},
+		{[]string{"-headless", "-seconds", "1e10"}, "-seconds 1e+10: must be a finite number"},
+		{[]string{"-headless", "-seconds", "-1"}, "-seconds -1: must be a finite number"},
+		{[]string{"-headless", "-bodies", "-5"}, "bodies -5: must not be negative"},
+		{[]string{"-headless", "-fps", "0"}, "-fps 0: must be a frame rate"},
+		{[]string{"-headless", "-fps", "NaN"}, "-fps NaN: must be a frame rate"},
+		{[]string{"-frames", "0", "-screenshot", filepath.Join(dir, "a.png")}, "-frames 0: must be at least 1"},
+		{[]string{"-screenshot", "/proc/x.png"}, "-screenshot /proc/x.png:"},
+		{[]string{"-screenshot", dir}, "is a directory"},
+		{[]string{"-headless", "-screenshot", filepath.Join(dir, "a.png")}, "needs a window: drop -headless"},
+		{[]string{"-headless", "-record", "/proc/x"}, "-record /proc/x:"},
+		{[]string{"-headless", "-record", dir}, "is a directory"},
+		{[]string{"-headless", "-record", partial}, "the recording of a run that did not end"},
+		{[]string{"-headless", "-replay", "/dev/zero"}, "not an input log"},
+		{[]string{"-headless", "-replay", filepath.Join(dir, "missing")}, "no such file"},
+		{[]string{"-headless", "-scene", "lobby"}, `no scene "lobby"`},
+		{[]string{"-headless", "-scene", "title"}, "-scene title needs a window"},
+		{[]string{"-nosuchflag"}, "flag provided but not defined"},
+	}
+	for _, c := range cases {
+		start := time.Now()
+		out, code := output(t, c.args...)
+		if code == 0 || !strings.Contains(out, c.says) || strings.Contains(out, "run:") {
+			t.Errorf("%s: exit %d, want an error saying %q:\n%s", strings.Join(c.args, " "), code, c.says, out)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: took %v to refuse", strings.Join(c.args, " "), d)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.png")); !os.IsNotExist(err) {
+		t.Errorf("a refused screenshot left a file: %v", err)
 	}
 }
 
@@ -111,7 +295,9 @@ func TestReplayChecksTheState(t *testing.T) {
 func TestScreenshotShowsTheArena(t *testing.T) {
 	needDisplay(t)
 	path := filepath.Join(t.TempDir(), "arena.png")
-	demo(t, "-scene", "arena", "-screenshot", path, "-frames", "30")
+	if out, code := output(t, "-scene", "arena", "-screenshot", path, "-frames", "30"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

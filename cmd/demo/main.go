@@ -4,31 +4,54 @@
 //
 //	go run ./cmd/demo                          # in a window
 //	go run ./cmd/demo -headless -seconds 10    # no window: a seeded autopilot plays; prints a summary and a checksum
+//	go run ./cmd/demo -record run.input        # play, recording; then:
+//	go run ./cmd/demo -replay run.input        # the same run again, checked tick by tick
+//
+// Its command line is engine.App's (-headless, -fps, -seed, -seconds,
+// -record, -replay, -screenshot, -cpuprofile, ...) and its own: -scene,
+// -bodies, -autopilot.
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
-	"os"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/scenes"
 )
 
 func main() {
-	var cfg config
-	flag.BoolVar(&cfg.headless, "headless", false, "run without a window, as fast as possible at a virtual frame rate")
-	flag.BoolVar(&cfg.realtime, "realtime", false, "headless at the speed of the real clock")
-	flag.Float64Var(&cfg.seconds, "seconds", 0, "game seconds the Arena or Stress scene lasts, then exit (headless default 10)")
-	flag.Float64Var(&cfg.fps, "fps", 60, "virtual frame rate, headless")
-	flag.Uint64Var(&cfg.seed, "seed", 1, "random seed")
-	flag.StringVar(&cfg.scene, "scene", "", "first scene: title, arena or stress (headless default arena)")
-	flag.IntVar(&cfg.bodies, "bodies", 1000, "bodies in the Stress scene")
-	flag.StringVar(&cfg.record, "record", "", "record every tick's input to this file")
-	flag.StringVar(&cfg.replay, "replay", "", "replay the input recorded in this file (its seed too), checking the state every tick")
-	flag.StringVar(&cfg.screenshot, "screenshot", "", "save the last of -frames frames drawn in the window to this PNG, then exit")
-	flag.IntVar(&cfg.frames, "frames", 120, "frames to run before the -screenshot")
-	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
-	flag.Parse()
-	if err := run(cfg, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "demo:", err)
-		os.Exit(1)
+	app := &engine.App{Name: "demo", Window: engine.Window{Title: "fixedstep demo", Width: scenes.ArenaWidth,
+		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true}}
+	app.Main(demo(app))
+}
+
+// demo defines the demo's flags on app and returns its first scene's maker.
+func demo(app *engine.App) func() (engine.Scene, error) {
+	fs := app.Flags()
+	opts := &scenes.Options{}
+	scene := fs.String("scene", "", "the first scene: title, arena or stress (default title; arena headless)")
+	fs.IntVar(&opts.Bodies, "bodies", 1000, "bodies in the Stress scene")
+	fs.BoolVar(&opts.Autopilot, "autopilot", false, "a seeded autopilot plays the Arena (default on headless)")
+	return func() (engine.Scene, error) {
+		if app.Headless() && !app.Replaying() {
+			// Headless, nobody plays: the Arena, for ten seconds, by the autopilot.
+			given := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			if *scene == "" {
+				fs.Set("scene", "arena")
+			}
+			if *scene == "title" {
+				return nil, errors.New("-scene title needs a window (or -replay of a recording): headless runs start at arena or stress")
+			}
+			if !given["seconds"] {
+				fs.Set("seconds", "10")
+			}
+			if !given["autopilot"] {
+				fs.Set("autopilot", "true")
+			}
+		}
+		opts.Seed, opts.Seconds = app.Seed(), app.Seconds()
+		return scenes.First(*scene, opts)
 	}
 }

@@ -1,12 +1,9 @@
-package main
+package engine
 
 import (
 	"fmt"
 	"slices"
-	"syscall"
 	"time"
-
-	"github.com/fixedstep/fixedstep/engine"
 )
 
 // realtimeProbe measures a real-clock run: the CPU the process uses, and how
@@ -27,13 +24,13 @@ func newRealtimeProbe(seconds float64) *realtimeProbe {
 		errors: make([]time.Duration, 0, int(seconds*60)+120)}
 }
 
-// event is the scenes' OnEvent hook.
-func (p *realtimeProbe) event(loop *engine.Loop, ev engine.Event) {
+// event is the run's OnEvent hook.
+func (p *realtimeProbe) event(loop *Loop, ev Event) {
 	now := time.Now()
 	switch {
-	case ev.Kind == engine.Input && p.base.IsZero():
+	case ev.Kind == Input && p.base.IsZero():
 		p.base = now // the timeline's first frame: game time 0 is now
-	case ev.Kind == engine.Update && ev.Group == 0 && !p.base.IsZero():
+	case ev.Kind == Update && ev.Group == 0 && !p.base.IsZero():
 		st := loop.Stats()
 		p.errors = append(p.errors, now.Sub(p.base)-ev.Time-st.Clamped-st.Dropped)
 	}
@@ -68,13 +65,4 @@ func percentiles(ds []time.Duration) (p50, p99, worst time.Duration) {
 	slices.Sort(e)
 	pct := func(q float64) time.Duration { return e[min(len(e)-1, int(q*float64(len(e))))] }
 	return pct(0.5), pct(0.99), e[len(e)-1]
-}
-
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,0 +1,443 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+)
+
+// App is the command line every game on the engine gets, and the run it
+// starts: a window or headless, record and replay, screenshots, a CPU
+// profile, Ctrl-C handled. A game's main is a few lines:
+//
+//	func main() {
+//		app := &engine.App{Name: "breakout", Window: engine.Window{Width: 640, Height: 480}}
+//		lives := app.Flags().Int("lives", 3, "lives at the start") // the game's own flags
+//		app.Main(func() (engine.Scene, error) {
+//			return &Title{Seed: app.Seed(), Lives: *lives}, nil
+//		})
+//	}
+//
+// The standard flags:
+//
+//	-headless         no window: frames at a virtual rate, as fast as they run (deterministic)
+//	-realtime         headless at the speed of the real clock; reports CPU use and tick timing
+//	-fps F            the virtual frame rate of -headless (default 60)
+//	-seed S           the random seed, for App.Seed (default 1)
+//	-seconds N        stop once the scenes have run N seconds of game time
+//	-record FILE      record the run to FILE, written as it runs (see InputLog.Create)
+//	-replay FILE      replay FILE: its seed and settings too, checking the state every tick
+//	-screenshot FILE  save the -frames'th frame drawn in the window as a PNG, then stop
+//	-frames N         the frame -screenshot saves (default 120)
+//	-cpuprofile FILE  write a CPU profile of the run
+//
+// A recording keeps what the run was started with: the seed, and every flag
+// but those that only say how to show or save it (the standard ones above
+// but -seed and -seconds, and the game's flags named in Unrecorded). A
+// replay sets them from the recording, so that `-replay FILE` alone replays
+// the run; a flag given with another value than the recording's is an
+// error. A bad number (-seconds NaN, a negative -fps), a path that cannot
+// be written or a file that cannot be replayed is an error before the first
+// frame.
+//
+// A run that is headless, records, replays or has -seconds ends with a
+// summary: the scenes and ticks run, the recording or the replay, and last
+// a line "checksum X", the game state's checksum after the last tick
+// checked. SIGINT and SIGTERM end the run as closing the window does: the
+// recording and the profile are saved, the summary printed, and Main exits
+// with the signal's usual status (130, 143).
+type App struct {
+	Name   string // the program's name, in messages; default the executable's
+	Window Window // the window, when not headless
+	Config Config // the loop's configuration
+
+	// Unrecorded names game flags that only say how to show the game
+	// (a volume, a window size): recordings leave them out.
+	Unrecorded []string
+
+	// Out receives the summary; nil means os.Stdout. Errors go to Err, nil
+	// meaning os.Stderr.
+	Out, Err io.Writer
+
+	flags                        *flag.FlagSet
+	headless, realtime           bool
+	fps, seconds                 float64
+	seed                         uint64
+	record, replay, shot, cpuOut string
+	frames                       int
+}
+
+// standardFlags are the App's flags that recordings leave out.
+var standardFlags = []string{"headless", "realtime", "fps", "record", "replay", "screenshot", "frames", "cpuprofile"}
+
+// Flags returns the App's flag set, for the game's own flags: define them
+// before Main. They are recorded and restored by replays (see App).
+func (a *App) Flags() *flag.FlagSet {
+	if a.flags != nil {
+		return a.flags
+	}
+	fs := flag.NewFlagSet(a.name(), flag.ContinueOnError)
+	fs.BoolVar(&a.headless, "headless", false, "run without a window: frames at a virtual rate, as fast as they run")
+	fs.BoolVar(&a.realtime, "realtime", false, "run headless at the speed of the real clock, and report CPU use and tick timing")
+	fs.Float64Var(&a.fps, "fps", 60, "the virtual frame rate of -headless")
+	fs.Uint64Var(&a.seed, "seed", 1, "the random seed")
+	fs.Float64Var(&a.seconds, "seconds", 0, "stop once the scenes have run this many seconds of game time (0: no limit)")
+	fs.StringVar(&a.record, "record", "", "record the run to this file, written as it runs")
+	fs.StringVar(&a.replay, "replay", "", "replay this recording (its seed and settings too), checking the state every tick")
+	fs.StringVar(&a.shot, "screenshot", "", "save the -frames'th frame drawn in the window to this PNG file, then stop")
+	fs.IntVar(&a.frames, "frames", 120, "the frame -screenshot saves")
+	fs.StringVar(&a.cpuOut, "cpuprofile", "", "write a CPU profile of the run to this file")
+	a.flags = fs
+	return fs
+}
+
+// Seed returns the -seed flag (or the replayed recording's seed).
+func (a *App) Seed() uint64 { return a.seed }
+
+// Headless reports whether the run has no window (-headless or -realtime).
+func (a *App) Headless() bool { return a.headless || a.realtime }
+
+// Seconds returns the -seconds flag: the run's length in game seconds, 0
+// for no limit.
+func (a *App) Seconds() float64 { return a.seconds }
+
+// Replaying reports whether the run replays a recording (-replay).
+func (a *App) Replaying() bool { return a.replay != "" }
+
+func (a *App) name() string {
+	if a.Name != "" {
+		return a.Name
+	}
+	return filepath.Base(os.Args[0])
+}
+
+// Main runs the game with the process's arguments and exits: 0 when the
+// game ended, 2 for bad flags, 1 for any other error (printed), and 130 or
+// 143 after SIGINT or SIGTERM. first makes the first scene; it is called
+// once the flags are parsed (and a replay's settings applied), and may set
+// flags itself (app.Flags().Set) to the game's own defaults: what they hold
+// when it returns is what the run uses and the recording keeps.
+func (a *App) Main(first func() (Scene, error)) {
+	err := a.Run(os.Args[1:], first)
+	var ie *InterruptedError
+	switch {
+	case err == nil:
+		os.Exit(0)
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case errors.As(err, &ie):
+		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), err)
+		os.Exit(ie.Status)
+	case errors.As(err, new(*FlagError)):
+		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), err)
+		os.Exit(2)
+	default:
+		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), err)
+		os.Exit(1)
+	}
+}
+
+// A FlagError is a command-line flag the App refuses: Flag names it.
+type FlagError struct {
+	Flag, Value, Reason string
+}
+
+func (e *FlagError) Error() string {
+	if e.Flag == "" {
+		return e.Reason
+	}
+	return fmt.Sprintf("-%s %s: %s", e.Flag, e.Value, e.Reason)
+}
+
+// An InterruptedError is what Run returns after a signal ended the run
+// (once the recording was saved and the summary printed).
+type InterruptedError struct {
+	Signal os.Signal
+	Status int // the exit status a shell gives a process the signal ends: 128 + its number
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted by %v", e.Signal)
+}
+
+func (a *App) out() io.Writer {
+	if a.Out != nil {
+		return a.Out
+	}
+	return os.Stdout
+}
+
+func (a *App) errOut() io.Writer {
+	if a.Err != nil {
+		return a.Err
+	}
+	return os.Stderr
+}
+
+// Run is Main without the exit, for tests and tools: it parses args, runs
+// the game and returns nil when it ended, a *FlagError for a bad flag, an
+// *InterruptedError after a signal, or the run's error.
+func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
+	fs := a.Flags()
+	fs.SetOutput(a.errOut())
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &FlagError{Reason: err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return &FlagError{Reason: fmt.Sprintf("unexpected argument %q (flags only: -h lists them)", fs.Arg(0))}
+	}
+	var replay *InputLog
+	if a.replay != "" {
+		if replay, err = LoadInputLog(a.replay); err != nil {
+			return err
+		}
+		if err := a.applySettings(replay); err != nil {
+			return err
+		}
+		a.seed = replay.Seed
+	}
+	if err := a.check(); err != nil { // the standard flags, before the game reads them
+		return err
+	}
+	scene, err := first()
+	if err != nil {
+		return err
+	}
+	if scene == nil {
+		return errors.New("engine: App: the first scene is nil")
+	}
+	if err := a.check(); err != nil {
+		return err
+	}
+
+	opts := &Options{Config: a.Config, Window: a.Window, Replay: replay,
+		StopAt: time.Duration(a.seconds * float64(time.Second))}
+	if a.Headless() {
+		opts.Headless = &Headless{FPS: a.fps, Realtime: a.realtime}
+	}
+	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
+	if summary {
+		opts.Record = &InputLog{Seed: a.seed, Settings: a.settings()}
+		if a.record != "" {
+			if err := opts.Record.Create(a.record); err != nil {
+				return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
+			}
+			defer func() {
+				if cerr := opts.Record.Close(); cerr != nil && err == nil {
+					err = cerr
+				}
+			}()
+		}
+	}
+	if a.cpuOut != "" {
+		stop, perr := startProfile(a.cpuOut)
+		if perr != nil {
+			return &FlagError{Flag: "cpuprofile", Value: a.cpuOut, Reason: perr.Error()}
+		}
+		defer func() {
+			if perr := stop(); perr != nil && err == nil {
+				err = perr
+			}
+		}()
+	}
+	var shot screenshotFlag
+	if a.shot != "" {
+		shot = screenshotFlag{path: a.shot, frame: a.frames}
+		opts.AfterFrame = shot.afterFrame
+	}
+	var probe *realtimeProbe
+	if a.realtime {
+		probe = newRealtimeProbe(a.seconds)
+		opts.OnEvent = probe.event
+	}
+
+	ctx, signalled, stop := notifySignals()
+	defer stop()
+	opts.Context = ctx
+	runErr := Run(scene, opts)
+	sig := signalled()
+	if sig != nil && errors.Is(runErr, context.Canceled) {
+		runErr = nil
+	}
+	if runErr == nil && shot.path != "" {
+		runErr = shot.result()
+	}
+	if summary {
+		a.summarize(opts.Record, replay, probe)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if sig != nil {
+		return &InterruptedError{Signal: sig, Status: signalStatus(sig)}
+	}
+	return nil
+}
+
+// check checks the standard flags' values, before anything runs.
+func (a *App) check() error {
+	switch {
+	case math.IsNaN(a.seconds) || math.IsInf(a.seconds, 0) || a.seconds < 0 ||
+		a.seconds > float64(math.MaxInt64)/float64(time.Second):
+		return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
+			"must be a finite number of seconds in [0, %.4g] (0: no limit)", float64(math.MaxInt64)/float64(time.Second))}
+	case !(a.fps > 0 && a.fps <= maxHz):
+		return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in (0, %g]", maxHz)}
+	case a.frames < 1:
+		return &FlagError{"frames", fmt.Sprint(a.frames), "must be at least 1"}
+	case a.shot != "" && a.Headless():
+		return &FlagError{"screenshot", a.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
+	case a.record != "" && a.record == a.replay:
+		return &FlagError{"record", a.record, "is the file -replay reads"}
+	}
+	if a.shot != "" {
+		if err := checkWritable(a.shot); err != nil {
+			return &FlagError{"screenshot", a.shot, err.Error()}
+		}
+	}
+	return nil
+}
+
+// checkWritable checks that a file can be written at path, leaving nothing.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.New("is a directory")
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// settings returns the flags a recording keeps, by name.
+func (a *App) settings() map[string]string {
+	m := map[string]string{}
+	a.flags.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(standardFlags, f.Name) && !slices.Contains(a.Unrecorded, f.Name) {
+			m[f.Name] = f.Value.String()
+		}
+	})
+	return m
+}
+
+// applySettings sets the flags from a recording's settings; a flag given
+// on the command line with another value is an error.
+func (a *App) applySettings(lg *InputLog) error {
+	given := map[string]bool{}
+	a.flags.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	names := make([]string, 0, len(lg.Settings))
+	for name := range lg.Settings {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		value := lg.Settings[name]
+		f := a.flags.Lookup(name)
+		switch {
+		case f == nil || slices.Contains(standardFlags, name):
+			return &FlagError{"replay", a.replay, fmt.Sprintf("the recording was made with -%s %s, a flag this program does not have", name, value)}
+		case given[name] && f.Value.String() != value:
+			return &FlagError{name, f.Value.String(), fmt.Sprintf("the recording was made with -%s %s: a replay runs as it was recorded (drop -%s)", name, value, name)}
+		}
+		if err := a.flags.Set(name, value); err != nil {
+			return &FlagError{"replay", a.replay, fmt.Sprintf("the recording's -%s %s: %v", name, value, err)}
+		}
+	}
+	return nil
+}
+
+// summarize prints what the run did, the recording or the replay, and last
+// the state checksum.
+func (a *App) summarize(rec, replay *InputLog, probe *realtimeProbe) {
+	out := a.out()
+	names := make([]string, rec.Scenes())
+	for i := range names {
+		names[i] = rec.Scene(i).Name
+	}
+	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), strings.Join(names, ", "), rec.Ticks())
+	if probe != nil {
+		fmt.Fprintln(out, probe.line())
+	}
+	if replay != nil {
+		r := replay.Replayed()
+		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)
+		switch {
+		case !r.Finished:
+			how += "; stopped before the recording's end"
+		case !replay.Complete():
+			how += "; the recording was cut short there (a crash or a kill)"
+		}
+		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
+	}
+	if a.record != "" {
+		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), a.record)
+	}
+	for i := rec.Scenes() - 1; i >= 0; i-- {
+		if s := rec.Scene(i); s.Checks > 0 {
+			fmt.Fprintf(out, "checksum %016x\n", s.Checksum)
+			return
+		}
+	}
+	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Loop.SetChecksum)")
+}
+
+// startProfile starts a CPU profile to path, and returns what stops it.
+func startProfile(path string) (func() error, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
+}
+
+// screenshotFlag saves the frame-th frame drawn, then stops the loop.
+type screenshotFlag struct {
+	path   string
+	frame  int
+	frames int
+	err    error
+	done   bool
+}
+
+func (s *screenshotFlag) afterFrame(loop *Loop, ev Event) {
+	if s.done || ev.Screen == nil {
+		return
+	}
+	if s.frames++; s.frames == s.frame {
+		s.done = true
+		s.err = SaveScreenshot(s.path, ev.Screen)
+		loop.Stop()
+	}
+}
+
+func (s *screenshotFlag) result() error {
+	if s.err != nil {
+		return s.err
+	}
+	if !s.done {
+		return fmt.Errorf("-screenshot: the game ended after %d frames, before frame %d", s.frames, s.frame)
+	}
+	return nil
+}

@@ -1,0 +1,291 @@
+// Package windowtest drives a game's window from outside, as a window
+// manager and a player at the keyboard do, for tests under a virtual X
+// display (Xvfb, xvfb-run): it finds a window by its title, focuses,
+// resizes and closes it with the requests a window manager makes, and
+// presses keys through the X server's XTEST extension, so that the game
+// reads them as it reads a real keyboard. It needs $DISPLAY; it does not
+// need a window manager.
+//
+// A Client is used by one goroutine.
+package windowtest
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+	"github.com/jezek/xgb/xtest"
+)
+
+// Client is a second client of the X server.
+type Client struct {
+	conn   *xgb.Conn
+	screen *xproto.ScreenInfo
+	atoms  map[string]xproto.Atom
+	codes  map[xproto.Keysym]xproto.Keycode
+	xtest  bool
+}
+
+// Dial connects to the server named by $DISPLAY.
+func Dial() (*Client, error) {
+	conn, err := xgb.NewConn()
+	if err != nil {
+		return nil, fmt.Errorf("connect to X: %w", err)
+	}
+	return &Client{conn: conn, screen: xproto.Setup(conn).DefaultScreen(conn), atoms: map[string]xproto.Atom{}}, nil
+}
+
+// Close closes the connection.
+func (x *Client) Close() { x.conn.Close() }
+
+func (x *Client) atom(name string) (xproto.Atom, error) {
+	if a, ok := x.atoms[name]; ok {
+		return a, nil
+	}
+	r, err := xproto.InternAtom(x.conn, false, uint16(len(name)), name).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("intern atom %s: %w", name, err)
+	}
+	x.atoms[name] = r.Atom
+	return r.Atom, nil
+}
+
+// Title returns the window's _NET_WM_NAME, or else its WM_NAME.
+func (x *Client) Title(win xproto.Window) string {
+	for _, name := range []string{"_NET_WM_NAME", "WM_NAME"} {
+		a, err := x.atom(name)
+		if err != nil {
+			continue
+		}
+		r, err := xproto.GetProperty(x.conn, false, win, a, xproto.GetPropertyTypeAny, 0, 1024).Reply()
+		if err == nil && r.ValueLen > 0 {
+			return string(r.Value)
+		}
+	}
+	return ""
+}
+
+// FindWindow waits up to timeout for a viewable window titled title,
+// searched from the root down (a direct child of the root when no window
+// manager has reparented it).
+func (x *Client) FindWindow(title string, timeout time.Duration) (xproto.Window, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if w, ok, err := x.search(x.screen.Root, title); err != nil || ok {
+			return w, err
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("no viewable window titled %q after %v", title, timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// search looks for the window under parent. Other clients' windows may be
+// destroyed while it looks: a window that is gone is skipped, and only an
+// error on the root is returned.
+func (x *Client) search(parent xproto.Window, title string) (xproto.Window, bool, error) {
+	tree, err := xproto.QueryTree(x.conn, parent).Reply()
+	if err != nil {
+		if parent != x.screen.Root {
+			return 0, false, nil
+		}
+		return 0, false, fmt.Errorf("query tree: %w", err)
+	}
+	for _, w := range tree.Children {
+		if x.Title(w) == title {
+			attr, err := xproto.GetWindowAttributes(x.conn, w).Reply()
+			if err == nil && attr.MapState == xproto.MapStateViewable {
+				return w, true, nil
+			}
+		}
+		if found, ok, _ := x.search(w, title); ok {
+			return found, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
+// RequestClose asks the window's owner to close it, as a window manager's
+// close button does: a WM_PROTOCOLS ClientMessage carrying WM_DELETE_WINDOW.
+func (x *Client) RequestClose(win xproto.Window) error {
+	protocols, err := x.atom("WM_PROTOCOLS")
+	if err != nil {
+		return err
+	}
+	del, err := x.atom("WM_DELETE_WINDOW")
+	if err != nil {
+		return err
+	}
+	ev := xproto.ClientMessageEvent{Format: 32, Window: win, Type: protocols,
+		Data: xproto.ClientMessageDataUnionData32New([]uint32{uint32(del), xproto.TimeCurrentTime, 0, 0, 0})}
+	if err := xproto.SendEventChecked(x.conn, false, win, xproto.EventMaskNoEvent, string(ev.Bytes())).Check(); err != nil {
+		return fmt.Errorf("send WM_DELETE_WINDOW: %w", err)
+	}
+	return nil
+}
+
+// Resize sets the window's size in pixels. Without a window manager the
+// server applies it at once and sends the owner a ConfigureNotify.
+func (x *Client) Resize(win xproto.Window, w, h int) error {
+	err := xproto.ConfigureWindowChecked(x.conn, win, xproto.ConfigWindowWidth|xproto.ConfigWindowHeight,
+		[]uint32{uint32(w), uint32(h)}).Check()
+	if err != nil {
+		return fmt.Errorf("configure window %dx%d: %w", w, h, err)
+	}
+	return nil
+}
+
+// Size returns the window's size in pixels.
+func (x *Client) Size(win xproto.Window) (int, int, error) {
+	g, err := xproto.GetGeometry(x.conn, xproto.Drawable(win)).Reply()
+	if err != nil {
+		return 0, 0, fmt.Errorf("get geometry: %w", err)
+	}
+	return int(g.Width), int(g.Height), nil
+}
+
+// Focus gives the window the input focus; the window that loses it gets a
+// FocusOut event and this one a FocusIn. Keys pressed go to it.
+func (x *Client) Focus(win xproto.Window) error {
+	if err := xproto.SetInputFocusChecked(x.conn, xproto.InputFocusParent, win, xproto.TimeCurrentTime).Check(); err != nil {
+		return fmt.Errorf("set input focus: %w", err)
+	}
+	return nil
+}
+
+// Focused returns the window that has the input focus.
+func (x *Client) Focused() (xproto.Window, error) {
+	r, err := xproto.GetInputFocus(x.conn).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("get input focus: %w", err)
+	}
+	return r.Focus, nil
+}
+
+// NewWindow creates and maps a 1x1 window of this client at the root's
+// corner (out of the way of a centred game window), to take the focus.
+func (x *Client) NewWindow() (xproto.Window, error) {
+	wid, err := xproto.NewWindowId(x.conn)
+	if err != nil {
+		return 0, err
+	}
+	err = xproto.CreateWindowChecked(x.conn, x.screen.RootDepth, wid, x.screen.Root, 0, 0, 1, 1, 0,
+		xproto.WindowClassInputOutput, x.screen.RootVisual, 0, nil).Check()
+	if err != nil {
+		return 0, fmt.Errorf("create window: %w", err)
+	}
+	if err := xproto.MapWindowChecked(x.conn, wid).Check(); err != nil {
+		return 0, fmt.Errorf("map window: %w", err)
+	}
+	return wid, nil
+}
+
+// Keys are the X keysyms of the keys tests press, by name.
+var Keys = map[string]xproto.Keysym{
+	"Return": 0xff0d, "Escape": 0xff1b, "space": 0x20, "Tab": 0xff09,
+	"Left": 0xff51, "Up": 0xff52, "Right": 0xff53, "Down": 0xff54,
+	"F3": 0xffc0, "F11": 0xffc8, "F12": 0xffc9,
+	"period": 0x2e, "bracketleft": 0x5b, "bracketright": 0x5d, "minus": 0x2d, "equal": 0x3d,
+	"a": 0x61, "d": 0x64, "p": 0x70, "q": 0x71, "s": 0x73, "w": 0x77,
+}
+
+// Press holds the key named (see Keys) down, as a keyboard does, for the
+// window that has the focus.
+func (x *Client) Press(key string) error { return x.fake(key, xproto.KeyPress) }
+
+// Release lets the key named go.
+func (x *Client) Release(key string) error { return x.fake(key, xproto.KeyRelease) }
+
+// Tap presses the key named, holds it for hold, and releases it. A game
+// that samples its keys once a frame sees a key held for at least a frame
+// (hold 100 ms is six frames at 60 Hz).
+func (x *Client) Tap(key string, hold time.Duration) error {
+	if err := x.Press(key); err != nil {
+		return err
+	}
+	time.Sleep(hold)
+	return x.Release(key)
+}
+
+func (x *Client) fake(key string, kind byte) error {
+	sym, ok := Keys[key]
+	if !ok {
+		return fmt.Errorf("windowtest: no key %q", key)
+	}
+	code, err := x.keycode(sym)
+	if err != nil {
+		return err
+	}
+	if err := xtest.FakeInputChecked(x.conn, kind, byte(code), xproto.TimeCurrentTime, x.screen.Root, 0, 0, 0).Check(); err != nil {
+		return fmt.Errorf("windowtest: XTEST %s: %w", key, err)
+	}
+	xproto.GetInputFocus(x.conn).Reply() // a round trip: the server has taken the event
+	return nil
+}
+
+// keycode finds the key that types sym in the server's keyboard mapping.
+func (x *Client) keycode(sym xproto.Keysym) (xproto.Keycode, error) {
+	if !x.xtest {
+		if err := xtest.Init(x.conn); err != nil {
+			return 0, fmt.Errorf("windowtest: the X server has no XTEST extension: %w", err)
+		}
+		x.xtest = true
+	}
+	if x.codes == nil {
+		setup := xproto.Setup(x.conn)
+		first, n := setup.MinKeycode, int(setup.MaxKeycode-setup.MinKeycode)+1
+		r, err := xproto.GetKeyboardMapping(x.conn, first, byte(n)).Reply()
+		if err != nil {
+			return 0, fmt.Errorf("windowtest: keyboard mapping: %w", err)
+		}
+		x.codes = map[xproto.Keysym]xproto.Keycode{}
+		per := int(r.KeysymsPerKeycode)
+		for i := range n {
+			for j := range per {
+				if s := r.Keysyms[i*per+j]; s != 0 {
+					if _, seen := x.codes[s]; !seen {
+						x.codes[s] = first + xproto.Keycode(i)
+					}
+				}
+			}
+		}
+	}
+	code, ok := x.codes[sym]
+	if !ok {
+		return 0, fmt.Errorf("windowtest: no key types keysym %#x", sym)
+	}
+	return code, nil
+}
+
+// Listen asks the server for the key presses and releases of a window of
+// this client (see NewWindow), to read with PollEvent.
+func (x *Client) Listen(win xproto.Window) error {
+	err := xproto.ChangeWindowAttributesChecked(x.conn, win, xproto.CwEventMask,
+		[]uint32{xproto.EventMaskKeyPress | xproto.EventMaskKeyRelease}).Check()
+	if err != nil {
+		return fmt.Errorf("windowtest: listen: %w", err)
+	}
+	return nil
+}
+
+// PollEvent returns the next event the server sent this client, nil when
+// none is waiting.
+func (x *Client) PollEvent() (xgb.Event, error) {
+	ev, err := x.conn.PollForEvent()
+	if err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// Keysym returns the keysym the key with keycode code types first.
+func (x *Client) Keysym(code xproto.Keycode) xproto.Keysym {
+	for sym, c := range x.codes {
+		if c == code {
+			return sym
+		}
+	}
+	return 0
+}

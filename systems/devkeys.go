@@ -1,0 +1,97 @@
+package systems
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// DevKeys are the keys every game has while it is made and tested:
+//
+//	F3      the overlay (FPS, ticks per second, alpha, per-system timings)
+//	P       pause
+//	.       a single step while paused
+//	[ and ] time scale halved and doubled (1/16 to 16)
+//	F11     fullscreen
+//	F12     a screenshot of the next frame, to a PNG file
+//
+// They act on the frame's live input (Input events): they change how the
+// game is shown and how fast it runs, never what happens in it, so replays
+// are the same with or without them. Add Input as an input system
+// (Scheduler.AddInput); Stage does. Nothing here allocates per frame, but
+// for the screenshot.
+type DevKeys struct {
+	// Dir is the folder screenshots go to; "" is the current folder. They
+	// are named screenshot-<date>-<time>.png.
+	Dir string
+	// Log receives a line for every screenshot saved (or not); nil means
+	// os.Stderr.
+	Log io.Writer
+
+	loop    *engine.Loop
+	overlay *Overlay
+	last    string // the last screenshot's path, "" before the first
+	err     error  // and how it went
+}
+
+// NewDevKeys returns the dev keys of loop; F3 toggles overlay (nil: F3
+// does nothing).
+func NewDevKeys(loop *engine.Loop, overlay *Overlay) *DevKeys {
+	return &DevKeys{loop: loop, overlay: overlay}
+}
+
+// Input acts on the keys pressed in ev's frame. It is an engine.System for
+// Input events (Scheduler.AddInput).
+func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
+	in := ev.Input
+	if ev.Kind != engine.Input || in == nil {
+		return
+	}
+	l := d.loop
+	if in.KeyPressed(ebiten.KeyF3) && d.overlay != nil {
+		d.overlay.Toggle()
+	}
+	if in.KeyPressed(ebiten.KeyP) {
+		l.SetPaused(!l.Paused())
+	}
+	if in.KeyPressed(ebiten.KeyPeriod) {
+		l.Step()
+	}
+	if in.KeyPressed(ebiten.KeyBracketLeft) {
+		_ = l.SetTimeScale(max(l.TimeScale()/2, 1.0/16))
+	}
+	if in.KeyPressed(ebiten.KeyBracketRight) {
+		_ = l.SetTimeScale(min(l.TimeScale()*2, 16))
+	}
+	if in.KeyPressed(ebiten.KeyF11) {
+		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+	}
+	if in.KeyPressed(ebiten.KeyF12) {
+		name := fmt.Sprintf("screenshot-%s.png", time.Now().Format("20060102-150405.000"))
+		l.Screenshot(filepath.Join(d.Dir, name), d.saved)
+	}
+}
+
+// Screenshot returns the path of the last screenshot F12 asked for ("" if
+// none yet) and how its save went (nil once it is on disk).
+func (d *DevKeys) Screenshot() (path string, err error) { return d.last, d.err }
+
+func (d *DevKeys) saved(path string, err error) {
+	d.last, d.err = path, err
+	out := d.Log
+	if out == nil {
+		out = os.Stderr
+	}
+	if err != nil {
+		fmt.Fprintf(out, "screenshot: %v\n", err)
+		return
+	}
+	fmt.Fprintf(out, "screenshot saved to %s\n", path)
+}

@@ -1,0 +1,199 @@
+package systems
+
+import (
+	"fmt"
+
+	"github.com/yohamta/donburi"
+	"github.com/yohamta/donburi/filter"
+
+	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// Stage is what a scene is built on: a world, a scheduler over it, the
+// asset bundle, the overlay and the dev keys, made when the scene starts,
+// and released when it ends, with a check of what was left. A scene's Run
+// makes one, adds its entities and systems, and runs it:
+//
+//	func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
+//		st, err := systems.NewStage(loop, systems.StageOptions{
+//			Groups:  []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: 10}},
+//			Physics: &systems.PhysicsConfig{},
+//		})
+//		if err != nil {
+//			return nil, err
+//		}
+//		defer st.Release()
+//		// ... entities, and systems added to st.Sched; a rule ends the scene:
+//		st.Sched.AddUpdate(0, "rules", func(w donburi.World, ev engine.Event) {
+//			if p.lives == 0 {
+//				st.End(&GameOver{}) // the next scene, after this tick
+//			}
+//		})
+//		return st.Run()
+//	}
+//
+// Run gives the loop the world's state checksum (by default
+// components.StateHasher over every component: see StageOptions.Checksum),
+// so that recordings check the state tick by tick and replays say where it
+// first differs.
+type Stage struct {
+	Loop    *engine.Loop
+	World   donburi.World
+	Sched   *engine.Scheduler
+	Bundle  *assets.Bundle
+	Overlay *Overlay  // hidden at first; F3 shows it (see DevKeys)
+	Keys    *DevKeys  // nil with StageOptions.NoDevKeys
+	Physics *Physics  // nil without StageOptions.Physics
+
+	opts     StageOptions
+	checksum func() uint64
+	event    engine.EventKind // the kind of the event being handled
+	ended    bool
+	next     engine.Scene
+	released bool
+}
+
+// StageOptions configure a [Stage]. The zero value is one 60 Hz group named
+// "update", the default assets, the dev keys, a hidden overlay and the
+// default state checksum.
+type StageOptions struct {
+	// Groups are the scene's update groups (see engine.Group).
+	Groups []engine.Group
+
+	// Assets loads the scene's bundle; nil means assets.LoadDefault (the
+	// embedded atlas and font).
+	Assets func() (*assets.Bundle, error)
+
+	// Physics, if set, gives the stage a Physics system over its world
+	// (Stage.Physics) with this configuration; its Loop is set to the
+	// stage's loop, so that a bad body ends the run with its error. Add
+	// Physics.Update to the group that steps it.
+	Physics *PhysicsConfig
+
+	// NoDevKeys leaves out the dev keys (F3, P, period, [ and ], F11, F12).
+	NoDevKeys bool
+
+	// Overlay configures the overlay; nil: the defaults, hidden at first.
+	Overlay *OverlayOptions
+
+	// Checksum, if set, replaces the default state checksum that recordings
+	// store and replays compare (see engine.Loop.SetChecksum).
+	Checksum func() uint64
+
+	// OnRelease, if set, is told what Release found left.
+	OnRelease func(Leftovers)
+}
+
+// Leftovers is what a stage still held after releasing: all zero, and the
+// bundle released, when it released everything.
+type Leftovers struct {
+	Entities, Bodies int
+	BundleReleased   bool
+}
+
+// NewStage makes a stage on loop: the world, the scheduler with the
+// groups, the bundle, the overlay (its render system in layer
+// OverlayLayer) and the dev keys (an input system). Release it when the
+// scene ends (defer st.Release()).
+func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
+	load := opts.Assets
+	if load == nil {
+		load = assets.LoadDefault
+	}
+	b, err := load()
+	if err != nil {
+		return nil, err
+	}
+	w := donburi.NewWorld()
+	s := &Stage{Loop: loop, World: w, Sched: engine.NewScheduler(w, opts.Groups...), Bundle: b, opts: opts}
+	ov := opts.Overlay
+	if ov == nil {
+		ov = &OverlayOptions{Hidden: true}
+	}
+	s.Overlay = NewOverlay(loop, s.Sched, ov)
+	s.Sched.AddRender(OverlayLayer, "overlay", s.Overlay.Draw)
+	if !opts.NoDevKeys {
+		s.Keys = NewDevKeys(loop, s.Overlay)
+		s.Sched.AddInput("devkeys", s.Keys.Input)
+	}
+	if opts.Physics != nil {
+		cfg := *opts.Physics
+		cfg.Loop = loop
+		s.Physics = NewPhysics(w, cfg)
+	}
+	s.checksum = opts.Checksum
+	if s.checksum == nil {
+		s.checksum = defaultChecksum(w)
+	}
+	return s, nil
+}
+
+// OverlayLayer is the render layer of a Stage's overlay: above the game's.
+const OverlayLayer = 1 << 20
+
+// End ends the scene after the current tick, with next as the next scene
+// (nil ends the game). Call it from an update system, on an Update event: a
+// decision made there is what a replay repeats (see the engine package's
+// rule for game decisions). Called on another event, it panics.
+func (s *Stage) End(next engine.Scene) {
+	if s.event != engine.Update {
+		panic(fmt.Sprintf("systems: Stage.End on a %v event: end a scene from an update system, "+
+			"so that a replay ends it on the same tick", s.event))
+	}
+	s.ended, s.next = true, next
+}
+
+// Ended reports whether End was called.
+func (s *Stage) Ended() bool { return s.ended }
+
+// Run plays the scene: it starts the loop's timeline with the stage's
+// groups, hands every event to the scheduler (input, update and render
+// systems) until a system calls End or the loop stops, and returns the next
+// scene, or the loop's error. It gives the loop the state checksum first.
+func (s *Stage) Run() (engine.Scene, error) {
+	s.Loop.SetChecksum(s.checksum)
+	for ev := range s.Loop.Events(s.Sched.Groups()...) {
+		s.event = ev.Kind
+		s.Sched.Handle(ev)
+		if s.ended {
+			s.Loop.Checkpoint() // the last tick is checked before the world goes
+			return s.next, nil
+		}
+	}
+	return nil, s.Loop.Err()
+}
+
+// Release removes every entity (their bodies, shapes and constraints leave
+// the space) and frees the bundle's images, then checks what is left,
+// reports it to StageOptions.OnRelease, and returns it. A second call does
+// nothing.
+func (s *Stage) Release() Leftovers {
+	if s.released {
+		return s.leftovers()
+	}
+	s.released = true
+	var all []donburi.Entity
+	donburi.NewQuery(filter.Contains()).Each(s.World, func(e *donburi.Entry) {
+		all = append(all, e.Entity())
+	})
+	for _, e := range all { // collect, then change: no structural change during a query
+		if s.World.Valid(e) {
+			s.World.Remove(e)
+		}
+	}
+	s.Bundle.Deallocate()
+	left := s.leftovers()
+	if s.opts.OnRelease != nil {
+		s.opts.OnRelease(left)
+	}
+	return left
+}
+
+func (s *Stage) leftovers() Leftovers {
+	left := Leftovers{Entities: s.World.Len(), BundleReleased: s.Bundle.Released()}
+	if s.Physics != nil {
+		left.Bodies, _ = s.Physics.Bodies()
+	}
+	return left
+}
