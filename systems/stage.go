@@ -42,9 +42,9 @@ type Stage struct {
 	World   donburi.World
 	Sched   *engine.Scheduler
 	Bundle  *assets.Bundle
-	Overlay *Overlay  // hidden at first; F3 shows it (see DevKeys)
-	Keys    *DevKeys  // nil with StageOptions.NoDevKeys
-	Physics *Physics  // nil without StageOptions.Physics
+	Overlay *Overlay // hidden at first; F3 shows it (see DevKeys)
+	Keys    *DevKeys // nil with StageOptions.NoDevKeys
+	Physics *Physics // nil without StageOptions.Physics
 
 	opts     StageOptions
 	checksum func() uint64
