@@ -115,6 +115,8 @@ type Physics struct {
 	begins, separate []Collision
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
+	contacts         contactHandlers // OnCollide and OnSeparate (contact.go)
+	queries          *queryState     // made by the first query (query.go)
 }
 
 // NewPhysics returns the physics system of world w, with a new space.
@@ -217,6 +219,7 @@ func (p *Physics) Update(w donburi.World, ev engine.Event) {
 		return
 	}
 	p.publish(w)
+	p.dispatchContacts(w)
 }
 
 // Err returns the first body found with a NaN or infinite value, as a
@@ -328,6 +331,7 @@ func compareCollisions(a, b Collision) int {
 func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 	if c, ok := collision(arb); ok {
 		p.begins = append(p.begins, c)
+		p.noteContact(arb, c, true)
 	}
 	return true
 }
@@ -335,6 +339,7 @@ func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 func (p *Physics) onSeparate(arb *cp.Arbiter, _ *cp.Space, _ any) {
 	if c, ok := collision(arb); ok {
 		p.separate = append(p.separate, c)
+		p.noteContact(arb, c, false)
 	}
 }
 
