@@ -283,11 +283,13 @@ func (q *queryState) visitIndex(_ any, s *cp.Shape, id uint32, _ any) uint32 {
 func (q *queryState) visitBB(s *cp.Shape, _ any) { q.visit(s) }
 
 // visitSegment is the index's segment callback: it returns how far along
-// the segment the index still needs to look.
+// the segment the index still needs to look. For the first hit, a little
+// past the best so far: cp's walk skips what starts at or after the value
+// returned, and a tie there may belong to a lower entity.
 func (q *queryState) visitSegment(_ any, s *cp.Shape, _ any) float64 {
 	q.visit(s)
 	if q.first && q.found {
-		return q.best.Fraction
+		return min(q.best.Fraction+1e-9, 1)
 	}
 	return 1
 }

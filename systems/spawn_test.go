@@ -18,6 +18,7 @@ import (
 var (
 	tagA = donburi.NewComponentType[struct{ N int }]()
 	tagB = donburi.NewComponentType[struct{ N int }]()
+	tagC = donburi.NewComponentType[struct{ N int }]()
 )
 
 func newPhysics(gravity cp.Vector) (donburi.World, *systems.Physics) {
