@@ -23,6 +23,10 @@ import (
 // force when the keys are let go. With Player.Face the body turns to face
 // the direction.
 //
+// A kinematic body (a Breakout paddle; see [Kinematic]) has no mass to push:
+// its velocity is set to the direction times Speed at once, Force unused,
+// and the game keeps it in bounds. A static body is left alone.
+//
 // Schedule it in the physics group before the physics system
 // (sched.AddUpdate(g, "player", pc.Update).AddUpdate(g, "physics",
 // physics.Update)): cp clears a body's forces after each step. It works in
@@ -64,8 +68,15 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 			dir = PlayerInput(ev.Input, pl.Pad, pl.DeadZone)
 		}
 		want := dir.Mult(pl.Speed)
-		f := want.Sub(body.Velocity()).Mult(body.Mass() / ev.DT).Clamp(pl.Force)
-		body.SetForce(body.Force().Add(f))
+		switch body.GetType() {
+		case cp.BODY_DYNAMIC:
+			f := want.Sub(body.Velocity()).Mult(body.Mass() / ev.DT).Clamp(pl.Force)
+			body.SetForce(body.Force().Add(f))
+		case cp.BODY_KINEMATIC:
+			body.SetVelocityVector(want)
+		default:
+			continue
+		}
 		if pl.Face && dir.Length() > 0.1 {
 			body.SetAngle(math.Atan2(dir.Y, dir.X))
 			body.SetAngularVelocity(0)

@@ -194,6 +194,27 @@ func TestPlayerControlMatchesTheArena(t *testing.T) {
 	}
 }
 
+// A kinematic player (a paddle) moves at Speed at once; a static one not at all.
+func TestPlayerControlKinematicAndStatic(t *testing.T) {
+	w, p := newPhysics(cp.Vector{})
+	paddle := p.SpawnBox(60, 10, &systems.BodyOptions{Kind: systems.Kinematic}, components.PlayerC)
+	wall := p.SpawnBox(60, 10, &systems.BodyOptions{Kind: systems.Static, Position: cp.Vector{Y: 50}}, components.PlayerC)
+	for _, e := range []donburi.Entity{paddle, wall} {
+		components.PlayerC.SetValue(w.Entry(e), components.Player{Force: 1, Speed: 300})
+	}
+	var in engine.InputState
+	in.SetKey(ebiten.KeyArrowLeft, true)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in}
+	systems.NewPlayerControl().Update(w, ev)
+	p.Update(w, ev)
+	if v := p.Body(paddle).Velocity(); v != (cp.Vector{X: -300}) || p.Body(paddle).Position().X != -5 {
+		t.Errorf("kinematic paddle: velocity %v at %v, want (-300, 0) at x -5", v, p.Body(paddle).Position())
+	}
+	if b := p.Body(wall); b.Velocity() != (cp.Vector{}) || b.Position() != (cp.Vector{Y: 50}) {
+		t.Errorf("static player moved: %v %v", b.Velocity(), b.Position())
+	}
+}
+
 // Direction replaces the input; the update allocates nothing.
 func TestPlayerControlDirection(t *testing.T) {
 	w, p := newPhysics(cp.Vector{})

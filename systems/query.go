@@ -28,6 +28,21 @@ type QueryFilter struct {
 // Hit is a shape found by a query, and its entity. What Point, Normal,
 // Distance and Fraction hold depends on the query; a field a query does not
 // name is zero.
+//
+// The queries ([Physics.QueryNearest], [Physics.QueryPoint],
+// [Physics.QuerySegmentFirst], [Physics.QuerySegment], [Physics.QueryBox])
+// find shapes where the last step left them (or where [Physics.Teleport] or
+// cp's ReindexShape put them since): a body moved by hand between steps is
+// found at its old place until then. Each entity appears at most once in an
+// answer, with its best hit (the nearest, the first along the segment);
+// shapes of no entity each appear. The order of an answer is given on each
+// query and depends only on the simulation: ties go to the lower entity,
+// then to the shape that joined the space first (its cp hash id).
+//
+// They read cp's spatial indexes without locking the space and without
+// allocating, and call no game code: they may run anywhere between steps
+// (in a system, a contact handler, a render), but not from a cp callback.
+// A NaN or infinite point or radius finds nothing.
 type Hit struct {
 	Entity donburi.Entity // donburi.Null for a shape put in the space directly
 	Shape  *cp.Shape
@@ -48,20 +63,6 @@ type Hit struct {
 	// start to 1 at its end.
 	Fraction float64
 }
-
-// The queries find shapes where the last step left them (or where
-// [Physics.Teleport] or cp's ReindexShape put them since): a body moved by
-// hand between steps is found at its old place until then. They read cp's
-// spatial indexes without locking the space and without allocating (see
-// cpindex.go), call no game code, and may run anywhere between steps: in a
-// system, in a contact handler, in a render. Each entity appears at most
-// once in a query's answer, with its best hit (the nearest, the first along
-// the segment); shapes of no entity each appear. Their order is documented
-// on each query and depends only on the simulation: ties are broken by the
-// entity, then by the shape's cp hash id (the order shapes joined the
-// space).
-//
-// A query given a NaN or infinite point finds nothing.
 
 // QueryNearest returns the shape nearest to point whose surface is at most
 // maxDistance from it (or which contains it: a negative distance), and

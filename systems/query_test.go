@@ -462,3 +462,100 @@ func TestQueriesAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkQuery times each query on a random scene of 1000 shapes (a third
+// static), beside cp's own query doing the same work: PointQueryNearest,
+// SegmentQueryFirst, SegmentQuery and BBQuery (cp's box query stops at
+// bounding boxes; QueryBox tests the outlines) collecting shapes into a
+// slice, and for all shapes near a point, BBQuery with a point query on each
+// shape. Each op is 64 queries at points and segments drawn once.
+func BenchmarkQuery(b *testing.B) {
+	_, p := randomScene(11, 1000)
+	space := p.Space()
+	rng := rand.New(rand.NewPCG(12, 13))
+	type probe struct {
+		a, b cp.Vector
+		bb   cp.BB
+	}
+	probes := make([]probe, 64)
+	for i := range probes {
+		a := cp.Vector{X: rng.Float64() * 1000, Y: rng.Float64() * 1000}
+		d := cp.ForAngle(rng.Float64() * 2 * math.Pi).Mult(300)
+		probes[i] = probe{a, a.Add(d), cp.NewBBForExtents(a, 40, 30)}
+	}
+	hits := make([]systems.Hit, 0, 256)
+	var shapes []*cp.Shape
+	collect := func(s *cp.Shape, _ any) { shapes = append(shapes, s) }
+	collectSeg := func(s *cp.Shape, _, _ cp.Vector, _ float64, _ any) { shapes = append(shapes, s) }
+	collectNear := func(s *cp.Shape, data any) {
+		if s.PointQuery(*data.(*cp.Vector)).Distance <= 20 {
+			shapes = append(shapes, s)
+		}
+	}
+	found := 0
+	for _, c := range []struct {
+		name        string
+		engine, raw func(pr *probe)
+	}{
+		{"nearest", func(pr *probe) {
+			if _, ok := p.QueryNearest(pr.a, 20, nil); ok {
+				found++
+			}
+		}, func(pr *probe) {
+			if space.PointQueryNearest(pr.a, 20, cp.SHAPE_FILTER_ALL).Shape != nil {
+				found++
+			}
+		}},
+		{"point", func(pr *probe) {
+			hits = p.QueryPoint(pr.a, 20, nil, hits[:0])
+			found += len(hits)
+		}, func(pr *probe) {
+			shapes = shapes[:0]
+			space.BBQuery(cp.NewBBForCircle(pr.a, 20), cp.SHAPE_FILTER_ALL, collectNear, &pr.a)
+			found += len(shapes)
+		}},
+		{"segment-first", func(pr *probe) {
+			if _, ok := p.QuerySegmentFirst(pr.a, pr.b, 0, nil); ok {
+				found++
+			}
+		}, func(pr *probe) {
+			if space.SegmentQueryFirst(pr.a, pr.b, 0, cp.SHAPE_FILTER_ALL).Shape != nil {
+				found++
+			}
+		}},
+		{"segment", func(pr *probe) {
+			hits = p.QuerySegment(pr.a, pr.b, 0, nil, hits[:0])
+			found += len(hits)
+		}, func(pr *probe) {
+			shapes = shapes[:0]
+			space.SegmentQuery(pr.a, pr.b, 0, cp.SHAPE_FILTER_ALL, collectSeg, nil)
+			found += len(shapes)
+		}},
+		{"box", func(pr *probe) {
+			hits = p.QueryBox(pr.bb, nil, hits[:0])
+			found += len(hits)
+		}, func(pr *probe) {
+			shapes = shapes[:0]
+			space.BBQuery(pr.bb, cp.SHAPE_FILTER_ALL, collect, nil)
+			found += len(shapes)
+		}},
+	} {
+		for _, side := range []string{"engine", "raw-cp"} {
+			f := c.engine
+			if side == "raw-cp" {
+				f = c.raw
+			}
+			b.Run(side+"/"+c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				found = 0
+				for b.Loop() {
+					for i := range probes {
+						f(&probes[i])
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probes)), "ns/query")
+				b.ReportMetric(float64(found)/float64(b.N*len(probes)), "hits/query")
+			})
+		}
+	}
+}

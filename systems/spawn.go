@@ -116,6 +116,13 @@ type BodyOptions struct {
 	// round). It must be less than half the box's shorter side; a polygon
 	// must keep every edge once moved in by it. Circles, segments and walls
 	// take their radius as an argument and ignore it.
+	//
+	// Beware: cp v2.4.0 gets a circle's contact with a rounded polygon
+	// wrong (an old Chipmunk bug, fixed in Chipmunk2D but not in the Go
+	// port): circles sink into a rounded box or polygon, up to twice its
+	// corner radius, the deeper the faster they hit it. Polygons, boxes and
+	// segments meet it correctly. Where circles must rest on or bounce off a
+	// box precisely, leave its corners sharp (TestCpCircleSinksIntoRoundedPolygons).
 	CornerRadius float64
 
 	// Sprite, if set, gives the entity a components.Sprite: this one, with

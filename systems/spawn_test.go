@@ -529,3 +529,27 @@ func TestSpawnRejectsBadInput(t *testing.T) {
 		t.Errorf("a refused spawn left %d bodies and %d shapes in the space", b, s)
 	}
 }
+
+// cp v2.4.0 computes a circle's contact with a rounded polygon too shallow
+// by twice the polygon's radius (Chipmunk's CircleToPoly adds the radius
+// where it should subtract it; Chipmunk2D fixed it in 2019, pull request
+// 161, the Go port has not), so a circle sinks into a rounded box, up to
+// twice its corner radius, the deeper the faster it comes. The
+// CornerRadius doc warns of it; this test says when a cp upgrade fixes it.
+func TestCpCircleSinksIntoRoundedPolygons(t *testing.T) {
+	depth := func(corner float64) float64 {
+		w, p := newPhysics(cp.Vector{Y: 500})
+		p.SpawnBox(40, 40, &systems.BodyOptions{Kind: systems.Static, Position: cp.Vector{Y: 218}, CornerRadius: corner})
+		ball := p.SpawnCircle(10, &systems.BodyOptions{Position: cp.Vector{Y: 50}})
+		step(w, p, 120)
+		return p.Body(ball).Position().Y - 188 // resting on the box's top (y 198), its centre is at 188
+	}
+	sharp, rounded := depth(0), depth(4)
+	t.Logf("a ball dropped on a box sinks %.2f units into it with sharp corners, %.2f with corners rounded by 4", sharp, rounded)
+	if sharp > 0.5 {
+		t.Fatalf("a ball sinks %v into a sharp box: the comparison is moot", sharp)
+	}
+	if rounded < 2 {
+		t.Errorf("cp's circle-to-rounded-polygon contact is right now (sinks %v): drop the warning in BodyOptions.CornerRadius, and this test", rounded)
+	}
+}
