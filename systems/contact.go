@@ -69,26 +69,34 @@ type ContactFunc func(w donburi.World, c Contact)
 // contacts and are reused: no allocation of their own. cp allocates for
 // every contact whatever the handlers (see TestPhysicsAllocatesOnlyInsideCp).
 //
-// f must not be nil. Handlers stay registered for the life of the Physics;
-// OnCollide called from a handler takes effect from the next contact.
-// Physics configured with NoCollisionEvents never calls them.
+// Handlers stay registered for the life of the Physics; OnCollide called
+// from a handler takes effect from the next contact. It panics when f is
+// nil, or when the Physics was made with NoCollisionEvents (cp's callbacks,
+// which report contacts, are not installed then).
 func (p *Physics) OnCollide(a, b donburi.IComponentType, f ContactFunc) {
-	if f == nil {
-		panic("systems: OnCollide with a nil handler")
-	}
+	p.mustReportContacts("OnCollide", f)
 	p.contacts.begin = append(p.contacts.begin, contactHandler{a, b, f})
 }
 
 // OnSeparate calls f, after each physics step, for every pair of shapes
 // whose entities have the component types a and b that stopped touching in
 // that step, as [Physics.OnCollide] does for new contacts (same roles, order
-// and rules); Normal and Point are zero. No call follows the removal of
-// either entity.
+// and rules, and panics); Normal and Point are zero. No call follows the
+// removal of either entity.
 func (p *Physics) OnSeparate(a, b donburi.IComponentType, f ContactFunc) {
-	if f == nil {
-		panic("systems: OnSeparate with a nil handler")
-	}
+	p.mustReportContacts("OnSeparate", f)
 	p.contacts.separate = append(p.contacts.separate, contactHandler{a, b, f})
+}
+
+// mustReportContacts panics when handler f is nil or when cp does not
+// report contacts to p.
+func (p *Physics) mustReportContacts(fn string, f ContactFunc) {
+	if f == nil {
+		panic("systems: " + fn + " with a nil handler")
+	}
+	if p.space.LookupHandler(0, cp.WILDCARD_COLLISION_TYPE, nil) == nil {
+		panic("systems: " + fn + " on a Physics made with NoCollisionEvents: no contact would be reported")
+	}
 }
 
 type contactHandler struct {

@@ -382,3 +382,30 @@ func BenchmarkContactsOverhead(b *testing.B) {
 		b.ReportMetric(median(diffs)/n, "handler-ns/contact")
 	})
 }
+
+// Registering a handler that could never be called panics.
+func TestOnCollideRefusesWhatCannotWork(t *testing.T) {
+	quiet := systems.NewPhysics(donburi.NewWorld(), systems.PhysicsConfig{NoCollisionEvents: true})
+	_, p := newPhysics(cp.Vector{})
+	for _, c := range []struct {
+		want string
+		f    func()
+	}{
+		{"OnCollide on a Physics made with NoCollisionEvents", func() {
+			quiet.OnCollide(tagA, tagB, func(donburi.World, systems.Contact) {})
+		}},
+		{"OnSeparate on a Physics made with NoCollisionEvents", func() {
+			quiet.OnSeparate(tagA, tagB, func(donburi.World, systems.Contact) {})
+		}},
+		{"OnCollide with a nil handler", func() { p.OnCollide(tagA, tagB, nil) }},
+	} {
+		func() {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, c.want) {
+					t.Errorf("panic %q, want %q", msg, c.want)
+				}
+			}()
+			c.f()
+		}()
+	}
+}
