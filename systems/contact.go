@@ -53,9 +53,9 @@ type ContactFunc func(w donburi.World, c Contact)
 // earlier handler gets no more calls, for this contact or any later one. A
 // removed entity's contacts end silently: no OnSeparate call follows, since
 // the entity can no longer be asked what it was (count contacts with that in
-// mind). Removing a body's shapes makes cp end their contacts at once; those
-// ends come with the next step's and are dropped there, as they name a
-// removed entity.
+// mind). Removing an entity makes cp end its shapes' contacts at once;
+// those ends are noted with the next step's and dropped there, as they name
+// a removed entity.
 //
 // # Cost
 //

@@ -42,7 +42,8 @@ type QueryFilter struct {
 // They read cp's spatial indexes without locking the space and without
 // allocating, and call no game code: they may run anywhere between steps
 // (in a system, a contact handler, a render), but not from a cp callback.
-// A NaN or infinite point or radius finds nothing.
+// A NaN or infinite point or radius finds nothing; a negative radius or
+// distance counts as 0.
 type Hit struct {
 	Entity donburi.Entity // donburi.Null for a shape put in the space directly
 	Shape  *cp.Shape
