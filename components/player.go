@@ -5,9 +5,21 @@ import "github.com/yohamta/donburi"
 // Player marks the entity the player drives, and how: the arrow keys or WASD,
 // or the left stick of gamepad slot Pad, push its body with up to Force
 // (newtons in world units) towards a top speed of Speed (units per second).
+// The system that does it is systems.PlayerControl; it runs in the tick, on
+// the tick's input, before physics steps.
 type Player struct {
 	Force, Speed float64
 	Pad          int
+
+	// DeadZone is how far (0 to 1) the stick must lean before it counts:
+	// a stick at rest drifts a little. Beyond it the lean is rescaled to
+	// still reach full speed at the rim. Zero means 0.15; negative, none.
+	DeadZone float64
+
+	// Face turns the body to face the way the player steers (its angle set,
+	// its spin stopped) whenever the input leans more than a tenth of the
+	// way: for a top-down character whose sprite points along +X.
+	Face bool
 }
 
 // PlayerC is the Player component type.

@@ -93,6 +93,14 @@ var (
 // entity removed from the world takes its body, shapes and constraints out;
 // each fixed step moves every Transform (previous <- current <- body).
 //
+// Entities with a body come from Spawn (a body and shapes built by hand) or
+// from the spawn helpers, which build them as the settings say and avoid
+// cp's traps: [Physics.SpawnCircle], [Physics.SpawnBox],
+// [Physics.SpawnPolygon], [Physics.SpawnSegment], [Physics.SpawnWalls] (see
+// [BodyKind] for what collides with what). Queries answer entities
+// ([Hit]); contact handlers pick contacts by component
+// ([Physics.OnCollide]).
+//
 // Collisions are reported (see CollisionBegin) for every pair that involves a
 // shape of collision type 0, the default: Physics installs cp's wildcard
 // handler for that type. A game's own handler for a pair reports to Physics
@@ -115,6 +123,8 @@ type Physics struct {
 	begins, separate []Collision
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
+	contacts         contactHandlers // OnCollide and OnSeparate (contact.go)
+	queries          *queryState     // made by the first query (query.go)
 }
 
 // NewPhysics returns the physics system of world w, with a new space.
@@ -199,8 +209,8 @@ func (p *Physics) onRemove(w donburi.World, e donburi.Entity) {
 // every agent's body towards its desired velocity (see SteeringForce), checks
 // every body in the space, steps the space, moves every Transform to its
 // body's pose (the old pose becomes Prev), checking it, then publishes and
-// processes the step's collisions, sorted. Once a bad body has been found
-// (see Err) it does nothing.
+// processes the step's collisions, sorted, and calls the contact handlers
+// (see OnCollide). Once a bad body has been found (see Err) it does nothing.
 func (p *Physics) Update(w donburi.World, ev engine.Event) {
 	if p.err != nil {
 		return
@@ -217,6 +227,7 @@ func (p *Physics) Update(w donburi.World, ev engine.Event) {
 		return
 	}
 	p.publish(w)
+	p.dispatchContacts(w)
 }
 
 // Err returns the first body found with a NaN or infinite value, as a
@@ -328,6 +339,7 @@ func compareCollisions(a, b Collision) int {
 func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 	if c, ok := collision(arb); ok {
 		p.begins = append(p.begins, c)
+		p.noteContact(arb, c, true)
 	}
 	return true
 }
@@ -335,6 +347,7 @@ func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 func (p *Physics) onSeparate(arb *cp.Arbiter, _ *cp.Space, _ any) {
 	if c, ok := collision(arb); ok {
 		p.separate = append(p.separate, c)
+		p.noteContact(arb, c, false)
 	}
 }
 

@@ -1,0 +1,123 @@
+package systems
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+	"github.com/yohamta/donburi/filter"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// PlayerControl is the system that drives every entity with a
+// [components.Player] and a [components.Body] from the tick's input
+// (engine.Event.Input): the arrow keys or WASD, plus the left stick of the
+// player's gamepad slot, make a direction of length at most 1
+// ([PlayerInput]); the body is pushed towards that direction times
+// Player.Speed with the force that would reach it in one step, cut to
+// Player.Force, added to the forces already on the body. So a player
+// accelerates at up to Force/mass, holds Speed, and brakes with the same
+// force when the keys are let go. With Player.Face the body turns to face
+// the direction.
+//
+// A kinematic body (a Breakout paddle; see [Kinematic]) has no mass to push:
+// its velocity is set to the direction times Speed at once, Force unused,
+// and the game keeps it in bounds. A static body is left alone.
+//
+// Schedule it in the physics group before the physics system
+// (sched.AddUpdate(g, "player", pc.Update).AddUpdate(g, "physics",
+// physics.Update)): cp clears a body's forces after each step. It works in
+// world coordinates with y down, as the render system draws them: up (arrow
+// up, W, stick up) is -Y. It reads only the tick's input, so a recording
+// replays it exactly, and allocates nothing.
+type PlayerControl struct {
+	// Direction, if set, is asked for each player's direction instead of
+	// the keys and the stick: an autopilot, a script, a network peer. Its
+	// result is cut to length 1. It must not add or remove entities.
+	Direction func(w donburi.World, player donburi.Entity, ev engine.Event) cp.Vector
+
+	players *donburi.Query
+}
+
+// NewPlayerControl returns the player system.
+func NewPlayerControl() *PlayerControl {
+	return &PlayerControl{players: donburi.NewQuery(filter.Contains(components.PlayerC, components.BodyC))}
+}
+
+// Update is the system: one tick of ev.DT seconds for every player, in the
+// world's query order. An Update event without input (nil ev.Input) steers
+// nowhere: the players brake.
+func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
+	if !(ev.DT > 0) {
+		return
+	}
+	for e := range pc.players.Iter(w) {
+		pl := components.PlayerC.Get(e)
+		body := components.BodyC.Get(e).Body
+		if body == nil {
+			continue
+		}
+		var dir cp.Vector
+		switch {
+		case pc.Direction != nil:
+			dir = pc.Direction(w, e.Entity(), ev).Clamp(1)
+		case ev.Input != nil:
+			dir = PlayerInput(ev.Input, pl.Pad, pl.DeadZone)
+		}
+		want := dir.Mult(pl.Speed)
+		switch body.GetType() {
+		case cp.BODY_DYNAMIC:
+			f := want.Sub(body.Velocity()).Mult(body.Mass() / ev.DT).Clamp(pl.Force)
+			body.SetForce(body.Force().Add(f))
+		case cp.BODY_KINEMATIC:
+			body.SetVelocityVector(want)
+		default:
+			continue
+		}
+		if pl.Face && dir.Length() > 0.1 {
+			body.SetAngle(math.Atan2(dir.Y, dir.X))
+			body.SetAngularVelocity(0)
+		}
+	}
+}
+
+// PlayerInput returns the direction a player asks for in, of length at most
+// 1 (y down: up is -Y): each of the arrow keys and WASD counts 1 along its
+// axis, and the left stick of gamepad slot pad adds its lean. A stick
+// leaning less than deadZone (0 to 1; 0 means 0.15, negative none) counts as
+// centred, and a lean beyond it is rescaled to reach 1 at the rim. A pad
+// that is not there (or a slot out of range) adds nothing.
+func PlayerInput(in *engine.InputState, pad int, deadZone float64) cp.Vector {
+	var d cp.Vector
+	if in.KeyDown(ebiten.KeyArrowLeft) || in.KeyDown(ebiten.KeyA) {
+		d.X--
+	}
+	if in.KeyDown(ebiten.KeyArrowRight) || in.KeyDown(ebiten.KeyD) {
+		d.X++
+	}
+	if in.KeyDown(ebiten.KeyArrowUp) || in.KeyDown(ebiten.KeyW) {
+		d.Y--
+	}
+	if in.KeyDown(ebiten.KeyArrowDown) || in.KeyDown(ebiten.KeyS) {
+		d.Y++
+	}
+	stick := cp.Vector{
+		X: in.GamepadAxis(pad, ebiten.StandardGamepadAxisLeftStickHorizontal),
+		Y: in.GamepadAxis(pad, ebiten.StandardGamepadAxisLeftStickVertical),
+	}
+	switch {
+	case deadZone == 0:
+		deadZone = 0.15
+	case deadZone < 0:
+		deadZone = 0
+	}
+	if l := stick.Length(); l <= deadZone || deadZone >= 1 || !finite(l) {
+		stick = cp.Vector{}
+	} else if deadZone > 0 {
+		stick = stick.Mult(min((l-deadZone)/(1-deadZone), 1) / l)
+	}
+	return d.Add(stick).Clamp(1)
+}

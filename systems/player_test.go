@@ -1,0 +1,248 @@
+package systems_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems"
+)
+
+// playerRun plays a player (mass 2, Force 400, Speed 100) through a
+// headless loop at 60 frames and ticks a second, with input from script
+// (frame by frame), and returns the body's velocity after every tick.
+func playerRun(t *testing.T, pl components.Player, script func(frame int64, in *engine.InputState)) (velocities []cp.Vector, body *cp.Body) {
+	t.Helper()
+	w, p := newPhysics(cp.Vector{})
+	e := p.SpawnCircle(10, &systems.BodyOptions{Mass: 2}, components.PlayerC)
+	components.PlayerC.SetValue(w.Entry(e), pl)
+	body = p.Body(e)
+	pc := systems.NewPlayerControl()
+	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
+	sched.AddUpdate(0, "player", pc.Update).
+		AddUpdate(0, "physics", p.Update).
+		AddUpdate(0, "look", func(donburi.World, engine.Event) { velocities = append(velocities, body.Velocity()) })
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60, Frames: 240},
+		&engine.Options{Input: engine.InputFunc(script)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range loop.Events(sched.Groups()...) {
+		sched.Handle(ev)
+	}
+	if err := loop.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return velocities, body
+}
+
+// The arrow keys push the body towards Speed with at most Force, it holds
+// Speed, and it brakes when they are let go; W and D together go up and
+// right at Speed, not faster; Face turns the body to face its way.
+func TestPlayerControlFollowsTheKeys(t *testing.T) {
+	pl := components.Player{Force: 400, Speed: 100, Face: true}
+	vs, body := playerRun(t, pl, func(frame int64, in *engine.InputState) {
+		switch {
+		case frame <= 60:
+			in.SetKey(ebiten.KeyArrowRight, true)
+		case frame > 120 && frame <= 180:
+			in.SetKey(ebiten.KeyW, true)
+			in.SetKey(ebiten.KeyD, true)
+		}
+	})
+	if len(vs) < 200 {
+		t.Fatalf("%d ticks", len(vs))
+	}
+	const maxDV = 400.0 / 2 / 60 // Force / mass per tick
+	prev := cp.Vector{}
+	for i, v := range vs {
+		if dv := v.Distance(prev); dv > maxDV+1e-9 {
+			t.Fatalf("tick %d: velocity changed by %v, more than Force/mass allows (%v)", i+1, dv, maxDV)
+		}
+		prev = v
+	}
+	// frame n is at (n-1)/60 s, tick k at k/60 s: ticks 1 to 59 see the
+	// key held in frames 1 to 60, and accelerate at 200 units/s²
+	if v := vs[14]; math.Abs(v.X-50) > 1e-9 || v.Y != 0 {
+		t.Errorf("after 15 ticks of right arrow: velocity %v, want (50, 0)", v)
+	}
+	if v := vs[58]; math.Abs(v.X-100) > 1e-9 || v.Y != 0 {
+		t.Errorf("after 59 ticks of right arrow: velocity %v, want (100, 0)", v)
+	}
+	if v := vs[110]; v.Length() > 1e-9 {
+		t.Errorf("50 ticks after letting go: velocity %v, want 0", v)
+	}
+	if v := vs[170]; math.Abs(v.Length()-100) > 1e-9 || math.Abs(v.X+v.Y) > 1e-9 || v.X <= 0 {
+		t.Errorf("W and D: velocity %v, want 100 up and to the right", v)
+	}
+	if a := body.Angle(); math.Abs(a+math.Pi/4) > 1e-9 {
+		t.Errorf("facing %v, want -pi/4 (up and right, y down)", a)
+	}
+}
+
+// The left stick of the player's pad steers too, past its dead zone.
+func TestPlayerControlFollowsTheStick(t *testing.T) {
+	vs, _ := playerRun(t, components.Player{Force: 400, Speed: 100, Pad: 2}, func(frame int64, in *engine.InputState) {
+		in.SetGamepadAxis(2, ebiten.StandardGamepadAxisLeftStickVertical, 0.6)
+		in.SetGamepadAxis(1, ebiten.StandardGamepadAxisLeftStickHorizontal, 1) // another player's pad
+	})
+	want := 100 * (0.6 - 0.15) / 0.85
+	if v := vs[100]; math.Abs(v.Y-want) > 1e-9 || v.X != 0 {
+		t.Errorf("stick down 0.6: velocity %v, want (0, %v)", v, want)
+	}
+	vs, _ = playerRun(t, components.Player{Force: 400, Speed: 100}, func(frame int64, in *engine.InputState) {
+		in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, 0.1) // drift
+	})
+	if v := vs[100]; v != (cp.Vector{}) {
+		t.Errorf("a drifting stick moved the player: %v", v)
+	}
+}
+
+func TestPlayerInput(t *testing.T) {
+	var in engine.InputState
+	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, 0.5)
+	for _, c := range []struct {
+		dz   float64
+		want float64
+	}{{0, (0.5 - 0.15) / 0.85}, {-1, 0.5}, {0.5, 0}, {0.25, (0.5 - 0.25) / 0.75}, {2, 0}} {
+		if d := systems.PlayerInput(&in, 0, c.dz); math.Abs(d.X-c.want) > 1e-12 || d.Y != 0 {
+			t.Errorf("stick 0.5, dead zone %v: %v, want %v", c.dz, d, c.want)
+		}
+	}
+	in.SetKey(ebiten.KeyArrowRight, true)
+	in.SetKey(ebiten.KeyS, true)
+	if d := systems.PlayerInput(&in, 0, 0); math.Abs(d.Length()-1) > 1e-12 || d.X <= d.Y {
+		t.Errorf("right, down and the stick: %v, want length 1, more right than down", d)
+	}
+	if d := systems.PlayerInput(&in, 9, 0); !nearly(d, cp.Vector{X: 1, Y: 1}.Normalize()) {
+		t.Errorf("a pad slot out of range: %v", d)
+	}
+}
+
+// arenaControl is the Arena's hand-written control (scenes/arena.go), copied:
+// the system must push the body exactly as it did.
+func arenaControl(body *cp.Body, p components.Player, in *engine.InputState, dt float64) {
+	var d cp.Vector
+	if in.KeyDown(ebiten.KeyArrowLeft) || in.KeyDown(ebiten.KeyA) {
+		d.X--
+	}
+	if in.KeyDown(ebiten.KeyArrowRight) || in.KeyDown(ebiten.KeyD) {
+		d.X++
+	}
+	if in.KeyDown(ebiten.KeyArrowUp) || in.KeyDown(ebiten.KeyW) {
+		d.Y--
+	}
+	if in.KeyDown(ebiten.KeyArrowDown) || in.KeyDown(ebiten.KeyS) {
+		d.Y++
+	}
+	d.X += in.GamepadAxis(p.Pad, ebiten.StandardGamepadAxisLeftStickHorizontal)
+	d.Y += in.GamepadAxis(p.Pad, ebiten.StandardGamepadAxisLeftStickVertical)
+	dir := d.Clamp(1)
+	want := dir.Mult(p.Speed)
+	f := want.Sub(body.Velocity()).Mult(body.Mass() / dt).Clamp(p.Force)
+	body.SetForce(f)
+	if l := dir.Length(); l > 0.1 {
+		body.SetAngle(math.Atan2(dir.Y, dir.X))
+		body.SetAngularVelocity(0)
+	}
+}
+
+// With the keys, PlayerControl moves a body bit for bit as the Arena's own
+// control did, in a damped arena with walls to bump into.
+func TestPlayerControlMatchesTheArena(t *testing.T) {
+	pl := components.Player{Force: 1500, Speed: 260, Face: true}
+	build := func() (donburi.World, *systems.Physics, donburi.Entity) {
+		w, p := newPhysics(cp.Vector{})
+		p.Space().SetDamping(0.6)
+		p.SpawnWalls([]cp.Vector{{}, {X: 300}, {X: 300, Y: 200}, {Y: 200}, {}}, 8, &systems.BodyOptions{Elasticity: 0.8, Friction: 0.5})
+		body := cp.NewBody(1, cp.MomentForCircle(1, 0, 14, cp.Vector{}))
+		body.SetPosition(cp.Vector{X: 150, Y: 100})
+		shape := cp.NewCircle(body, 14, cp.Vector{})
+		shape.SetElasticity(0.5)
+		e := p.Spawn(body, []*cp.Shape{shape}, components.PlayerC)
+		components.PlayerC.SetValue(w.Entry(e), pl)
+		return w, p, e
+	}
+	w1, p1, e1 := build()
+	w2, p2, e2 := build()
+	pc := systems.NewPlayerControl()
+	keys := []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyW, ebiten.KeyArrowRight, ebiten.KeyS, ebiten.KeyD, ebiten.KeyArrowUp}
+	moved := 0.0
+	for tick := range 600 {
+		var in engine.InputState
+		in.SetKey(keys[(tick/37)%len(keys)], true)
+		in.SetKey(keys[(tick/53)%len(keys)], tick%3 != 0)
+		ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: int64(tick + 1), Input: &in}
+		pc.Update(w1, ev)
+		p1.Update(w1, ev)
+		arenaControl(p2.Body(e2), pl, &in, ev.DT)
+		p2.Update(w2, ev)
+		b1, b2 := p1.Body(e1), p2.Body(e2)
+		if b1.Position() != b2.Position() || b1.Angle() != b2.Angle() || b1.Velocity() != b2.Velocity() {
+			t.Fatalf("tick %d: system %v %v %v, arena's control %v %v %v", tick+1,
+				b1.Position(), b1.Angle(), b1.Velocity(), b2.Position(), b2.Angle(), b2.Velocity())
+		}
+		moved += b1.Velocity().Length() / 60
+	}
+	if moved < 500 {
+		t.Fatalf("the player moved only %v units: the comparison proves little", moved)
+	}
+}
+
+// A kinematic player (a paddle) moves at Speed at once; a static one not at all.
+func TestPlayerControlKinematicAndStatic(t *testing.T) {
+	w, p := newPhysics(cp.Vector{})
+	paddle := p.SpawnBox(60, 10, &systems.BodyOptions{Kind: systems.Kinematic}, components.PlayerC)
+	wall := p.SpawnBox(60, 10, &systems.BodyOptions{Kind: systems.Static, Position: cp.Vector{Y: 50}}, components.PlayerC)
+	for _, e := range []donburi.Entity{paddle, wall} {
+		components.PlayerC.SetValue(w.Entry(e), components.Player{Force: 1, Speed: 300})
+	}
+	var in engine.InputState
+	in.SetKey(ebiten.KeyArrowLeft, true)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in}
+	systems.NewPlayerControl().Update(w, ev)
+	p.Update(w, ev)
+	if v := p.Body(paddle).Velocity(); v != (cp.Vector{X: -300}) || p.Body(paddle).Position().X != -5 {
+		t.Errorf("kinematic paddle: velocity %v at %v, want (-300, 0) at x -5", v, p.Body(paddle).Position())
+	}
+	if b := p.Body(wall); b.Velocity() != (cp.Vector{}) || b.Position() != (cp.Vector{Y: 50}) {
+		t.Errorf("static player moved: %v %v", b.Velocity(), b.Position())
+	}
+}
+
+// Direction replaces the input; the update allocates nothing.
+func TestPlayerControlDirection(t *testing.T) {
+	w, p := newPhysics(cp.Vector{})
+	e := p.SpawnCircle(10, nil, components.PlayerC)
+	components.PlayerC.SetValue(w.Entry(e), components.Player{Force: 1e6, Speed: 50})
+	pc := systems.NewPlayerControl()
+	asked := 0
+	pc.Direction = func(_ donburi.World, player donburi.Entity, _ engine.Event) cp.Vector {
+		asked++
+		if player != e {
+			t.Errorf("asked for %v", player)
+		}
+		return cp.Vector{Y: 3} // cut to length 1
+	}
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+	pc.Update(w, ev)
+	p.Update(w, ev)
+	if v := p.Body(e).Velocity(); !nearly(v, cp.Vector{Y: 50}) || asked != 1 {
+		t.Errorf("velocity %v after one tick, asked %d times", v, asked)
+	}
+	if n := testing.AllocsPerRun(100, func() { pc.Update(w, ev) }); n != 0 {
+		t.Errorf("Update allocates %v times", n)
+	}
+	pc.Direction = nil
+	var in engine.InputState
+	in.SetKey(ebiten.KeyA, true)
+	ev.Input = &in
+	if n := testing.AllocsPerRun(100, func() { pc.Update(w, ev) }); n != 0 {
+		t.Errorf("Update with input allocates %v times", n)
+	}
+}
