@@ -35,6 +35,16 @@ type goal struct{}
 
 var goalC = donburi.NewComponentType[goal]()
 
+// Tally is the player's score and health, a component of the player's
+// entity: game state, so the state checksum covers it.
+type Tally struct {
+	Score  int
+	Health float64
+}
+
+// TallyC is the Tally component type.
+var TallyC = donburi.NewComponentType[Tally]()
+
 // Arena is the game: the player pushes a body around a walled arena,
 // collecting stars while AI agents (at 10 Hz) chase it; touching an agent
 // hurts the player and sends the agent fleeing. It ends when time runs out or
@@ -54,8 +64,6 @@ type Arena struct {
 	props  []donburi.Entity // oldest first (Options.Churn replaces from the front)
 	spawns int              // props spawned: even ones are boxes, odd ones balls
 
-	score   int
-	health  float64
 	limit   time.Duration
 	played  time.Duration
 	hud     string
@@ -67,13 +75,15 @@ type Arena struct {
 // Name names the scene.
 func (a *Arena) Name() string { return "Arena" }
 
+// tally returns the player's score and health.
+func (a *Arena) tally() *Tally { return TallyC.Get(a.world.Entry(a.player)) }
+
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	st, err := newStage(loop, a.Name(), a.opts, systems.StageOptions{
-		Groups:   []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: systems.AIHz}},
-		Physics:  &systems.PhysicsConfig{},
-		Checksum: a.checksum,
+		Groups:  []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: systems.AIHz}},
+		Physics: &systems.PhysicsConfig{},
 	})
 	if err != nil {
 		return nil, err
@@ -85,32 +95,23 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	if err != nil || a.quit {
 		return next, err
 	}
-	report(a.opts.Out, a.Name(), st, fmt.Sprintf("score %d, health %.0f", a.score, a.health))
+	t := a.tally()
+	report(a.opts.Out, a.Name(), st, fmt.Sprintf("score %d, health %.0f", t.Score, t.Health))
 	return next, nil
 }
 
 func (a *Arena) build(loop *engine.Loop) {
 	a.rng = rand.New(rand.NewPCG(a.opts.Seed, 2))
-	a.health = 100
 	a.limit = arenaLimit
 	if a.opts.Seconds > 0 {
 		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
 	}
-	w := a.world
-	space := a.st.Physics.Space()
-	space.SetDamping(0.6) // a top-down arena: things slow down on the floor
+	w, phys := a.world, a.st.Physics
+	phys.Space().SetDamping(0.6) // a top-down arena: things slow down on the floor
 
 	// walls
-	walls := cp.NewStaticBody()
-	corners := []cp.Vector{{X: 0, Y: 0}, {X: ArenaWidth, Y: 0}, {X: ArenaWidth, Y: ArenaHeight}, {X: 0, Y: ArenaHeight}}
-	var wallShapes []*cp.Shape
-	for i, c := range corners {
-		s := cp.NewSegment(walls, c, corners[(i+1)%4], 8)
-		s.SetElasticity(0.8)
-		s.SetFriction(0.5)
-		wallShapes = append(wallShapes, s)
-	}
-	a.st.Physics.Spawn(walls, wallShapes)
+	corners := []cp.Vector{{X: 0, Y: 0}, {X: ArenaWidth, Y: 0}, {X: ArenaWidth, Y: ArenaHeight}, {X: 0, Y: ArenaHeight}, {X: 0, Y: 0}}
+	phys.SpawnWalls(corners, 8, &systems.BodyOptions{Elasticity: 0.8, Friction: 0.5})
 	wallImg := a.st.Bundle.MustSprite(assets.SpriteWall)
 	for x := 16.0; x < ArenaWidth; x += 32 {
 		a.decor(wallImg, x, 0)
@@ -122,56 +123,47 @@ func (a *Arena) build(loop *engine.Loop) {
 	}
 
 	// the player
-	body := cp.NewBody(1, cp.MomentForCircle(1, 0, playerRadius, cp.Vector{}))
-	body.SetPosition(cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2})
-	shape := cp.NewCircle(body, playerRadius, cp.Vector{})
-	shape.SetElasticity(0.5)
-	a.player = a.st.Physics.Spawn(body, []*cp.Shape{shape}, components.PlayerC, components.SpriteC)
+	a.player = phys.SpawnCircle(playerRadius, &systems.BodyOptions{Position: cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2},
+		Elasticity: 0.5, Sprite: a.sprite(assets.SpritePlayer, 2)}, components.PlayerC, TallyC)
 	pe := w.Entry(a.player)
-	components.PlayerC.SetValue(pe, components.Player{Force: 1500, Speed: 260})
-	a.sprite(pe, assets.SpritePlayer, 2)
+	components.PlayerC.SetValue(pe, components.Player{Force: 1500, Speed: 260, Face: true})
+	TallyC.SetValue(pe, Tally{Health: 100})
 
 	// agents, props, stars
 	for range arenaAgents {
-		b := cp.NewBody(1, cp.MomentForCircle(1, 0, 12, cp.Vector{}))
-		b.SetPosition(a.freeSpot(120))
-		s := cp.NewCircle(b, 12, cp.Vector{})
-		s.SetElasticity(0.6)
-		e := w.Entry(a.st.Physics.Spawn(b, []*cp.Shape{s}, components.AgentC, components.SpriteC))
+		e := phys.SpawnCircle(12, &systems.BodyOptions{Position: a.freeSpot(120), Elasticity: 0.6,
+			Sprite: a.sprite(assets.SpriteAgent, 1)}, components.AgentC)
 		agent := components.NewAgent(110, 700)
 		agent.SightRange = 200
 		agent.SafeRange = 320
-		components.AgentC.SetValue(e, agent)
-		a.sprite(e, assets.SpriteAgent, 1)
+		components.AgentC.SetValue(w.Entry(e), agent)
 	}
 	a.props = a.props[:0]
 	for range arenaProps {
 		a.spawnProp(a.freeSpot(80))
 	}
 	for range arenaStars {
-		b := cp.NewStaticBody()
-		b.SetPosition(a.freeSpot(80))
-		s := cp.NewCircle(b, 14, cp.Vector{})
-		s.SetSensor(true)
-		a.sprite(w.Entry(a.st.Physics.Spawn(b, []*cp.Shape{s}, goalC, components.SpriteC)), assets.SpriteGoal, 0)
+		phys.SpawnCircle(14, &systems.BodyOptions{Kind: systems.Static, Position: a.freeSpot(80), Sensor: true,
+			Sprite: a.sprite(assets.SpriteGoal, 0)}, goalC)
 	}
 	cam := w.Entry(w.Create(components.TransformC, components.CameraC))
 	components.TransformC.SetValue(cam, components.NewTransform(components.Pose{X: ArenaWidth / 2, Y: ArenaHeight / 2}))
 
 	a.agents = donburi.NewQuery(filter.Contains(components.AgentC, components.SpriteC))
 	a.stars = donburi.NewQuery(filter.Contains(goalC))
-	a.ai = systems.NewAI(w, space, a.opts.Seed)
+	a.ai = systems.NewAI(w, phys.Space(), a.opts.Seed)
 	a.render = systems.NewRender(w)
 	a.hudFace = a.st.Bundle.Face(18)
-	systems.CollisionBegin.Subscribe(w, a.onCollision)
+	phys.OnCollide(components.PlayerC, goalC, a.scored)
+	phys.OnCollide(components.PlayerC, components.AgentC, a.hurt)
 
 	physics, ai := a.st.Sched.Group("physics"), a.st.Sched.Group("ai")
 	if a.opts.Autopilot {
 		a.pilot = pilot{rng: rand.New(rand.NewPCG(a.opts.Seed, 3)), arena: a}
 		loop.SetTickInput(physics, &a.pilot)
 	}
-	a.st.Sched.AddUpdate(physics, "control", a.control).
-		AddUpdate(physics, "physics", a.st.Physics.Update).
+	a.st.Sched.AddUpdate(physics, "player", systems.NewPlayerControl().Update).
+		AddUpdate(physics, "physics", phys.Update).
 		AddUpdate(physics, "rules", a.rules).
 		AddUpdate(ai, "ai", a.ai.Update).
 		AddUpdate(ai, "looks", a.looks).
@@ -184,26 +176,20 @@ func (a *Arena) build(loop *engine.Loop) {
 		AddRender(2, "hud", a.drawHUD)
 }
 
-// spawnProp adds a box or a ball (alternately) at p, at a random angle.
+// spawnProp adds a box or a ball (alternately) at p, at a random angle. The
+// boxes' corners are sharp: cp v2.4.0 lets circles sink into rounded ones
+// (see systems.BodyOptions.CornerRadius).
 func (a *Arena) spawnProp(p cp.Vector) {
-	var b *cp.Body
-	var s *cp.Shape
-	name := assets.SpriteBox
+	o := &systems.BodyOptions{Position: p, Angle: a.rng.Float64() * 2 * math.Pi, Friction: 0.6, Elasticity: 0.4}
+	var e donburi.Entity
 	if a.spawns%2 == 0 {
-		b = cp.NewBody(2, cp.MomentForBox(2, 24, 24))
-		s = cp.NewBox(b, 24, 24, 1)
+		o.Mass, o.Sprite = 2, a.sprite(assets.SpriteBox, 1)
+		e = a.st.Physics.SpawnBox(24, 24, o)
 	} else {
-		b = cp.NewBody(1.5, cp.MomentForCircle(1.5, 0, 12, cp.Vector{}))
-		s = cp.NewCircle(b, 12, cp.Vector{})
-		name = assets.SpriteBall
+		o.Mass, o.Sprite = 1.5, a.sprite(assets.SpriteBall, 1)
+		e = a.st.Physics.SpawnCircle(12, o)
 	}
 	a.spawns++
-	b.SetPosition(p)
-	b.SetAngle(a.rng.Float64() * 2 * math.Pi)
-	s.SetFriction(0.6)
-	s.SetElasticity(0.4)
-	e := a.st.Physics.Spawn(b, []*cp.Shape{s}, components.SpriteC)
-	a.sprite(a.world.Entry(e), name, 1)
 	a.props = append(a.props, e)
 }
 
@@ -217,7 +203,7 @@ func (a *Arena) churn(w donburi.World) {
 		}
 	}
 	a.props = slices.Delete(a.props, 0, n)
-	playerPos := components.BodyC.Get(w.Entry(a.player)).Body.Position()
+	playerPos := a.st.Physics.Body(a.player).Position()
 	for range n {
 		a.spawnProp(a.freeSpotFrom(playerPos, 80))
 	}
@@ -230,11 +216,9 @@ func (a *Arena) decor(img *ebiten.Image, x, y float64) {
 	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.st.Bundle.Atlas(), OriginX: 16, OriginY: 16})
 }
 
-func (a *Arena) sprite(e *donburi.Entry, name string, layer int) {
-	img := a.st.Bundle.MustSprite(name)
-	b := img.Bounds()
-	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.st.Bundle.Atlas(), Layer: layer,
-		OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2})
+// sprite returns the sprite of the atlas image name in layer, centred.
+func (a *Arena) sprite(name string, layer int) *components.Sprite {
+	return &components.Sprite{Image: a.st.Bundle.MustSprite(name), Atlas: a.st.Bundle.Atlas(), Layer: layer}
 }
 
 // freeSpot returns a random point of the arena, clear of the walls and at
@@ -254,72 +238,19 @@ func (a *Arena) freeSpotFrom(p cp.Vector, clear float64) cp.Vector {
 	}
 }
 
-// control pushes the player's body towards the velocity the tick's input
-// (a player's, or the autopilot's stick) asks for, within the player's force.
-func (a *Arena) control(w donburi.World, ev engine.Event) {
-	e := w.Entry(a.player)
-	p := components.PlayerC.Get(e)
-	body := components.BodyC.Get(e).Body
-	dir := inputDirection(ev.Input, p.Pad)
-	want := dir.Mult(p.Speed)
-	f := want.Sub(body.Velocity()).Mult(body.Mass() / ev.DT).Clamp(p.Force)
-	body.SetForce(f)
-	if l := dir.Length(); l > 0.1 {
-		body.SetAngle(math.Atan2(dir.Y, dir.X))
-		body.SetAngularVelocity(0)
-	}
+// scored counts a star the player touched, and moves it elsewhere.
+func (a *Arena) scored(w donburi.World, c systems.Contact) {
+	a.tally().Score++
+	to := a.freeSpotFrom(a.st.Physics.Body(c.A).Position(), 120)
+	a.st.Physics.Teleport(c.B, components.Pose{X: to.X, Y: to.Y})
 }
 
-// inputDirection is the direction the keys or the left stick ask for, of
-// length at most 1.
-func inputDirection(in *engine.InputState, pad int) cp.Vector {
-	var d cp.Vector
-	if in.KeyDown(ebiten.KeyArrowLeft) || in.KeyDown(ebiten.KeyA) {
-		d.X--
-	}
-	if in.KeyDown(ebiten.KeyArrowRight) || in.KeyDown(ebiten.KeyD) {
-		d.X++
-	}
-	if in.KeyDown(ebiten.KeyArrowUp) || in.KeyDown(ebiten.KeyW) {
-		d.Y--
-	}
-	if in.KeyDown(ebiten.KeyArrowDown) || in.KeyDown(ebiten.KeyS) {
-		d.Y++
-	}
-	d.X += in.GamepadAxis(pad, ebiten.StandardGamepadAxisLeftStickHorizontal)
-	d.Y += in.GamepadAxis(pad, ebiten.StandardGamepadAxisLeftStickVertical)
-	return d.Clamp(1)
-}
-
-// onCollision scores a star and hurts the player on touching an agent. It
-// runs right after the physics step that began the contact.
-func (a *Arena) onCollision(w donburi.World, c systems.Collision) {
-	other, ok := c.A, c.A == a.player || c.B == a.player
-	if !ok {
-		return
-	}
-	if c.A == a.player {
-		other = c.B
-	}
-	if !w.Valid(other) {
-		return
-	}
-	e := w.Entry(other)
-	playerPos := components.BodyC.Get(w.Entry(a.player)).Body.Position()
-	switch {
-	case e.HasComponent(goalC):
-		a.score++
-		body := components.BodyC.Get(e).Body
-		body.SetPosition(a.freeSpotFrom(playerPos, 120))
-		for _, sh := range components.ShapeC.Get(e).Shapes {
-			a.st.Physics.Space().ReindexShape(sh)
-		}
-		pos := body.Position()
-		components.TransformC.Get(e).Teleport(components.Pose{X: pos.X, Y: pos.Y})
-	case e.HasComponent(components.AgentC):
-		a.health = max(a.health-5, 0)
-		components.AgentC.Get(e).Damage(0.5, playerPos)
-	}
+// hurt costs the player health when an agent touches it, and sends the
+// agent fleeing.
+func (a *Arena) hurt(w donburi.World, c systems.Contact) {
+	t := a.tally()
+	t.Health = max(t.Health-5, 0)
+	components.AgentC.Get(w.Entry(c.B)).Damage(0.5, a.st.Physics.Body(c.A).Position())
 }
 
 // rules ends the game on time, on health or on Esc (decided on a tick, so
@@ -330,10 +261,11 @@ func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	case ev.Input.KeyPressed(ebiten.KeyEscape):
 		a.quit = true
 		a.st.End(&Title{opts: a.opts})
-	case ev.Time >= a.limit || a.health <= 0 && !a.opts.Undying:
+	case ev.Time >= a.limit || a.tally().Health <= 0 && !a.opts.Undying:
 		var next engine.Scene
 		if a.opts.Seconds == 0 {
-			next = &Results{opts: a.opts, score: a.score, played: a.played, health: a.health}
+			t := a.tally()
+			next = &Results{opts: a.opts, score: t.Score, played: a.played, health: t.Health}
 		}
 		a.st.End(next)
 	}
@@ -366,7 +298,8 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 		return
 	}
 	left := max(a.limit-a.played, 0)
-	key := [3]int{a.score, int(a.health), int(left.Seconds())}
+	t := a.tally()
+	key := [3]int{t.Score, int(t.Health), int(left.Seconds())}
 	if key != a.hudKey || a.hud == "" {
 		a.hudKey = key
 		a.hud = fmt.Sprintf("Score %d   Health %d   Time %d s", key[0], key[1], key[2])
@@ -375,10 +308,6 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 	a.hudOp.GeoM.Translate(24, 20)
 	a.hudOp.ColorScale.ScaleWithColor(color.White)
 	text.Draw(ev.Screen, a.hud, a.hudFace, &a.hudOp)
-}
-
-func (a *Arena) checksum() uint64 {
-	return checksum(a.world, float64(a.score), a.health)
 }
 
 // pilot plays the Arena (Options.Autopilot): it heads for the nearest star,

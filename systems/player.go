@@ -33,12 +33,11 @@ import (
 // world coordinates with y down, as the render system draws them: up (arrow
 // up, W, stick up) is -Y. It reads only the tick's input, so a recording
 // replays it exactly, and allocates nothing.
+//
+// An autopilot, a script or a network peer drives a player through its
+// input: an engine.TickInput that moves the keys or the stick, so that it is
+// recorded and replayed like a player.
 type PlayerControl struct {
-	// Direction, if set, is asked for each player's direction instead of
-	// the keys and the stick: an autopilot, a script, a network peer. Its
-	// result is cut to length 1. It must not add or remove entities.
-	Direction func(w donburi.World, player donburi.Entity, ev engine.Event) cp.Vector
-
 	players *donburi.Query
 }
 
@@ -61,10 +60,7 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 			continue
 		}
 		var dir cp.Vector
-		switch {
-		case pc.Direction != nil:
-			dir = pc.Direction(w, e.Entity(), ev).Clamp(1)
-		case ev.Input != nil:
+		if ev.Input != nil {
 			dir = PlayerInput(ev.Input, pl.Pad, pl.DeadZone)
 		}
 		want := dir.Mult(pl.Speed)
