@@ -198,6 +198,9 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	if fs.NArg() > 0 {
 		return &FlagError{Reason: fmt.Sprintf("unexpected argument %q (flags only: -h lists them)", fs.Arg(0))}
 	}
+	if err := a.check(); err != nil {
+		return err
+	}
 	var replay *InputLog
 	if a.replay != "" {
 		if replay, err = LoadInputLog(a.replay); err != nil {
@@ -208,7 +211,7 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 		}
 		a.seed = replay.Seed
 	}
-	if err := a.check(); err != nil { // the standard flags, before the game reads them
+	if err := a.check(); err != nil { // the replay's settings, before the game reads them
 		return err
 	}
 	scene, err := first()

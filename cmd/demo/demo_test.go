@@ -329,6 +329,72 @@ func TestScreenshotShowsTheArena(t *testing.T) {
 	}
 }
 
+// F12 in the window (a key pressed through the X server) saves the next
+// frame to screenshot-<time>.png in the current folder, overlay and all.
+func TestF12SavesAScreenshot(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	cmd := exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "3")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	x, err := windowtest.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
+	if err == nil {
+		err = x.Focus(win)
+	}
+	if err == nil {
+		err = x.Tap("F3", 50*time.Millisecond)
+	}
+	if err == nil {
+		time.Sleep(600 * time.Millisecond) // the overlay's text is built within its refresh
+		err = x.Tap("F12", 50*time.Millisecond)
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	shots, _ := filepath.Glob(filepath.Join(dir, "screenshot-*.png"))
+	if len(shots) != 1 || !strings.Contains(out.String(), "screenshot saved to ") {
+		t.Fatalf("screenshots %v:\n%s", shots, out.String())
+	}
+	data, err := os.ReadFile(shots[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var floor, panel int
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			if r == 34 && g == 40 && bl == 52 {
+				floor++
+			}
+			if x < 200 && y < 100 && r < 30 && g < 30 && bl < 30 { // the overlay's dark panel, top left
+				panel++
+			}
+		}
+	}
+	if b.Dx() != 960 || floor < b.Dx()*b.Dy()/3 || panel < 2000 {
+		t.Fatalf("%dx%d: %d floor pixels, %d overlay pixels", b.Dx(), b.Dy(), floor, panel)
+	}
+}
+
 // Without a display the windowed demo exits 1 and says what to do.
 func TestNoDisplaySaysWhatToDo(t *testing.T) {
 	cmd := exec.Command(demoBin, "-scene", "arena")

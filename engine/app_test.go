@@ -1,0 +1,119 @@
+package engine_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// appGame is a small game on engine.App: a body whose speed is a game flag,
+// pushed by Space (from the tick's input), with a state checksum.
+type appGame struct {
+	app    *engine.App
+	speed  *float64
+	volume *int
+	seen   float64 // the speed the first scene was made with
+}
+
+func newAppGame() *appGame {
+	g := &appGame{app: &engine.App{Name: "game", Unrecorded: []string{"volume"}}}
+	g.speed = g.app.Flags().Float64("speed", 1, "how fast")
+	g.volume = g.app.Flags().Int("volume", 5, "how loud")
+	return g
+}
+
+func (g *appGame) first() (engine.Scene, error) {
+	g.seen = *g.speed
+	seed := g.app.Seed()
+	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+		var p pendulum
+		p.x = float64(seed)
+		loop.SetChecksum(func() uint64 { return math.Float64bits(p.x) ^ math.Float64bits(p.v) })
+		loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
+			in.SetKey(ebiten.KeySpace, t.Tick%40 < 10)
+		}))
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Update {
+				p.step(ev.DT**g.speed, ev.Input.KeyDown(ebiten.KeySpace))
+			}
+		}
+		return nil, loop.Err()
+	}), nil
+}
+
+// run runs the game with args and returns what it printed and its error.
+func (g *appGame) run(args ...string) (string, error) {
+	var out bytes.Buffer
+	g.app.Out, g.app.Err = &out, &out
+	err := g.app.Run(args, g.first)
+	return out.String(), err
+}
+
+var appChecksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
+
+// A recording keeps the seed and the game's flags but those it leaves out:
+// -replay alone replays the run as recorded; a flag given with another value
+// is a *FlagError naming it.
+func TestAppRecordsAndReplaysItsSettings(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.input")
+	out, err := newAppGame().run("-headless", "-seconds", "3", "-seed", "2", "-speed", "1.5", "-volume", "9", "-record", rec)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	recorded := appChecksumRE.FindStringSubmatch(out)
+	if recorded == nil || !strings.Contains(out, "recorded 1 scenes, 180 ticks to "+rec) {
+		t.Fatalf("recording:\n%s", out)
+	}
+	lg, err := engine.LoadInputLog(rec)
+	if err != nil || lg.Seed != 2 || lg.Settings["speed"] != "1.5" || lg.Settings["seconds"] != "3" ||
+		lg.Settings["seed"] != "2" || lg.Settings["volume"] != "" || lg.Settings["fps"] != "" {
+		t.Fatalf("settings %v, seed %d, %v", lg.Settings, lg.Seed, err)
+	}
+
+	g := newAppGame()
+	out, err = g.run("-headless", "-replay", rec, "-fps", "37", "-volume", "1")
+	if err != nil || g.seen != 1.5 || g.app.Seed() != 2 {
+		t.Fatalf("replay: %v, speed %v, seed %d\n%s", err, g.seen, g.app.Seed(), out)
+	}
+	if got := appChecksumRE.FindStringSubmatch(out); got == nil || got[1] != recorded[1] ||
+		!strings.Contains(out, "replayed 1 scenes, 180 ticks, every checksum matched (180 checked)") {
+		t.Fatalf("replay printed:\n%s\nrecorded checksum %s", out, recorded[1])
+	}
+
+	_, err = newAppGame().run("-headless", "-replay", rec, "-speed", "2")
+	var fe *engine.FlagError
+	if !errors.As(err, &fe) || fe.Flag != "speed" || !strings.Contains(err.Error(), "the recording was made with -speed 1.5") {
+		t.Fatalf("a conflicting flag: %v", err)
+	}
+	other := &engine.App{}
+	other.Flags()
+	err = other.Run([]string{"-headless", "-replay", rec}, newAppGame().first)
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "-speed 1.5, a flag this program does not have") {
+		t.Fatalf("a recording of another game: %v", err)
+	}
+}
+
+// Bad values of the standard flags are *FlagErrors, before the game's first
+// scene is even made.
+func TestAppRefusesBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-seconds", "NaN"}, {"-seconds", "-Inf"}, {"-seconds", "1e300"}, {"-fps", "-3"}, {"-frames", "0"},
+		{"-headless", "-screenshot", "x.png"}, {"-record", "a", "-replay", "a"}, {"extra"}, {"-nope"},
+	} {
+		g := newAppGame()
+		g.seen = -1
+		_, err := g.run(args...)
+		var fe *engine.FlagError
+		if !errors.As(err, &fe) || g.seen != -1 {
+			t.Errorf("%v: %v (first scene made: %v)", args, err, g.seen != -1)
+		}
+	}
+}
