@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -116,10 +118,51 @@ func recordLog(tb testing.TB, seed uint64, frames int) []byte {
 	return buf.Bytes()
 }
 
-// FuzzParseInputLog feeds the replay reader arbitrary bytes. It must return a
-// log or an error wrapping ErrBadInputLog, never panic; a log it returns must
-// write out and parse back to the same bytes, and replay (every scene at its
-// recorded rates, a few frames each) without error.
+// streamLog records like recordLog, but to a file with InputLog.Create,
+// a chunk every frame, and returns the file's bytes.
+func streamLog(tb testing.TB, seed uint64, frames int) []byte {
+	tb.Helper()
+	defer engine.SetFlushEvery(0)()
+	path := filepath.Join(tb.TempDir(), "streamed.input")
+	lg := &engine.InputLog{Seed: seed, Settings: map[string]string{"level": "3"}}
+	if err := lg.Create(path); err != nil {
+		tb.Fatal(err)
+	}
+	opts := &engine.Options{Input: &randomPlayer{rand.New(rand.NewPCG(seed, 2))}, Record: lg,
+		Headless: &engine.Headless{FPS: 60, Frames: int64(frames)}}
+	n := 0
+	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+		loop.SetChecksum(func() uint64 { return uint64(n) })
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
+			if ev.Kind == engine.Update {
+				n++
+			}
+		}
+		return nil, loop.Err()
+	})
+	if err := engine.Run(scene, opts); err != nil {
+		tb.Fatal(err)
+	}
+	if err := lg.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// FuzzParseInputLog feeds the replay reader arbitrary bytes, as they are and
+// with every chunk's CRC made right (so that changes reach the records). It
+// must return a log or an error wrapping ErrBadInputLog, never panic; a log
+// it returns must write out and parse back to the same bytes, and replay
+// (every scene with its recorded groups, a few frames each) with no error
+// but a *ReplayError.
+//
+// The bug it found, kept in testdata/fuzz/FuzzParseInputLog/72643927d54c54be:
+// a file cut short with input recorded past its last progress record parsed,
+// then wrote a log that did not (such a file is now refused).
 func FuzzParseInputLog(f *testing.F) {
 	empty := recordLog(f, 1, 0)
 	short := recordLog(f, 2, 3)
@@ -130,57 +173,70 @@ func FuzzParseInputLog(f *testing.F) {
 		f.Add(short[:n])
 	}
 	f.Add(append(bytes.Clone(short), 0))
+	// A recording written chunk by chunk as it ran, whole and cut short.
+	streamed := streamLog(f, 4, 40)
+	f.Add(streamed)
+	f.Add(streamed[:len(streamed)*2/3])
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lg, err := engine.ParseInputLog(data)
-		if err != nil {
-			if lg != nil || !errors.Is(err, engine.ErrBadInputLog) {
-				t.Fatalf("got (%v, %v), want (nil, an error wrapping ErrBadInputLog)", lg, err)
-			}
-			return
-		}
-		var first, second bytes.Buffer
-		if _, err := lg.WriteTo(&first); err != nil {
-			t.Fatal(err)
-		}
-		again, err := engine.ParseInputLog(first.Bytes())
-		if err != nil {
-			t.Fatalf("a parsed log wrote bytes that do not parse: %v", err)
-		}
-		if _, err := again.WriteTo(&second); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(first.Bytes(), second.Bytes()) || again.Seed != lg.Seed ||
-			again.Scenes() != lg.Scenes() || again.Entries() != lg.Entries() {
-			t.Fatalf("round trip changed the log: %d then %d bytes", first.Len(), second.Len())
-		}
-		if lg.Scenes() > 4 {
-			return // replaying many scenes finds nothing the first four do not
-		}
-		loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60}, &engine.Options{Replay: lg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range lg.Scenes() {
-			groups := lg.Scene(i).Groups
-			if len(groups) == 0 {
-				t.Fatalf("scene %d has no groups: recording never makes one, parsing must refuse it", i+1)
-			}
-			if loop.Start(groups...) != nil {
-				break // a ReplayError: checked below
-			}
-			for renders := 0; renders < 5 && loop.Next(); {
-				if loop.Event().Kind == engine.Render {
-					renders++
-				}
-			}
-		}
-		// Five frames of each scene are not the scenes recorded: the replay
-		// may end them early or run on (a *ReplayError), nothing else.
-		var re *engine.ReplayError
-		if err := loop.Err(); err != nil && !errors.As(err, &re) {
-			t.Fatal(err)
-		}
+		checkParsedLog(t, data)
+		// The same bytes with every chunk's CRC made right: most changes
+		// fail the CRC, and these reach the records.
+		checkParsedLog(t, engine.ResealChunks(data))
 	})
+}
+
+// checkParsedLog parses data: an error wrapping ErrBadInputLog, or a log
+// that writes back to bytes that parse to the same, and replays.
+func checkParsedLog(t *testing.T, data []byte) {
+	lg, err := engine.ParseInputLog(data)
+	if err != nil {
+		if lg != nil || !errors.Is(err, engine.ErrBadInputLog) {
+			t.Fatalf("got (%v, %v), want (nil, an error wrapping ErrBadInputLog)", lg, err)
+		}
+		return
+	}
+	var first, second bytes.Buffer
+	if _, err := lg.WriteTo(&first); err != nil {
+		t.Fatal(err)
+	}
+	again, err := engine.ParseInputLog(first.Bytes())
+	if err != nil {
+		t.Fatalf("a parsed log wrote bytes that do not parse: %v", err)
+	}
+	if _, err := again.WriteTo(&second); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first.Bytes(), second.Bytes()) || again.Seed != lg.Seed ||
+		again.Scenes() != lg.Scenes() || again.Entries() != lg.Entries() {
+		t.Fatalf("round trip changed the log: %d then %d bytes", first.Len(), second.Len())
+	}
+	if lg.Scenes() > 4 {
+		return // replaying many scenes finds nothing the first four do not
+	}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60}, &engine.Options{Replay: lg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range lg.Scenes() {
+		groups := lg.Scene(i).Groups
+		if len(groups) == 0 {
+			t.Fatalf("scene %d has no groups: recording never makes one, parsing must refuse it", i+1)
+		}
+		if loop.Start(groups...) != nil {
+			break // a ReplayError: checked below
+		}
+		for renders := 0; renders < 5 && loop.Next(); {
+			if loop.Event().Kind == engine.Render {
+				renders++
+			}
+		}
+	}
+	// Five frames of each scene are not the scenes recorded: the replay
+	// may end them early or run on (a *ReplayError), nothing else.
+	var re *engine.ReplayError
+	if err := loop.Err(); err != nil && !errors.As(err, &re) {
+		t.Fatal(err)
+	}
 }
 
 // configFields are the names a *ConfigError from NewHeadlessLoop, Start or

@@ -541,6 +541,14 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	if !p.run {
 		return nil, fmt.Errorf("%w: the file holds no run (cut short before its first record)", ErrBadInputLog)
 	}
+	if p.open { // cut short: the timeline ran as far as its last progress record says
+		s := &p.lg.scenes[len(p.lg.scenes)-1]
+		for i := range s.ticks {
+			if s.last[i] > s.ticks[i] || i == 0 && p.check > s.ticks[0] {
+				return nil, fmt.Errorf("%w: at byte %d: records of ticks after the last progress record", ErrBadInputLog, off)
+			}
+		}
+	}
 	return p.lg, nil
 }
 
