@@ -98,44 +98,44 @@ func (l label) String() string { return "label " + string(l) }
 
 // kinds has a field of every kind the hasher reads, and some it skips.
 type kinds struct {
-	B       bool
-	I       int
-	I8      int8
-	I16     int16
-	I32     int32
-	I64     int64
-	U       uint
-	U8      uint8
-	U16     uint16
-	U32     uint32
-	U64     uint64
-	UP      uintptr
-	F32     float32
-	F64     float64
-	C64     complex64
-	C128    complex128
-	S       string
-	Arr     [3]float64
-	Bytes   [4]byte
-	Sl      []inner
-	Buf     []byte
-	M       map[string]int
-	P       *inner
-	Any     any
-	Str     fmt.Stringer
-	In      inner
-	hidden          // promoted: Promoted counts
-	E       donburi.Entity
-	V       cp.Vector
-	Body    *cp.Body
-	Shapes  []*cp.Shape
-	Img     *ebiten.Image
-	Color   ebiten.ColorScale
-	GeoM    ebiten.GeoM
-	State   components.AgentState
-	Own     summarized
-	OwnPtr  *summarized
-	Joint   *cp.Constraint
+	B      bool
+	I      int
+	I8     int8
+	I16    int16
+	I32    int32
+	I64    int64
+	U      uint
+	U8     uint8
+	U16    uint16
+	U32    uint32
+	U64    uint64
+	UP     uintptr
+	F32    float32
+	F64    float64
+	C64    complex64
+	C128   complex128
+	S      string
+	Arr    [3]float64
+	Bytes  [4]byte
+	Sl     []inner
+	Buf    []byte
+	M      map[string]int
+	P      *inner
+	Any    any
+	Str    fmt.Stringer
+	In     inner
+	hidden // promoted: Promoted counts
+	E      donburi.Entity
+	V      cp.Vector
+	Body   *cp.Body
+	Shapes []*cp.Shape
+	Img    *ebiten.Image
+	Color  ebiten.ColorScale
+	GeoM   ebiten.GeoM
+	State  components.AgentState
+	Own    summarized
+	OwnPtr *summarized
+	Joint  *cp.Constraint
 
 	// Not state.
 	unexported int
@@ -179,7 +179,7 @@ func newKinds() (donburi.World, *kinds) {
 		hidden: hidden{10}, E: e, V: cp.Vector{X: 11, Y: 12}, Body: body,
 		Shapes: []*cp.Shape{cp.NewCircle(body, 5, cp.Vector{X: 1}), cp.NewSegment(body, cp.Vector{}, cp.Vector{X: 10}, 1), cp.NewBox(body, 4, 6, 0)},
 		Img:    sub(8, 8), State: components.AgentChase, Own: summarized{hp: 3}, OwnPtr: &summarized{hp: 4},
-		Joint: cp.NewPinJoint(body, cp.NewBody(1, 1), cp.Vector{}, cp.Vector{}),
+		Joint:      cp.NewPinJoint(body, cp.NewBody(1, 1), cp.Vector{}, cp.Vector{}),
 		unexported: 1, Fn: func() {}, Ch: make(chan int), Cache: 1,
 	}
 	k.Color.Scale(1, 0.5, 0.5, 1)

@@ -13,12 +13,12 @@ import (
 // fields or handles: what the hash and the dump read of them, wherever they
 // appear (by value, behind a pointer, in a slice or an interface).
 var builtins = map[reflect.Type]func(p unsafe.Pointer, w *StateWriter){
-	reflect.TypeFor[cp.Body]():          summarizeBody,
-	reflect.TypeFor[cp.Shape]():         summarizeShape,
-	reflect.TypeFor[cp.Constraint]():    summarizeConstraint,
-	reflect.TypeFor[ebiten.Image]():     summarizeImage,
+	reflect.TypeFor[cp.Body]():           summarizeBody,
+	reflect.TypeFor[cp.Shape]():          summarizeShape,
+	reflect.TypeFor[cp.Constraint]():     summarizeConstraint,
+	reflect.TypeFor[ebiten.Image]():      summarizeImage,
 	reflect.TypeFor[ebiten.ColorScale](): summarizeColorScale,
-	reflect.TypeFor[ebiten.GeoM]():      summarizeGeoM,
+	reflect.TypeFor[ebiten.GeoM]():       summarizeGeoM,
 }
 
 // summarizeBody: a cp body's type, mass and moment, position, velocity,

@@ -20,8 +20,8 @@ type kind uint8
 
 const (
 	kBool kind = iota
-	kInt        // signed integer of size 1, 2, 4 or 8
-	kUint       // unsigned integer (and uintptr) of size 1, 2, 4 or 8
+	kInt       // signed integer of size 1, 2, 4 or 8
+	kUint      // unsigned integer (and uintptr) of size 1, 2, 4 or 8
 	kFloat32
 	kFloat64
 	kComplex64
