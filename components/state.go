@@ -99,8 +99,13 @@ type compState struct {
 	plan           *plan
 	ignored        bool
 	digest         xxhash.Digest
+	buf            []byte // bytes not yet given to digest
 	count          int
 }
+
+// hashBlock is how many bytes of a component type the hasher gathers
+// before hashing them.
+const hashBlock = 16 << 10
 
 // StateOptions configure a [StateHasher] and the dump. The zero value (or
 // nil) hashes every component type.
@@ -190,6 +195,7 @@ func (h *StateHasher) Sum(w donburi.World) uint64 {
 	h.collect(w)
 	for _, cs := range h.order {
 		cs.digest.Reset()
+		cs.buf = cs.buf[:0]
 		cs.count = 0
 	}
 	sw := h.w
@@ -200,9 +206,15 @@ func (h *StateHasher) Sum(w donburi.World) uint64 {
 			if cs.ignored {
 				continue
 			}
-			sw.buf = binary.LittleEndian.AppendUint64(sw.buf[:0], uint64(e))
+			// Each type's bytes are gathered in its own buffer and hashed
+			// in blocks: one digest call per component costs more than
+			// the copy.
+			sw.buf = binary.LittleEndian.AppendUint64(cs.buf, uint64(e))
 			sw.root(cs.plan, entry.Component(ct))
-			cs.digest.Write(sw.buf)
+			if cs.buf = sw.buf; len(cs.buf) >= hashBlock {
+				cs.digest.Write(cs.buf)
+				cs.buf = cs.buf[:0]
+			}
 			cs.count++
 		}
 	}
@@ -212,6 +224,8 @@ func (h *StateHasher) Sum(w donburi.World) uint64 {
 		if cs.count == 0 {
 			continue
 		}
+		cs.digest.Write(cs.buf)
+		cs.buf = cs.buf[:0]
 		s := ComponentSum{Name: cs.name, Type: cs.ct, Entities: cs.count, Sum: cs.digest.Sum64()}
 		h.sums = append(h.sums, s)
 		b := binary.LittleEndian.AppendUint64(h.header[:0], cs.keyHash)

@@ -28,16 +28,14 @@ var builtins = map[reflect.Type]func(p unsafe.Pointer, w *StateWriter){
 func summarizeBody(p unsafe.Pointer, w *StateWriter) {
 	b := (*cp.Body)(p)
 	w.Text("Type", bodyTypeName(b.GetType()))
-	w.Float64("Mass", b.Mass())
-	w.Float64("Moment", b.Moment())
-	writeVector(w, "Position", b.Position())
-	writeVector(w, "Velocity", b.Velocity())
-	w.Float64("Angle", b.Angle())
-	w.Float64("AngularVelocity", b.AngularVelocity())
-	writeVector(w, "Force", b.Force())
-	w.Float64("Torque", b.Torque())
+	pos, vel, f := b.Position(), b.Velocity(), b.Force()
+	w.float64s(bodyNames[:], []float64{b.Mass(), b.Moment(), pos.X, pos.Y, vel.X, vel.Y,
+		b.Angle(), b.AngularVelocity(), f.X, f.Y, b.Torque()})
 	w.Bool("Sleeping", b.IsSleeping())
 }
+
+var bodyNames = [...]string{"Mass", "Moment", "Position.X", "Position.Y", "Velocity.X", "Velocity.Y",
+	"Angle", "AngularVelocity", "Force.X", "Force.Y", "Torque"}
 
 func bodyTypeName(t int) string {
 	switch t {
@@ -87,14 +85,15 @@ func summarizeShape(p unsafe.Pointer, w *StateWriter) {
 		w.Text("Class", reflect.TypeOf(c).String())
 	}
 	w.Bool("Sensor", s.Sensor())
-	w.Float64("Friction", s.Friction())
-	w.Float64("Elasticity", s.Elasticity())
-	w.Float64("Mass", s.Mass())
-	w.Uint("CollisionType", uint64(s.CollisionType()))
-	w.Uint("Filter.Group", uint64(s.Filter.Group))
-	w.Uint("Filter.Categories", uint64(s.Filter.Categories))
-	w.Uint("Filter.Mask", uint64(s.Filter.Mask))
+	w.float64s(shapeFloatNames[:], []float64{s.Friction(), s.Elasticity(), s.Mass()})
+	w.uint64s(shapeUintNames[:], []uint64{uint64(s.CollisionType()),
+		uint64(s.Filter.Group), uint64(s.Filter.Categories), uint64(s.Filter.Mask)})
 }
+
+var (
+	shapeFloatNames = [...]string{"Friction", "Elasticity", "Mass"}
+	shapeUintNames  = [...]string{"CollisionType", "Filter.Group", "Filter.Categories", "Filter.Mask"}
+)
 
 // summarizeConstraint: a cp constraint's class (its Go type) and its
 // limits. Not its bodies (they are other entities' Body components).
@@ -122,11 +121,10 @@ func summarizeImage(p unsafe.Pointer, w *StateWriter) {
 		w.Text("Disposed", "disposed")
 		return
 	}
-	w.Int("Bounds.Min.X", int64(r.Min.X))
-	w.Int("Bounds.Min.Y", int64(r.Min.Y))
-	w.Int("Bounds.Max.X", int64(r.Max.X))
-	w.Int("Bounds.Max.Y", int64(r.Max.Y))
+	w.int64s(boundsNames[:], []int64{int64(r.Min.X), int64(r.Min.Y), int64(r.Max.X), int64(r.Max.Y)})
 }
+
+var boundsNames = [...]string{"Bounds.Min.X", "Bounds.Min.Y", "Bounds.Max.X", "Bounds.Max.Y"}
 
 // imageBounds returns img.Bounds(), or false when img is disposed (ebiten
 // then panics, and gives no other way to ask).

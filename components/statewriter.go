@@ -137,6 +137,49 @@ func (w *StateWriter) Value(name string, v any) {
 	w.anys = w.anys[:len(w.anys)-1]
 }
 
+// float64s writes vs[i] named names[i], as Float64 would one by one (the
+// hash in one append: the builtin summaries run for every body and shape).
+func (w *StateWriter) float64s(names []string, vs []float64) {
+	if w.dump {
+		for i, v := range vs {
+			w.Float64(names[i], v)
+		}
+		return
+	}
+	w.buf = slices.Grow(w.buf, 8*len(vs))
+	for _, v := range vs {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(v))
+	}
+}
+
+// uint64s writes vs[i] named names[i], as Uint would one by one.
+func (w *StateWriter) uint64s(names []string, vs []uint64) {
+	if w.dump {
+		for i, v := range vs {
+			w.Uint(names[i], v)
+		}
+		return
+	}
+	w.buf = slices.Grow(w.buf, 8*len(vs))
+	for _, v := range vs {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+	}
+}
+
+// int64s writes vs[i] named names[i], as Int would one by one.
+func (w *StateWriter) int64s(names []string, vs []int64) {
+	if w.dump {
+		for i, v := range vs {
+			w.Int(names[i], v)
+		}
+		return
+	}
+	w.buf = slices.Grow(w.buf, 8*len(vs))
+	for _, v := range vs {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(v))
+	}
+}
+
 // Enter starts a group of values named name: the values written until the
 // matching Leave are named "name.<their name>" in the dump. The hash ignores
 // it.
