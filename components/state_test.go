@@ -98,44 +98,45 @@ func (l label) String() string { return "label " + string(l) }
 
 // kinds has a field of every kind the hasher reads, and some it skips.
 type kinds struct {
-	B      bool
-	I      int
-	I8     int8
-	I16    int16
-	I32    int32
-	I64    int64
-	U      uint
-	U8     uint8
-	U16    uint16
-	U32    uint32
-	U64    uint64
-	UP     uintptr
-	F32    float32
-	F64    float64
-	C64    complex64
-	C128   complex128
-	S      string
-	Arr    [3]float64
-	Bytes  [4]byte
-	Sl     []inner
-	Buf    []byte
-	M      map[string]int
-	P      *inner
-	Any    any
-	Str    fmt.Stringer
-	In     inner
-	hidden // promoted: Promoted counts
-	E      donburi.Entity
-	V      cp.Vector
-	Body   *cp.Body
-	Shapes []*cp.Shape
-	Img    *ebiten.Image
-	Color  ebiten.ColorScale
-	GeoM   ebiten.GeoM
-	State  components.AgentState
-	Own    summarized
-	OwnPtr *summarized
-	Joint  *cp.Constraint
+	B       bool
+	I       int
+	I8      int8
+	I16     int16
+	I32     int32
+	I64     int64
+	U       uint
+	U8      uint8
+	U16     uint16
+	U32     uint32
+	U64     uint64
+	UP      uintptr
+	F32     float32
+	F64     float64
+	C64     complex64
+	C128    complex128
+	S       string
+	Arr     [3]float64
+	Bytes   [4]byte
+	Sl      []inner
+	Buf     []byte
+	M       map[string]int
+	P       *inner
+	Any     any
+	Str     fmt.Stringer
+	In      inner
+	hidden  // promoted: Promoted counts
+	E       donburi.Entity
+	V       cp.Vector
+	Body    *cp.Body
+	Shapes  []*cp.Shape
+	Img     *ebiten.Image
+	Color   ebiten.ColorScale
+	GeoM    ebiten.GeoM
+	State   components.AgentState
+	Own     summarized
+	OwnPtr  *summarized
+	Joint   *cp.Constraint
+	Wrapped wrapper
 
 	// Not state.
 	unexported int
@@ -154,6 +155,11 @@ type summarized struct {
 func (s *summarized) SummarizeState(w *components.StateWriter) {
 	w.Float64("HP", s.hp)
 }
+
+// wrapper describes itself with Value, by the default rules.
+type wrapper struct{ in inner }
+
+func (x *wrapper) SummarizeState(w *components.StateWriter) { w.Value("Inner", &x.in) }
 
 var kindsC = donburi.NewComponentType[kinds]()
 
@@ -180,6 +186,7 @@ func newKinds() (donburi.World, *kinds) {
 		Shapes: []*cp.Shape{cp.NewCircle(body, 5, cp.Vector{X: 1}), cp.NewSegment(body, cp.Vector{}, cp.Vector{X: 10}, 1), cp.NewBox(body, 4, 6, 0)},
 		Img:    sub(8, 8), State: components.AgentChase, Own: summarized{hp: 3}, OwnPtr: &summarized{hp: 4},
 		Joint:      cp.NewPinJoint(body, cp.NewBody(1, 1), cp.Vector{}, cp.Vector{}),
+		Wrapped:    wrapper{inner{1, 2}},
 		unexported: 1, Fn: func() {}, Ch: make(chan int), Cache: 1,
 	}
 	k.Color.Scale(1, 0.5, 0.5, 1)
@@ -248,6 +255,7 @@ func TestStateEveryFieldCounts(t *testing.T) {
 		{"summarizer", func(k *kinds) { k.Own.hp = 5 }, "kinds.Own.HP "},
 		{"summarizer behind a pointer", func(k *kinds) { k.OwnPtr.hp = 5 }, "kinds.OwnPtr.HP "},
 		{"constraint", func(k *kinds) { k.Joint.SetMaxForce(10) }, "kinds.Joint.MaxForce "},
+		{"summarizer's Value", func(k *kinds) { k.Wrapped.in.B = 3 }, "kinds.Wrapped.Inner.(*components_test.inner).B "},
 	}
 	for _, c := range cases {
 		w, k := newKinds()
