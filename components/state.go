@@ -308,7 +308,11 @@ func (h *StateHasher) Dump(w donburi.World, out io.Writer) error {
 	h.collect(w)
 	ents := slices.Clone(h.ents)
 	bw := bufio.NewWriter(out)
-	fmt.Fprintf(bw, "# world: %d entities\n", len(ents))
+	if len(ents) == 1 {
+		bw.WriteString("# world: 1 entity\n")
+	} else {
+		fmt.Fprintf(bw, "# world: %d entities\n", len(ents))
+	}
 	for _, e := range ents {
 		h.dumpEntity(w, e, bw)
 	}

@@ -83,7 +83,7 @@ func ExampleDumpWorld() {
 		panic(err)
 	}
 	// Output:
-	// # world: 1 entities
+	// # world: 1 entity
 	// e1v0 Body.Body.Type = "dynamic"
 	// e1v0 Body.Body.Mass = 1
 	// e1v0 Body.Body.Moment = 1
@@ -138,7 +138,7 @@ func ExampleStateSummarizer() {
 	}
 	// Output:
 	// same after filling the cache: true
-	// # world: 1 entities
+	// # world: 1 entity
 	// e1v0 Inventory.Items.len = 2
 	// e1v0 Inventory.Items[0].Name = "rope"
 	// e1v0 Inventory.Items[1].Name = "lamp"

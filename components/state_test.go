@@ -573,3 +573,31 @@ func lineDiff(a, b []byte) string {
 	}
 	return strings.Join(c, "\n")
 }
+
+// sloppy leaves a group open and closes groups it did not open.
+type sloppy struct{}
+
+func (sloppy) SummarizeState(w *components.StateWriter) {
+	w.Leave()
+	w.Leave()
+	w.Enter("Open")
+	w.Int("X", 1)
+}
+
+type withSloppy struct {
+	A sloppy
+	B int
+}
+
+var withSloppyC = donburi.NewComponentType[withSloppy]()
+
+// A summary's unmatched Enter and Leave do not spill into the values after
+// it.
+func TestStateSummaryGroupsStayInside(t *testing.T) {
+	w := donburi.NewWorld()
+	withSloppyC.Get(w.Entry(w.Create(withSloppyC))).B = 2
+	want := "# world: 1 entity\ne1v0 withSloppy.A.Open.X = 1\ne1v0 withSloppy.B = 2\n"
+	if d := string(dumpOf(t, w)); d != want {
+		t.Fatalf("dumped as\n%s\nwant\n%s", d, want)
+	}
+}

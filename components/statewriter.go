@@ -52,6 +52,7 @@ type StateWriter struct {
 	ent   []byte // the line's prefix: the entity ("e3v0 ")
 	path  []byte // the path of the value being written ("Body.Body")
 	marks []int  // lengths of path before each Enter
+	base  int    // marks below this belong to the summary's callers
 	lines int    // lines written so far
 	val   []byte // scratch for a value's text
 }
@@ -201,9 +202,10 @@ func (w *StateWriter) EnterIndex(i int) {
 }
 
 // Leave ends the group begun by the last Enter or EnterIndex. An unmatched
-// Leave does nothing.
+// Leave does nothing, and groups left open end with the summary that began
+// them.
 func (w *StateWriter) Leave() {
-	if w.dump && len(w.marks) > 0 {
+	if w.dump && len(w.marks) > w.base {
 		w.path = w.path[:w.marks[len(w.marks)-1]]
 		w.marks = w.marks[:len(w.marks)-1]
 	}
@@ -520,12 +522,17 @@ func (w *StateWriter) dumpFields(fs []field, p unsafe.Pointer) {
 		case kIface:
 			w.iface(f.typ, q)
 		case kSummary, kBuiltin:
-			before := w.lines
+			// The summary's Enters and Leaves stay within it: an Enter
+			// left open ends with the value, a Leave too many does
+			// nothing.
+			before, base := w.lines, w.base
+			w.base = len(w.marks)
 			if f.kind == kSummary {
 				reflect.NewAt(f.typ, q).Interface().(StateSummarizer).SummarizeState(w)
 			} else {
 				f.builtin(q, w)
 			}
+			w.marks, w.base = w.marks[:w.base], base
 			if w.lines == before {
 				w.emptyLine()
 			}
