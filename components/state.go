@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/yohamta/donburi"
@@ -57,6 +58,10 @@ import (
 //     its four scales and an ebiten.GeoM by its six elements.
 //   - A type can describe its own state instead, by implementing
 //     [StateSummarizer].
+//   - The event buses of donburi's events package (an entity per event
+//     type, whose component holds the bus under the event type's name) are
+//     hashed as their queue of events not yet processed, named Queue:
+//     read as the event type they claim to be, they would hash an address.
 //
 // A component type can be left out altogether, for state that is
 // presentation only (an animation timer, a particle): [StateOptions.Ignore]
@@ -98,6 +103,10 @@ type compState struct {
 	keyHash        uint64
 	plan           *plan
 	ignored        bool
+	off            uintptr // where the state starts in the component
+	eventType      bool    // donburi's events' own component type
+	bus            bool    // an event bus of donburi's events (stateevents.go)
+	skip           bool    // an event bus that cannot be read
 	digest         xxhash.Digest
 	buf            []byte // bytes not yet given to digest
 	count          int
@@ -175,6 +184,7 @@ func (h *StateHasher) state(ct donburi.IComponentType) *compState {
 	}
 	cs.keyHash = xxhash.Sum64String(cs.name + "\x00" + cs.typeName)
 	cs.plan = h.w.planFor(ct.Typ())
+	cs.eventType = isEventTypeData(ct.Typ())
 	cs.digest.Reset()
 	h.byID[id] = cs
 	i, _ := slices.BinarySearchFunc(h.order, cs, compareStates)
@@ -201,16 +211,18 @@ func (h *StateHasher) Sum(w donburi.World) uint64 {
 	sw := h.w
 	for _, e := range h.ents {
 		entry := w.Entry(e)
-		for _, ct := range entry.Archetype().ComponentTypes() {
+		cts := entry.Archetype().ComponentTypes()
+		h.findEventBus(cts)
+		for _, ct := range cts {
 			cs := h.state(ct)
-			if cs.ignored {
+			if cs.ignored || cs.skip {
 				continue
 			}
 			// Each type's bytes are gathered in its own buffer and hashed
 			// in blocks: one digest call per component costs more than
 			// the copy.
 			sw.buf = binary.LittleEndian.AppendUint64(cs.buf, uint64(e))
-			sw.root(cs.plan, entry.Component(ct))
+			sw.root(cs.plan, unsafe.Add(entry.Component(ct), cs.off))
 			if cs.buf = sw.buf; len(cs.buf) >= hashBlock {
 				cs.digest.Write(cs.buf)
 				cs.buf = cs.buf[:0]
@@ -334,8 +346,10 @@ func (h *StateHasher) DumpEntity(w donburi.World, e donburi.Entity, out io.Write
 func (h *StateHasher) dumpEntity(w donburi.World, e donburi.Entity, out *bufio.Writer) {
 	entry := w.Entry(e)
 	var states []*compState
-	for _, ct := range entry.Archetype().ComponentTypes() {
-		if cs := h.state(ct); !cs.ignored {
+	cts := entry.Archetype().ComponentTypes()
+	h.findEventBus(cts)
+	for _, ct := range cts {
+		if cs := h.state(ct); !cs.ignored && !cs.skip {
 			states = append(states, cs)
 		}
 	}
@@ -344,6 +358,6 @@ func (h *StateHasher) dumpEntity(w donburi.World, e donburi.Entity, out *bufio.W
 	sw.ent = append(appendEntity(sw.ent, e), ' ')
 	for _, cs := range states {
 		sw.path = append(sw.path[:0], cs.name...)
-		sw.root(cs.plan, entry.Component(cs.ct))
+		sw.root(cs.plan, unsafe.Add(entry.Component(cs.ct), cs.off))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+	"github.com/yohamta/donburi/features/events"
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/components"
@@ -30,6 +31,15 @@ type Score struct {
 }
 
 var ScoreC = donburi.NewComponentType[Score]()
+
+// Pushed is published by the AI for each agent it pushes, and processed at
+// the next physics tick: at the end of an AI tick, the bus holds events.
+type Pushed struct {
+	Agent donburi.Entity
+	Speed float64
+}
+
+var PushedEvent = events.NewEventType[Pushed]()
 
 // sceneAtlas is the scene's sprite atlas: frames are its 16x16 cells.
 var sceneAtlas = ebiten.NewImage(64, 64)
@@ -103,6 +113,9 @@ func newTestScene(seed uint64) *testScene {
 	s.score = s.world.Create(ScoreC)
 	*ScoreC.Get(s.world.Entry(s.score)) = Score{Name: "bin", ByKind: map[string]int{}}
 
+	PushedEvent.Subscribe(s.world, func(w donburi.World, ev Pushed) {
+		ScoreC.Get(w.Entry(s.score)).ByKind["pushed"]++
+	})
 	s.sched = engine.NewScheduler(s.world, engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10})
 	s.sched.AddUpdate(0, "physics", s.physics)
 	s.sched.AddUpdate(1, "ai", s.ai)
@@ -111,6 +124,7 @@ func newTestScene(seed uint64) *testScene {
 
 // physics steps the space and copies the bodies' poses into the transforms.
 func (s *testScene) physics(w donburi.World, ev engine.Event) {
+	PushedEvent.ProcessEvents(w)
 	s.space.Step(ev.DT)
 	s.bodies.Each(w, func(e *donburi.Entry) {
 		b := components.BodyC.Get(e).Body
@@ -129,6 +143,7 @@ func (s *testScene) ai(w donburi.World, ev engine.Event) {
 		a.State = components.AgentState(ev.Tick % 4)
 		components.BodyC.Get(e).Body.SetVelocityVector(a.Desired)
 		components.SpriteC.Get(e).Image = frame(int(ev.Tick) + int(e.Id()))
+		PushedEvent.Publish(w, Pushed{Agent: e.Entity(), Speed: a.Desired.Length()})
 		sc.Points++
 		sc.ByKind[a.State.String()]++
 	})

@@ -601,3 +601,34 @@ func TestStateSummaryGroupsStayInside(t *testing.T) {
 		t.Fatalf("dumped as\n%s\nwant\n%s", d, want)
 	}
 }
+
+// donburi's event buses are hashed as their queue of pending events, never
+// as the addresses their component holds.
+func TestStateEventBuses(t *testing.T) {
+	build := func(pending ...Pushed) donburi.World {
+		w := donburi.NewWorld()
+		w.Create(components.TransformC)
+		PushedEvent.Subscribe(w, func(donburi.World, Pushed) {}) // a new func slice, another address
+		for _, p := range pending {
+			PushedEvent.Publish(w, p)
+		}
+		return w
+	}
+	a, b := build(Pushed{Speed: 1}, Pushed{Speed: 2}), build(Pushed{Speed: 1}, Pushed{Speed: 2})
+	if components.Checksum(a) != components.Checksum(b) || !bytes.Equal(dumpOf(t, a), dumpOf(t, b)) {
+		t.Fatalf("equal buses differ:\n%s", lineDiff(dumpOf(t, a), dumpOf(t, b)))
+	}
+	d := string(dumpOf(t, a))
+	for _, want := range []string{"e2v0 Pushed.Queue.len = 2\n", "e2v0 Pushed.Queue[1].Speed = 2\n", "e2v0 eventTypeData {}\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the bus is not dumped as its queue, no %q in\n%s", want, d)
+		}
+	}
+	if components.Checksum(build(Pushed{Speed: 1}, Pushed{Speed: 3})) == components.Checksum(a) {
+		t.Error("another pending event, the same sum")
+	}
+	PushedEvent.ProcessEvents(a)
+	if components.Checksum(a) != components.Checksum(build()) {
+		t.Error("a processed bus differs from one that never had events")
+	}
+}
