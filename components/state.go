@@ -55,7 +55,10 @@ import (
 //     filter; a cp.Constraint by its class and limits; an ebiten.Image by
 //     its bounds (a sub-image's rectangle in its atlas, which changes when
 //     a sprite switches frame; never its pixels); an ebiten.ColorScale by
-//     its four scales and an ebiten.GeoM by its six elements.
+//     its four scales and an ebiten.GeoM by its six elements; the random
+//     sources of math/rand/v2 (a PCG, a ChaCha8, a Rand over either) by
+//     their state, so that a draw too many shows. (Other unexported state,
+//     such as math/rand's v1 sources or a time.Time, is not seen.)
 //   - A type can describe its own state instead, by implementing
 //     [StateSummarizer].
 //   - The event buses of donburi's events package (an entity per event

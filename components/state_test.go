@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,6 +138,8 @@ type kinds struct {
 	OwnPtr  *summarized
 	Joint   *cp.Constraint
 	Wrapped wrapper
+	Rng     *rand.Rand
+	Cha     *rand.ChaCha8
 
 	// Not state.
 	unexported int
@@ -185,8 +188,9 @@ func newKinds() (donburi.World, *kinds) {
 		hidden: hidden{10}, E: e, V: cp.Vector{X: 11, Y: 12}, Body: body,
 		Shapes: []*cp.Shape{cp.NewCircle(body, 5, cp.Vector{X: 1}), cp.NewSegment(body, cp.Vector{}, cp.Vector{X: 10}, 1), cp.NewBox(body, 4, 6, 0)},
 		Img:    sub(8, 8), State: components.AgentChase, Own: summarized{hp: 3}, OwnPtr: &summarized{hp: 4},
-		Joint:      cp.NewPinJoint(body, cp.NewBody(1, 1), cp.Vector{}, cp.Vector{}),
-		Wrapped:    wrapper{inner{1, 2}},
+		Joint:   cp.NewPinJoint(body, cp.NewBody(1, 1), cp.Vector{}, cp.Vector{}),
+		Wrapped: wrapper{inner{1, 2}},
+		Rng:     rand.New(rand.NewPCG(1, 2)), Cha: rand.NewChaCha8([32]byte{1}),
 		unexported: 1, Fn: func() {}, Ch: make(chan int), Cache: 1,
 	}
 	k.Color.Scale(1, 0.5, 0.5, 1)
@@ -255,6 +259,8 @@ func TestStateEveryFieldCounts(t *testing.T) {
 		{"summarizer", func(k *kinds) { k.Own.hp = 5 }, "kinds.Own.HP "},
 		{"summarizer behind a pointer", func(k *kinds) { k.OwnPtr.hp = 5 }, "kinds.OwnPtr.HP "},
 		{"constraint", func(k *kinds) { k.Joint.SetMaxForce(10) }, "kinds.Joint.MaxForce "},
+		{"random source drawn", func(k *kinds) { k.Rng.Uint64() }, "kinds.Rng.(*rand.PCG).State "},
+		{"chacha8 drawn", func(k *kinds) { k.Cha.Uint64() }, "kinds.Cha.State "},
 		{"summarizer's Value", func(k *kinds) { k.Wrapped.in.B = 3 }, "kinds.Wrapped.Inner.(*components_test.inner).B "},
 	}
 	for _, c := range cases {

@@ -1,7 +1,10 @@
 package components
 
 import (
+	"encoding"
+	"encoding/binary"
 	"image"
+	"math/rand/v2"
 	"reflect"
 	"unsafe"
 
@@ -19,6 +22,18 @@ var builtins = map[reflect.Type]func(p unsafe.Pointer, w *StateWriter){
 	reflect.TypeFor[ebiten.Image]():      summarizeImage,
 	reflect.TypeFor[ebiten.ColorScale](): summarizeColorScale,
 	reflect.TypeFor[ebiten.GeoM]():       summarizeGeoM,
+	reflect.TypeFor[rand.PCG]():          summarizePCG,
+	reflect.TypeFor[rand.ChaCha8]():      summarizeChaCha8,
+}
+
+func init() {
+	// A rand.Rand is its Source, an unexported field: read it where the
+	// Go release this was built with keeps it (checked here; if not, a
+	// rand.Rand shows no state).
+	t := reflect.TypeFor[rand.Rand]()
+	if f, ok := t.FieldByName("src"); ok && f.Offset == 0 && f.Type == reflect.TypeFor[rand.Source]() {
+		builtins[t] = summarizeRand
+	}
 }
 
 // summarizeBody: a cp body's type, mass and moment, position, velocity,
@@ -164,4 +179,82 @@ func writeVector(w *StateWriter, name string, v cp.Vector) {
 	w.Float64("X", v.X)
 	w.Float64("Y", v.Y)
 	w.Leave()
+}
+
+// summarizePCG: a rand.PCG's state (its binary encoding), so that two runs
+// whose random sources have drawn differently differ.
+func summarizePCG(p unsafe.Pointer, w *StateWriter) {
+	w.binary("State", (*rand.PCG)(p))
+}
+
+// summarizeChaCha8: a rand.ChaCha8's state, as summarizePCG. Its encoding
+// allocates (in some builds), so the hash reads the fields that the
+// encoding is made of (its seed, its position in the stream, its read
+// buffer) where reflection says they are.
+func summarizeChaCha8(p unsafe.Pointer, w *StateWriter) {
+	if w.dump || !chacha.ok {
+		w.binary("State", (*rand.ChaCha8)(p))
+		return
+	}
+	w.buf = append(w.buf, unsafe.Slice((*byte)(unsafe.Add(p, chacha.seed)), 32)...)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, *(*uint32)(unsafe.Add(p, chacha.c)))
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, *(*uint32)(unsafe.Add(p, chacha.i)))
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(*(*int)(unsafe.Add(p, chacha.readLen))))
+	w.buf = append(w.buf, unsafe.Slice((*byte)(unsafe.Add(p, chacha.readBuf)), 8)...)
+}
+
+// chacha is where a rand.ChaCha8 keeps its state, found by reflection; ok
+// is false if its fields are not the ones read here.
+var chacha = func() (l struct {
+	ok                           bool
+	seed, c, i, readLen, readBuf uintptr
+}) {
+	t := reflect.TypeFor[rand.ChaCha8]()
+	st, ok1 := t.FieldByName("state")
+	rl, ok2 := t.FieldByName("readLen")
+	rb, ok3 := t.FieldByName("readBuf")
+	if !ok1 || !ok2 || !ok3 || st.Type.Kind() != reflect.Struct || rl.Type.Kind() != reflect.Int ||
+		rb.Type != reflect.TypeFor[[8]byte]() {
+		return l
+	}
+	seed, ok4 := st.Type.FieldByName("seed")
+	c, ok5 := st.Type.FieldByName("c")
+	i, ok6 := st.Type.FieldByName("i")
+	if !ok4 || !ok5 || !ok6 || seed.Type != reflect.TypeFor[[4]uint64]() ||
+		c.Type.Kind() != reflect.Uint32 || i.Type.Kind() != reflect.Uint32 {
+		return l
+	}
+	l.ok = true
+	l.seed, l.c, l.i = st.Offset+seed.Offset, st.Offset+c.Offset, st.Offset+i.Offset
+	l.readLen, l.readBuf = rl.Offset, rb.Offset
+	return l
+}()
+
+// summarizeRand: a rand.Rand's source, as an interface field would be.
+func summarizeRand(p unsafe.Pointer, w *StateWriter) {
+	w.iface(sourceType, p)
+}
+
+var sourceType = reflect.TypeFor[rand.Source]()
+
+// binary writes m's binary encoding: in the hash its bytes and length, in
+// the dump as hex. An encoding error writes the error's text.
+func (w *StateWriter) binary(name string, m encoding.BinaryAppender) {
+	if !w.dump {
+		start := len(w.buf)
+		var err error
+		if w.buf, err = m.AppendBinary(w.buf); err != nil {
+			w.buf = w.buf[:start]
+			w.Text(name, err.Error())
+			return
+		}
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(len(w.buf)-start))
+		return
+	}
+	b, err := m.AppendBinary(nil)
+	if err != nil {
+		w.Text(name, err.Error())
+		return
+	}
+	w.line(name, appendHex(w.val[:0], b))
 }
