@@ -40,7 +40,7 @@ type StateSummarizer interface {
 // value is a line "<entity> <Component>.<path>.<name> = <value>".
 type StateWriter struct {
 	plans map[reflect.Type]*plan
-	stack []unsafe.Pointer // pointers being followed, to stop at cycles
+	stack []followed // pointers being followed, to stop at cycles
 	anys  []any            // values being written by Value
 
 	// The hash: bytes of the component being hashed.
@@ -55,6 +55,13 @@ type StateWriter struct {
 	base  int    // marks below this belong to the summary's callers
 	lines int    // lines written so far
 	val   []byte // scratch for a value's text
+}
+
+// followed is a value being followed: where, and of which type (a struct
+// and its first field share an address).
+type followed struct {
+	p  unsafe.Pointer
+	pl *plan
 }
 
 func newStateWriter() *StateWriter {
@@ -268,7 +275,7 @@ func b2u8(v bool) byte {
 // being followed, so that a pointer back to it is a cycle.
 func (w *StateWriter) root(pl *plan, p unsafe.Pointer) {
 	if pl.mayPoint {
-		w.stack = append(w.stack[:0], p)
+		w.stack = append(w.stack[:0], followed{p, pl})
 	}
 	if w.dump {
 		w.dumpValue(pl, p)
@@ -378,7 +385,7 @@ func (w *StateWriter) pointer(elem *plan, p unsafe.Pointer) {
 	}
 	if elem.mayPoint {
 		for d := len(w.stack) - 1; d >= 0; d-- {
-			if w.stack[d] == p {
+			if w.stack[d] == (followed{p, elem}) {
 				up := uint64(len(w.stack) - d)
 				if w.dump {
 					v := append(w.val[:0], "cycle(^"...)
@@ -390,7 +397,7 @@ func (w *StateWriter) pointer(elem *plan, p unsafe.Pointer) {
 				return
 			}
 		}
-		w.stack = append(w.stack, p)
+		w.stack = append(w.stack, followed{p, elem})
 	}
 	if w.dump {
 		w.dumpValue(elem, p)
