@@ -41,7 +41,7 @@ type StateSummarizer interface {
 type StateWriter struct {
 	plans map[reflect.Type]*plan
 	stack []followed // pointers being followed, to stop at cycles
-	anys  []any            // values being written by Value
+	anys  []any      // values being written by Value
 
 	// The hash: bytes of the component being hashed.
 	buf []byte
