@@ -3,6 +3,7 @@ module github.com/fixedstep/fixedstep
 go 1.25.0
 
 require (
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/jezek/xgb v1.1.1

@@ -1,0 +1,144 @@
+package components_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/components"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+var brickC = donburi.NewTag("brick")
+
+// life is the golden world's own component, so that the file changes only
+// with the dump's format (and the cp, ebiten and Transform summaries).
+type life struct {
+	Lives int
+	Hurt  float32
+	Label string
+	Pos   cp.Vector
+}
+
+var lifeC = donburi.NewComponentType[life]()
+
+// goldenWorld is a small world of every sort of entity: a ball (a cp circle
+// with a sprite), a static wall, a brick (a tag, a box shape), the score,
+// and an entity whose id was used before (version 1).
+func goldenWorld() donburi.World {
+	w := donburi.NewWorld()
+	space := cp.NewSpace()
+
+	ball := w.Create(components.TransformC, components.BodyC, components.ShapeC, components.SpriteC)
+	b := space.AddBody(cp.NewBody(1, cp.MomentForCircle(1, 0, 6, cp.Vector{})))
+	b.SetPosition(cp.Vector{X: 100, Y: 200.5})
+	b.SetVelocityVector(cp.Vector{X: 120, Y: -0.1})
+	s := space.AddShape(cp.NewCircle(b, 6, cp.Vector{}))
+	s.SetElasticity(1)
+	en := w.Entry(ball)
+	*components.TransformC.Get(en) = components.Transform{Prev: components.Pose{X: 98, Y: 200.5}, Cur: components.Pose{X: 100, Y: 200.5}}
+	components.BodyC.Get(en).Body = b
+	components.ShapeC.Get(en).Shapes = []*cp.Shape{s}
+	sp := components.SpriteC.Get(en)
+	*sp = components.Sprite{Image: frame(5), Atlas: sceneAtlas, OriginX: 8, OriginY: 8, Layer: 1}
+	sp.Color.ScaleAlpha(0.5)
+
+	wall := w.Create(components.ShapeC)
+	ws := space.AddShape(cp.NewSegment(space.StaticBody, cp.Vector{}, cp.Vector{X: 320}, 2))
+	ws.SetFriction(1)
+	ws.Filter = cp.NewShapeFilter(0, 1, 6)
+	components.ShapeC.Get(w.Entry(wall)).Shapes = []*cp.Shape{ws}
+
+	gone := w.Create(ScoreC)
+	w.Remove(gone)
+	brick := w.Create(components.TransformC, components.BodyC, components.ShapeC, brickC) // id 3 again
+	kb := space.AddBody(cp.NewKinematicBody())
+	kb.SetPosition(cp.Vector{X: 40, Y: 20})
+	kb.SetAngle(0.25)
+	en = w.Entry(brick)
+	*components.TransformC.Get(en) = components.NewTransform(components.Pose{X: 40, Y: 20, Angle: 0.25})
+	components.BodyC.Get(en).Body = kb
+	components.ShapeC.Get(en).Shapes = []*cp.Shape{space.AddShape(cp.NewBox(kb, 32, 8, 0))}
+
+	score := w.Create(ScoreC, lifeC)
+	*ScoreC.Get(w.Entry(score)) = Score{Name: "player one", Points: 3, History: []int{1, 3}, ByKind: map[string]int{"brick": 2, "bonus": 1}}
+	*lifeC.Get(w.Entry(score)) = life{Lives: 2, Hurt: 0.25, Label: "P1", Pos: cp.Vector{X: 1, Y: -1}}
+	return w
+}
+
+// The dump of a small world, compared with testdata/world.dump (rewrite it
+// with go test -run TestDumpGolden -update ./components/ and read the diff).
+func TestDumpGolden(t *testing.T) {
+	got := dumpOf(t, goldenWorld())
+	path := filepath.Join("testdata", "world.dump")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (make it with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the dump differs from %s:\n%s", path, lineDiff(want, got))
+	}
+}
+
+// A changed value is a one-line diff, as the diff tool shows it.
+func TestDumpChangedValueIsOneLineOfDiff(t *testing.T) {
+	diff, err := exec.LookPath("diff")
+	if err != nil {
+		t.Skip("no diff tool:", err)
+	}
+	w := goldenWorld()
+	before := dumpOf(t, w)
+	var ball *cp.Body
+	components.BodyC.Each(w, func(e *donburi.Entry) {
+		if e.Entity().Id() == 1 {
+			ball = components.BodyC.Get(e).Body
+		}
+	})
+	v := ball.Velocity()
+	ball.SetVelocity(v.X, v.Y+1e-9) // the smallest of drifts
+	after := dumpOf(t, w)
+
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.dump"), filepath.Join(dir, "b.dump")
+	if err := os.WriteFile(a, before, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, after, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command(diff, a, b).Output() // exit status 1: they differ
+	want := "8c8\n< e1v0 Body.Body.Velocity.Y = -0.1\n---\n> e1v0 Body.Body.Velocity.Y = -0.099999999\n"
+	if string(out) != want {
+		t.Fatalf("diff of the two dumps:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// An image that was disposed is dumped as such, not a panic.
+func TestDumpDisposedImage(t *testing.T) {
+	w := donburi.NewWorld()
+	img := ebiten.NewImage(4, 4)
+	components.SpriteC.Get(w.Entry(w.Create(components.SpriteC))).Image = img
+	before := components.Checksum(w)
+	img.Deallocate()
+	img.Dispose()
+	if components.Checksum(w) == before {
+		t.Error("a disposed image hashes as a live one")
+	}
+	if d := string(dumpOf(t, w)); !strings.Contains(d, `e1v0 Sprite.Image.Disposed = "disposed"`) {
+		t.Fatalf("dumped as\n%s", d)
+	}
+}

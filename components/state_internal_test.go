@@ -1,0 +1,55 @@
+package components
+
+import (
+	"testing"
+
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+)
+
+type scalars struct {
+	B    bool
+	I8   int8
+	I16  int16
+	I32  int32
+	I    int
+	U8   uint8
+	U64  uint64
+	F32  float32
+	F64  float64
+	C64  complex64
+	C128 complex128
+	Arr  [3]int16
+	Vecs []cp.Vector
+	Pose Pose
+	E    donburi.Entity
+}
+
+var scalarsC = donburi.NewComponentType[scalars]()
+
+// On a big-endian machine the hasher writes each scalar on its own instead
+// of copying runs of memory: the bytes, so the sums, must be the same.
+func TestStateScalarsWithoutMemoryRuns(t *testing.T) {
+	w := donburi.NewWorld()
+	e := w.Create(scalarsC, TransformC)
+	*scalarsC.Get(w.Entry(e)) = scalars{true, -1, -2, -3, -4, 5, 6, 7.5, 8.25, complex(1, -2), complex(3, -4),
+		[3]int16{1, -1, 2}, []cp.Vector{{X: 1, Y: 2}, {X: -3, Y: 4}}, Pose{1, 2, 3}, e}
+	*TransformC.Get(w.Entry(e)) = Transform{Prev: Pose{1, 2, 3}, Cur: Pose{4, 5, 6}}
+	if !littleEndian {
+		t.Skip("a big-endian machine: the runs are off already")
+	}
+	runs := NewStateHasher(nil)
+	withRuns := runs.Sum(w)
+	if p := runs.w.plans[scalarsC.Typ()]; len(p.hash) >= len(p.fields) {
+		t.Fatalf("no runs merged: %d hash fields for %d fields", len(p.hash), len(p.fields))
+	}
+	littleEndian = false
+	defer func() { littleEndian = true }()
+	one := NewStateHasher(nil)
+	if s := one.Sum(w); s != withRuns {
+		t.Fatalf("scalar by scalar: %x, by runs of memory: %x", s, withRuns)
+	}
+	if p := one.w.plans[scalarsC.Typ()]; len(p.hash) != len(p.fields) {
+		t.Fatalf("runs merged with littleEndian false: %d hash fields for %d fields", len(p.hash), len(p.fields))
+	}
+}
