@@ -7,6 +7,7 @@ import (
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 )
 
@@ -33,10 +34,10 @@ import (
 //		return st.Run()
 //	}
 //
-// Run gives the loop the world's state checksum (by default
-// components.StateHasher over every component: see StageOptions.Checksum),
-// so that recordings check the state tick by tick and replays say where it
-// first differs.
+// Run gives the loop the world's state checksum (by default a
+// components.StateHasher over every component of every entity: see
+// StageOptions.Checksum), so that recordings check the state tick by tick
+// and replays say where it first differs.
 type Stage struct {
 	Loop    *engine.Loop
 	World   donburi.World
@@ -45,6 +46,10 @@ type Stage struct {
 	Overlay *Overlay // hidden at first; F3 shows it (see DevKeys)
 	Keys    *DevKeys // nil with StageOptions.NoDevKeys
 	Physics *Physics // nil without StageOptions.Physics
+	// State is the hasher of the default state checksum (nil with
+	// StageOptions.Checksum): its ComponentSums say which component types
+	// a tick changed, its Dump writes the world as text.
+	State *components.StateHasher
 
 	opts     StageOptions
 	checksum func() uint64
@@ -78,8 +83,14 @@ type StageOptions struct {
 	Overlay *OverlayOptions
 
 	// Checksum, if set, replaces the default state checksum that recordings
-	// store and replays compare (see engine.Loop.SetChecksum).
+	// store and replays compare (see engine.Loop.SetChecksum): a
+	// components.StateHasher over every component of the world (Stage.State).
 	Checksum func() uint64
+
+	// Ignore leaves component types out of the default checksum: state that
+	// is presentation only (an animation's frame, a particle), which may
+	// differ between runs without the game differing.
+	Ignore []donburi.IComponentType
 
 	// OnRelease, if set, is told what Release found left.
 	OnRelease func(Leftovers)
@@ -124,7 +135,8 @@ func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 	}
 	s.checksum = opts.Checksum
 	if s.checksum == nil {
-		s.checksum = defaultChecksum(w)
+		s.State = components.NewStateHasher(&components.StateOptions{Ignore: opts.Ignore})
+		s.checksum = func() uint64 { return s.State.Sum(w) }
 	}
 	return s, nil
 }
