@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -39,6 +40,13 @@ import (
 //	-screenshot FILE  save the -frames'th frame drawn in the window as a PNG, then stop
 //	-frames N         the frame -screenshot saves (default 120)
 //	-cpuprofile FILE  write a CPU profile of the run
+//	-detail           record what the desync bisector needs (see InputLog.Detail)
+//	-dump-at S:T      write the world after tick T of scene S (T alone: scene 1) to dump-S-T.txt
+//
+// A replay that diverges says where (the tick; with -detail at recording,
+// the system and the component types), and writes the replayed world at
+// that tick to diverged-S-T.txt: compare it with the same tick of the
+// recording's build (-replay FILE -dump-at S:T) to see what drifted.
 //
 // A recording keeps what the run was started with: the seed, and every flag
 // but those that only say how to show or save it (the standard ones above
@@ -69,7 +77,8 @@ type App struct {
 	Out, Err io.Writer
 
 	flags                        *flag.FlagSet
-	headless, realtime           bool
+	headless, realtime, detail   bool
+	dumpAt                       string
 	fps, seconds                 float64
 	seed                         uint64
 	record, replay, shot, cpuOut string
@@ -77,7 +86,8 @@ type App struct {
 }
 
 // standardFlags are the App's flags that recordings leave out.
-var standardFlags = []string{"headless", "realtime", "fps", "record", "replay", "screenshot", "frames", "cpuprofile"}
+var standardFlags = []string{"headless", "realtime", "fps", "record", "replay", "screenshot", "frames", "cpuprofile",
+	"detail", "dump-at"}
 
 // Flags returns the App's flag set, for the game's own flags: define them
 // before Main. They are recorded and restored by replays (see App).
@@ -96,6 +106,8 @@ func (a *App) Flags() *flag.FlagSet {
 	fs.StringVar(&a.shot, "screenshot", "", "save the -frames'th frame drawn in the window to this PNG file, then stop")
 	fs.IntVar(&a.frames, "frames", 120, "the frame -screenshot saves")
 	fs.StringVar(&a.cpuOut, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fs.BoolVar(&a.detail, "detail", false, "record what the desync bisector needs: the state after every system, per component type")
+	fs.StringVar(&a.dumpAt, "dump-at", "", "write the world after tick T of scene S (S:T; T alone: scene 1) to dump-S-T.txt")
 	a.flags = fs
 	return fs
 }
@@ -232,7 +244,7 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	}
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
 	if summary {
-		opts.Record = &InputLog{Seed: a.seed, Settings: a.settings()}
+		opts.Record = &InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
 		if a.record != "" {
 			if err := opts.Record.Create(a.record); err != nil {
 				return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
@@ -260,6 +272,12 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 		shot = screenshotFlag{path: a.shot, frame: a.frames}
 		opts.AfterFrame = shot.afterFrame
 	}
+	dumps := &stateDumps{}
+	opts.OnDivergence = dumps.diverged
+	if a.dumpAt != "" {
+		dumps.scene, dumps.tick, _ = parseDumpAt(a.dumpAt)
+		opts.AfterUpdate = dumps.afterUpdate
+	}
 	var probe *realtimeProbe
 	if a.realtime {
 		probe = newRealtimeProbe(a.seconds)
@@ -276,6 +294,9 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	}
 	if runErr == nil && shot.path != "" {
 		runErr = shot.result()
+	}
+	if runErr == nil && a.dumpAt != "" {
+		runErr = dumps.result()
 	}
 	if summary {
 		a.summarize(opts.Record, replay, probe)
@@ -304,6 +325,13 @@ func (a *App) check() error {
 		return &FlagError{"screenshot", a.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
 	case a.record != "" && a.record == a.replay:
 		return &FlagError{"record", a.record, "is the file -replay reads"}
+	case a.detail && a.record == "":
+		return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
+	}
+	if a.dumpAt != "" {
+		if _, _, err := parseDumpAt(a.dumpAt); err != nil {
+			return &FlagError{"dump-at", a.dumpAt, err.Error()}
+		}
 	}
 	if a.shot != "" {
 		if err := checkWritable(a.shot); err != nil {
@@ -443,4 +471,66 @@ func (s *screenshotFlag) result() error {
 		return fmt.Errorf("-screenshot: the game ended after %d frames, before frame %d", s.frames, s.frame)
 	}
 	return nil
+}
+
+// parseDumpAt reads -dump-at's S:T (or T, for scene 1).
+func parseDumpAt(v string) (scene int, tick int64, err error) {
+	scene = 1
+	t := v
+	if i := strings.IndexByte(v, ':'); i >= 0 {
+		if _, err := fmt.Sscanf(v[:i], "%d", &scene); err != nil || scene < 1 || fmt.Sprint(scene) != v[:i] {
+			return 0, 0, errors.New("want S:T, a scene number from 1 and a tick from 1 (or T alone: scene 1)")
+		}
+		t = v[i+1:]
+	}
+	if _, err := fmt.Sscanf(t, "%d", &tick); err != nil || tick < 1 || fmt.Sprint(tick) != t {
+		return 0, 0, errors.New("want S:T, a scene number from 1 and a tick from 1 (or T alone: scene 1)")
+	}
+	return scene, tick, nil
+}
+
+// stateDumps writes the world as text: after tick `tick` of scene `scene`
+// (-dump-at), and where a replay diverged.
+type stateDumps struct {
+	scene int
+	tick  int64
+	path  string
+	err   error
+}
+
+// afterUpdate writes the dump -dump-at asks for once the scene has handled
+// its tick.
+func (d *stateDumps) afterUpdate(loop *Loop, ev Event) {
+	if scene, _ := loop.Scene(); d.path != "" || ev.Group != 0 || ev.Tick != d.tick || scene != d.scene {
+		return
+	}
+	d.path = fmt.Sprintf("dump-%d-%d.txt", d.scene, d.tick)
+	d.err = writeDump(loop, d.path)
+}
+
+func (d *stateDumps) result() error {
+	if d.path == "" {
+		return fmt.Errorf("-dump-at %d:%d: the run never reached tick %d of scene %d", d.scene, d.tick, d.tick, d.scene)
+	}
+	if d.err != nil {
+		return fmt.Errorf("-dump-at: %w", d.err)
+	}
+	return nil
+}
+
+// diverged writes the replayed world where the replay diverged.
+func (d *stateDumps) diverged(loop *Loop, de *DivergenceError) {
+	path := fmt.Sprintf("diverged-%d-%d.txt", de.Scene, de.Tick)
+	if err := writeDump(loop, path); err == nil {
+		de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
+	}
+}
+
+// writeDump writes the loop's scene state to a new file at path.
+func writeDump(loop *Loop, path string) error {
+	var buf bytes.Buffer
+	if err := loop.DumpState(&buf); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
 }

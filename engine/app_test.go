@@ -3,7 +3,10 @@ package engine_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,13 +23,15 @@ type appGame struct {
 	app    *engine.App
 	speed  *float64
 	volume *int
-	seen   float64 // the speed the first scene was made with
+	drift  *float64 // an unrecorded flag that changes the game: a build that drifts
+	seen   float64  // the speed the first scene was made with
 }
 
 func newAppGame() *appGame {
-	g := &appGame{app: &engine.App{Name: "game", Unrecorded: []string{"volume"}}}
+	g := &appGame{app: &engine.App{Name: "game", Unrecorded: []string{"volume", "drift"}}}
 	g.speed = g.app.Flags().Float64("speed", 1, "how fast")
 	g.volume = g.app.Flags().Int("volume", 5, "how loud")
+	g.drift = g.app.Flags().Float64("drift", 0, "added to the speed from tick 100")
 	return g
 }
 
@@ -37,12 +42,20 @@ func (g *appGame) first() (engine.Scene, error) {
 		var p pendulum
 		p.x = float64(seed)
 		loop.SetChecksum(func() uint64 { return math.Float64bits(p.x) ^ math.Float64bits(p.v) })
+		loop.SetStateDump(func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "x = %v\nv = %v\n", p.x, p.v)
+			return err
+		})
 		loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
 			in.SetKey(ebiten.KeySpace, t.Tick%40 < 10)
 		}))
 		for ev := range loop.Events() {
 			if ev.Kind == engine.Update {
-				p.step(ev.DT**g.speed, ev.Input.KeyDown(ebiten.KeySpace))
+				speed := *g.speed
+				if ev.Tick >= 100 {
+					speed += *g.drift
+				}
+				p.step(ev.DT*speed, ev.Input.KeyDown(ebiten.KeySpace))
 			}
 		}
 		return nil, loop.Err()
@@ -115,5 +128,45 @@ func TestAppRefusesBadFlags(t *testing.T) {
 		if !errors.As(err, &fe) || g.seen != -1 {
 			t.Errorf("%v: %v (first scene made: %v)", args, err, g.seen != -1)
 		}
+	}
+}
+
+// -dump-at writes the state after a tick to dump-S-T.txt; a replay that
+// diverges writes the replayed state at the tick where it found it to
+// diverged-S-T.txt, and says how to get the same from the recording's build.
+func TestAppDumps(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if out, err := newAppGame().run("-headless", "-seconds", "3", "-record", "run.input"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out, err := newAppGame().run("-headless", "-replay", "run.input", "-dump-at", "1:150"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want, err := os.ReadFile("dump-1-150.txt")
+	if err != nil || !strings.HasPrefix(string(want), "x = ") {
+		t.Fatalf("dump-1-150.txt: %q, %v", want, err)
+	}
+	_, err = newAppGame().run("-headless", "-replay", "run.input", "-drift", "1e-9")
+	var de *engine.DivergenceError
+	if !errors.As(err, &de) || de.Tick != 100 || !strings.Contains(err.Error(), "diverged-1-100.txt (the same tick of the recording's build: -replay FILE -dump-at 1:100") {
+		t.Fatalf("a drifting build: %v", err)
+	}
+	got, err := os.ReadFile("diverged-1-100.txt")
+	if err != nil || !strings.HasPrefix(string(got), "x = ") {
+		t.Fatalf("diverged-1-100.txt: %q, %v", got, err)
+	}
+	if _, err := newAppGame().run("-headless", "-replay", "run.input", "-dump-at", "1:100"); err != nil {
+		t.Fatal(err)
+	}
+	if ref, _ := os.ReadFile("dump-1-100.txt"); bytes.Equal(ref, got) {
+		t.Fatalf("the drifted state equals the recording's: %q", got)
+	}
+	for _, bad := range []string{"0", "1:0", "x", "2:", ":3", "1:2:3"} {
+		if _, err := newAppGame().run("-headless", "-seconds", "1", "-dump-at", bad); !errors.As(err, new(*engine.FlagError)) {
+			t.Errorf("-dump-at %s: %v", bad, err)
+		}
+	}
+	if _, err := newAppGame().run("-headless", "-seconds", "1", "-dump-at", "2:5"); err == nil || !strings.Contains(err.Error(), "never reached") {
+		t.Errorf("-dump-at past the run: %v", err)
 	}
 }

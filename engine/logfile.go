@@ -174,6 +174,9 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("engine: save %s: %w", path, err)
 	}
 	_, err = tmp.Write(data)
+	if cerr := tmp.Chmod(0o644); err == nil { // CreateTemp makes it 0600: a saved file is the user's to share
+		err = cerr
+	}
 	if serr := tmp.Sync(); err == nil {
 		err = serr
 	}

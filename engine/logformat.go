@@ -62,6 +62,9 @@ const (
 	recProgress = 'P'
 	recEnd      = 'E'
 	recRunEnd   = 'Z'
+	recNames    = 'Y' // a group's system names
+	recSystems  = 'D' // the state after each system of a tick
+	recParts    = 'K' // the parts of the state after a tick
 )
 
 // Entry ops.
@@ -417,6 +420,44 @@ func appendEndRecord(b []byte, s *logScene) []byte {
 	return appendStr(b, msg)
 }
 
+func appendNamesRecord(b []byte, group int, from int64, names []string) []byte {
+	b = append(b, recNames)
+	b = binary.AppendUvarint(b, uint64(group))
+	b = binary.AppendUvarint(b, uint64(from))
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = appendStr(b, n)
+	}
+	return b
+}
+
+func appendSystemsRecord(b []byte, group int, step int64, sums []uint32) []byte {
+	b = append(b, recSystems)
+	b = binary.AppendUvarint(b, uint64(group))
+	b = binary.AppendUvarint(b, uint64(step))
+	b = binary.AppendUvarint(b, uint64(len(sums)))
+	for _, v := range sums {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return b
+}
+
+// appendPartsRecord appends tick k of p: its new names, its parts.
+func appendPartsRecord(b []byte, step int64, newNames []string, p *partDetail, k int) []byte {
+	b = append(b, recParts)
+	b = binary.AppendUvarint(b, uint64(step))
+	b = binary.AppendUvarint(b, uint64(len(newNames)))
+	for _, n := range newNames {
+		b = appendStr(b, n)
+	}
+	b = binary.AppendUvarint(b, uint64(p.start[k+1]-p.start[k]))
+	for j := p.start[k]; j < p.start[k+1]; j++ {
+		b = binary.AppendUvarint(b, uint64(p.idx[j]))
+		b = binary.LittleEndian.AppendUint32(b, p.sums[j])
+	}
+	return b
+}
+
 // appendChunk appends payload framed as a chunk.
 func appendChunk(b, payload []byte) []byte {
 	start := len(b)
@@ -458,6 +499,27 @@ func (lg *InputLog) encode() ([]byte, error) {
 		for _, c := range s.checks {
 			p = appendCheckRecord(p, c.tick-prev, c.sum)
 			prev = c.tick
+		}
+		for g := range s.sys {
+			d := &s.sys[g]
+			for _, ns := range d.names {
+				p = appendNamesRecord(p, g, ns.from, ns.names)
+			}
+			prev = 0
+			for k, t := range d.ticks {
+				p = appendSystemsRecord(p, g, t-prev, d.sums[d.start[k]:d.start[k+1]])
+				prev = t
+			}
+		}
+		prev = 0
+		named := 0
+		for k, t := range s.parts.ticks {
+			maxIdx := named
+			for j := s.parts.start[k]; j < s.parts.start[k+1]; j++ {
+				maxIdx = max(maxIdx, s.parts.idx[j]+1)
+			}
+			p = appendPartsRecord(p, t-prev, s.parts.names[named:maxIdx], &s.parts, k)
+			named, prev = maxIdx, t
 		}
 		if s.end != EndNone {
 			p = appendEndRecord(p, s)
@@ -544,7 +606,7 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	if p.open { // cut short: the timeline ran as far as its last progress record says
 		s := &p.lg.scenes[len(p.lg.scenes)-1]
 		for i := range s.ticks {
-			if s.last[i] > s.ticks[i] || i == 0 && p.check > s.ticks[0] {
+			if s.recordedTo(i, p.check) > s.ticks[i] {
 				return nil, fmt.Errorf("%w: at byte %d: records of ticks after the last progress record", ErrBadInputLog, off)
 			}
 		}
@@ -586,6 +648,12 @@ func (p *logParser) records(data []byte, off int) error {
 			p.checkRecord(at)
 		case recProgress, recEnd:
 			p.ticksRecord(at, tag)
+		case recNames:
+			p.namesRecord(at)
+		case recSystems:
+			p.systemsRecord(at)
+		case recParts:
+			p.partsRecord(at)
 		case recRunEnd:
 			if p.open {
 				p.fail(at, "the run ends inside a scene")
@@ -704,7 +772,8 @@ func (p *logParser) sceneRecord(at int) {
 		return
 	}
 	p.lg.scenes = append(p.lg.scenes, logScene{name: name, groups: groups, every: int64(every),
-		input: make([][]byte, n), inputN: make([]int, n), last: make([]int64, n), ticks: make([]int64, n)})
+		input: make([][]byte, n), inputN: make([]int, n), last: make([]int64, n), ticks: make([]int64, n),
+		sys: make([]sysDetail, n)})
 	p.open, p.check = true, 0
 }
 
@@ -781,7 +850,7 @@ func (p *logParser) ticksRecord(at int, tag byte) {
 	}
 	for i := range s.ticks {
 		t := p.uvarint()
-		if p.err == nil && (t > math.MaxInt64 || int64(t) < s.ticks[i] || int64(t) < s.last[i] || i == 0 && int64(t) < p.check) {
+		if p.err == nil && (t > math.MaxInt64 || int64(t) < s.ticks[i] || int64(t) < s.recordedTo(i, p.check)) {
 			p.fail(at, fmt.Sprintf("group %d ran %d ticks, fewer than recorded before", i, t))
 		}
 		s.ticks[i] = int64(t)
@@ -791,4 +860,132 @@ func (p *logParser) ticksRecord(at int, tag byte) {
 		s.end = end
 		p.open = false
 	}
+}
+
+// recordedTo returns the last tick of group g that a record of the
+// timeline names (check: the last checksum's tick).
+func (s *logScene) recordedTo(g int, check int64) int64 {
+	t := s.last[g]
+	if d := &s.sys[g]; len(d.ticks) > 0 {
+		t = max(t, d.ticks[len(d.ticks)-1])
+	}
+	if ns := s.sys[g].names; len(ns) > 0 {
+		t = max(t, ns[len(ns)-1].from)
+	}
+	if g == 0 {
+		t = max(t, check)
+		if n := len(s.parts.ticks); n > 0 {
+			t = max(t, s.parts.ticks[n-1])
+		}
+	}
+	return t
+}
+
+// namesRecord reads the names of a group's systems from a tick on.
+func (p *logParser) namesRecord(at int) {
+	s := p.scene(at)
+	g := p.uvarint()
+	from := p.uvarint()
+	n := p.count(1)
+	names := make([]string, 0, n)
+	for range n {
+		names = append(names, p.str(maxSetting))
+	}
+	if s == nil || p.err != nil {
+		return
+	}
+	if g >= uint64(len(s.groups)) {
+		p.fail(at, fmt.Sprintf("system names of group %d in a scene of %d groups", g, len(s.groups)))
+		return
+	}
+	d := &s.sys[g]
+	if from == 0 || from > math.MaxInt64 || len(d.names) > 0 && int64(from) <= d.names[len(d.names)-1].from {
+		p.fail(at, fmt.Sprintf("system names from tick %d", from))
+		return
+	}
+	d.names = append(d.names, nameSet{from: int64(from), names: names})
+}
+
+// systemsRecord reads the state after each system of a tick.
+func (p *logParser) systemsRecord(at int) {
+	s := p.scene(at)
+	g := p.uvarint()
+	step := p.uvarint()
+	n := p.count(4)
+	if s == nil || p.err != nil {
+		return
+	}
+	if g >= uint64(len(s.groups)) {
+		p.fail(at, fmt.Sprintf("system states of group %d in a scene of %d groups", g, len(s.groups)))
+		return
+	}
+	d := &s.sys[g]
+	prev := int64(0)
+	if len(d.ticks) > 0 {
+		prev = d.ticks[len(d.ticks)-1]
+	}
+	if step == 0 || step > uint64(math.MaxInt64-prev) {
+		p.fail(at, fmt.Sprintf("bad tick step %d", step))
+		return
+	}
+	sums := make([]uint32, n)
+	for i := range sums {
+		if b := p.bytes(4); b != nil {
+			sums[i] = binary.LittleEndian.Uint32(b)
+		}
+	}
+	d.add(prev+int64(step), sums)
+	p.lg.detailed = true
+}
+
+// partsRecord reads the parts of the state after a tick.
+func (p *logParser) partsRecord(at int) {
+	s := p.scene(at)
+	step := p.uvarint()
+	nNew := p.count(1)
+	var newNames []string
+	for range nNew {
+		newNames = append(newNames, p.str(maxSetting))
+	}
+	n := p.count(5)
+	if s == nil || p.err != nil {
+		return
+	}
+	pd := &s.parts
+	prev := int64(0)
+	if len(pd.ticks) > 0 {
+		prev = pd.ticks[len(pd.ticks)-1]
+	}
+	if step == 0 || step > uint64(math.MaxInt64-prev) {
+		p.fail(at, fmt.Sprintf("bad tick step %d", step))
+		return
+	}
+	for _, name := range newNames {
+		if slices.Contains(pd.names, name) {
+			p.fail(at, fmt.Sprintf("part %q named twice", name))
+			return
+		}
+	}
+	pd.names = append(pd.names, newNames...)
+	if len(pd.start) == 0 {
+		pd.start = append(pd.start, 0)
+	}
+	for range n {
+		i := p.uvarint()
+		var sum uint32
+		if b := p.bytes(4); b != nil {
+			sum = binary.LittleEndian.Uint32(b)
+		}
+		if p.err == nil && i >= uint64(len(pd.names)) {
+			p.fail(at, fmt.Sprintf("part %d of %d named", i, len(pd.names)))
+		}
+		if p.err != nil {
+			return
+		}
+		pd.idx = append(pd.idx, int(i))
+		pd.sums = append(pd.sums, sum)
+	}
+	pd.ticks = append(pd.ticks, prev+int64(step))
+	pd.start = append(pd.start, len(pd.idx))
+	p.lg.detailed = true
 }

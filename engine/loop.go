@@ -180,12 +180,16 @@ type Loop struct {
 	release   func() bool     // unregisters the context's callback
 	sceneName string          // the scene Run is running
 
-	onEvent    func(*Loop, Event) // Options.OnEvent
-	afterFrame func(*Loop, Event) // Options.AfterFrame
-	drawn      bool               // a Render was delivered: frameDrawn is due
-	shot       shotRequest        // see Screenshot
-	stopAt     time.Duration      // Options.StopAt
-	ranBefore  time.Duration      // game time of the first groups of the timelines before this one
+	onEvent      func(*Loop, Event)            // Options.OnEvent
+	afterFrame   func(*Loop, Event)            // Options.AfterFrame
+	afterUpdate  func(*Loop, Event)            // Options.AfterUpdate
+	onDivergence func(*Loop, *DivergenceError) // Options.OnDivergence
+	bisect       bisector                      // the desync bisector's state
+	updateDone   bool                          // the Update event delivered last has been followed up
+	drawn        bool                          // a Render was delivered: frameDrawn is due
+	shot         shotRequest                   // see Screenshot
+	stopAt       time.Duration                 // Options.StopAt
+	ranBefore    time.Duration                 // game time of the first groups of the timelines before this one
 
 	// the current timeline
 	groups      []group
@@ -243,7 +247,8 @@ func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, err
 	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale),
-		onEvent: opts.OnEvent, afterFrame: opts.AfterFrame, stopAt: opts.StopAt}
+		onEvent: opts.OnEvent, afterFrame: opts.AfterFrame, afterUpdate: opts.AfterUpdate,
+		onDivergence: opts.OnDivergence, stopAt: opts.StopAt}
 	// The callback wakes a driver that waits (a sleep, a suspended
 	// coroutine); Next also looks at the context itself, so that a cancel
 	// ends the stream after the current event, as Stop does.
@@ -325,9 +330,7 @@ func (l *Loop) Next() bool {
 	if l.drawn {
 		l.frameDrawn()
 	}
-	if l.checkRecord || l.checkReplay {
-		l.checkState()
-	}
+	l.followUp()
 	if !l.next() {
 		return false
 	}
@@ -620,6 +623,7 @@ func (l *Loop) nextTick() bool {
 	}
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
 		DT: g.dt, Input: &g.tick}
+	l.updateDone, l.bisect.pos = false, 0
 	if best == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
 		l.Stop() // after this tick: Options.StopAt
 	}
@@ -642,11 +646,22 @@ func (l *Loop) nextTick() bool {
 // [Loop.Start]; nil turns checksums off.
 func (l *Loop) SetChecksum(sum func() uint64) { l.checksum = sum }
 
-// Checkpoint takes the state checksum of the tick just handled now, when one
-// is due (recording or replaying), instead of at the next call to Next. A
-// scene that returns right after a tick calls it before it releases its
-// world, so that its last tick is checked too (systems.Stage does).
-func (l *Loop) Checkpoint() {
+// Checkpoint follows up the tick just handled now (its state checksum, the
+// bisector's detail, Options.AfterUpdate), instead of at the next call to
+// Next. A scene that returns right after a tick calls it before it releases
+// its world, so that its last tick is checked too (systems.Stage does).
+func (l *Loop) Checkpoint() { l.followUp() }
+
+// followUp does what is due once the scene has handled an Update event: the
+// bisector's detail of the tick, Options.AfterUpdate, the state checksum.
+func (l *Loop) followUp() {
+	if l.ev.Kind == Update && !l.updateDone {
+		l.updateDone = true
+		l.tickDone(&l.ev)
+		if l.afterUpdate != nil {
+			l.afterUpdate(l, l.ev)
+		}
+	}
 	if l.checkRecord || l.checkReplay {
 		l.checkState()
 	}
@@ -663,11 +678,19 @@ func (l *Loop) checkState() {
 	sum := l.checksum()
 	if l.checkRecord {
 		l.record.addCheck(g.ticks, sum)
+		l.recordParts(g.ticks)
 	}
+	var de *DivergenceError
 	if l.checkReplay {
-		if err := l.replay.verify(l.scenes-1, &l.checkNext, &l.checkSince, g.ticks, sum, g.Name); err != nil {
-			l.fail(err)
-		}
+		de = l.replay.verify(l.scenes-1, &l.checkNext, &l.checkSince, g.ticks, sum, g.Name)
+	}
+	if de == nil && l.checkReplay && l.bisect.found != nil {
+		de = &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Since: l.checkSince,
+			Recorded: sum, Replayed: sum}
+	}
+	if de != nil {
+		l.explain(de, g.ticks)
+		l.fail(de)
 	}
 }
 

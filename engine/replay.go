@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -77,6 +78,10 @@ func (l *Loop) tickSource(g int) TickInput {
 // startTimeline records the timeline Start began, and checks a replay's.
 func (l *Loop) startTimeline(groups []Group) error {
 	l.replayEnd, l.replayOver = nil, 0
+	b := &l.bisect
+	b.pos, b.names, b.sums, b.partCur, b.found = 0, b.names[:0], b.sums[:0], 0, nil
+	b.cursor = slices.Grow(b.cursor[:0], len(groups))[:len(groups)]
+	clear(b.cursor)
 	if l.record != nil {
 		l.record.beginScene(l.sceneName, groups)
 	}
@@ -114,6 +119,12 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 		return nil
 	}
 	l.replay.replayed.Ticks += l.groups[0].ticks
+	if f := l.bisect.found; f != nil && l.err == nil { // found since the last check
+		g := &l.groups[0]
+		de := &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Since: l.checkSince}
+		l.explain(de, -1)
+		return de
+	}
 	same := true
 	for i := range l.groups {
 		g := &l.groups[i]

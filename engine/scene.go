@@ -112,6 +112,16 @@ type Options struct {
 	// allocation-free.
 	OnEvent, AfterFrame func(loop *Loop, ev Event)
 
+	// AfterUpdate, if set, is called once the scene has handled each Update
+	// event (at the next call to Loop.Next): the state after that tick, for
+	// a dump (Loop.DumpState) or a measurement.
+	AfterUpdate func(loop *Loop, ev Event)
+
+	// OnDivergence, if set, is told of a replay's divergence as it is
+	// found, with the scene's state still as it diverged (Loop.DumpState
+	// writes it); it may fill in the error's Dump.
+	OnDivergence func(loop *Loop, err *DivergenceError)
+
 	// Replay, if set, feeds every tick the input it had when recorded, in
 	// place of live input and TickInput (Input events still carry the live
 	// sample), checks the state, and ends the run where the recording
@@ -190,6 +200,7 @@ func runChain(loop *Loop, scene Scene) error {
 		}
 		loop.begun = false
 		loop.checksum = nil
+		loop.bisect.parts, loop.bisect.dump = nil, nil
 		loop.tickSrc = loop.tickSrc[:0]
 		name := SceneName(scene)
 		loop.sceneName = name

@@ -64,7 +64,20 @@ type Scheduler struct {
 	fns     []System
 	stats   []SystemStats
 	untimed bool
+	probe   SystemProbe
 }
+
+// A SystemProbe sees the state after every update system (the desync
+// bisector: [Loop] is one, see [Loop.Detailed]).
+type SystemProbe interface {
+	AfterSystem(ev Event, name string)
+}
+
+// SetProbe makes p see the state after every update system, in every tick
+// (nil: none, the default). systems.Stage sets the loop as the probe when
+// the run records or replays the detail the desync bisector needs. The
+// probe's time is not counted in the systems' timings.
+func (s *Scheduler) SetProbe(p SystemProbe) { s.probe = p }
 
 // SetTiming turns the timing of every system call on (the default) or off.
 // Timing reads the runtime's monotonic clock once per system call, about
@@ -152,7 +165,15 @@ func (s *Scheduler) Update(ev Event) {
 	if ev.Kind != Update || uint(ev.Group) >= uint(len(s.updates)) {
 		return
 	}
-	s.run(s.updates[ev.Group], ev)
+	systems := s.updates[ev.Group]
+	if s.probe == nil {
+		s.run(systems, ev)
+		return
+	}
+	for k, i := range systems {
+		s.run(systems[k:k+1], ev)
+		s.probe.AfterSystem(ev, s.stats[i].Name)
+	}
 }
 
 // Render runs the render systems, layer by layer.

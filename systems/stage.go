@@ -2,6 +2,7 @@ package systems
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
@@ -51,12 +52,14 @@ type Stage struct {
 	// a tick changed, its Dump writes the world as text.
 	State *components.StateHasher
 
-	opts     StageOptions
-	checksum func() uint64
-	event    engine.EventKind // the kind of the event being handled
-	ended    bool
-	next     engine.Scene
-	released bool
+	opts      StageOptions
+	checksum  func() uint64
+	partBase  []string         // the hasher's component names, as last seen
+	partNames []string         // and as the bisector names them
+	event     engine.EventKind // the kind of the event being handled
+	ended     bool
+	next      engine.Scene
+	released  bool
 }
 
 // StageOptions configure a [Stage]. The zero value is one 60 Hz group named
@@ -137,8 +140,40 @@ func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 	if s.checksum == nil {
 		s.State = components.NewStateHasher(&components.StateOptions{Ignore: opts.Ignore})
 		s.checksum = func() uint64 { return s.State.Sum(w) }
+		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
+		if loop.Detailed() { // the desync bisector: the state after every system, per component type
+			s.Sched.SetProbe(loop)
+			loop.SetStateParts(s.parts)
+		}
 	}
 	return s, nil
+}
+
+// parts appends the component types' sums of the state last hashed, for
+// the desync bisector. Two types of one name (donburi's event buses of one
+// event type) are told apart by a #2, #3 in the order the hasher gives.
+func (s *Stage) parts(dst []engine.StatePart) []engine.StatePart {
+	sums := s.State.ComponentSums()
+	same := len(sums) == len(s.partNames)
+	for i := 0; same && i < len(sums); i++ {
+		same = sums[i].Name == s.partBase[i]
+	}
+	if !same {
+		s.partBase, s.partNames = s.partBase[:0], s.partNames[:0]
+		seen := map[string]int{}
+		for _, c := range sums {
+			seen[c.Name]++
+			name := c.Name
+			if n := seen[c.Name]; n > 1 {
+				name = fmt.Sprintf("%s#%d", c.Name, n)
+			}
+			s.partBase, s.partNames = append(s.partBase, c.Name), append(s.partNames, name)
+		}
+	}
+	for i, c := range sums {
+		dst = append(dst, engine.StatePart{Name: s.partNames[i], Sum: c.Sum})
+	}
+	return dst
 }
 
 // OverlayLayer is the render layer of a Stage's overlay: above the game's.

@@ -166,6 +166,28 @@ func TestReplayAloneReproducesTheRun(t *testing.T) {
 	}
 }
 
+// -dump-at writes the world after a tick as text, byte-identical at any
+// frame rate (and in separate processes), so that diff works.
+func TestDumpAtIsTheSameAtAnyFrameRate(t *testing.T) {
+	var dumps [][]byte
+	for _, fps := range []string{"24", "144"} {
+		dir := t.TempDir()
+		cmd := exec.Command(demoBin, "-headless", "-seconds", "3", "-seed", "7", "-fps", fps, "-dump-at", "1:150")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("-fps %s: %v\n%s", fps, err, out)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "dump-1-150.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dumps = append(dumps, data)
+	}
+	if !bytes.Equal(dumps[0], dumps[1]) || !bytes.Contains(dumps[0], []byte("Tally.Score = ")) {
+		t.Fatalf("dumps differ (%d and %d bytes), or hold no Tally", len(dumps[0]), len(dumps[1]))
+	}
+}
+
 // A file with a flipped bit is refused as corrupt, naming the byte, before
 // anything is replayed.
 func TestCorruptRecordingIsRefused(t *testing.T) {
