@@ -6,7 +6,7 @@ XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
 ARGS    ?=
 SHELL   := /bin/bash
 
-.PHONY: deps test soak demo demo-headless bench fuzz
+.PHONY: deps test soak demo demo-headless bench fuzz web serve bench-web
 
 deps:
 	@bash scripts/install-deps.sh
@@ -42,9 +42,14 @@ demo-headless:
 
 # bench runs every benchmark into bench.txt (benchstat input), then prints
 # the engine-vs-baseline table and rewrites BENCHMARKS.md with it.
+# The section of BENCHMARKS.md between the "web:" markers (make bench-web's
+# figures) is kept across the rewrite.
 bench: deps
 	set -o pipefail; $(XVFB) $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 60m ./... | tee bench.txt
+	@sed -n '/^<!-- web: begin -->$$/,/^<!-- web: end -->$$/p' BENCHMARKS.md > bench-web-section.md
 	$(GO) run ./cmd/benchtable -md BENCHMARKS.md bench.txt
+	@if [ -s bench-web-section.md ]; then printf '\n' >> BENCHMARKS.md; cat bench-web-section.md >> BENCHMARKS.md; fi
+	@rm -f bench-web-section.md
 
 # fuzz runs every fuzz target for FUZZTIME each, one after another, and prints
 # the executions each reached (scripts/fuzz.sh lists the targets). The seed
@@ -54,3 +59,25 @@ FUZZMINIMIZETIME ?= 5s
 
 fuzz:
 	GO=$(GO) bash scripts/fuzz.sh $(FUZZTIME) $(FUZZMINIMIZETIME)
+
+# web builds every game under cmd/ (each main package that imports the
+# engine) to WebAssembly into WEB_DIR (ignored by git), each with its page;
+# WEB_GAMES=./cmd/demo builds only the packages named. serve serves them on
+# WEB_ADDR: open http://127.0.0.1:8080/demo/ (the query string is the game's
+# flags: /demo/?scene=arena&autopilot&seconds=10&seed=3).
+WEB_DIR   ?= web
+WEB_ADDR  ?= 127.0.0.1:8080
+WEB_GAMES ?=
+
+web:
+	$(GO) run ./cmd/web build -out $(WEB_DIR) $(WEB_GAMES)
+
+serve: web
+	$(GO) run ./cmd/web serve -dir $(WEB_DIR) -addr $(WEB_ADDR)
+
+# bench-web plays the Arena for 10 game seconds in headless Chromium and in a
+# native window under Xvfb, in turns, and prints frames per second and the
+# .wasm's size (BenchmarkArenaFrameRate); BENCHMARKS.md's web section holds
+# its figures.
+bench-web: deps
+	$(XVFB) $(GO) test -run '^$$' -bench ArenaFrameRate -count 3 -timeout 30m ./cmd/web

@@ -2,7 +2,10 @@
 # Install the system packages `make test` needs on Debian 12 (bookworm):
 #   - xvfb-run / Xvfb (packages xvfb, xauth) to give ebiten a virtual display;
 #   - the X11 / OpenGL runtime libraries ebiten dlopens through purego (no cgo);
-#   - a C compiler (gcc, libc6-dev), because `go test -race` requires cgo.
+#   - a C compiler (gcc, libc6-dev), because `go test -race` requires cgo;
+#   - optionally, Chromium (package chromium) for the browser tests of
+#     cmd/web: if it cannot be installed, those tests skip and this script
+#     says what to install, without failing.
 # Only what is missing is installed; when everything is present this runs no
 # apt command at all. It also checks for Go >= 1.25 (not installed from apt:
 # Debian 12 ships Go 1.19).
@@ -67,6 +70,29 @@ if ! command -v xvfb-run >/dev/null 2>&1 && [[ " ${missing[*]} " != *" xvfb "* ]
   missing+=(xvfb)
 fi
 
+# Optional packages: tried with the others, and on their own if that fails.
+optional=(
+  chromium        'cmd:chromium'
+)
+opt_names=()
+for ((i = 0; i < ${#optional[@]}; i += 2)); do opt_names+=("${optional[i]}"); done
+opt_installed=
+if command -v dpkg-query >/dev/null 2>&1; then
+  opt_installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${opt_names[@]}" 2>/dev/null |
+    awk '$NF == "installed" {print $1}' || true)
+fi
+opt_missing=()
+for ((i = 0; i < ${#optional[@]}; i += 2)); do
+  pkg=${optional[i]}
+  grep -qx -- "$pkg" <<<"$opt_installed" && continue
+  probe "${optional[i + 1]}" && continue
+  opt_missing+=("$pkg")
+done
+optional_skipped() {
+  echo "install-deps: could not install ${opt_missing[*]} ($1): the browser tests (cmd/web) will skip;" \
+       "to run them: sudo apt-get install --no-install-recommends ${opt_missing[*]}" >&2
+}
+
 # --- Go ----------------------------------------------------------------------
 go_msg=
 go_ok=1
@@ -94,7 +120,31 @@ go_fail() {
 }
 
 # --- install -----------------------------------------------------------------
+# install_optional installs the optional packages in an apt run of their own
+# (after the required ones), and only says so when it cannot.
+install_optional() {
+  [ ${#opt_missing[@]} -eq 0 ] && return 0
+  if ! command -v apt-get >/dev/null 2>&1; then optional_skipped "apt-get not available"; return 0; fi
+  local root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then root=(sudo -n); else
+      optional_skipped "not root and no non-interactive sudo"; return 0
+    fi
+  fi
+  local olog
+  olog=$(mktemp "${TMPDIR:-/tmp}/install-deps.XXXXXX.log")
+  if { "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq &&
+       "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
+         install -y -qq --no-install-recommends "${opt_missing[@]}"; } >"$olog" 2>&1; then
+    echo "install-deps: installed ${opt_missing[*]}"
+    rm -f "$olog"
+  else
+    optional_skipped "apt-get failed; log kept at $olog"
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_optional
   if [ $go_ok -eq 1 ]; then
     echo "install-deps: everything present (xvfb-run, Xvfb, X11/GL libraries, C compiler, $gover)"
     exit 0
@@ -135,6 +185,7 @@ fi
 rm -f "$log"
 
 echo "install-deps: installed ${missing[*]}"
+install_optional
 if [ $go_ok -eq 0 ]; then
   go_fail
   exit 1

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// arenaPkg plays the Arena with the autopilot in a window and prints its
+// report with the frames drawn (testdata/arenafps).
+const arenaPkg = "github.com/fixedstep/fixedstep/cmd/web/testdata/arenafps"
+
+var (
+	arenaOnce sync.Once
+	arenaErr  error
+	arenaBin  string // arenafps built for this machine
+)
+
+// BenchmarkArenaFrameRate plays the Arena with the autopilot for 10 game
+// seconds (seed 1) in headless Chromium (WebGL through SwiftShader) and then
+// in a native window (under Xvfb in make bench), one after the other in each
+// iteration, and reports the frames per second of each and their ratio, and
+// the size of the demo's .wasm raw and gzipped. The frame rate is the frames
+// drawn over the real time the scene ran, which its report gives as game
+// time plus the time the loop dropped or clamped (time scale 1).
+func BenchmarkArenaFrameRate(b *testing.B) {
+	if os.Getenv("DISPLAY") == "" {
+		b.Skip("no DISPLAY for the native window: run under xvfb-run -a, or make bench")
+	}
+	setup(b)
+	arenaOnce.Do(func() {
+		out := filepath.Join(tmpDir, "web")
+		if msg, err := exec.Command("go", "run", ".", "build", "-out", out, arenaPkg).CombinedOutput(); err != nil {
+			arenaErr = fmt.Errorf("go run ./cmd/web build %s: %v\n%s", arenaPkg, err, msg)
+			return
+		}
+		arenaBin = filepath.Join(tmpDir, "arenafps")
+		if msg, err := exec.Command("go", "build", "-o", arenaBin, arenaPkg).CombinedOutput(); err != nil {
+			arenaErr = fmt.Errorf("go build %s: %v\n%s", arenaPkg, err, msg)
+		}
+	})
+	if arenaErr != nil {
+		b.Fatal(arenaErr)
+	}
+	var browserFPS, windowFPS []float64
+	for b.Loop() {
+		p := play(b, "/arenafps/?seconds=10&seed=1", 3*time.Minute)
+		if p.exitCode != 0 {
+			b.Fatalf("exit code %d:\n%s", p.exitCode, p.console.text())
+		}
+		browserFPS = append(browserFPS, frameRate(b, p.console.text()))
+		out, err := exec.Command(arenaBin, "-seconds", "10", "-seed", "1").CombinedOutput()
+		if err != nil {
+			b.Fatalf("arenafps: %v\n%s", err, out)
+		}
+		windowFPS = append(windowFPS, frameRate(b, string(out)))
+		b.Logf("browser:\n%s\nwindow:\n%s", p.console.text(), out)
+	}
+	br, win := mean(browserFPS), mean(windowFPS)
+	b.ReportMetric(br, "browser-frames/s")
+	b.ReportMetric(win, "window-frames/s")
+	b.ReportMetric(br/win, "browser/window")
+	for _, f := range []struct{ path, unit string }{{wasmPath, "wasm-bytes"}, {wasmPath + ".gz", "wasm-gzip-bytes"}} {
+		st, err := os.Stat(f.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Size()), f.unit)
+	}
+}
+
+var (
+	summaryRE = regexp.MustCompile(`scene Arena: game time (\S+), frames (\d+)`)
+	lostRE    = regexp.MustCompile(`dropped (\S+), clamped (\S+),`)
+)
+
+// frameRate reads frames per real second from the Arena's report.
+func frameRate(b *testing.B, out string) float64 {
+	b.Helper()
+	s, l := summaryRE.FindStringSubmatch(out), lostRE.FindStringSubmatch(out)
+	if s == nil || l == nil {
+		b.Fatalf("no report in:\n%s", out)
+	}
+	var real time.Duration
+	for _, d := range []string{s[1], l[1], l[2]} {
+		v, err := time.ParseDuration(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		real += v
+	}
+	frames, err := strconv.Atoi(s[2])
+	if err != nil {
+		b.Fatal(err)
+	}
+	return float64(frames) / real.Seconds()
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// demoPkg is the demo, the game the tests build.
+const demoPkg = "github.com/fixedstep/fixedstep/cmd/demo"
+
+// Without packages, build takes every main package under cmd/ that imports
+// the engine: the games, not the tools.
+func TestGamePackagesFindsTheGames(t *testing.T) {
+	pkgs, err := gamePackages(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(pkgs, demoPkg) {
+		t.Errorf("games %v: no %s", pkgs, demoPkg)
+	}
+	for _, tool := range []string{"github.com/fixedstep/fixedstep/cmd/web", "github.com/fixedstep/fixedstep/cmd/benchtable"} {
+		if slices.Contains(pkgs, tool) {
+			t.Errorf("games %v: the tool %s is not a game", pkgs, tool)
+		}
+	}
+	if _, err := gamePackages([]string{"github.com/fixedstep/fixedstep/engine"}); err == nil ||
+		!strings.Contains(err.Error(), "not a command") {
+		t.Errorf("a library package: %v, want an error saying it is not a command", err)
+	}
+	if _, err := gamePackages([]string{"github.com/fixedstep/fixedstep/cmd/nosuchgame"}); err == nil ||
+		!strings.Contains(err.Error(), "nosuchgame") {
+		t.Errorf("a missing package: %v, want an error naming it", err)
+	}
+}
+
+// The handler sends a .wasm gzipped, with the WebAssembly content type, to
+// a client that takes gzip, and as it is to one that does not; pages are
+// not cached.
+func TestHandlerServesWasmGzipped(t *testing.T) {
+	dir := t.TempDir()
+	wasm := []byte("\x00asm\x01\x00\x00\x00 a module's bytes")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(wasm)
+	zw.Close()
+	os.MkdirAll(filepath.Join(dir, "game"), 0o755)
+	os.WriteFile(filepath.Join(dir, "game", "main.wasm"), wasm, 0o644)
+	os.WriteFile(filepath.Join(dir, "game", "main.wasm.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "game", "index.html"), []byte("<!doctype html>page"), 0o644)
+	srv := httptest.NewServer(handler(dir))
+	defer srv.Close()
+
+	get := func(path, enc string) *http.Response {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", enc) // set: the client does not decompress on its own
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	resp := get("/game/main.wasm", "br, gzip;q=0.8")
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" ||
+		resp.Header.Get("Content-Type") != "application/wasm" || !bytes.Equal(body, gz.Bytes()) {
+		t.Errorf("gzip: %s, Content-Encoding %q, Content-Type %q, %d bytes", resp.Status,
+			resp.Header.Get("Content-Encoding"), resp.Header.Get("Content-Type"), len(body))
+	}
+	for _, enc := range []string{"identity", "gzip;q=0"} {
+		resp = get("/game/main.wasm", enc)
+		body, _ = io.ReadAll(resp.Body)
+		if resp.Header.Get("Content-Encoding") != "" || resp.Header.Get("Content-Type") != "application/wasm" ||
+			!bytes.Equal(body, wasm) {
+			t.Errorf("Accept-Encoding %s: Content-Encoding %q, Content-Type %q, %d bytes", enc,
+				resp.Header.Get("Content-Encoding"), resp.Header.Get("Content-Type"), len(body))
+		}
+	}
+	resp = get("/game/", "gzip")
+	body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || string(body) != "<!doctype html>page" || resp.Header.Get("Cache-Control") != "no-cache" {
+		t.Errorf("page: %s, Cache-Control %q, %q", resp.Status, resp.Header.Get("Cache-Control"), body)
+	}
+	if resp = get("/nothing.wasm", "gzip"); resp.StatusCode != 404 {
+		t.Errorf("a missing .wasm: %s", resp.Status)
+	}
+}
+
+// serve refuses a directory with no games in it, and says how to build them.
+func TestServeWithoutGamesSaysBuild(t *testing.T) {
+	err := run([]string{"serve", "-dir", t.TempDir(), "-addr", "127.0.0.1:0"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "make web") {
+		t.Fatalf("got %v, want an error naming make web", err)
+	}
+	if err := run([]string{"frobnicate"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "usage") {
+		t.Fatalf("unknown subcommand: %v", err)
+	}
+}
