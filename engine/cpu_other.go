@@ -4,5 +4,5 @@ package engine
 
 import "time"
 
-// cpuTime is 0 where the process's CPU time cannot be read (a browser).
-func cpuTime() time.Duration { return 0 }
+// cpuTime: the process's CPU time cannot be read here (a browser).
+func cpuTime() (time.Duration, bool) { return 0, false }

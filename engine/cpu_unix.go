@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
+// cpuTime is the CPU time (user and system) the process has used; false
+// where it cannot be read.
+func cpuTime() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+		return 0, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }

@@ -20,7 +20,8 @@ type realtimeProbe struct {
 }
 
 func newRealtimeProbe(seconds float64) *realtimeProbe {
-	return &realtimeProbe{start: time.Now(), cpuStart: cpuTime(),
+	cpu, _ := cpuTime()
+	return &realtimeProbe{start: time.Now(), cpuStart: cpu,
 		errors: make([]time.Duration, 0, int(seconds*60)+120)}
 }
 
@@ -40,7 +41,12 @@ func (p *realtimeProbe) event(loop *Loop, ev Event) {
 // scene's report, then the bare sleep's (one second more of the run).
 func (p *realtimeProbe) line() string {
 	wall := time.Since(p.start)
-	cpu := cpuTime() - p.cpuStart
+	cpuNow, measured := cpuTime()
+	cpu := cpuNow - p.cpuStart
+	usage := fmt.Sprintf("%v CPU = %.2f%% of one core", cpu.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds())
+	if !measured {
+		usage = "CPU time not measured here"
+	}
 	p50, p99, worst := percentiles(p.errors)
 	sleeps := make([]time.Duration, 60)
 	for i := range sleeps {
@@ -50,10 +56,9 @@ func (p *realtimeProbe) line() string {
 		sleeps[i] = time.Since(t) - period
 	}
 	s50, s99, sMax := percentiles(sleeps)
-	return fmt.Sprintf("realtime: %v wall, %v CPU = %.2f%% of one core; tick timing error over %d ticks: p50 %v, p99 %v, max %v "+
+	return fmt.Sprintf("realtime: %v wall, %s; tick timing error over %d ticks: p50 %v, p99 %v, max %v "+
 		"(a bare time.Sleep of 1/60 s, 60 times after the run, overslept by p50 %v, p99 %v, max %v)",
-		wall.Round(time.Millisecond), cpu.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds(),
-		len(p.errors), p50, p99, worst, s50, s99, sMax)
+		wall.Round(time.Millisecond), usage, len(p.errors), p50, p99, worst, s50, s99, sMax)
 }
 
 // percentiles returns the median, 99th percentile and maximum of ds.

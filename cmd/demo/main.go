@@ -15,6 +15,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"os"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/scenes"
@@ -29,7 +30,7 @@ func main() {
 // demo defines the demo's flags on app and returns its first scene's maker.
 func demo(app *engine.App) func() (engine.Scene, error) {
 	fs := app.Flags()
-	opts := &scenes.Options{}
+	opts := &scenes.Options{Out: os.Stdout} // the Arena's and the Stress scene's reports
 	scene := fs.String("scene", "", "the first scene: title, arena or stress (default title; arena headless)")
 	fs.IntVar(&opts.Bodies, "bodies", 1000, "bodies in the Stress scene")
 	fs.BoolVar(&opts.Autopilot, "autopilot", false, "a seeded autopilot plays the Arena (default on headless)")
