@@ -1,0 +1,130 @@
+// Command breakout is Breakout on the engine: a Title, then Play (a paddle,
+// a ball, a wall of bricks that creeps down every 15 seconds, power-ups that
+// fall from it), then Game over with the score, and back to the Title.
+//
+//	go run ./cmd/breakout                          # in a window: Enter to start, arrows or A/D, Space to serve
+//	go run ./cmd/breakout -headless -seconds 30    # no window: the autopilot plays; a summary, then "checksum X"
+//	go run ./cmd/breakout -record run.input        # play, recording; then:
+//	go run ./cmd/breakout -replay run.input        # the same run again, checked tick by tick
+//
+// Its command line is engine.App's (-headless, -fps, -seed, -seconds,
+// -record, -replay, -screenshot, -frames, -cpuprofile) and its own:
+// -autopilot (on by default headless, unless replaying) and -lives. The dev
+// keys (F3, P, period, [ and ], F11, F12) are the Stage's.
+//
+// Physics is cp at 60 Hz: the ball is a dynamic circle that bounces off
+// static walls and bricks and a kinematic paddle, its speed held constant
+// after every step. A second group, "wall" at 10 Hz, moves the bricks down and
+// drops power-ups. Sprites come from the embedded atlas and are drawn
+// interpolated by systems.Render.
+//
+// Size: 476 lines in main.go, play.go and screens.go (gofmt'd, counting
+// comments and blank lines), of which 64 are plumbing, lines a game would
+// not write if the engine did it for it: here the headless defaults (which
+// flags the player gave, 12 lines), the autopilot's scaffolding (a TickInput
+// per scene and its key edges, 10), the paddle's axis lock and bounds
+// (PlayerControl moves a kinematic body on both axes and through walls, 14),
+// the HUD text cache and text drawing helper (ebiten text with a colour and
+// alignment, 22), and a rectangle entity without a body (6). The rest is the
+// game's rules, its layout and its screens.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// The screen, in pixels (world units).
+const width, height = 640, 480
+
+func main() {
+	app := &engine.App{Name: "breakout", Window: engine.Window{Title: "fixedstep breakout",
+		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
+	app.Main(breakout(app))
+}
+
+// Settings are the game's own flags, handed from scene to scene.
+type Settings struct {
+	Seed      uint64
+	Autopilot bool
+	Lives     int
+}
+
+// breakout defines the game's flags on app and returns its first scene's maker.
+func breakout(app *engine.App) func() (engine.Scene, error) {
+	fs := app.Flags()
+	var s Settings
+	fs.BoolVar(&s.Autopilot, "autopilot", false, "the autopilot plays: starts games, moves the paddle, serves (default on headless)")
+	fs.IntVar(&s.Lives, "lives", 3, "balls at the start of a game")
+	return func() (engine.Scene, error) {
+		if app.Headless() && !app.Replaying() { // nobody at the keys: the autopilot plays for a minute
+			given := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			if !given["autopilot"] {
+				fs.Set("autopilot", "true")
+			}
+			if !given["seconds"] {
+				fs.Set("seconds", "60")
+			}
+		}
+		if s.Lives < 1 || s.Lives > 99 {
+			return nil, &engine.FlagError{Flag: "lives", Value: fmt.Sprint(s.Lives), Reason: "must be 1 to 99"}
+		}
+		s.Seed = app.Seed()
+		return &Title{Settings: s}, nil
+	}
+}
+
+// pressAfter is a TickInput for the screens' autopilot: it holds key down
+// from tick n on, a press the tick sees as a KeyPressed edge.
+func pressAfter(key ebiten.Key, n int64) engine.TickInput {
+	return engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
+		in.SetKey(key, t.Tick >= n)
+	})
+}
+
+// started reports whether the tick's input starts something: Enter, Space,
+// or the gamepad's bottom face button.
+func started(in *engine.InputState) bool {
+	return in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) ||
+		in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom)
+}
+
+// drawText draws s on dst with its top centre (or top left, when !centre)
+// at x, y, in colour c.
+func drawText(dst *ebiten.Image, face text.Face, s string, x, y float64, c color.Color, centre bool) {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(x, y)
+	op.ColorScale.ScaleWithColor(c)
+	if centre {
+		op.PrimaryAlign = text.AlignCenter
+	}
+	text.Draw(dst, s, face, op)
+}
+
+// rect creates an entity drawn as a w x h rectangle of colour c centred at
+// x, y, with no body: decoration.
+func rect(w donburi.World, art *assets.Bundle, x, y, rw, rh float64, c color.Color, layer int) donburi.Entity {
+	e := w.Create(components.TransformC, components.SpriteC)
+	entry := w.Entry(e)
+	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: x, Y: y}))
+	components.SpriteC.SetValue(entry, pixel(art, rw, rh, c, layer))
+	return e
+}
+
+// pixel is a sprite of the atlas's white pixel scaled to w x h and tinted c.
+func pixel(art *assets.Bundle, w, h float64, c color.Color, layer int) components.Sprite {
+	s := components.Sprite{Image: art.MustSprite(assets.SpritePixel), Atlas: art.Atlas(),
+		OriginX: 0.5, OriginY: 0.5, ScaleX: w, ScaleY: h, Layer: layer}
+	s.Color.ScaleWithColor(c)
+	return s
+}
