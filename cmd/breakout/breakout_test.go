@@ -263,3 +263,113 @@ func TestBadFlagsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// The Stage's dev keys work in the game's window: F3 shows the overlay,
+// whose figures name the game's groups and systems, and F12 saves the
+// frame, overlay included, to a PNG in the current folder; P pauses, so the
+// run's game time falls behind the real time it took.
+func TestDevKeysInTheWindow(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "-autopilot", "-seconds", "4", "-seed", "2")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	x, err := windowtest.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	win, err := x.FindWindow("fixedstep breakout", 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Focus(win); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the autopilot starts a game after a second
+	for _, key := range []string{"F3", "p", "F12"} {
+		if err := x.Tap(key, 100*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(700 * time.Millisecond) // the overlay refreshes every 500 ms
+	}
+	time.Sleep(1500 * time.Millisecond) // paused: no game time passes
+	if err := x.Tap("p", 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	took := time.Since(start)
+	shots, _ := filepath.Glob(filepath.Join(dir, "screenshot-*.png"))
+	if len(shots) != 1 {
+		t.Fatalf("F12 saved %d screenshots in %s:\n%s", len(shots), dir, out.String())
+	}
+	f, err := os.Open(shots[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The overlay's panel is drawn over the top left corner: its text is
+	// light on a dark panel, where the HUD's line alone would be.
+	var light int
+	for y := int(top); y < 200; y++ {
+		for x := 0; x < 300; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if r>>8 > 180 && g>>8 > 180 && b>>8 > 180 {
+				light++
+			}
+		}
+	}
+	if light < 300 {
+		t.Errorf("no overlay text under the HUD in %s: %d light pixels", shots[0], light)
+	}
+	if took < 6*time.Second {
+		t.Errorf("4 s of game time, paused for 2 s, took %v of real time", took)
+	}
+	t.Logf("%s: %d light pixels in the overlay's corner; the run took %v\n%s", filepath.Base(shots[0]), light, took, out.String())
+}
+
+// The package doc's line counts stay true: the total, and the plumbing as
+// the sum of its parts.
+func TestDocCountsLines(t *testing.T) {
+	doc, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Size: (\d+) lines in main.go, play.go and screens.go`).FindSubmatch(doc)
+	p := regexp.MustCompile(`of which (\d+) are plumbing`).FindSubmatch(doc)
+	if m == nil || p == nil {
+		t.Fatal("main.go's doc does not give its size")
+	}
+	lines := 0
+	for _, f := range []string{"main.go", "play.go", "screens.go"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(data, []byte("\n"))
+	}
+	if got := fmt.Sprint(lines); got != string(m[1]) {
+		t.Errorf("the doc says %s lines, the files have %d", m[1], lines)
+	}
+	sum := 0
+	for _, part := range regexp.MustCompile(`//   - (\d+) in `).FindAllSubmatch(doc, -1) {
+		var n int
+		fmt.Sscan(string(part[1]), &n)
+		sum += n
+	}
+	if got := fmt.Sprint(sum); got != string(p[1]) {
+		t.Errorf("the doc says %s lines of plumbing, its parts add up to %d", p[1], sum)
+	}
+}

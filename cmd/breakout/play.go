@@ -25,14 +25,17 @@ const (
 	paddleY          = 448.0 // the paddle's centre
 	paddleSpeed      = 480.0
 	ballR            = 8.0
-	cols, rows       = 10, 6
-	brickW, brickH   = 56.0, 18.0
-	cellW, cellH     = 60.0, 22.0 // a brick and the gap to the next
-	firstRow         = top + 44   // the wall's top edge, at the start of a level
-	dangerY          = paddleY - 50
-	baseSpeed        = 280.0 // the ball's speed at the start of level 1
-	speedPerBrick    = 2.0   // added for every brick broken in the level
-	speedPerLevel    = 30.0
+	// serveY is the ball's centre while it waits on the paddle, 4 px above
+	// it: at 2 px cp tests the pair every step, which allocates.
+	serveY         = paddleY - paddleH/2 - ballR - 4
+	cols, rows     = 10, 6
+	brickW, brickH = 56.0, 18.0
+	cellW, cellH   = 60.0, 22.0 // a brick and the gap to the next
+	firstRow       = top + 44   // the wall's top edge, at the start of a level
+	dangerY        = paddleY - 50
+	baseSpeed      = 280.0 // the ball's speed at the start of level 1
+	speedPerBrick  = 2.0   // added for every brick broken in the level
+	speedPerLevel  = 30.0
 	// maxSpeed is 7.5 px a tick at 60 Hz, less than the ball's radius: cp
 	// finds a contact only once shapes overlap, so the ball sinks at most a
 	// tick's travel into what it hits, and its centre never crosses a
@@ -94,7 +97,7 @@ type Play struct {
 	findBrick      func(*donburi.Entry)
 
 	face  text.Face
-	hud   [4]int // score, lives, level, slow: what hudText shows
+	hud   [4]int // score, lives, level, slow: what text shows
 	hudOK bool
 	text  string
 
@@ -104,6 +107,8 @@ type Play struct {
 	}
 }
 
+// Run plays the game: the walls, paddle, ball and bricks, the systems of
+// its two groups, the contact handlers, and the autopilot when it plays.
 func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	st, err := systems.NewStage(loop, systems.StageOptions{
 		Groups:  []engine.Group{{Name: "physics", Hz: 60}, {Name: "wall", Hz: 10}},
@@ -117,6 +122,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	p.rng = rand.New(rand.NewPCG(p.Seed, 0xb7ea))
 	p.bricks = donburi.NewQuery(filter.Contains(BrickC))
 	p.powers = donburi.NewQuery(filter.Contains(PowerC))
+	p.found, p.hits = make([]donburi.Entity, 0, rows*cols), make([]systems.Hit, 0, 8)
 	p.findBrick = func(e *donburi.Entry) { p.found = append(p.found, e.Entity()) }
 	p.findFallen = func(e *donburi.Entry) {
 		if components.TransformC.Get(e).Cur.Y > height+2*powerR {
@@ -126,8 +132,9 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	p.face = st.Bundle.Face(16)
 
 	phys, art := st.Physics, st.Bundle
-	phys.SpawnWalls([]cp.Vector{{X: -8, Y: height + 100}, {X: -8, Y: top - 8}, {X: width + 8, Y: top - 8}, {X: width + 8, Y: height + 100}}, 8,
-		&systems.BodyOptions{Elasticity: 1})
+	// Walls outside the screen, 8 px thick, open at the bottom.
+	outline := []cp.Vector{{X: -8, Y: height + 100}, {X: -8, Y: top - 8}, {X: width + 8, Y: top - 8}, {X: width + 8, Y: height + 100}}
+	phys.SpawnWalls(outline, 8, &systems.BodyOptions{Elasticity: 1})
 	rect(st.World, art, width/2, top-2, width, 4, grey, 0)
 	paddle := pixel(art, paddleW, paddleH, cyan, 1)
 	p.paddle = phys.SpawnBox(paddleW, paddleH, &systems.BodyOptions{Kind: systems.Kinematic,
@@ -140,7 +147,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 
 	wall := st.Sched.Group("wall")
 	st.Sched.AddUpdate(0, "player", systems.NewPlayerControl().Update).
-		AddUpdate(0, "paddle", p.movePaddle).
+		AddUpdate(0, "controls", p.controls).
 		AddUpdate(0, "physics", phys.Update).
 		AddUpdate(0, "rules", p.rules).
 		AddUpdate(wall, "descend", p.descend).
@@ -183,7 +190,7 @@ func (p *Play) spawnBricks() {
 func (p *Play) serve() {
 	p.serving = true
 	at := p.st.Physics.Body(p.paddle).Position()
-	p.st.Physics.Teleport(p.ball, components.Pose{X: at.X, Y: paddleY - paddleH/2 - ballR - 2})
+	p.st.Physics.Teleport(p.ball, components.Pose{X: at.X, Y: serveY})
 }
 
 // speed is the ball's speed now.
@@ -195,10 +202,11 @@ func (p *Play) speed() float64 {
 	return s
 }
 
-// movePaddle keeps the paddle on its line and inside the walls (a kinematic
-// body goes where its velocity takes it), carries the ball while serving,
-// and serves. It runs after PlayerControl has set the paddle's velocity.
-func (p *Play) movePaddle(_ donburi.World, ev engine.Event) {
+// controls acts on the tick's input after PlayerControl has set the
+// paddle's velocity: Esc leaves the game; the paddle is kept on its line and
+// inside the walls (a kinematic body goes where its velocity takes it); the
+// ball rides on it until Space (or Enter, or the pad's A) serves it.
+func (p *Play) controls(_ donburi.World, ev engine.Event) {
 	if ev.Input.KeyPressed(ebiten.KeyEscape) {
 		p.st.End(&Title{Settings: p.Settings, Best: max(p.best, p.score)})
 		return
@@ -211,7 +219,7 @@ func (p *Play) movePaddle(_ donburi.World, ev engine.Event) {
 		return
 	}
 	ball := p.st.Physics.Body(p.ball)
-	ball.SetPosition(cp.Vector{X: x, Y: paddleY - paddleH/2 - ballR - 2})
+	ball.SetPosition(cp.Vector{X: x, Y: serveY})
 	ball.SetVelocity((to-x)/ev.DT, 0)
 	if started(ev.Input) {
 		p.serving = false
@@ -228,8 +236,9 @@ func (p *Play) rules(w donburi.World, ev engine.Event) {
 	}
 	if !p.serving {
 		ball := p.st.Physics.Body(p.ball)
-		// Bounces keep the speed only roughly (cp's bias pushes shapes apart
-		// on contact): set it back, and never let the ball go flat.
+		// cp's bounces do not keep the ball's speed (a moving paddle adds
+		// its own; the solver pushes overlapping shapes apart): set it back
+		// every tick, and never let the ball go flat.
 		s := p.speed()
 		v := ball.Velocity().Normalize().Mult(s)
 		if math.Abs(v.Y) < 0.3*s {
@@ -373,9 +382,10 @@ func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
 }
 
 // autopilot plays: it serves after a moment, and moves the paddle under the
-// ball as it comes down, to take it at a spot on the paddle it picks anew on
-// each return, so that the ball goes off at varied angles. It reads the
-// state the previous tick left and changes only its own.
+// ball as it comes down, to take it at a spot on the paddle (picked while
+// the ball rises) so that the ball goes off at varied angles; picked near
+// the ends, it sometimes misses. It reads the state the previous tick left
+// and changes only its own.
 func (p *Play) autopilot(t engine.TickInfo, in *engine.InputState) {
 	in.SetKey(ebiten.KeyLeft, false)
 	in.SetKey(ebiten.KeyRight, false)

@@ -23,6 +23,7 @@ type Title struct {
 	Best int // the best score of this run
 }
 
+// Run shows the title until a key starts a game (or Esc quits).
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	st, err := systems.NewStage(loop, systems.StageOptions{})
 	if err != nil {
@@ -75,6 +76,7 @@ type Over struct {
 	Why                string
 }
 
+// Run shows the result until a key goes back to the Title.
 func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	st, err := systems.NewStage(loop, systems.StageOptions{})
 	if err != nil {
