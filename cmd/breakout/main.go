@@ -20,11 +20,12 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 660 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 109 are plumbing, lines a game would not
+// Size: 683 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 121 are plumbing, lines a game would not
 // write if the engine did them:
 //
-//   - 44 in main.go: the headless defaults (which flags were given: 10),
+//   - 56 in main.go: the headless defaults (which flags were given: 10),
+//     a checksum of the screens' state, which the default leaves out (12),
 //     the screens' autopilot (7), drawing text in a colour, centred (11),
 //     and a rectangle sprite, with or without an entity of its own (16);
 //   - 18 in screens.go: clearing the screen (6), skipping render systems
@@ -40,8 +41,10 @@
 package main
 
 import (
+	"encoding/binary"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -92,6 +95,19 @@ func breakout(app *engine.App) func() (engine.Scene, error) {
 		s.Seed = app.Seed()
 		return &Title{Settings: s}, nil
 	}
+}
+
+// fixed is a state checksum for a screen whose state does not change while
+// it shows (see systems.StageOptions.Checksum): a hash of vals. The Stage's
+// default hashes only the entities' poses and velocities, which these
+// screens do not have.
+func fixed(vals ...int) func() uint64 {
+	h := fnv.New64a()
+	for _, v := range vals {
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(v)))
+	}
+	sum := h.Sum64()
+	return func() uint64 { return sum }
 }
 
 // pressAfter is a TickInput for the screens' autopilot: it holds key down

@@ -80,7 +80,7 @@ const (
 // wall reaches the paddle.
 type Play struct {
 	Settings
-	best int
+	Session
 
 	st                  *systems.Stage
 	rng                 *rand.Rand // the game's own randomness: serves and power-ups
@@ -119,7 +119,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	p.st, p.lives, p.level = st, p.Lives, 1
-	p.rng = rand.New(rand.NewPCG(p.Seed, 0xb7ea))
+	p.rng = rand.New(rand.NewPCG(p.Seed, uint64(p.Games))) // each game of a run its own
 	p.bricks = donburi.NewQuery(filter.Contains(BrickC))
 	p.powers = donburi.NewQuery(filter.Contains(PowerC))
 	p.found, p.hits = make([]donburi.Entity, 0, rows*cols), make([]systems.Hit, 0, 8)
@@ -163,7 +163,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
 	st.Sched.AddRender(1, "hud", p.drawHUD)
 	if p.Autopilot {
-		p.pilot.rng = rand.New(rand.NewPCG(p.Seed, 0xa070))
+		p.pilot.rng = rand.New(rand.NewPCG(^p.Seed, uint64(p.Games)))
 		loop.SetTickInput(0, engine.TickInputFunc(p.autopilot))
 	}
 	next, err := st.Run()
@@ -208,7 +208,7 @@ func (p *Play) speed() float64 {
 // ball rides on it until Space (or Enter, or the pad's A) serves it.
 func (p *Play) controls(_ donburi.World, ev engine.Event) {
 	if ev.Input.KeyPressed(ebiten.KeyEscape) {
-		p.st.End(&Title{Settings: p.Settings, Best: max(p.best, p.score)})
+		p.st.End(&Title{Settings: p.Settings, Session: Session{Best: max(p.Best, p.score), Games: p.Games}})
 		return
 	}
 	body := p.st.Physics.Body(p.paddle)
@@ -358,7 +358,7 @@ func (p *Play) dropPowerUp(w donburi.World, _ engine.Event) {
 
 func (p *Play) gameOver(why string) {
 	if !p.st.Ended() {
-		p.st.End(&Over{Settings: p.Settings, Score: p.score, Level: p.level, Best: p.best, Why: why})
+		p.st.End(&Over{Settings: p.Settings, Session: p.Session, Score: p.score, Level: p.level, Why: why})
 	}
 }
 

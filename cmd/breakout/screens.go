@@ -20,12 +20,18 @@ var (
 // Title waits for Enter or Space (or the pad's A) to start a game; Esc quits.
 type Title struct {
 	Settings
-	Best int // the best score of this run
+	Session
+}
+
+// Session is what one run of the program carries from game to game.
+type Session struct {
+	Best  int // the best score
+	Games int // games started
 }
 
 // Run shows the title until a key starts a game (or Esc quits).
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := systems.NewStage(loop, systems.StageOptions{})
+	st, err := systems.NewStage(loop, systems.StageOptions{Checksum: fixed(t.Best, t.Games)})
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +47,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
 		switch {
 		case started(ev.Input):
-			st.End(&Play{Settings: t.Settings, best: t.Best})
+			st.End(&Play{Settings: t.Settings, Session: Session{Best: t.Best, Games: t.Games + 1}})
 		case ev.Input.KeyPressed(ebiten.KeyEscape):
 			st.End(nil)
 		}
@@ -72,24 +78,25 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 // go back to the Title.
 type Over struct {
 	Settings
-	Score, Level, Best int
-	Why                string
+	Session
+	Score, Level int
+	Why          string
 }
 
 // Run shows the result until a key goes back to the Title.
 func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := systems.NewStage(loop, systems.StageOptions{})
+	o.Best = max(o.Best, o.Score)
+	st, err := systems.NewStage(loop, systems.StageOptions{Checksum: fixed(o.Score, o.Level, o.Best, o.Games)})
 	if err != nil {
 		return nil, err
 	}
 	defer st.Release()
-	o.Best = max(o.Best, o.Score)
 	if o.Autopilot {
 		loop.SetTickInput(0, pressAfter(ebiten.KeyEnter, 180))
 	}
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
 		if started(ev.Input) || ev.Input.KeyPressed(ebiten.KeyEscape) {
-			st.End(&Title{Settings: o.Settings, Best: o.Best})
+			st.End(&Title{Settings: o.Settings, Session: o.Session})
 		}
 	})
 	face, small := st.Bundle.Face(40), st.Bundle.Face(18)
