@@ -1,0 +1,48 @@
+// cp's debug build (-tags debug) allocates in its own checks every step.
+//go:build !debug
+
+package main
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// Once warmed up (the wall has stepped down once, at 15 s, and cp has
+// grown its buffers for it), a tick allocates nothing while the ball waits
+// on the paddle and the paddle moves (no contact: cp allocates for every
+// contact): the game's systems, PlayerControl, the physics step, the 10 Hz
+// wall group with its second step down at 30 s, and the headless frame
+// around them.
+func TestTicksAllocateNothing(t *testing.T) {
+	keys := func(tk engine.TickInfo, in *engine.InputState) {
+		in.SetKey(ebiten.KeyLeft, tk.Tick%40 < 20)
+		in.SetKey(ebiten.KeyRight, tk.Tick%40 >= 20)
+	}
+	var ms runtime.MemStats
+	var ticks int
+	var last uint64
+	allocs := map[int]uint64{} // tick: allocations since the check before
+	p := &Play{Settings: Settings{Seed: 1, Lives: 3}}
+	play(t, p, 40, engine.TickInputFunc(keys), func(p *Play) {
+		ticks++
+		runtime.ReadMemStats(&ms)
+		if n := ms.Mallocs - last; ticks > 1000 && n > 0 {
+			allocs[ticks] = n
+		}
+		last = ms.Mallocs
+		if !p.serving {
+			t.Fatal("the ball was served")
+		}
+	})
+	if ticks != 2400 {
+		t.Fatalf("%d ticks", ticks)
+	}
+	if len(allocs) > 0 {
+		t.Errorf("%d of the ticks from 1001 on allocated (tick: allocations): %v", len(allocs), allocs)
+	}
+}

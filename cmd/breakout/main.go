@@ -1,0 +1,156 @@
+// Command breakout is Breakout on the engine: a Title, then Play (a paddle,
+// a ball, a wall of bricks that creeps down every 15 seconds, power-ups that
+// fall from it), then Game over with the score, and back to the Title.
+//
+//	go run ./cmd/breakout                          # in a window: Enter to start, arrows or A/D, Space to serve
+//	go run ./cmd/breakout -headless -seconds 30    # no window: the autopilot plays; a summary, then "checksum X"
+//	go run ./cmd/breakout -record run.input        # play, recording; then:
+//	go run ./cmd/breakout -replay run.input        # the same run again, checked tick by tick
+//
+// Its command line is engine.App's (-headless, -fps, -seed, -seconds,
+// -record, -replay, -screenshot, -frames, -cpuprofile) and its own:
+// -autopilot and -lives. Headless, unless replaying, the autopilot plays
+// (from the Title: games, game over, the next game) for 60 s, unless
+// -autopilot=false or -seconds say otherwise. The dev keys (F3, P, period,
+// [ and ], F11, F12) are the Stage's.
+//
+// Physics is cp at 60 Hz: the ball is a dynamic circle that bounces off
+// static walls and bricks and a kinematic paddle, its speed held constant
+// after every step. A second group, "wall" at 10 Hz, moves the bricks down and
+// drops power-ups. Sprites come from the embedded atlas and are drawn
+// interpolated by systems.Render.
+//
+// Size: 683 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 121 are plumbing, lines a game would not
+// write if the engine did them:
+//
+//   - 56 in main.go: the headless defaults (which flags were given: 10),
+//     a checksum of the screens' state, which the default leaves out (12),
+//     the screens' autopilot (7), drawing text in a colour, centred (11),
+//     and a rectangle sprite, with or without an entity of its own (16);
+//   - 18 in screens.go: clearing the screen (6), skipping render systems
+//     headless, where frames have no screen (6), hooking up the autopilot (6);
+//   - 47 in play.go: queries, reusable buffers and closures for iterating
+//     and removing entities without allocating (20), keeping the kinematic
+//     paddle on its line and inside the walls (6), the HUD's text cache and
+//     headless check (8), clearing the screen (5), hooking up the
+//     autopilot (4), a guard against ending the scene twice (2), and a note
+//     on a cp allocation (2).
+//
+// The rest is the game: its rules, layout, screens, autopilot and summary.
+package main
+
+import (
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// The screen, in pixels (world units).
+const width, height = 640, 480
+
+func main() {
+	app := &engine.App{Name: "breakout", Window: engine.Window{Title: "fixedstep breakout",
+		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
+	app.Main(breakout(app))
+}
+
+// Settings are the game's own flags, handed from scene to scene.
+type Settings struct {
+	Seed      uint64
+	Autopilot bool
+	Lives     int
+}
+
+// breakout defines the game's flags on app and returns its first scene's maker.
+func breakout(app *engine.App) func() (engine.Scene, error) {
+	fs := app.Flags()
+	var s Settings
+	fs.BoolVar(&s.Autopilot, "autopilot", false, "the autopilot plays: starts games, moves the paddle, serves (default on headless)")
+	fs.IntVar(&s.Lives, "lives", 3, "balls at the start of a game")
+	return func() (engine.Scene, error) {
+		if app.Headless() && !app.Replaying() { // nobody at the keys: the autopilot plays for a minute
+			given := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			if !given["autopilot"] {
+				fs.Set("autopilot", "true")
+			}
+			if !given["seconds"] {
+				fs.Set("seconds", "60")
+			}
+		}
+		if s.Lives < 1 || s.Lives > 99 {
+			return nil, &engine.FlagError{Flag: "lives", Value: fmt.Sprint(s.Lives), Reason: "must be 1 to 99"}
+		}
+		s.Seed = app.Seed()
+		return &Title{Settings: s}, nil
+	}
+}
+
+// fixed is a state checksum for a screen whose state does not change while
+// it shows (see systems.StageOptions.Checksum): a hash of vals. The Stage's
+// default hashes only the entities' poses and velocities, which these
+// screens do not have.
+func fixed(vals ...int) func() uint64 {
+	h := fnv.New64a()
+	for _, v := range vals {
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(v)))
+	}
+	sum := h.Sum64()
+	return func() uint64 { return sum }
+}
+
+// pressAfter is a TickInput for the screens' autopilot: it holds key down
+// from tick n on, a press the tick sees as a KeyPressed edge.
+func pressAfter(key ebiten.Key, n int64) engine.TickInput {
+	return engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
+		in.SetKey(key, t.Tick >= n)
+	})
+}
+
+// started reports whether the tick's input starts something: Enter, Space,
+// or the gamepad's bottom face button.
+func started(in *engine.InputState) bool {
+	return in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) ||
+		in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom)
+}
+
+// drawText draws s on dst with its top centre (or top left, when !centre)
+// at x, y, in colour c.
+func drawText(dst *ebiten.Image, face text.Face, s string, x, y float64, c color.Color, centre bool) {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(x, y)
+	op.ColorScale.ScaleWithColor(c)
+	if centre {
+		op.PrimaryAlign = text.AlignCenter
+	}
+	text.Draw(dst, s, face, op)
+}
+
+// rect creates an entity drawn as a w x h rectangle of colour c centred at
+// x, y, with no body: decoration.
+func rect(w donburi.World, art *assets.Bundle, x, y, rw, rh float64, c color.Color, layer int) donburi.Entity {
+	e := w.Create(components.TransformC, components.SpriteC)
+	entry := w.Entry(e)
+	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: x, Y: y}))
+	components.SpriteC.SetValue(entry, pixel(art, rw, rh, c, layer))
+	return e
+}
+
+// pixel is a sprite of the atlas's white pixel scaled to w x h and tinted c.
+func pixel(art *assets.Bundle, w, h float64, c color.Color, layer int) components.Sprite {
+	s := components.Sprite{Image: art.MustSprite(assets.SpritePixel), Atlas: art.Atlas(),
+		OriginX: 0.5, OriginY: 0.5, ScaleX: w, ScaleY: h, Layer: layer}
+	s.Color.ScaleWithColor(c)
+	return s
+}
