@@ -20,7 +20,22 @@ type Player struct {
 	// its spin stopped) whenever the input leans more than a tenth of the
 	// way: for a top-down character whose sprite points along +X.
 	Face bool
+
+	// Axis keeps the player on one axis: AxisX for a paddle that moves
+	// left and right (Up and Down do nothing, and a diagonal is as fast as
+	// Left or Right), AxisY for one that moves up and down; 0 moves both ways.
+	Axis Axis
 }
+
+// Axis is an axis a player may be held to (see Player.Axis).
+type Axis uint8
+
+// The axes.
+const (
+	AxisBoth Axis = iota
+	AxisX
+	AxisY
+)
 
 // PlayerC is the Player component type.
 var PlayerC = donburi.NewComponentType[Player]()

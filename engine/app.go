@@ -125,6 +125,22 @@ func (a *App) Seconds() float64 { return a.seconds }
 // Replaying reports whether the run replays a recording (-replay).
 func (a *App) Replaying() bool { return a.replay != "" }
 
+// Default sets the flag named to value unless the command line (or the
+// replayed recording) gave it: a game's defaults that depend on how it runs,
+// set from first (headless, nobody plays: app.Default("autopilot", "true")).
+// A flag that does not exist, or a bad value, is an error.
+func (a *App) Default(name, value string) error {
+	given := false
+	a.Flags().Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	if given {
+		return nil
+	}
+	if err := a.flags.Set(name, value); err != nil {
+		return &FlagError{name, value, err.Error()}
+	}
+	return nil
+}
+
 func (a *App) name() string {
 	if a.Name != "" {
 		return a.Name
@@ -133,11 +149,12 @@ func (a *App) name() string {
 }
 
 // Main runs the game with the process's arguments and exits: 0 when the
-// game ended, 2 for bad flags, 1 for any other error (printed), and 130 or
-// 143 after SIGINT or SIGTERM. first makes the first scene; it is called
-// once the flags are parsed (and a replay's settings applied), and may set
-// flags itself (app.Flags().Set) to the game's own defaults: what they hold
-// when it returns is what the run uses and the recording keeps.
+// game ended, 2 for bad flags (a *FlagError, first's too), 1 for any other
+// error (printed), and 130 or 143 after SIGINT or SIGTERM. first makes the
+// first scene; it is called once the flags are parsed (and a replay's
+// settings applied), and may set flags itself (App.Default) to the game's
+// own defaults: what they hold when it returns is what the run uses and the
+// recording keeps. A game flag first finds bad is a *FlagError it returns.
 func (a *App) Main(first func() (Scene, error)) {
 	err := a.Run(os.Args[1:], first)
 	var ie *InterruptedError

@@ -170,3 +170,38 @@ func TestAppDumps(t *testing.T) {
 		t.Errorf("-dump-at past the run: %v", err)
 	}
 }
+
+// Default sets a flag the command line did not give; one it gave, or a
+// replay's recording set, stays; a flag that does not exist is an error.
+func TestAppDefault(t *testing.T) {
+	defaults := func(g *appGame) func() (engine.Scene, error) {
+		return func() (engine.Scene, error) {
+			if err := g.app.Default("speed", "2"); err != nil {
+				return nil, err
+			}
+			return g.first()
+		}
+	}
+	run := func(args ...string) (*appGame, error) {
+		g := newAppGame()
+		var out bytes.Buffer
+		g.app.Out, g.app.Err = &out, &out
+		return g, g.app.Run(args, defaults(g))
+	}
+	if g, err := run("-headless", "-seconds", "1"); err != nil || g.seen != 2 {
+		t.Fatalf("not given: %v, speed %v", err, g.seen)
+	}
+	if g, err := run("-headless", "-seconds", "1", "-speed", "3"); err != nil || g.seen != 3 {
+		t.Fatalf("given: %v, speed %v", err, g.seen)
+	}
+	rec := filepath.Join(t.TempDir(), "run.input")
+	if _, err := run("-headless", "-seconds", "1", "-speed", "5", "-record", rec); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := run("-headless", "-replay", rec); err != nil || g.seen != 5 {
+		t.Fatalf("replayed: %v, speed %v", err, g.seen)
+	}
+	if err := newAppGame().app.Default("nope", "1"); !errors.As(err, new(*engine.FlagError)) {
+		t.Fatalf("no such flag: %v", err)
+	}
+}

@@ -16,6 +16,8 @@ type realtimeProbe struct {
 	start    time.Time
 	cpuStart time.Duration
 	base     time.Time // real time of the scene's game time 0
+	scene    int           // the timeline base belongs to
+	lost     time.Duration // game time given up (clamped, dropped) before it
 	errors   []time.Duration
 }
 
@@ -28,12 +30,14 @@ func newRealtimeProbe(seconds float64) *realtimeProbe {
 // event is the run's OnEvent hook.
 func (p *realtimeProbe) event(loop *Loop, ev Event) {
 	now := time.Now()
+	scene, _ := loop.Scene()
 	switch {
-	case ev.Kind == Input && p.base.IsZero():
-		p.base = now // the timeline's first frame: game time 0 is now
+	case ev.Kind == Input && scene != p.scene:
+		st := loop.Stats() // a timeline's first frame: its game time 0 is now
+		p.base, p.scene, p.lost = now, scene, st.Clamped+st.Dropped
 	case ev.Kind == Update && ev.Group == 0 && !p.base.IsZero():
 		st := loop.Stats()
-		p.errors = append(p.errors, now.Sub(p.base)-ev.Time-st.Clamped-st.Dropped)
+		p.errors = append(p.errors, now.Sub(p.base)-ev.Time-(st.Clamped+st.Dropped-p.lost))
 	}
 }
 

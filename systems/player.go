@@ -62,6 +62,12 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 		var dir cp.Vector
 		if ev.Input != nil {
 			dir = PlayerInput(ev.Input, pl.Pad, pl.DeadZone)
+			switch pl.Axis {
+			case components.AxisX:
+				dir = cp.Vector{X: axisOnly(ev.Input, pl, true)}
+			case components.AxisY:
+				dir = cp.Vector{Y: axisOnly(ev.Input, pl, false)}
+			}
 		}
 		want := dir.Mult(pl.Speed)
 		switch body.GetType() {
@@ -78,6 +84,36 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 			body.SetAngularVelocity(0)
 		}
 	}
+}
+
+// axisOnly is the input along one axis alone (a paddle's), in [-1, 1]: the
+// keys of that axis, whatever else is held, and the stick's lean along it,
+// past the dead zone.
+func axisOnly(in *engine.InputState, pl *components.Player, horizontal bool) float64 {
+	neg, altNeg, pos, altPos := ebiten.KeyArrowLeft, ebiten.KeyA, ebiten.KeyArrowRight, ebiten.KeyD
+	axis := ebiten.StandardGamepadAxisLeftStickHorizontal
+	if !horizontal {
+		neg, altNeg, pos, altPos = ebiten.KeyArrowUp, ebiten.KeyW, ebiten.KeyArrowDown, ebiten.KeyS
+		axis = ebiten.StandardGamepadAxisLeftStickVertical
+	}
+	v := 0.0
+	if in.KeyDown(neg) || in.KeyDown(altNeg) {
+		v--
+	}
+	if in.KeyDown(pos) || in.KeyDown(altPos) {
+		v++
+	}
+	dz := pl.DeadZone
+	switch {
+	case dz == 0:
+		dz = 0.15
+	case dz < 0:
+		dz = 0
+	}
+	if a := in.GamepadAxis(pl.Pad, axis); math.Abs(a) > dz && dz < 1 && finite(a) {
+		v += math.Copysign(min((math.Abs(a)-dz)/(1-dz), 1), a)
+	}
+	return max(-1, min(1, v))
 }
 
 // PlayerInput returns the direction a player asks for in, of length at most

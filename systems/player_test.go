@@ -232,3 +232,25 @@ func TestPlayerControlAllocatesNothing(t *testing.T) {
 		t.Errorf("Update with input allocates %v times", n)
 	}
 }
+
+// A player held to AxisX (a paddle) moves left and right at full speed with
+// a diagonal held, and never up or down.
+func TestPlayerControlAxis(t *testing.T) {
+	w, p := newPhysics(cp.Vector{})
+	paddle := p.SpawnBox(40, 8, &systems.BodyOptions{Kind: systems.Kinematic}, components.PlayerC)
+	components.PlayerC.SetValue(w.Entry(paddle), components.Player{Speed: 300, Axis: components.AxisX})
+	var in engine.InputState
+	in.SetKey(ebiten.KeyArrowLeft, true)
+	in.SetKey(ebiten.KeyArrowUp, true)
+	systems.NewPlayerControl().Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in})
+	if v := p.Body(paddle).Velocity(); v != (cp.Vector{X: -300}) {
+		t.Fatalf("Left and Up held: velocity %v, want (-300, 0)", v)
+	}
+	in = engine.InputState{}
+	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, 1)
+	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickVertical, 1)
+	systems.NewPlayerControl().Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in})
+	if v := p.Body(paddle).Velocity(); v != (cp.Vector{X: 300}) {
+		t.Fatalf("the stick down-right: velocity %v, want (300, 0)", v)
+	}
+}

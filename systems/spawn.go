@@ -125,6 +125,13 @@ type BodyOptions struct {
 	// box precisely, leave its corners sharp (TestCpCircleSinksIntoRoundedPolygons).
 	CornerRadius float64
 
+	// MaxSpeed, when positive, bounds a dynamic or kinematic body's speed
+	// at the end of every step (after cp's solver, before the body moves),
+	// so it travels at most MaxSpeed x dt a step (plus cp's small push that
+	// separates overlapping shapes): a guard against tunnelling (see the
+	// package doc's Speed). 0: no bound.
+	MaxSpeed float64
+
 	// Sprite, if set, gives the entity a components.Sprite: this one, with
 	// its origin at the centre of its Image when OriginX and OriginY are
 	// both zero. Its Image must be set.
@@ -223,8 +230,8 @@ func (p *Physics) SpawnSegment(a, b cp.Vector, r float64, o *BodyOptions, comps 
 // points (body-local, at least two): a segment of radius r from each point to
 // the next. To close the outline, repeat the first point at the end. It
 // takes o's position, angle, friction, elasticity, sensor flag, filter and
-// sprite; o.Kind, velocities, mass and moment must be left zero (walls are
-// static). Each segment of the outline is a shape of the entity: a contact
+// sprite; o.Kind must be Static or left zero (walls are static), and its
+// velocities, mass and moment zero. Each segment of the outline is a shape of the entity: a contact
 // or query names the entity, with the segment as its shape.
 func (p *Physics) SpawnWalls(points []cp.Vector, r float64, o *BodyOptions, comps ...donburi.IComponentType) donburi.Entity {
 	const fn = "SpawnWalls"
@@ -239,8 +246,8 @@ func (p *Physics) SpawnWalls(points []cp.Vector, r float64, o *BodyOptions, comp
 	}
 	mustNonNegative(fn, "radius", r)
 	o = orDefault(o)
-	if o.Kind != Dynamic || o.Mass != 0 || o.Density != 0 || o.Moment != 0 {
-		panic(fmt.Sprintf("systems: %s: walls are static: leave Kind, Mass, Density and Moment zero", fn))
+	if o.Kind != Dynamic && o.Kind != Static || o.Mass != 0 || o.Density != 0 || o.Moment != 0 || o.MaxSpeed != 0 {
+		panic(fmt.Sprintf("systems: %s: walls are static: Kind Static (or zero), and Mass, Density, Moment and MaxSpeed zero", fn))
 	}
 	static := *o
 	static.Kind = Static
@@ -310,6 +317,7 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 	if math.IsNaN(o.Moment) || o.Moment < 0 {
 		panic(fmt.Sprintf("systems: %s: Moment %v is negative or NaN", fn, o.Moment))
 	}
+	mustNonNegative(fn, "MaxSpeed", o.MaxSpeed)
 	mustNonNegative(fn, "Friction", o.Friction)
 	mustNonNegative(fn, "Elasticity", o.Elasticity)
 	if o.Sprite != nil && o.Sprite.Image == nil {
@@ -334,6 +342,14 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 	if o.Kind != Static {
 		body.SetVelocityVector(o.Velocity)
 		body.SetAngularVelocity(o.AngularVelocity)
+	}
+	if limit := o.MaxSpeed; limit > 0 && o.Kind != Static {
+		body.SetPositionUpdateFunc(func(b *cp.Body, dt float64) {
+			if v := b.Velocity(); v.LengthSq() > limit*limit {
+				b.SetVelocityVector(v.Mult(limit / v.Length()))
+			}
+			cp.BodyUpdatePosition(b, dt)
+		})
 	}
 	return body
 }

@@ -553,3 +553,39 @@ func TestCpCircleSinksIntoRoundedPolygons(t *testing.T) {
 		t.Errorf("cp's circle-to-rounded-polygon contact is right now (sinks %v): drop the warning in BodyOptions.CornerRadius, and this test", rounded)
 	}
 }
+
+// Walls take Kind Static as well as the zero Kind; anything else panics.
+func TestSpawnWallsTakesStatic(t *testing.T) {
+	_, p := newPhysics(cp.Vector{})
+	e := p.SpawnWalls([]cp.Vector{{X: 0}, {X: 10}}, 1, &systems.BodyOptions{Kind: systems.Static})
+	if p.Body(e).GetType() != cp.BODY_STATIC {
+		t.Fatal("not static")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a kinematic wall did not panic")
+		}
+	}()
+	p.SpawnWalls([]cp.Vector{{X: 0}, {X: 10}}, 1, &systems.BodyOptions{Kind: systems.Kinematic})
+}
+
+// MaxSpeed keeps a fast ball from passing through a thin wall: at 3600
+// units a second (60 a step at 60 Hz, from x 0 to 60 to 120) a ball of
+// radius 4 never touches a wall 2 units thick at x 100; held to 200 (3.3 a
+// step), it stops at it.
+func TestMaxSpeedStopsTunnelling(t *testing.T) {
+	through := func(maxSpeed float64) (bool, float64) {
+		w, p := newPhysics(cp.Vector{})
+		p.SpawnWalls([]cp.Vector{{X: 100, Y: -50}, {X: 100, Y: 50}}, 1, nil)
+		ball := p.SpawnCircle(4, &systems.BodyOptions{Velocity: cp.Vector{X: 3600}, MaxSpeed: maxSpeed})
+		step(w, p, 120)
+		b := p.Body(ball)
+		return b.Position().X > 100, b.Velocity().Length()
+	}
+	if passed, _ := through(0); !passed {
+		t.Fatal("without MaxSpeed the ball did not pass the wall: the test shows nothing")
+	}
+	if passed, speed := through(200); passed || speed > 200+1e-9 {
+		t.Fatalf("with MaxSpeed 200: passed %v, speed %v", passed, speed)
+	}
+}

@@ -2,7 +2,9 @@ package systems
 
 import (
 	"fmt"
+	"image/color"
 	"io"
+	"math"
 
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
@@ -85,6 +87,10 @@ type StageOptions struct {
 	// Overlay configures the overlay; nil: the defaults, hidden at first.
 	Overlay *OverlayOptions
 
+	// Background, if set, fills the screen before anything is drawn (a
+	// render system in the lowest layer); nil leaves that to the scene.
+	Background color.Color
+
 	// Checksum, if set, replaces the default state checksum that recordings
 	// store and replays compare (see engine.Loop.SetChecksum): a
 	// components.StateHasher over every component of the world (Stage.State).
@@ -127,6 +133,13 @@ func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 	}
 	s.Overlay = NewOverlay(loop, s.Sched, ov)
 	s.Sched.AddRender(OverlayLayer, "overlay", s.Overlay.Draw)
+	if bg := opts.Background; bg != nil {
+		s.Sched.AddRender(math.MinInt, "background", func(_ donburi.World, ev engine.Event) {
+			if ev.Screen != nil {
+				ev.Screen.Fill(bg)
+			}
+		})
+	}
 	if !opts.NoDevKeys {
 		s.Keys = NewDevKeys(loop, s.Overlay)
 		s.Sched.AddInput("devkeys", s.Keys.Input)
@@ -182,13 +195,16 @@ const OverlayLayer = 1 << 20
 // End ends the scene after the current tick, with next as the next scene
 // (nil ends the game). Call it from an update system, on an Update event: a
 // decision made there is what a replay repeats (see the engine package's
-// rule for game decisions). Called on another event, it panics.
+// rule for game decisions). Called on another event, it panics. The first
+// call decides: a later one in the same tick (another system's) is ignored.
 func (s *Stage) End(next engine.Scene) {
 	if s.event != engine.Update {
 		panic(fmt.Sprintf("systems: Stage.End on a %v event: end a scene from an update system, "+
 			"so that a replay ends it on the same tick", s.event))
 	}
-	s.ended, s.next = true, next
+	if !s.ended {
+		s.ended, s.next = true, next
+	}
 }
 
 // Ended reports whether End was called.

@@ -3,6 +3,7 @@ package systems_test
 import (
 	"bytes"
 	"errors"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -167,5 +168,35 @@ func TestStageChecksum(t *testing.T) {
 	}
 	if run(60, true) == want {
 		t.Error("a body moved by 1e-9 units per second did not change the checksum")
+	}
+}
+
+// The first End of a tick decides; a Background fills the screen first.
+func TestStageEndFirstWinsAndBackground(t *testing.T) {
+	first := engine.NewScene("First", func(*engine.Loop) (engine.Scene, error) { return nil, nil })
+	second := engine.NewScene("Second", func(*engine.Loop) (engine.Scene, error) { return nil, errors.New("the second End won") })
+	var renders []string
+	var layers []int
+	play := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := systems.NewStage(loop, systems.StageOptions{Background: color.Black})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		st.Sched.AddRender(-5, "low", func(donburi.World, engine.Event) {})
+		st.Sched.AddUpdate(0, "a", func(donburi.World, engine.Event) { st.End(first) }).
+			AddUpdate(0, "b", func(donburi.World, engine.Event) { st.End(second) })
+		for _, s := range st.Sched.Stats() {
+			if s.Group == engine.RenderPhase {
+				renders, layers = append(renders, s.Name), append(layers, s.Layer)
+			}
+		}
+		return st.Run()
+	})
+	if err := engine.Run(play, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(renders) != 3 || renders[1] != "background" || layers[1] >= layers[2] || layers[2] >= layers[0] {
+		t.Fatalf("render systems, in the order added: %v, layers %v", renders, layers)
 	}
 }

@@ -20,31 +20,25 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 683 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 121 are plumbing, lines a game would not
+// Size: 647 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 90 are plumbing, lines a game would not
 // write if the engine did them:
 //
-//   - 56 in main.go: the headless defaults (which flags were given: 10),
-//     a checksum of the screens' state, which the default leaves out (12),
-//     the screens' autopilot (7), drawing text in a colour, centred (11),
-//     and a rectangle sprite, with or without an entity of its own (16);
-//   - 18 in screens.go: clearing the screen (6), skipping render systems
-//     headless, where frames have no screen (6), hooking up the autopilot (6);
-//   - 47 in play.go: queries, reusable buffers and closures for iterating
+//   - 38 in main.go: the headless defaults (4), the screens' autopilot (7),
+//     drawing text in a colour, centred (11), and a rectangle sprite, with
+//     or without an entity of its own (16);
+//   - 12 in screens.go: skipping render systems headless, where frames have
+//     no screen (6), hooking up the autopilot (6);
+//   - 40 in play.go: queries, reusable buffers and closures for iterating
 //     and removing entities without allocating (20), keeping the kinematic
-//     paddle on its line and inside the walls (6), the HUD's text cache and
-//     headless check (8), clearing the screen (5), hooking up the
-//     autopilot (4), a guard against ending the scene twice (2), and a note
-//     on a cp allocation (2).
+//     paddle inside the walls (6), the HUD's text cache and headless check
+//     (8), hooking up the autopilot (4), and a note on a cp allocation (2).
 //
 // The rest is the game: its rules, layout, screens, autopilot and summary.
 package main
 
 import (
-	"encoding/binary"
-	"flag"
 	"fmt"
-	"hash/fnv"
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -79,15 +73,9 @@ func breakout(app *engine.App) func() (engine.Scene, error) {
 	fs.BoolVar(&s.Autopilot, "autopilot", false, "the autopilot plays: starts games, moves the paddle, serves (default on headless)")
 	fs.IntVar(&s.Lives, "lives", 3, "balls at the start of a game")
 	return func() (engine.Scene, error) {
-		if app.Headless() && !app.Replaying() { // nobody at the keys: the autopilot plays for a minute
-			given := map[string]bool{}
-			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-			if !given["autopilot"] {
-				fs.Set("autopilot", "true")
-			}
-			if !given["seconds"] {
-				fs.Set("seconds", "60")
-			}
+		if app.Headless() { // nobody at the keys: the autopilot plays for a minute
+			app.Default("autopilot", "true")
+			app.Default("seconds", "60")
 		}
 		if s.Lives < 1 || s.Lives > 99 {
 			return nil, &engine.FlagError{Flag: "lives", Value: fmt.Sprint(s.Lives), Reason: "must be 1 to 99"}
@@ -95,19 +83,6 @@ func breakout(app *engine.App) func() (engine.Scene, error) {
 		s.Seed = app.Seed()
 		return &Title{Settings: s}, nil
 	}
-}
-
-// fixed is a state checksum for a screen whose state does not change while
-// it shows (see systems.StageOptions.Checksum): a hash of vals. The Stage's
-// default hashes only the entities' poses and velocities, which these
-// screens do not have.
-func fixed(vals ...int) func() uint64 {
-	h := fnv.New64a()
-	for _, v := range vals {
-		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(v)))
-	}
-	sum := h.Sum64()
-	return func() uint64 { return sum }
 }
 
 // pressAfter is a TickInput for the screens' autopilot: it holds key down

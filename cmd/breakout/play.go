@@ -111,8 +111,9 @@ type Play struct {
 // its two groups, the contact handlers, and the autopilot when it plays.
 func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	st, err := systems.NewStage(loop, systems.StageOptions{
-		Groups:  []engine.Group{{Name: "physics", Hz: 60}, {Name: "wall", Hz: 10}},
-		Physics: &systems.PhysicsConfig{},
+		Groups:     []engine.Group{{Name: "physics", Hz: 60}, {Name: "wall", Hz: 10}},
+		Physics:    &systems.PhysicsConfig{},
+		Background: background,
 	})
 	if err != nil {
 		return nil, err
@@ -139,7 +140,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	paddle := pixel(art, paddleW, paddleH, cyan, 1)
 	p.paddle = phys.SpawnBox(paddleW, paddleH, &systems.BodyOptions{Kind: systems.Kinematic,
 		Position: cp.Vector{X: width / 2, Y: paddleY}, Elasticity: 1, Sprite: &paddle}, components.PlayerC)
-	components.PlayerC.SetValue(st.World.Entry(p.paddle), components.Player{Speed: paddleSpeed})
+	components.PlayerC.SetValue(st.World.Entry(p.paddle), components.Player{Speed: paddleSpeed, Axis: components.AxisX})
 	ball := components.Sprite{Image: art.MustSprite(assets.SpriteBall), Atlas: art.Atlas(), ScaleX: 0.62, ScaleY: 0.62, Layer: 2}
 	p.ball = phys.SpawnCircle(ballR, &systems.BodyOptions{Elasticity: 1, Moment: math.Inf(1), Sprite: &ball}, BallC)
 	p.spawnBricks()
@@ -155,11 +156,6 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	phys.OnCollide(BallC, BrickC, p.hitBrick)
 	phys.OnCollide(BallC, components.PlayerC, p.hitPaddle)
 	phys.OnCollide(components.PlayerC, PowerC, p.catch)
-	st.Sched.AddRender(-1, "background", func(_ donburi.World, ev engine.Event) {
-		if ev.Screen != nil {
-			ev.Screen.Fill(background)
-		}
-	})
 	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
 	st.Sched.AddRender(1, "hud", p.drawHUD)
 	if p.Autopilot {
@@ -356,10 +352,9 @@ func (p *Play) dropPowerUp(w donburi.World, _ engine.Event) {
 	PowerC.SetValue(w.Entry(e), Power{Kind: kind})
 }
 
+// gameOver ends the game, saying why (the first reason of a tick stands).
 func (p *Play) gameOver(why string) {
-	if !p.st.Ended() {
-		p.st.End(&Over{Settings: p.Settings, Session: p.Session, Score: p.score, Level: p.level, Why: why})
-	}
+	p.st.End(&Over{Settings: p.Settings, Session: p.Session, Score: p.score, Level: p.level, Why: why})
 }
 
 // drawHUD draws the score, lives and level above the wall, and what to do

@@ -31,7 +31,7 @@ type Session struct {
 
 // Run shows the title until a key starts a game (or Esc quits).
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := systems.NewStage(loop, systems.StageOptions{Checksum: fixed(t.Best, t.Games)})
+	st, err := systems.NewStage(loop, systems.StageOptions{Background: background})
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +54,6 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	})
 	face, small := st.Bundle.Face(48), st.Bundle.Face(16)
 	best := fmt.Sprintf("best %d", t.Best)
-	st.Sched.AddRender(-1, "background", func(_ donburi.World, ev engine.Event) {
-		if ev.Screen != nil {
-			ev.Screen.Fill(background)
-		}
-	})
 	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
 	st.Sched.AddRender(1, "text", func(_ donburi.World, ev engine.Event) {
 		if ev.Screen == nil {
@@ -86,7 +81,7 @@ type Over struct {
 // Run shows the result until a key goes back to the Title.
 func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	o.Best = max(o.Best, o.Score)
-	st, err := systems.NewStage(loop, systems.StageOptions{Checksum: fixed(o.Score, o.Level, o.Best, o.Games)})
+	st, err := systems.NewStage(loop, systems.StageOptions{Background: background})
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +100,6 @@ func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 		if ev.Screen == nil {
 			return
 		}
-		ev.Screen.Fill(background)
 		drawText(ev.Screen, face, "GAME OVER", width/2, 140, white, true)
 		drawText(ev.Screen, small, lines[0], width/2, 220, grey, true)
 		drawText(ev.Screen, small, lines[1], width/2, 260, white, true)

@@ -14,7 +14,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"os"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -35,21 +34,12 @@ func demo(app *engine.App) func() (engine.Scene, error) {
 	fs.IntVar(&opts.Bodies, "bodies", 1000, "bodies in the Stress scene")
 	fs.BoolVar(&opts.Autopilot, "autopilot", false, "a seeded autopilot plays the Arena (default on headless)")
 	return func() (engine.Scene, error) {
-		if app.Headless() && !app.Replaying() {
-			// Headless, nobody plays: the Arena, for ten seconds, by the autopilot.
-			given := map[string]bool{}
-			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-			if *scene == "" {
-				fs.Set("scene", "arena")
-			}
-			if *scene == "title" {
+		if app.Headless() { // nobody plays: the Arena, for ten seconds, by the autopilot
+			app.Default("scene", "arena")
+			app.Default("seconds", "10")
+			app.Default("autopilot", "true")
+			if *scene == "title" && !app.Replaying() {
 				return nil, errors.New("-scene title needs a window (or -replay of a recording): headless runs start at arena or stress")
-			}
-			if !given["seconds"] {
-				fs.Set("seconds", "10")
-			}
-			if !given["autopilot"] {
-				fs.Set("autopilot", "true")
 			}
 		}
 		opts.Seed, opts.Seconds = app.Seed(), app.Seconds()
