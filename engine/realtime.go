@@ -15,7 +15,7 @@ import (
 type realtimeProbe struct {
 	start    time.Time
 	cpuStart time.Duration
-	base     time.Time // real time of the scene's game time 0
+	base     time.Time     // real time of the scene's game time 0
 	scene    int           // the timeline base belongs to
 	lost     time.Duration // game time given up (clamped, dropped) before it
 	errors   []time.Duration
