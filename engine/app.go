@@ -259,19 +259,24 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	if a.Headless() {
 		opts.Headless = &Headless{FPS: a.fps, Realtime: a.realtime}
 	}
+	// The run is recorded in memory (or to -record's file), for its summary
+	// and for rewinds (Loop.Rewind re-runs it from a fresh first scene). A
+	// window run with no summary keeps a state checksum a second.
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
-	if summary {
-		opts.Record = &InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
-		if a.record != "" {
-			if err := opts.Record.Create(a.record); err != nil {
-				return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
-			}
-			defer func() {
-				if cerr := opts.Record.Close(); cerr != nil && err == nil {
-					err = cerr
-				}
-			}()
+	opts.Record = &InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
+	opts.Restart = first
+	if !summary {
+		opts.Record.ChecksumEvery = 60
+	}
+	if a.record != "" {
+		if err := opts.Record.Create(a.record); err != nil {
+			return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
 		}
+		defer func() {
+			if cerr := opts.Record.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 	}
 	if a.cpuOut != "" {
 		stop, perr := startProfile(a.cpuOut)

@@ -520,3 +520,62 @@ func (lg *InputLog) checkEvery(i int) int64 {
 	}
 	return 1
 }
+
+// prefix returns the log's first n timelines, the last cut after the ticks
+// counts (per group): what a rewind replays. It shares the log's records.
+func (lg *InputLog) prefix(n int, counts []int64) *InputLog {
+	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery,
+		scenes: slices.Clone(lg.scenes[:n])}
+	s := &p.scenes[n-1]
+	s.end, s.err, s.ticks = EndNone, "", slices.Clone(counts)
+	s.input, s.inputN, s.last = slices.Clone(s.input), slices.Clone(s.inputN), slices.Clone(s.last)
+	for g, data := range s.input {
+		var tick int64
+		kept, count, last := 0, 0, int64(0)
+		for off := 0; off < len(data); {
+			step, k := uvarint(data[off:])
+			if tick += int64(step); tick > counts[g] {
+				break
+			}
+			off, _ = checkEntry(data, off+k)
+			kept, count, last = off, count+1, tick
+		}
+		s.input[g], s.inputN[g], s.last[g] = data[:kept], count, last
+	}
+	k := 0
+	for k < len(s.checks) && s.checks[k].tick <= counts[0] {
+		k++
+	}
+	s.checks = s.checks[:k]
+	s.sys = slices.Clone(s.sys)
+	for g := range s.sys {
+		d := &s.sys[g]
+		k := 0
+		for k < len(d.ticks) && d.ticks[k] <= counts[g] {
+			k++
+		}
+		if len(d.start) > 0 {
+			d.start = d.start[:k+1]
+			d.sums = d.sums[:d.start[k]]
+		}
+		d.ticks = d.ticks[:k]
+	}
+	pd := &s.parts
+	k = 0
+	for k < len(pd.ticks) && pd.ticks[k] <= counts[0] {
+		k++
+	}
+	if len(pd.start) > 0 {
+		pd.start = pd.start[:k+1]
+		pd.idx, pd.sums = pd.idx[:pd.start[k]], pd.sums[:pd.start[k]]
+	}
+	pd.ticks = pd.ticks[:k]
+	p.detailed = lg.Detail || lg.detailed
+	return p
+}
+
+// restart forgets the recorded timelines, for a rewind's re-run to record
+// them again (a log recorded to a file is never rewound).
+func (lg *InputLog) restart() {
+	lg.scenes, lg.complete = nil, false
+}

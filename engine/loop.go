@@ -185,6 +185,9 @@ type Loop struct {
 	afterUpdate  func(*Loop, Event)            // Options.AfterUpdate
 	onDivergence func(*Loop, *DivergenceError) // Options.OnDivergence
 	bisect       bisector                      // the desync bisector's state
+	restart      func() (Scene, error)         // Options.Restart
+	rewind       *seekTarget                   // asked for by Rewind
+	seek         *seekTarget                   // a rewind's re-run, under way
 	updateDone   bool                          // the Update event delivered last has been followed up
 	drawn        bool                          // a Render was delivered: frameDrawn is due
 	shot         shotRequest                   // see Screenshot
@@ -248,7 +251,7 @@ func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, err
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale),
 		onEvent: opts.OnEvent, afterFrame: opts.AfterFrame, afterUpdate: opts.AfterUpdate,
-		onDivergence: opts.OnDivergence, stopAt: opts.StopAt}
+		onDivergence: opts.OnDivergence, stopAt: opts.StopAt, restart: opts.Restart}
 	// The callback wakes a driver that waits (a sleep, a suspended
 	// coroutine); Next also looks at the context itself, so that a cancel
 	// ends the stream after the current event, as Stop does.
@@ -366,6 +369,9 @@ func (l *Loop) next() bool {
 				l.fail(l.ranPast())
 				continue
 			}
+			if l.seek != nil {
+				l.seekFrameDone()
+			}
 			screen, ok := l.driver.beginRender()
 			if !ok {
 				l.stopped = true
@@ -435,7 +441,7 @@ func (l *Loop) beginFrame() bool {
 	if !l.advance(now) {
 		return false
 	}
-	if l.cfg.Overrun == Drop && !l.stepping {
+	if l.cfg.Overrun == Drop && !l.stepping && l.seek == nil {
 		l.dropOverrun()
 	}
 	for i := range l.groups {
@@ -453,7 +459,9 @@ func (l *Loop) beginFrame() bool {
 func (l *Loop) advance(now time.Duration) bool {
 	if !l.clockSeen {
 		l.clockSeen, l.lastNow, l.lastRead = true, now, now
-		return true
+		if l.seek == nil {
+			return true
+		}
 	}
 	if now < l.lastRead {
 		l.stats.ClockBackwards++
@@ -466,6 +474,11 @@ func (l *Loop) advance(now time.Duration) bool {
 		return false
 	}
 	l.stepping = false
+	if l.seek != nil { // a rewind's re-run: every tick up to where it goes, in this frame
+		l.pacingCarry = 0
+		l.gameTime = l.seekTime()
+		return true
+	}
 	if l.paused || l.focusPaused {
 		l.pacingCarry = 0
 		if l.stepWanted && !l.focusPaused {
@@ -568,7 +581,7 @@ func (l *Loop) dropOverrun() {
 
 // nextTick delivers the next due tick, if any (rules 2, 4 and 5).
 func (l *Loop) nextTick() bool {
-	if (l.paused || l.focusPaused) && !l.stepping {
+	if (l.paused || l.focusPaused) && !l.stepping && l.seek == nil {
 		return false
 	}
 	best := -1
@@ -587,7 +600,10 @@ func (l *Loop) nextTick() bool {
 		return false
 	}
 	limit := l.cfg.MaxUpdatesPerFrame
-	if l.stepping { // a single step: one tick of the first group, the others up to it
+	switch {
+	case l.seek != nil:
+		limit = math.MaxInt
+	case l.stepping: // a single step: one tick of the first group, the others up to it
 		limit = math.MaxInt
 		if best == 0 {
 			limit = 1

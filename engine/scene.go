@@ -122,6 +122,10 @@ type Options struct {
 	// writes it); it may fill in the error's Dump.
 	OnDivergence func(loop *Loop, err *DivergenceError)
 
+	// Restart, if set, makes the run's first scene anew, for Loop.Rewind,
+	// which re-runs the run from it. engine.App sets it.
+	Restart func() (Scene, error)
+
 	// Replay, if set, feeds every tick the input it had when recorded, in
 	// place of live input and TickInput (Input events still carry the live
 	// sample), checks the state, and ends the run where the recording
@@ -184,7 +188,7 @@ func Run(first Scene, opts *Options) error {
 		if err != nil {
 			return err
 		}
-		return loop.finish(runChain(loop, first))
+		return loop.finish(loop.runChains(first))
 	}
 	return runWindow(first, opts)
 }
@@ -205,6 +209,9 @@ func runChain(loop *Loop, scene Scene) error {
 		name := SceneName(scene)
 		loop.sceneName = name
 		next, err := runScene(loop, scene)
+		if loop.rewind != nil { // the chain is to run again, to an earlier tick
+			return errRewind
+		}
 		if err == nil && loop.err != nil {
 			err = loop.err
 		}

@@ -83,7 +83,7 @@ type game struct {
 
 func (g *game) run(yield func(struct{}) bool) {
 	g.d.suspend = yield
-	g.err = runChain(g.loop, g.first)
+	g.err = g.loop.runChains(g.first)
 }
 
 func (g *game) Update() error {

@@ -92,7 +92,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	a.st, a.world = st, st.World
 	a.build(loop)
 	next, err := st.Run()
-	if err != nil || a.quit {
+	if err != nil || a.quit || loop.Rewinding() {
 		return next, err
 	}
 	t := a.tally()

@@ -48,7 +48,7 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	s.st = st
 	s.build()
 	next, err := st.Run()
-	if err != nil || s.quit {
+	if err != nil || s.quit || loop.Rewinding() {
 		return next, err
 	}
 	bodies, _ := st.Physics.Bodies()

@@ -17,7 +17,7 @@ var Controls = [][2]string{
 	{"Up, Down, Enter / D-pad, A", "menu"},
 	{"F3", "overlay: FPS, ticks, per-system timings"},
 	{"P", "pause"},
-	{". (period)", "single step while paused"},
+	{". (period) and , (comma)", "a step forward, or back, while paused"},
 	{"[ and ]", "time scale down and up"},
 	{"+ and -", "bodies in the stress test"},
 	{"F11", "fullscreen"},

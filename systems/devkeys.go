@@ -18,21 +18,24 @@ import (
 //	F3      the overlay (FPS, ticks per second, alpha, per-system timings)
 //	P       pause
 //	.       a single step while paused
+//	,       a step back while paused (engine.Loop.Rewind: the run re-run to one tick before)
 //	[ and ] time scale halved and doubled (1/16 to 16)
 //	F11     fullscreen
 //	F12     a screenshot of the next frame, to a PNG file
 //
 // They act on the frame's live input (Input events): they change how the
 // game is shown and how fast it runs, never what happens in it, so replays
-// are the same with or without them. Add Input as an input system
+// are the same with or without them. A step back re-runs the run to the tick
+// before (exactly: see engine.Loop.Rewind); it needs a run made by
+// engine.App (or with Options.Restart), not recording to a file. Add Input as an input system
 // (Scheduler.AddInput); Stage does. Nothing here allocates per frame, but
 // for the screenshot.
 type DevKeys struct {
 	// Dir is the folder screenshots go to; "" is the current folder. They
 	// are named screenshot-<date>-<time>.png.
 	Dir string
-	// Log receives a line for every screenshot saved (or not); nil means
-	// os.Stderr.
+	// Log receives a line for every screenshot saved (or not) and every
+	// rewind; nil means os.Stderr.
 	Log io.Writer
 
 	loop    *engine.Loop
@@ -64,6 +67,14 @@ func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
 	if in.KeyPressed(ebiten.KeyPeriod) {
 		l.Step()
 	}
+	if in.KeyPressed(ebiten.KeyComma) {
+		to := l.Ticks(0) - 1
+		if err := l.Rewind(1); err != nil {
+			fmt.Fprintf(d.log(), "rewind: %v\n", err)
+		} else {
+			fmt.Fprintf(d.log(), "rewind: back to tick %d\n", max(to, 0))
+		}
+	}
 	if in.KeyPressed(ebiten.KeyBracketLeft) {
 		_ = l.SetTimeScale(max(l.TimeScale()/2, 1.0/16))
 	}
@@ -83,12 +94,16 @@ func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
 // none yet) and how its save went (nil once it is on disk).
 func (d *DevKeys) Screenshot() (path string, err error) { return d.last, d.err }
 
+func (d *DevKeys) log() io.Writer {
+	if d.Log == nil {
+		return os.Stderr
+	}
+	return d.Log
+}
+
 func (d *DevKeys) saved(path string, err error) {
 	d.last, d.err = path, err
-	out := d.Log
-	if out == nil {
-		out = os.Stderr
-	}
+	out := d.log()
 	if err != nil {
 		fmt.Fprintf(out, "screenshot: %v\n", err)
 		return

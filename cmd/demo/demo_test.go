@@ -417,6 +417,46 @@ func TestF12SavesAScreenshot(t *testing.T) {
 	}
 }
 
+// In a window, P then comma steps the game back (the run re-run from the
+// Arena's start to the tick before), twice; the game then plays on to its
+// end.
+func TestRewindInAWindow(t *testing.T) {
+	needDisplay(t)
+	cmd := exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "5")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	x, err := windowtest.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
+	if err == nil {
+		err = x.Focus(win)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	for _, key := range []string{"p", "comma", "comma", "p"} {
+		if err == nil {
+			err = x.Tap(key, 60*time.Millisecond)
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if n := strings.Count(out.String(), "rewind: back to tick"); n != 2 || !strings.Contains(out.String(), "run: 1 scenes (Arena), 300 ticks") {
+		t.Fatalf("%d rewinds:\n%s", n, out.String())
+	}
+	t.Logf("%s", out.String())
+}
+
 // Without a display the windowed demo exits 1 and says what to do.
 func TestNoDisplaySaysWhatToDo(t *testing.T) {
 	cmd := exec.Command(demoBin, "-scene", "arena")

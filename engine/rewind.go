@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Rewind: stepping the game back while paused, exactly. The loop re-runs
+// the run from its first scene (Options.Restart makes a fresh one) with the
+// run's own recording, or the recording being replayed, at full speed: every
+// frame of the re-run delivers all the ticks up to the end of the scene it
+// runs, or up to the tick wanted, and the recording's checksums are checked
+// on the way. There the loop pauses, and the game goes on live (or, in a
+// replay, replaying). Its cost is that of simulating the run so far again:
+// rewinding late in a long run takes long (BenchmarkArenaRewind measures
+// the rate).
+
+// seekTarget is where a rewind goes: after tick `tick` of the first group of
+// timeline `scene`, live (the run's own recording) or replaying.
+type seekTarget struct {
+	scene int
+	tick  int64
+	live  bool
+}
+
+// errRewind ends a chain that is to be re-run for a rewind.
+var errRewind = errors.New("engine: rewind")
+
+// Rewind steps the game back n ticks of the first group (to the scene's
+// start at most) while paused: it re-runs the run from its first scene to
+// there, at full speed, and stays paused. It is exact: the game is
+// deterministic and the recording's checksums are checked on the way. The
+// scene's Run returns (its release runs) and is made anew by the re-run.
+//
+// It needs [Options.Restart] (engine.App sets it), and the run recorded in
+// memory ([Options.Record], not to a file) or replayed; otherwise, or when
+// not paused, it returns an error that says why and does nothing. Call it
+// from the loop's goroutine (an input system: systems.DevKeys binds it to
+// the comma key).
+func (l *Loop) Rewind(n int64) error {
+	switch {
+	case !l.paused:
+		return errors.New("engine: rewind: only while paused")
+	case n < 1:
+		return fmt.Errorf("engine: rewind %d ticks: at least 1", n)
+	case l.restart == nil:
+		return errors.New("engine: rewind: the run has no Options.Restart to make its first scene again")
+	case l.replay == nil && l.record == nil:
+		return errors.New("engine: rewind: the run is neither recorded nor replayed")
+	case l.replay == nil && l.record.file != nil:
+		return errors.New("engine: rewind: not while recording to a file (it holds the future)")
+	case !l.begun || l.seek != nil:
+		return errors.New("engine: rewind: no scene timeline to rewind")
+	}
+	l.rewind = &seekTarget{scene: l.scenes, tick: max(l.groups[0].ticks-n, 0), live: l.replay == nil}
+	l.stopped = true
+	return nil
+}
+
+// Rewinding reports whether a rewind is under way: asked for (the scene is
+// about to return, to be made anew) or re-running the run.
+func (l *Loop) Rewinding() bool { return l.rewind != nil || l.seek != nil }
+
+// runChains runs the chain from first, again from a fresh first scene
+// (Options.Restart) each time a rewind asks for it.
+func (l *Loop) runChains(first Scene) error {
+	for {
+		err := runChain(l, first)
+		if err != errRewind {
+			return err
+		}
+		if first, err = l.startSeek(); err != nil {
+			return err
+		}
+	}
+}
+
+// startSeek readies the loop to re-run the chain to the rewind's target and
+// returns the first scene to run it from.
+func (l *Loop) startSeek() (Scene, error) {
+	t := *l.rewind
+	l.rewind = nil
+	first, err := l.restart()
+	if err != nil {
+		return nil, fmt.Errorf("engine: rewind: Options.Restart: %w", err)
+	}
+	if first == nil {
+		return nil, errors.New("engine: rewind: Options.Restart gave no scene")
+	}
+	if t.live {
+		// The recording up to the target, to replay; the run records anew.
+		g := &l.groups[0]
+		at := g.due(t.tick)
+		counts := make([]int64, len(l.groups))
+		for i := range l.groups {
+			counts[i] = l.groups[i].ticksAt(at)
+		}
+		l.replay = l.record.prefix(t.scene, counts)
+		l.record.restart()
+	} else {
+		l.replay.replayed = ReplayReport{}
+	}
+	l.seek = &t
+	l.scenes, l.ranBefore = 0, 0
+	l.begun, l.stopped, l.err = false, false, nil
+	l.stopWanted.Store(false)
+	return first, nil
+}
+
+// seekTime is the game time a frame of the re-run goes to: the end of the
+// recorded timeline, or the target in the target's timeline.
+func (l *Loop) seekTime() time.Duration {
+	g := &l.groups[0]
+	switch {
+	case l.scenes == l.seek.scene:
+		return g.due(l.seek.tick)
+	case l.replayEnd != nil:
+		return max(l.gameTime, g.due(l.replayEnd.ticks[0]))
+	}
+	return l.gameTime
+}
+
+// seekFrameDone ends the re-run once a frame of the target's timeline has
+// delivered its ticks: the loop pauses there, live or replaying.
+func (l *Loop) seekFrameDone() {
+	if l.scenes != l.seek.scene {
+		return
+	}
+	if l.seek.live {
+		l.replay, l.replayEnd = nil, nil
+	}
+	l.seek = nil
+	l.paused = true
+}

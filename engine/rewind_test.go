@@ -1,0 +1,183 @@
+package engine_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// rewindRig is a two-scene chain driven by a random frame-sampled player: a
+// Menu (30 Hz) that leaves on its tick 20, then Play (60 and 10 Hz), where
+// at tick `pauseAt` the game pauses and asks to step back `back` ticks.
+// sums[scene][tick] are the state checksums each tick left, per timeline
+// played (a rewind starts a new one).
+type rewindRig struct {
+	pauseAt, back int64
+	rewound       bool
+	rewindErr     error
+	plays         []map[int64]uint64 // per Play timeline: tick -> checksum
+	resumed       []int64            // the first group's tick each Play timeline ended paused at
+	menus         int
+}
+
+func (r *rewindRig) menu() engine.Scene {
+	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
+		r.menus++
+		var s steer
+		loop.SetChecksum(s.checksum)
+		for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
+			if ev.Kind == engine.Update {
+				s.update(ev)
+				if ev.Tick == 20 {
+					return r.play(), nil
+				}
+			}
+		}
+		return nil, loop.Err()
+	})
+}
+
+func (r *rewindRig) play() engine.Scene {
+	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+		var s steer
+		sums := map[int64]uint64{}
+		r.plays = append(r.plays, sums)
+		loop.SetChecksum(s.checksum)
+		paused := 0
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
+			switch ev.Kind {
+			case engine.Update:
+				s.update(ev)
+				if ev.Group == 0 {
+					sums[ev.Tick] = s.checksum()
+				}
+				if ev.Group == 0 && ev.Tick == r.pauseAt && !r.rewound {
+					loop.SetPaused(true)
+				}
+			case engine.Input:
+				if loop.Paused() && !r.rewound && !loop.Rewinding() {
+					r.rewound = true
+					r.rewindErr = loop.Rewind(r.back)
+				}
+			case engine.Render:
+				if loop.Paused() && r.rewound && !loop.Rewinding() {
+					if paused++; paused == 3 { // a few frames at the tick rewound to, then stop
+						r.resumed = append(r.resumed, loop.Ticks(0))
+						loop.Stop()
+					}
+				}
+			}
+		}
+		return nil, loop.Err()
+	})
+}
+
+// Rewind re-runs the run from its first scene with its own recording to the
+// tick asked for, exactly (the same state checksum the tick left the first
+// time, checked on the way against the recording), and pauses there, live.
+func TestRewindIsExact(t *testing.T) {
+	for _, fps := range []float64{24, 60, 144} {
+		r := &rewindRig{pauseAt: 300, back: 100}
+		rec := &engine.InputLog{}
+		opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Record: rec,
+			Input: &randomPlayer{rand.New(rand.NewPCG(4, 5))}, Restart: func() (engine.Scene, error) { return r.menu(), nil }}
+		if err := engine.Run(r.menu(), opts); err != nil {
+			t.Fatalf("%v fps: %v", fps, err)
+		}
+		if r.rewindErr != nil || len(r.plays) != 2 || r.menus != 2 || len(r.resumed) != 1 || r.resumed[0] != 200 {
+			t.Fatalf("%v fps: rewind error %v, %d Play timelines, %d Menus, paused at %v", fps, r.rewindErr, len(r.plays), r.menus, r.resumed)
+		}
+		if first, again := r.plays[0][200], r.plays[1][200]; first != again || first == 0 {
+			t.Fatalf("%v fps: tick 200 left %x the first time, %x after the rewind", fps, first, again)
+		}
+		if _, ok := r.plays[1][201]; ok {
+			t.Fatalf("%v fps: the rewind went past tick 200", fps)
+		}
+		// The run's recording holds the run as it went on after the rewind.
+		if rec.Scenes() != 2 || rec.Scene(1).Ticks[0] != 200 {
+			t.Fatalf("%v fps: recording %v", fps, rec)
+		}
+	}
+}
+
+// Rewind says why it cannot: not paused, no Restart, a recording to a file.
+func TestRewindRefusals(t *testing.T) {
+	var errs []error
+	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Update && ev.Tick == 5 {
+				errs = append(errs, loop.Rewind(1))
+				loop.SetPaused(true)
+				errs = append(errs, loop.Rewind(1))
+				loop.Stop()
+			}
+		}
+		return nil, loop.Err()
+	})
+	if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "only while paused") || !strings.Contains(errs[1].Error(), "Restart") {
+		t.Fatalf("%v", errs)
+	}
+	errs = nil
+	path := t.TempDir() + "/run.input"
+	rec := &engine.InputLog{}
+	if err := rec.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, Record: rec,
+		Restart: func() (engine.Scene, error) { return scene, nil }})
+	rec.Close()
+	if err != nil || len(errs) != 2 || !strings.Contains(errs[1].Error(), "not while recording to a file") {
+		t.Fatalf("%v: %v", err, errs)
+	}
+}
+
+// In a replay, a rewind re-runs the replay to the tick and pauses, still
+// replaying: unpaused, it plays on as recorded, to the recording's end.
+func TestRewindInAReplay(t *testing.T) {
+	rec := &engine.InputLog{}
+	if _, err := playGame(60, false, engine.Options{Input: presses{40: ebiten.KeyEscape, 90: ebiten.KeyQ}, Record: rec}); err != nil {
+		t.Fatal(err)
+	}
+	recorded, _ := playGame(60, false, engine.Options{Replay: rec})
+	var g *game
+	rewound, resumed := false, false
+	mk := func() (engine.Scene, error) {
+		g = &game{}
+		return g.first(), nil
+	}
+	first, _ := mk()
+	opts := &engine.Options{Headless: &engine.Headless{FPS: 50}, Replay: rec, Restart: mk,
+		OnEvent: func(loop *engine.Loop, ev engine.Event) {
+			if scene, _ := loop.Scene(); scene != 2 || ev.Kind != engine.Input || loop.Rewinding() {
+				return
+			}
+			switch {
+			case !rewound && loop.Ticks(0) >= 20:
+				loop.SetPaused(true)
+				rewound = true
+				if err := loop.Rewind(15); err != nil {
+					t.Error(err)
+				}
+			case rewound && !resumed && loop.Paused():
+				if loop.Ticks(0) != 5 && loop.Ticks(0) != 6 { // 15 before the 20 or 21 it paused at
+					t.Errorf("the replay paused at tick %d after the rewind", loop.Ticks(0))
+				}
+				resumed = true
+				loop.SetPaused(false)
+			}
+		}}
+	if err := engine.Run(first, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !rewound || !resumed || g.menu != recorded.menu || g.play != recorded.play || !rec.Replayed().Finished {
+		t.Fatalf("rewound %v, resumed %v; state %+v %+v, want %+v %+v; %+v", rewound, resumed, g.play, g.menu,
+			recorded.play, recorded.menu, rec.Replayed())
+	}
+}
