@@ -122,10 +122,15 @@ type Inspector struct {
 	heads    []byte
 	changed  []byte
 
-	// the outline
-	path   vector.Path
-	stroke vector.StrokeOptions
-	draw   vector.DrawPathOptions
+	// the outline: loops of points on the screen, stroked as quads
+	pose     components.Pose
+	sin, cos float64
+	pts      [][2]float32
+	loops    []int // where each loop ends in pts
+	verts    []ebiten.Vertex
+	idx      []uint16
+	white    *ebiten.Image
+	triOp    ebiten.DrawTrianglesOptions
 }
 
 type lineKind uint8
@@ -176,12 +181,10 @@ func NewInspector(loop *engine.Loop, sched *engine.Scheduler, physics *Physics, 
 		loose:      donburi.NewQuery(filter.And(filter.Contains(components.TransformC), filter.Not(filter.Contains(components.BodyC)))),
 		transforms: donburi.NewQuery(filter.Contains(components.TransformC)),
 		stale:      true,
-		stroke:     vector.StrokeOptions{Width: 2, LineJoin: vector.LineJoinRound},
 	}
 	if i.face == nil {
 		i.face = &text.GoTextFace{Source: defaultFaceSource(), Size: 12}
 	}
-	i.draw.AntiAlias = true
 	return i
 }
 
@@ -467,62 +470,47 @@ func (i *Inspector) outline(w donburi.World, ev engine.Event) {
 		return
 	}
 	pose := components.TransformC.Get(entry).At(ev.Alpha)
-	sin, cos := math.Sincos(pose.Angle)
-	// world maps a point of the entity's frame to the screen.
-	world := func(x, y float64) (float32, float32) {
-		sx, sy := i.view.Apply(pose.X+x*cos-y*sin, pose.Y+x*sin+y*cos)
-		return float32(sx), float32(sy)
-	}
+	i.pose = pose
+	i.pose.Angle = 0
+	i.sin, i.cos = math.Sincos(pose.Angle)
 	scale := viewScale(&i.view)
 	const pad = 3 // pixels between the shape and its outline
-	i.path.Reset()
-	drawn := false
+	i.loops = i.loops[:0]
+	i.pts = i.pts[:0]
 	if entry.HasComponent(components.ShapeC) {
 		for _, s := range components.ShapeC.Get(entry).Shapes {
 			if s == nil {
 				continue
 			}
-			drawn = true
 			switch c := s.Class.(type) {
 			case *cp.Circle:
-				off := s.CenterOfGravity()
-				x, y := world(off.X, off.Y)
-				i.path.MoveTo(x+float32(c.Radius()*scale+pad), y)
-				i.path.Arc(x, y, float32(c.Radius()*scale+pad), 0, 2*math.Pi, vector.Clockwise)
-				i.path.Close()
+				i.circle(s.CenterOfGravity(), c.Radius()*scale+pad)
 			case *cp.Segment:
-				i.capsule(world, c.A(), c.B(), c.Radius(), scale, pad)
+				i.capsule(c.A(), c.B(), c.Radius()+pad/scale)
 			case *cp.PolyShape:
+				// Each vertex pushed out from the centroid, past the
+				// rounding and the padding: the outline stays clear of the
+				// shape.
 				n := c.Count()
-				// Each vertex pushed out from the centroid by the rounding
-				// and the padding: the outline stays clear of the shape.
 				var cx, cy float64
 				for k := range n {
 					v := c.Vert(k)
 					cx, cy = cx+v.X/float64(n), cy+v.Y/float64(n)
 				}
+				grow := (c.Radius() + pad/scale) * math.Sqrt2
 				for k := range n {
 					v := c.Vert(k)
 					dx, dy := v.X-cx, v.Y-cy
-					l := math.Hypot(dx, dy)
-					grow := (c.Radius() + pad/scale) * math.Sqrt2
-					if l > 0 {
+					if l := math.Hypot(dx, dy); l > 0 {
 						dx, dy = dx/l*grow, dy/l*grow
 					}
-					x, y := world(v.X+dx, v.Y+dy)
-					if k == 0 {
-						i.path.MoveTo(x, y)
-					} else {
-						i.path.LineTo(x, y)
-					}
+					i.point(v.X+dx, v.Y+dy)
 				}
-				i.path.Close()
-			default:
-				drawn = false
+				i.closeLoop()
 			}
 		}
 	}
-	if !drawn && entry.HasComponent(components.SpriteC) {
+	if len(i.loops) == 0 && entry.HasComponent(components.SpriteC) {
 		if sp := components.SpriteC.Get(entry); sp.Image != nil {
 			sx, sy := sp.ScaleX, sp.ScaleY
 			if sx == 0 {
@@ -534,65 +522,96 @@ func (i *Inspector) outline(w donburi.World, ev engine.Event) {
 			b := sp.Image.Bounds()
 			x0, y0 := -sp.OriginX*sx, -sp.OriginY*sy
 			x1, y1 := x0+float64(b.Dx())*sx, y0+float64(b.Dy())*sy
-			for k, p := range [...][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} {
-				x, y := world(p[0], p[1])
-				if k == 0 {
-					i.path.MoveTo(x, y)
-				} else {
-					i.path.LineTo(x, y)
-				}
-			}
-			i.path.Close()
-			drawn = true
+			i.point(x0, y0)
+			i.point(x1, y0)
+			i.point(x1, y1)
+			i.point(x0, y1)
+			i.closeLoop()
 		}
 	}
-	if !drawn { // a ring of fixed size on screen, and a cross
-		x, y := world(0, 0)
-		i.path.MoveTo(x+10, y)
-		i.path.Arc(x, y, 10, 0, 2*math.Pi, vector.Clockwise)
-		i.path.Close()
-		i.path.MoveTo(x-14, y)
-		i.path.LineTo(x+14, y)
-		i.path.MoveTo(x, y-14)
-		i.path.LineTo(x, y+14)
+	if len(i.loops) == 0 { // a ring of fixed size on the screen
+		i.circle(cp.Vector{}, 10)
+	}
+	if i.white == nil {
+		img := ebiten.NewImage(3, 3)
+		img.Fill(color.White)
+		i.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
 	}
 	// A dark border under a bright line: visible on light and dark ground.
-	i.stroke.Width = 4
-	i.draw.ColorScale.Reset()
-	i.draw.ColorScale.Scale(0, 0, 0, 0.6)
-	vector.StrokePath(ev.Screen, &i.path, &i.stroke, &i.draw)
-	i.stroke.Width = 2
-	i.draw.ColorScale.Reset()
-	i.draw.ColorScale.ScaleWithColor(inspectorOutline)
-	vector.StrokePath(ev.Screen, &i.path, &i.stroke, &i.draw)
+	i.verts, i.idx = i.verts[:0], i.idx[:0]
+	i.strokeLoops(4, color.RGBA{0, 0, 0, 255})
+	i.strokeLoops(2, inspectorOutline)
+	ev.Screen.DrawTriangles(i.verts, i.idx, i.white, &i.triOp)
 }
 
-// capsule adds the outline of a segment from a to b of radius r.
-func (i *Inspector) capsule(world func(x, y float64) (float32, float32), a, b cp.Vector, r, scale, pad float64) {
+// point adds a point, in the picked entity's frame, to the loop being made,
+// mapped to the screen.
+func (i *Inspector) point(x, y float64) {
+	sx, sy := i.view.Apply(i.pose.X+x*i.cos-y*i.sin, i.pose.Y+x*i.sin+y*i.cos)
+	i.pts = append(i.pts, [2]float32{float32(sx), float32(sy)})
+}
+
+// closeLoop ends the loop being made.
+func (i *Inspector) closeLoop() { i.loops = append(i.loops, len(i.pts)) }
+
+// circle adds a circle about centre (in the entity's frame) of radius r
+// screen pixels.
+func (i *Inspector) circle(centre cp.Vector, r float64) {
+	i.point(centre.X, centre.Y)
+	c := i.pts[len(i.pts)-1]
+	i.pts = i.pts[:len(i.pts)-1]
+	const n = 40
+	for k := range n {
+		sin, cos := math.Sincos(2 * math.Pi * float64(k) / n)
+		i.pts = append(i.pts, [2]float32{c[0] + float32(r*cos), c[1] + float32(r*sin)})
+	}
+	i.closeLoop()
+}
+
+// capsule adds a hexagon around a segment from a to b of radius r (the
+// entity's units): enough to see which wall is picked.
+func (i *Inspector) capsule(a, b cp.Vector, r float64) {
 	d := b.Sub(a)
 	l := d.Length()
 	if l == 0 {
-		x, y := world(a.X, a.Y)
-		rr := float32(r*scale + pad)
-		i.path.MoveTo(x+rr, y)
-		i.path.Arc(x, y, rr, 0, 2*math.Pi, vector.Clockwise)
-		i.path.Close()
-		return
+		d, l = cp.Vector{X: 1}, 1
 	}
-	grow := r + pad/scale
-	n := cp.Vector{X: -d.Y / l * grow, Y: d.X / l * grow}
-	along := d.Mult(grow / l)
-	// A hexagon around the capsule: enough to see which wall is picked.
-	pts := [...]cp.Vector{a.Add(n), b.Add(n), b.Add(along), b.Sub(n), a.Sub(n), a.Sub(along)}
-	for k, p := range pts {
-		x, y := world(p.X, p.Y)
-		if k == 0 {
-			i.path.MoveTo(x, y)
-		} else {
-			i.path.LineTo(x, y)
+	n := cp.Vector{X: -d.Y / l * r, Y: d.X / l * r}
+	along := d.Mult(r / l)
+	for _, p := range [...]cp.Vector{a.Add(n), b.Add(n), b.Add(along), b.Sub(n), a.Sub(n), a.Sub(along)} {
+		i.point(p.X, p.Y)
+	}
+	i.closeLoop()
+}
+
+// strokeLoops adds the loops' edges as quads of width w pixels in colour c,
+// each edge lengthened by w/2 at both ends so that corners close.
+func (i *Inspector) strokeLoops(w float32, c color.RGBA) {
+	r, g, b, a := float32(c.R)/255, float32(c.G)/255, float32(c.B)/255, float32(c.A)/255
+	start := 0
+	for _, end := range i.loops {
+		loop := i.pts[start:end]
+		start = end
+		for k := range loop {
+			p, q := loop[k], loop[(k+1)%len(loop)]
+			dx, dy := q[0]-p[0], q[1]-p[1]
+			l := float32(math.Hypot(float64(dx), float64(dy)))
+			if l == 0 || len(i.verts)+4 > math.MaxUint16 {
+				continue
+			}
+			ex, ey := dx/l*w/2, dy/l*w/2 // along the edge
+			nx, ny := -ey, ex            // across it
+			base := uint16(len(i.verts))
+			for _, v := range [...][2]float32{
+				{p[0] - ex + nx, p[1] - ey + ny}, {q[0] + ex + nx, q[1] + ey + ny},
+				{q[0] + ex - nx, q[1] + ey - ny}, {p[0] - ex - nx, p[1] - ey - ny},
+			} {
+				i.verts = append(i.verts, ebiten.Vertex{DstX: v[0], DstY: v[1], SrcX: 1, SrcY: 1,
+					ColorR: r, ColorG: g, ColorB: b, ColorA: a})
+			}
+			i.idx = append(i.idx, base, base+1, base+2, base, base+2, base+3)
 		}
 	}
-	i.path.Close()
 }
 
 // build rebuilds the panel's lines from the picked entity's dump. After a

@@ -1,9 +1,11 @@
 package systems_test
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -12,13 +14,26 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+	"golang.org/x/image/font/gofont/gomono"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
 )
+
+// inspectorLineHeight is the height of a row of the panel in the default
+// face, Go Mono at 12 pixels: its ascent, descent and gap, rounded up.
+func inspectorLineHeight(t *testing.T) int {
+	src, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := (&text.GoTextFace{Source: src, Size: 12}).Metrics()
+	return int(math.Ceil(m.HAscent + m.HDescent + m.HLineGap))
+}
 
 // keyEvent is an Input event with keys pressed (edges) and held.
 func keyEvent(pressed []ebiten.Key, held ...ebiten.Key) engine.Event {
