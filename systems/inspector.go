@@ -106,6 +106,7 @@ type Inspector struct {
 	prevSel   donburi.Entity
 	collapsed map[string]bool // components folded, by name
 	text      string
+	marked    int // lines marked as changed
 
 	// layout: the panel, redrawn when the content or the scroll changes
 	relayout bool
@@ -619,7 +620,6 @@ func (i *Inspector) strokeLoops(w float32, c color.RGBA) {
 func (i *Inspector) build(w donburi.World, ticked bool) {
 	i.stale = false
 	i.builds++
-	i.relayout = true
 	if i.state == nil {
 		i.state = components.NewStateHasher(nil)
 		i.prev, i.cur = map[string]string{}, map[string]string{}
@@ -650,13 +650,22 @@ func (i *Inspector) build(w donburi.World, ticked bool) {
 		i.addComponents(w)
 	}
 	var b strings.Builder
+	marked := 0
 	for k, l := range i.lines {
 		if k > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(l.text)
+		if l.changed {
+			marked++
+		}
 	}
-	i.text = b.String()
+	// The same text with nothing marked, before and now (an entity at
+	// rest): the panel drawn stays as it is.
+	if t := b.String(); t != i.text || marked > 0 || i.marked > 0 || i.panel == nil {
+		i.text, i.marked = t, marked
+		i.relayout = true
+	}
 }
 
 func (i *Inspector) note(s string) {

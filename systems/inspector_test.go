@@ -476,3 +476,64 @@ func TestInspectorDraws(t *testing.T) {
 		t.Errorf("panel %v: %d dark pixels", panel, dark)
 	}
 }
+
+// BenchmarkInspector measures a shown inspector's frame on a picked body
+// with a shape and a sprite (the demo's kind of entity), drawn on a screen:
+// between ticks (the panel laid out at the last tick, drawn with one
+// DrawImage, and the outline), and after a tick (the entity dumped, the
+// panel's lines rebuilt and laid out). Hidden is the branch alone.
+// ebiten's queue is flushed between frames, untimed (one pixel read back),
+// as in BenchmarkRender.
+func BenchmarkInspector(b *testing.B) {
+	clock := engine.NewManualClock(0)
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60, Clock: clock}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := donburi.NewWorld()
+	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
+	phys := systems.NewPhysics(w, systems.PhysicsConfig{})
+	sched.AddUpdate(0, "physics", phys.Update)
+	if err := loop.Start(sched.Groups()...); err != nil {
+		b.Fatal(err)
+	}
+	tick := func() { // runs frames until a tick has run
+		for t := loop.Ticks(0); loop.Ticks(0) == t; {
+			loop.Next()
+			sched.Handle(loop.Event())
+		}
+	}
+	for _, c := range []struct {
+		name          string
+		visible, tick bool
+	}{{"hidden", false, false}, {"shown/between-ticks", true, false}, {"shown/after-a-tick", true, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			onGame(b, func() {
+				img := ebiten.NewImage(32, 32)
+				e := phys.SpawnCircle(14, &systems.BodyOptions{Position: cp.Vector{X: 200, Y: 100}, Velocity: cp.Vector{X: 30},
+					Sprite: &components.Sprite{Image: img}})
+				defer w.Remove(e)
+				ins := systems.NewInspector(loop, sched, phys, &systems.InspectorOptions{Visible: c.visible})
+				ins.Select(e)
+				ev := engine.Event{Kind: engine.Render, Alpha: 0.5, Screen: ebiten.NewImage(960, 540)}
+				ins.Draw(w, ev)
+				pixel := make([]byte, 4)
+				flush := ev.Screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
+				b.ReportAllocs()
+				for b.Loop() {
+					if c.tick {
+						b.StopTimer()
+						tick()
+						b.StartTimer()
+					}
+					ins.Draw(w, ev)
+					if c.visible {
+						b.StopTimer()
+						flush.ReadPixels(pixel)
+						b.StartTimer()
+					}
+				}
+			})
+		})
+	}
+}

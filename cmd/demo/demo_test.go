@@ -425,9 +425,10 @@ func TestRealtimeReportsCPUAndTickError(t *testing.T) {
 }
 
 // F4 in the window shows the inspector; a click on the player (at the
-// arena's centre when the Arena starts, with the camera there) picks it:
-// a screenshot (F12) shows the panel at the top right, its component names
-// in their colour, and the player outlined. INSPECTOR_PNG=path keeps the
+// arena's centre when the Arena starts, with the camera there) picks it;
+// the left arrow held moves it. A screenshot (F12) shows the panel at the
+// top right, its component names and the values that changed in the last
+// tick in their colours, and the player outlined. INSPECTOR_PNG=path keeps the
 // screenshot (docs/inspector.png is one).
 func TestInspectorInTheWindow(t *testing.T) {
 	needDisplay(t)
@@ -455,9 +456,15 @@ func TestInspectorInTheWindow(t *testing.T) {
 	if err == nil {
 		err = x.Click(win, 480, 270, windowtest.ButtonLeft, 50*time.Millisecond)
 	}
+	if err == nil { // the player runs left: its values change (drawn in yellow) as the shot is taken
+		err = x.Press("Left")
+	}
 	if err == nil {
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 		err = x.Tap("F12", 50*time.Millisecond)
+	}
+	if err == nil {
+		err = x.Release("Left")
 	}
 	if err != nil {
 		cmd.Process.Kill()
@@ -484,7 +491,7 @@ func TestInspectorInTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := img.Bounds()
-	var dark, heading, outline int
+	var dark, heading, changed, outline int
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
@@ -494,13 +501,15 @@ func TestInspectorInTheWindow(t *testing.T) {
 				dark++
 			case x >= b.Max.X-400 && r > 90 && r < 150 && g > 180 && g < 235 && bl > 230: // component names
 				heading++
-			case x > 380 && x < 580 && y > 170 && y < 370 && r > 230 && g < 110 && bl > 200: // the outline's magenta
+			case x >= b.Max.X-400 && r > 230 && g > 190 && g < 240 && bl > 50 && bl < 120: // values changing
+				changed++
+			case x > 280 && x < 580 && y > 170 && y < 370 && r > 230 && g < 110 && bl > 200: // the outline's magenta
 				outline++
 			}
 		}
 	}
-	if dark < 20000 || heading < 100 || outline < 60 {
-		t.Fatalf("%dx%d: panel %d dark pixels, %d heading pixels; outline %d pixels near the player", b.Dx(), b.Dy(),
-			dark, heading, outline)
+	if dark < 20000 || heading < 100 || changed < 50 || outline < 60 {
+		t.Fatalf("%dx%d: panel %d dark pixels, %d heading, %d changed value pixels; outline %d pixels near the player",
+			b.Dx(), b.Dy(), dark, heading, changed, outline)
 	}
 }
