@@ -70,10 +70,14 @@ type InspectorOptions struct {
 // keys reach the game's ticks as any input does (a game that reads the mouse
 // sees the clicks that pick).
 //
-// Hidden, it costs a branch in each of Input and Draw: no work, no
-// allocation. Shown, a frame between two ticks draws the panel laid out at
-// the last tick (one DrawImage) and the outline; each tick's rebuild (the
-// dump, the layout of its text) allocates.
+// Its keys and clicks act only while it is shown. Hidden, it costs a branch
+// in each of Input and Draw: no work, no allocation (about 4 ns a frame,
+// BenchmarkInspector/hidden). Shown, a frame between two ticks draws the
+// panel laid out at the last tick (one DrawImage) and the outline (one
+// DrawTriangles), allocating nothing (about 25 µs on a 2-core VM with
+// Mesa's software renderer); each tick's rebuild (the dump, the layout of
+// its text) costs some 0.65 ms and 410 allocations there, and is skipped
+// when nothing shown has changed.
 type Inspector struct {
 	loop    *engine.Loop
 	sched   *engine.Scheduler
@@ -162,8 +166,8 @@ var (
 // inspectorMaxColumns cuts longer lines (a long string value).
 const inspectorMaxColumns = 72
 
-// NewInspector returns a hidden inspector of the world its systems are
-// called with. loop gives the tick count and pause shown in its title
+// NewInspector returns an inspector (hidden unless opts.Visible) of the
+// world its systems are called with. loop gives the tick count and pause shown in its title
 // and tells it when a tick has run (nil: it rebuilds every frame); sched's
 // groups are the ones counted (nil: the first group only); physics answers
 // clicks on shapes (nil: clicks find Transforms only).
@@ -472,7 +476,6 @@ func (i *Inspector) outline(w donburi.World, ev engine.Event) {
 	}
 	pose := components.TransformC.Get(entry).At(ev.Alpha)
 	i.pose = pose
-	i.pose.Angle = 0
 	i.sin, i.cos = math.Sincos(pose.Angle)
 	scale := viewScale(&i.view)
 	const pad = 3 // pixels between the shape and its outline
@@ -890,20 +893,21 @@ func (i *Inspector) layout() {
 	i.relayout = false
 	lineH := i.lineHeight()
 	i.maxRows = max(3, int((float64(i.screenH)-2*overlayPad)/lineH))
-	body := len(i.lines) - 1
-	i.scroll = max(0, min(i.scroll, body-(i.maxRows-2)))
-	i.rows = i.rows[:0]
-	i.rows = append(i.rows, 0)
-	shown := min(body-i.scroll, i.maxRows-1)
-	if shown < body-i.scroll {
-		shown = i.maxRows - 2 // room for the last line
+	body := len(i.lines) - 1     // the lines below the title
+	footed := body > i.maxRows-1 // they do not all fit: a last line says so
+	avail := i.maxRows - 1
+	if footed {
+		avail--
 	}
+	i.scroll = max(0, min(i.scroll, body-avail))
+	shown := min(body-i.scroll, avail)
+	i.rows = append(i.rows[:0], 0)
 	for k := range shown {
 		i.rows = append(i.rows, 1+i.scroll+k)
 	}
 	var footer string
-	if cut := body - i.scroll - shown; cut > 0 || i.scroll > 0 {
-		footer = "  … " + strconv.Itoa(i.scroll) + " lines above, " + strconv.Itoa(cut) + " below (wheel)"
+	if footed {
+		footer = "  … " + strconv.Itoa(i.scroll) + " lines above, " + strconv.Itoa(body-i.scroll-shown) + " below (wheel)"
 	}
 	i.normal, i.heads, i.changed = i.normal[:0], i.heads[:0], i.changed[:0]
 	cols := 0

@@ -354,9 +354,13 @@ func TestInspectorFoldsAndScrolls(t *testing.T) {
 	r := newPickRig(480, 100)
 	r.ins.Select(r.circle)
 	draw := func() {
+		t.Helper()
 		onGame(t, func() {
 			r.ins.Draw(r.w, engine.Event{Kind: engine.Render, Screen: ebiten.NewImage(r.sw, r.sh)})
 		})
+		if p := r.ins.Rect(); p.Dy() > r.sh {
+			t.Errorf("the panel %v is taller than the screen (%d)", p, r.sh)
+		}
 	}
 	draw()
 	lines := strings.Split(r.ins.Text(), "\n")
