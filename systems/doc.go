@@ -12,10 +12,4 @@
 // ([Hit]), reacts to contacts between entities with given components with
 // [Physics.OnCollide] and [Physics.OnSeparate] ([Contact]), and lets
 // [PlayerControl] drive the [components.Player] from the tick's input.
-//
-// # Seeing inside
-//
-// A [Stage] comes with an [Overlay] (F3: rates, alpha, per-system timings)
-// and an [Inspector] (F4: a picked entity's components, live, and its
-// outline), both presentation only, both free while hidden.
 package systems
