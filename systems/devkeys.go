@@ -16,6 +16,7 @@ import (
 // DevKeys are the keys every game has while it is made and tested:
 //
 //	F3      the overlay (FPS, ticks per second, alpha, per-system timings)
+//	F4      the inspector (click an entity, or Tab, to see its components)
 //	P       pause
 //	.       a single step while paused
 //	,       a step back while paused (engine.Loop.Rewind: the run re-run to one tick before)
@@ -37,6 +38,9 @@ type DevKeys struct {
 	// Log receives a line for every screenshot saved (or not) and every
 	// rewind; nil means os.Stderr.
 	Log io.Writer
+
+	// Inspector is what F4 toggles (nil: F4 does nothing); Stage sets it.
+	Inspector *Inspector
 
 	loop    *engine.Loop
 	overlay *Overlay
@@ -60,6 +64,9 @@ func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
 	l := d.loop
 	if in.KeyPressed(ebiten.KeyF3) && d.overlay != nil {
 		d.overlay.Toggle()
+	}
+	if in.KeyPressed(ebiten.KeyF4) && d.Inspector != nil {
+		d.Inspector.Toggle()
 	}
 	if in.KeyPressed(ebiten.KeyP) {
 		l.SetPaused(!l.Paused())

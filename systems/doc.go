@@ -23,6 +23,13 @@
 // [Physics.OnCollide] and [Physics.OnSeparate] ([Contact]), and lets
 // [PlayerControl] drive the [components.Player] from the tick's input.
 //
+// # Seeing inside
+//
+// A Stage comes with an [Overlay] (F3: frames and ticks per second, alpha,
+// dropped time, per-system timings) and an [Inspector] (F4: pick an entity
+// by clicking it or with Tab, and see its components live, outlined on
+// screen). Both are presentation only, and cost nothing while hidden.
+//
 // # Speed
 //
 // cp finds a contact only once two shapes overlap at the end of a step: a

@@ -32,6 +32,9 @@ func TestReadmeGame(t *testing.T) {
 	code := src[i+j+len("```go\n"):]
 	code = code[:strings.Index(code, "```")]
 	// A package under testdata is left out of ./... but builds when named.
+	if err := os.MkdirAll("testdata", 0o755); err != nil { // not in git: a fresh clone has none
+		t.Fatal(err)
+	}
 	dir, err := os.MkdirTemp("testdata", "readmegame-")
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,10 @@ type Stage struct {
 	Bundle  *assets.Bundle
 	Overlay *Overlay // hidden at first; F3 shows it (see DevKeys)
 	Keys    *DevKeys // nil with StageOptions.NoDevKeys
-	Physics *Physics // nil without StageOptions.Physics
+	// Inspector shows a picked entity's components; hidden at first, F4
+	// shows it (see DevKeys).
+	Inspector *Inspector
+	Physics   *Physics // nil without StageOptions.Physics
 	// State is the hasher of the default state checksum (nil with
 	// StageOptions.Checksum): its ComponentSums say which component types
 	// a tick changed, its Dump writes the world as text.
@@ -81,7 +84,7 @@ type StageOptions struct {
 	// Physics.Update to the group that steps it.
 	Physics *PhysicsConfig
 
-	// NoDevKeys leaves out the dev keys (F3, P, period, [ and ], F11, F12).
+	// NoDevKeys leaves out the dev keys (F3, F4, P, period, [ and ], F11, F12).
 	NoDevKeys bool
 
 	// Overlay configures the overlay; nil: the defaults, hidden at first.
@@ -114,7 +117,8 @@ type Leftovers struct {
 
 // NewStage makes a stage on loop: the world, the scheduler with the
 // groups, the bundle, the overlay (its render system in layer
-// OverlayLayer) and the dev keys (an input system). Release it when the
+// OverlayLayer), the inspector (an input system and a render system in
+// layer InspectorLayer) and the dev keys (an input system). Release it when the
 // scene ends (defer st.Release()).
 func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 	load := opts.Assets
@@ -148,6 +152,11 @@ func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 		cfg := *opts.Physics
 		cfg.Loop = loop
 		s.Physics = NewPhysics(w, cfg)
+	}
+	s.Inspector = NewInspector(loop, s.Sched, s.Physics, nil)
+	s.Sched.AddInput("inspector", s.Inspector.Input).AddRender(InspectorLayer, "inspector", s.Inspector.Draw)
+	if s.Keys != nil {
+		s.Keys.Inspector = s.Inspector
 	}
 	s.checksum = opts.Checksum
 	if s.checksum == nil {

@@ -196,7 +196,9 @@ func TestStageEndFirstWinsAndBackground(t *testing.T) {
 	if err := engine.Run(play, &engine.Options{Headless: &engine.Headless{}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(renders) != 3 || renders[1] != "background" || layers[1] >= layers[2] || layers[2] >= layers[0] {
+	// overlay, background, inspector (the Stage's), low (the scene's)
+	if len(renders) != 4 || renders[1] != "background" || renders[3] != "low" ||
+		!(layers[1] < layers[3] && layers[3] < layers[2] && layers[2] < layers[0]) {
 		t.Fatalf("render systems, in the order added: %v, layers %v", renders, layers)
 	}
 }

@@ -485,3 +485,93 @@ func TestRealtimeReportsCPUAndTickError(t *testing.T) {
 	}
 	t.Logf("%s", re.Find(out))
 }
+
+// F4 in the window shows the inspector; a click on the player (at the
+// arena's centre when the Arena starts, with the camera there) picks it;
+// the left arrow held moves it. A screenshot (F12) shows the panel at the
+// top right, its component names and the values that changed in the last
+// tick in their colours, and the player outlined. INSPECTOR_PNG=path keeps the
+// screenshot (docs/inspector.png is one).
+func TestInspectorInTheWindow(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	cmd := exec.Command(demoBin, "-scene", "arena", "-seconds", "4")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	x, err := windowtest.Dial()
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	defer x.Close()
+	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
+	if err == nil {
+		err = x.Focus(win)
+	}
+	if err == nil {
+		err = x.Tap("F4", 50*time.Millisecond)
+	}
+	if err == nil {
+		err = x.Click(win, 480, 270, windowtest.ButtonLeft, 50*time.Millisecond)
+	}
+	if err == nil { // the player runs left: its values change (drawn in yellow) as the shot is taken
+		err = x.Press("Left")
+	}
+	if err == nil {
+		time.Sleep(300 * time.Millisecond)
+		err = x.Tap("F12", 50*time.Millisecond)
+	}
+	if err == nil {
+		err = x.Release("Left")
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	shots, _ := filepath.Glob(filepath.Join(dir, "screenshot-*.png"))
+	if len(shots) != 1 {
+		t.Fatalf("screenshots %v:\n%s", shots, out.String())
+	}
+	data, err := os.ReadFile(shots[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keep := os.Getenv("INSPECTOR_PNG"); keep != "" {
+		if err := os.WriteFile(keep, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	var dark, heading, changed, outline int
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			switch {
+			case x >= b.Max.X-250 && y < 300 && r < 30 && g < 30 && bl < 30: // the panel's dark box
+				dark++
+			case x >= b.Max.X-400 && r > 90 && r < 150 && g > 180 && g < 235 && bl > 230: // component names
+				heading++
+			case x >= b.Max.X-400 && r > 230 && g > 190 && g < 240 && bl > 50 && bl < 120: // values changing
+				changed++
+			case x > 280 && x < 580 && y > 170 && y < 370 && r > 230 && g < 110 && bl > 200: // the outline's magenta
+				outline++
+			}
+		}
+	}
+	if dark < 20000 || heading < 100 || changed < 50 || outline < 60 {
+		t.Fatalf("%dx%d: panel %d dark pixels, %d heading, %d changed value pixels; outline %d pixels near the player",
+			b.Dx(), b.Dy(), dark, heading, changed, outline)
+	}
+}

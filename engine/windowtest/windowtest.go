@@ -2,9 +2,9 @@
 // manager and a player at the keyboard do, for tests under a virtual X
 // display (Xvfb, xvfb-run): it finds a window by its title, focuses,
 // resizes and closes it with the requests a window manager makes, and
-// presses keys through the X server's XTEST extension, so that the game
-// reads them as it reads a real keyboard. It needs $DISPLAY; it does not
-// need a window manager.
+// presses keys, moves the pointer and clicks through the X server's XTEST
+// extension, so that the game reads them as it reads a real keyboard and
+// mouse. It needs $DISPLAY; it does not need a window manager.
 //
 // A Client is used by one goroutine.
 package windowtest
@@ -166,13 +166,18 @@ func (x *Client) Focused() (xproto.Window, error) {
 
 // NewWindow creates and maps a 1x1 window of this client at the root's
 // corner (out of the way of a centred game window), to take the focus.
-func (x *Client) NewWindow() (xproto.Window, error) {
+func (x *Client) NewWindow() (xproto.Window, error) { return x.NewWindowAt(0, 0, 1, 1) }
+
+// NewWindowAt creates and maps a window of this client of w by h pixels with
+// its top-left corner at x0, y0 of the root window, for a test to click in.
+// A size below 1 is taken as 1.
+func (x *Client) NewWindowAt(x0, y0, w, h int) (xproto.Window, error) {
 	wid, err := xproto.NewWindowId(x.conn)
 	if err != nil {
 		return 0, err
 	}
-	err = xproto.CreateWindowChecked(x.conn, x.screen.RootDepth, wid, x.screen.Root, 0, 0, 1, 1, 0,
-		xproto.WindowClassInputOutput, x.screen.RootVisual, 0, nil).Check()
+	err = xproto.CreateWindowChecked(x.conn, x.screen.RootDepth, wid, x.screen.Root, int16(x0), int16(y0),
+		uint16(max(w, 1)), uint16(max(h, 1)), 0, xproto.WindowClassInputOutput, x.screen.RootVisual, 0, nil).Check()
 	if err != nil {
 		return 0, fmt.Errorf("create window: %w", err)
 	}
@@ -186,7 +191,7 @@ func (x *Client) NewWindow() (xproto.Window, error) {
 var Keys = map[string]xproto.Keysym{
 	"Return": 0xff0d, "Escape": 0xff1b, "space": 0x20, "Tab": 0xff09,
 	"Left": 0xff51, "Up": 0xff52, "Right": 0xff53, "Down": 0xff54,
-	"F3": 0xffc0, "F11": 0xffc8, "F12": 0xffc9,
+	"F3": 0xffc0, "F4": 0xffc1, "F11": 0xffc8, "F12": 0xffc9, "Shift_L": 0xffe1,
 	"period": 0x2e, "comma": 0x2c, "bracketleft": 0x5b, "bracketright": 0x5d, "minus": 0x2d, "equal": 0x3d,
 	"a": 0x61, "d": 0x64, "p": 0x70, "q": 0x71, "s": 0x73, "w": 0x77,
 }
@@ -218,20 +223,123 @@ func (x *Client) fake(key string, kind byte) error {
 	if err != nil {
 		return err
 	}
-	if err := xtest.FakeInputChecked(x.conn, kind, byte(code), xproto.TimeCurrentTime, x.screen.Root, 0, 0, 0).Check(); err != nil {
-		return fmt.Errorf("windowtest: XTEST %s: %w", key, err)
+	return x.fakeInput(kind, byte(code), 0, 0, key)
+}
+
+// fakeInput sends one XTEST event and waits until the server has taken it.
+func (x *Client) fakeInput(kind, detail byte, rootX, rootY int16, what string) error {
+	if err := x.initXTest(); err != nil {
+		return err
+	}
+	if err := xtest.FakeInputChecked(x.conn, kind, detail, xproto.TimeCurrentTime, x.screen.Root, rootX, rootY, 0).Check(); err != nil {
+		return fmt.Errorf("windowtest: XTEST %s: %w", what, err)
 	}
 	xproto.GetInputFocus(x.conn).Reply() // a round trip: the server has taken the event
 	return nil
 }
 
-// keycode finds the key that types sym in the server's keyboard mapping.
-func (x *Client) keycode(sym xproto.Keysym) (xproto.Keycode, error) {
+func (x *Client) initXTest() error {
 	if !x.xtest {
 		if err := xtest.Init(x.conn); err != nil {
-			return 0, fmt.Errorf("windowtest: the X server has no XTEST extension: %w", err)
+			return fmt.Errorf("windowtest: the X server has no XTEST extension: %w", err)
 		}
 		x.xtest = true
+	}
+	return nil
+}
+
+// The mouse buttons, as X numbers them: Click, MouseDown and MouseUp take them.
+const (
+	ButtonLeft   = 1
+	ButtonMiddle = 2
+	ButtonRight  = 3
+)
+
+// X reports a wheel turned by a notch as a click of button 4 (up) or 5 (down).
+const (
+	buttonWheelUp   = 4
+	buttonWheelDown = 5
+)
+
+// MovePointer moves the pointer to x, y in win's coordinates (pixels from its
+// top-left corner; outside the window is allowed), as a mouse moved there
+// does: the window under it gets a MotionNotify. A game that reads the cursor
+// once a frame sees it there from its next frame.
+func (x *Client) MovePointer(win xproto.Window, wx, wy int) error {
+	r, err := xproto.TranslateCoordinates(x.conn, win, x.screen.Root, int16(wx), int16(wy)).Reply()
+	if err != nil {
+		return fmt.Errorf("windowtest: translate %d,%d of window 0x%x: %w", wx, wy, win, err)
+	}
+	// detail 0: an absolute motion to rootX, rootY of the root window.
+	return x.fakeInput(xproto.MotionNotify, 0, r.DstX, r.DstY, fmt.Sprintf("motion to %d,%d", wx, wy))
+}
+
+// Pointer returns where the pointer is, in win's coordinates.
+func (x *Client) Pointer(win xproto.Window) (int, int, error) {
+	r, err := xproto.QueryPointer(x.conn, win).Reply()
+	if err != nil {
+		return 0, 0, fmt.Errorf("windowtest: query pointer: %w", err)
+	}
+	return int(r.WinX), int(r.WinY), nil
+}
+
+// MouseDown presses mouse button b (ButtonLeft, ButtonMiddle, ButtonRight)
+// where the pointer is: the window under it gets a ButtonPress.
+func (x *Client) MouseDown(b int) error {
+	if b < 1 || b > 255 {
+		return fmt.Errorf("windowtest: no mouse button %d", b)
+	}
+	return x.fakeInput(xproto.ButtonPress, byte(b), 0, 0, fmt.Sprintf("button %d down", b))
+}
+
+// MouseUp lets mouse button b go.
+func (x *Client) MouseUp(b int) error {
+	if b < 1 || b > 255 {
+		return fmt.Errorf("windowtest: no mouse button %d", b)
+	}
+	return x.fakeInput(xproto.ButtonRelease, byte(b), 0, 0, fmt.Sprintf("button %d up", b))
+}
+
+// Click moves the pointer to wx, wy of win, presses button b there, holds it
+// for hold and releases it. A game that samples its mouse once a frame sees
+// the press when hold is at least a frame (50 ms is three frames at 60 Hz);
+// the pointer is moved first and given a frame's time to arrive, so that
+// the press is seen where the pointer is.
+func (x *Client) Click(win xproto.Window, wx, wy, b int, hold time.Duration) error {
+	if err := x.MovePointer(win, wx, wy); err != nil {
+		return err
+	}
+	time.Sleep(hold)
+	if err := x.MouseDown(b); err != nil {
+		return err
+	}
+	time.Sleep(hold)
+	return x.MouseUp(b)
+}
+
+// Wheel turns the mouse wheel where the pointer is by notches: up (away
+// from the user) for a positive count, down for a negative one, hold apart.
+func (x *Client) Wheel(notches int, hold time.Duration) error {
+	b := buttonWheelUp
+	if notches < 0 {
+		b, notches = buttonWheelDown, -notches
+	}
+	for range notches {
+		if err := x.MouseDown(b); err != nil {
+			return err
+		}
+		if err := x.MouseUp(b); err != nil {
+			return err
+		}
+		time.Sleep(hold)
+	}
+	return nil
+}
+
+// keycode finds the key that types sym in the server's keyboard mapping.
+func (x *Client) keycode(sym xproto.Keysym) (xproto.Keycode, error) {
+	if err := x.initXTest(); err != nil {
+		return 0, err
 	}
 	if x.codes == nil {
 		setup := xproto.Setup(x.conn)
@@ -259,11 +367,13 @@ func (x *Client) keycode(sym xproto.Keysym) (xproto.Keycode, error) {
 	return code, nil
 }
 
-// Listen asks the server for the key presses and releases of a window of
-// this client (see NewWindow), to read with PollEvent.
+// Listen asks the server for the key presses and releases, mouse button
+// presses and releases and pointer motion of a window of this client (see
+// NewWindow), to read with PollEvent.
 func (x *Client) Listen(win xproto.Window) error {
 	err := xproto.ChangeWindowAttributesChecked(x.conn, win, xproto.CwEventMask,
-		[]uint32{xproto.EventMaskKeyPress | xproto.EventMaskKeyRelease}).Check()
+		[]uint32{xproto.EventMaskKeyPress | xproto.EventMaskKeyRelease |
+			xproto.EventMaskButtonPress | xproto.EventMaskButtonRelease | xproto.EventMaskPointerMotion}).Check()
 	if err != nil {
 		return fmt.Errorf("windowtest: listen: %w", err)
 	}
