@@ -63,8 +63,14 @@
 //     a [TickInput] gives ticks their input one at a time (an autopilot, a
 //     script, a bot). [InputLog] records a run and replays it, checking the
 //     state against the recording's checksums ([Loop.SetChecksum]).
+//   - A replay that drifts says where: the tick, and with the detail of a
+//     recording (InputLog.Detail) the system and the component types
+//     ([DivergenceError]); [Loop.DumpState] writes the state as text.
+//     [Loop.Rewind] steps a paused game back, exactly, by re-running it.
 //   - [App] is the command line every game gets: a window or headless,
-//     record and replay, screenshots, a CPU profile, Ctrl-C.
+//     record and replay, screenshots, dumps, a CPU profile, Ctrl-C. A game's
+//     scenes are built on systems.Stage (the kit: world, scheduler, assets,
+//     dev keys, overlay, inspector).
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
 //
 // # Game decisions happen on Update events

@@ -455,7 +455,8 @@ func (l *Loop) beginFrame() bool {
 // advance moves game time by the real time since the previous frame (rule 3),
 // scaled, clamped to MaxDelta and paced (rule 7). Real time is counted once:
 // a clock that went back adds nothing until it passes its latest reading. It
-// fails the loop when game time would pass MaxGameTime.
+// fails the loop with ErrGameTimeLimit when game time would pass what a
+// time.Duration holds.
 func (l *Loop) advance(now time.Duration) bool {
 	if !l.clockSeen {
 		l.clockSeen, l.lastNow, l.lastRead = true, now, now
