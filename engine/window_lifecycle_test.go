@@ -38,7 +38,12 @@ const runReturned = "RUN RETURNED"
 func runWindowChild(t *testing.T, test, scenario string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), windowScenario+"="+scenario)
+	d, err := windowtest.NewDisplay() // its own: no other test's window takes the focus
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	cmd.Env = append(d.Env(nil), windowScenario+"="+scenario)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
@@ -72,7 +77,6 @@ func runWindowChild(t *testing.T, test, scenario string) string {
 		<-read
 		t.Fatalf("child %s: %s\n%s", scenario, why, out.String())
 	}
-	var err error
 	select {
 	case <-returned:
 		select {

@@ -59,52 +59,26 @@ func TestReadmeGame(t *testing.T) {
 		t.Skip("no DISPLAY: the window part needs xvfb-run -a (make test)")
 	}
 	rec := filepath.Join(t.TempDir(), "mygame.input")
-	cmd := exec.Command(bin, "-record", rec)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	x, err := windowtest.Dial()
+	x, err := windowtest.Start(exec.Command(bin, "-record", rec), "my game")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	play := func() error {
-		win, err := x.FindWindow("my game", 20*time.Second)
-		if err != nil {
-			return err
+	for _, step := range []struct {
+		key  string
+		hold time.Duration
+	}{{"Right", 1200 * time.Millisecond}, {"Down", 700 * time.Millisecond}, {"Right", 400 * time.Millisecond}, {"Escape", 100 * time.Millisecond}} {
+		if err := x.Tap(step.key, step.hold); err != nil {
+			t.Fatal(err)
 		}
-		if err := x.Focus(win); err != nil {
-			return err
-		}
-		for _, step := range []struct {
-			key  string
-			hold time.Duration
-		}{{"Right", 1200 * time.Millisecond}, {"Down", 700 * time.Millisecond}, {"Right", 400 * time.Millisecond}, {"Escape", 100 * time.Millisecond}} {
-			if err := x.Tap(step.key, step.hold); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
-	if err := play(); err != nil {
-		t.Fatal(err)
+	out, err := x.Wait(20 * time.Second) // Esc ends the game
+	if err != nil {
+		t.Fatalf("the window run: %v\n%s", err, out)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the window run: %v\n%s", err, out.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("Esc did not end the game:\n%s", out.String())
-	}
-	window := sum.FindStringSubmatch(out.String())
-	if window == nil || !strings.Contains(out.String(), "recorded 1 scenes") {
-		t.Fatalf("the window run printed:\n%s", out.String())
+	window := sum.FindStringSubmatch(out)
+	if window == nil || !strings.Contains(out, "recorded 1 scenes") {
+		t.Fatalf("the window run printed:\n%s", out)
 	}
 	for _, fps := range []string{"24", "60", "144"} {
 		got, err := exec.Command(bin, "-headless", "-replay", rec, "-fps", fps).CombinedOutput()
@@ -113,5 +87,5 @@ func TestReadmeGame(t *testing.T) {
 			t.Fatalf("replay at %s fps: %v\n%s\nwant checksum %s", fps, err, got, window[1])
 		}
 	}
-	t.Logf("window run:\n%s", out.String())
+	t.Logf("window run:\n%s", out)
 }

@@ -137,26 +137,12 @@ func TestReplayAloneReproducesTheRun(t *testing.T) {
 func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 	needDisplay(t)
 	rec := filepath.Join(t.TempDir(), "window.input")
-	cmd := exec.Command(bin, "-seconds", "5", "-seed", "11", "-record", rec)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	x, err := windowtest.Dial()
+	x, err := windowtest.Start(exec.Command(bin, "-seconds", "5", "-seed", "11", "-record", rec), "fixedstep breakout")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	win, err := x.FindWindow("fixedstep breakout", 20*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
 	time.Sleep(300 * time.Millisecond) // a little time on the Title
-	if err := x.Focus(win); err != nil {
-		t.Fatal(err)
-	}
 	for _, step := range []struct {
 		key  string
 		hold time.Duration
@@ -167,17 +153,18 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the window run: %v\n%s", err, out.String())
+	out, err := x.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("the window run: %v\n%s", err, out)
 	}
-	m := checksumRE.FindStringSubmatch(out.String())
-	if m == nil || !strings.Contains(out.String(), "run: 3 scenes (Title, Play, Title)") {
-		t.Fatalf("the window run did not go Title, Play, Title, or printed no checksum:\n%s", out.String())
+	m := checksumRE.FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "run: 3 scenes (Title, Play, Title)") {
+		t.Fatalf("the window run did not go Title, Play, Title, or printed no checksum:\n%s", out)
 	}
 	// The served ball (Space) has broken a brick by the time Esc is pressed.
-	g := gameRE.FindStringSubmatch(out.String())
+	g := gameRE.FindStringSubmatch(out)
 	if g == nil || g[1] == "0" {
-		t.Fatalf("no brick broken in the window run:\n%s", out.String())
+		t.Fatalf("no brick broken in the window run:\n%s", out)
 	}
 	game := g[0]
 	for _, fps := range []string{"24", "60", "144"} {
@@ -188,7 +175,7 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 			t.Fatalf("-fps %s: exit %d, want checksum %s and %q:\n%s", fps, code, m[1], game, got)
 		}
 	}
-	t.Logf("window run:\n%s", out.String())
+	t.Logf("window run:\n%s", out)
 }
 
 // -screenshot under Xvfb (the autopilot starts a game from the Title)
@@ -275,25 +262,12 @@ func TestDevKeysInTheWindow(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "-autopilot", "-seconds", "4", "-seed", "2")
 	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	x, err := windowtest.Dial()
+	x, err := windowtest.Start(cmd, "fixedstep breakout")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	win, err := x.FindWindow("fixedstep breakout", 20*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Focus(win); err != nil {
-		t.Fatal(err)
-	}
 	time.Sleep(1500 * time.Millisecond) // the autopilot starts a game after a second
 	for _, key := range []string{"F3", "p", "F12"} {
 		if err := x.Tap(key, 100*time.Millisecond); err != nil {
@@ -305,13 +279,14 @@ func TestDevKeysInTheWindow(t *testing.T) {
 	if err := x.Tap("p", 100*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	out, err := x.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	took := time.Since(start)
 	shots, _ := filepath.Glob(filepath.Join(dir, "screenshot-*.png"))
 	if len(shots) != 1 {
-		t.Fatalf("F12 saved %d screenshots in %s:\n%s", len(shots), dir, out.String())
+		t.Fatalf("F12 saved %d screenshots in %s:\n%s", len(shots), dir, out)
 	}
 	f, err := os.Open(shots[0])
 	if err != nil {
@@ -339,7 +314,7 @@ func TestDevKeysInTheWindow(t *testing.T) {
 	if took < 6*time.Second {
 		t.Errorf("4 s of game time, paused for 2 s, took %v of real time", took)
 	}
-	t.Logf("%s: %d light pixels in the overlay's corner; the run took %v\n%s", filepath.Base(shots[0]), light, took, out.String())
+	t.Logf("%s: %d light pixels in the overlay's corner; the run took %v\n%s", filepath.Base(shots[0]), light, took, out)
 }
 
 // The package doc's line counts stay true: the total, and the plumbing as

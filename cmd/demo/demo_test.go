@@ -103,35 +103,21 @@ var anyChecksumRE = regexp.MustCompile(`\nchecksum [0-9a-f]{16}\n`)
 func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 	needDisplay(t)
 	rec := filepath.Join(t.TempDir(), "title.input")
-	cmd := exec.Command(demoBin, "-autopilot", "-seconds", "4", "-seed", "9", "-record", rec)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x, err := windowtest.Dial()
+	p, err := windowtest.Start(exec.Command(demoBin, "-autopilot", "-seconds", "4", "-seed", "9", "-record", rec), "fixedstep demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
-	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
+	defer p.Close()
+	if err := p.TapAll(100*time.Millisecond, 300*time.Millisecond, "Return"); err != nil { // after a little time on the Title
+		t.Fatal(err)
+	}
+	out, err := p.Wait(60 * time.Second)
 	if err != nil {
-		cmd.Process.Kill()
-		t.Fatal(err)
+		t.Fatalf("the window run: %v\n%s", err, out)
 	}
-	time.Sleep(300 * time.Millisecond) // a little time on the Title
-	if err := x.Focus(win); err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Tap("Return", 100*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the window run: %v\n%s", err, out.String())
-	}
-	m := checksumRE.FindStringSubmatch(out.String())
-	if m == nil || !strings.Contains(out.String(), "run: 2 scenes (Title, Arena)") {
-		t.Fatalf("the window run did not reach the Arena, or printed no checksum:\n%s", out.String())
+	m := checksumRE.FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "run: 2 scenes (Title, Arena)") {
+		t.Fatalf("the window run did not reach the Arena, or printed no checksum:\n%s", out)
 	}
 	window := m[1]
 	for _, fps := range []string{"24", "60", "144"} {
@@ -142,7 +128,7 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 			t.Fatalf("-fps %s: exit %d, want checksum %s:\n%s", fps, code, window, got)
 		}
 	}
-	t.Logf("window run:\n%s", out.String())
+	t.Logf("window run:\n%s", out)
 }
 
 // -replay FILE with no other flag replays the run as recorded: its seed,
@@ -358,37 +344,22 @@ func TestF12SavesAScreenshot(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "3")
 	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x, err := windowtest.Dial()
+	p, err := windowtest.Start(cmd, "fixedstep demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
-	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
-	if err == nil {
-		err = x.Focus(win)
-	}
-	if err == nil {
-		err = x.Tap("F3", 50*time.Millisecond)
-	}
-	if err == nil {
-		time.Sleep(600 * time.Millisecond) // the overlay's text is built within its refresh
-		err = x.Tap("F12", 50*time.Millisecond)
-	}
-	if err != nil {
-		cmd.Process.Kill()
+	defer p.Close()
+	// F3, then F12 once the overlay's text is built (within its refresh)
+	if err := p.TapAll(50*time.Millisecond, 600*time.Millisecond, "F3", "F12"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	out, err := p.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	shots, _ := filepath.Glob(filepath.Join(dir, "screenshot-*.png"))
-	if len(shots) != 1 || !strings.Contains(out.String(), "screenshot saved to ") {
-		t.Fatalf("screenshots %v:\n%s", shots, out.String())
+	if len(shots) != 1 || !strings.Contains(out, "screenshot saved to ") {
+		t.Fatalf("screenshots %v:\n%s", shots, out)
 	}
 	data, err := os.ReadFile(shots[0])
 	if err != nil {
@@ -422,39 +393,23 @@ func TestF12SavesAScreenshot(t *testing.T) {
 // end.
 func TestRewindInAWindow(t *testing.T) {
 	needDisplay(t)
-	cmd := exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "5")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x, err := windowtest.Dial()
+	p, err := windowtest.Start(exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "5"), "fixedstep demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
-	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
-	if err == nil {
-		err = x.Focus(win)
-	}
-	time.Sleep(1500 * time.Millisecond)
-	for _, key := range []string{"p", "comma", "comma", "p"} {
-		if err == nil {
-			err = x.Tap(key, 60*time.Millisecond)
-			time.Sleep(300 * time.Millisecond)
-		}
-	}
-	if err != nil {
-		cmd.Process.Kill()
+	defer p.Close()
+	time.Sleep(1200 * time.Millisecond)
+	if err := p.TapAll(60*time.Millisecond, 300*time.Millisecond, "p", "comma", "comma", "p"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	out, err := p.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
-	if n := strings.Count(out.String(), "rewind: back to tick"); n != 2 || !strings.Contains(out.String(), "run: 1 scenes (Arena), 300 ticks") {
-		t.Fatalf("%d rewinds:\n%s", n, out.String())
+	if n := strings.Count(out, "rewind: back to tick"); n != 2 || !strings.Contains(out, "run: 1 scenes (Arena), 300 ticks") {
+		t.Fatalf("%d rewinds:\n%s", n, out)
 	}
-	t.Logf("%s", out.String())
+	t.Logf("%s", out)
 }
 
 // Without a display the windowed demo exits 1 and says what to do.
@@ -497,26 +452,14 @@ func TestInspectorInTheWindow(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(demoBin, "-scene", "arena", "-seconds", "4")
 	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	x, err := windowtest.Dial()
+	x, err := windowtest.Start(cmd, "fixedstep demo")
 	if err != nil {
-		cmd.Process.Kill()
 		t.Fatal(err)
 	}
 	defer x.Close()
-	win, err := x.FindWindow("fixedstep demo", 20*time.Second)
+	err = x.Tap("F4", 50*time.Millisecond)
 	if err == nil {
-		err = x.Focus(win)
-	}
-	if err == nil {
-		err = x.Tap("F4", 50*time.Millisecond)
-	}
-	if err == nil {
-		err = x.Click(win, 480, 270, windowtest.ButtonLeft, 50*time.Millisecond)
+		err = x.Click(x.Window, 480, 270, windowtest.ButtonLeft, 50*time.Millisecond)
 	}
 	if err == nil { // the player runs left: its values change (drawn in yellow) as the shot is taken
 		err = x.Press("Left")
@@ -529,15 +472,15 @@ func TestInspectorInTheWindow(t *testing.T) {
 		err = x.Release("Left")
 	}
 	if err != nil {
-		cmd.Process.Kill()
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	out, err := x.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	shots, _ := filepath.Glob(filepath.Join(dir, "screenshot-*.png"))
 	if len(shots) != 1 {
-		t.Fatalf("screenshots %v:\n%s", shots, out.String())
+		t.Fatalf("screenshots %v:\n%s", shots, out)
 	}
 	data, err := os.ReadFile(shots[0])
 	if err != nil {

@@ -20,7 +20,12 @@ func TestTapReachesTheFocusedWindow(t *testing.T) {
 		}
 		t.Skip("no DISPLAY: run under xvfb-run -a, or make test")
 	}
-	x, err := windowtest.Dial()
+	d, err := windowtest.NewDisplay() // its own: no other test's window takes the focus
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	x, err := windowtest.DialDisplay(d.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +75,12 @@ func TestClickReachesTheWindowUnderThePointer(t *testing.T) {
 		}
 		t.Skip("no DISPLAY: run under xvfb-run -a, or make test")
 	}
-	x, err := windowtest.Dial()
+	d, err := windowtest.NewDisplay() // its own: no other test's window takes the focus
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	x, err := windowtest.DialDisplay(d.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
