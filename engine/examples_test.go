@@ -3,6 +3,8 @@ package engine_test
 import (
 	"fmt"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -109,4 +111,36 @@ func ExampleRun() {
 	// title: start pressed at 50ms
 	// play: one second of physics at 1s
 	// err: <nil>
+}
+
+// A scripted player as a TickInput: it holds Space on ticks 3 to 5 of the
+// first group, so the game sees the press on tick 3 and the release on tick
+// 6 at any frame rate (here 24 and 144 frames a second).
+func ExampleTickInput() {
+	script := engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
+		in.SetKey(ebiten.KeySpace, t.Group == 0 && t.Tick >= 3 && t.Tick <= 5)
+	})
+	for _, fps := range []float64{24, 144} {
+		scene := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+			for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+				if ev.Kind != engine.Update {
+					continue
+				}
+				if ev.Input.KeyPressed(ebiten.KeySpace) {
+					fmt.Printf("%v fps: Space pressed on tick %d\n", fps, ev.Tick)
+				}
+				if ev.Input.KeyReleased(ebiten.KeySpace) {
+					fmt.Printf("%v fps: Space released on tick %d\n", fps, ev.Tick)
+					return nil, nil
+				}
+			}
+			return nil, loop.Err()
+		})
+		engine.Run(scene, &engine.Options{Headless: &engine.Headless{FPS: fps}, TickInput: script})
+	}
+	// Output:
+	// 24 fps: Space pressed on tick 3
+	// 24 fps: Space released on tick 6
+	// 144 fps: Space pressed on tick 3
+	// 144 fps: Space released on tick 6
 }

@@ -2,18 +2,20 @@ package engine
 
 import "github.com/hajimehoshi/ebiten/v2"
 
-// Sizes of the input state. Gamepads beyond MaxGamepads are ignored.
+// Sizes of the input state: the gamepads it holds (more are ignored), the
+// axes of a gamepad in the standard layout, and the 64-bit words of a
+// KeySet (one bit per ebiten.Key).
 const (
 	MaxGamepads     = 4
+	GamepadAxes     = int(ebiten.StandardGamepadAxisMax) + 1
+	KeySetWords     = (int(ebiten.KeyMax) + 64) / 64
 	gamepadButtons  = int(ebiten.StandardGamepadButtonMax) + 1
-	gamepadAxes     = int(ebiten.StandardGamepadAxisMax) + 1
-	keyWords        = (int(ebiten.KeyMax) + 64) / 64
 	maxKey          = int(ebiten.KeyMax)
 	mouseButtonsMax = int(ebiten.MouseButtonMax) + 1
 )
 
 // KeySet is a set of keys, one bit per [ebiten.Key]. Its zero value is empty.
-type KeySet [keyWords]uint64
+type KeySet [KeySetWords]uint64
 
 func (s *KeySet) has(k ebiten.Key) bool {
 	return uint(k) <= uint(ebiten.KeyMax) && s[k/64]&(1<<(k%64)) != 0
@@ -34,7 +36,7 @@ func (s *KeySet) set(k ebiten.Key, on bool) {
 type Gamepad struct {
 	Connected               bool
 	Down, Pressed, Released uint32 // one bit per ebiten.StandardGamepadButton
-	Axes                    [gamepadAxes]float64
+	Axes                    [GamepadAxes]float64
 }
 
 // InputState is what the player does, as a plain value: keys, mouse and
@@ -88,7 +90,7 @@ func (in *InputState) GamepadPressed(pad int, b ebiten.StandardGamepadButton) bo
 
 // GamepadAxis returns axis a of pad in [-1, 1], 0 for a pad that is not there.
 func (in *InputState) GamepadAxis(pad int, a ebiten.StandardGamepadAxis) float64 {
-	if uint(pad) >= MaxGamepads || uint(a) >= uint(gamepadAxes) {
+	if uint(pad) >= MaxGamepads || uint(a) >= uint(GamepadAxes) {
 		return 0
 	}
 	return in.Gamepads[pad].Axes[a]
@@ -120,7 +122,7 @@ func (in *InputState) SetGamepadButton(pad int, b ebiten.StandardGamepadButton, 
 
 // SetGamepadAxis sets axis a of pad, and marks the pad connected.
 func (in *InputState) SetGamepadAxis(pad int, a ebiten.StandardGamepadAxis, v float64) {
-	if uint(pad) >= MaxGamepads || uint(a) >= uint(gamepadAxes) {
+	if uint(pad) >= MaxGamepads || uint(a) >= uint(GamepadAxes) {
 		return
 	}
 	in.Gamepads[pad].Connected = true

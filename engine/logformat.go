@@ -303,7 +303,7 @@ func checkEntry(data []byte, off int) (int, error) {
 				if err := need(9); err != nil {
 					return off, err
 				}
-				if int(data[off]) >= gamepadAxes {
+				if int(data[off]) >= GamepadAxes {
 					return off, fmt.Errorf("bad gamepad axis %d", data[off])
 				}
 				off += 9
