@@ -57,6 +57,11 @@ import (
 // be written or a file that cannot be replayed is an error before the first
 // frame.
 //
+// The run is recorded in memory (or to -record's file) whatever the flags,
+// and first is the run's Options.Restart, so that Loop.Rewind (the dev
+// keys' comma) can re-run it to an earlier tick; a window run with no
+// summary keeps a state checksum a second.
+//
 // A run that is headless, records, replays or has -seconds ends with a
 // summary: the scenes and ticks run, the recording or the replay, and last
 // a line "checksum X", the game state's checksum after the last tick
