@@ -245,8 +245,9 @@ var bodymarkGuess = map[string]int{}
 // the scene's own settings (hash and sleeping) once the pile sleeps. The
 // at-rest search starts at twice raw cp's answer of the same run and stops
 // at four times it. It reports each variant's count, the median tick at
-// that count, the ratio of the count to raw cp's in the same run, and the
-// probes made.
+// that count, whether the count is the search's cap (at-cap 1: it fitted
+// there, so the answer is at least that), the ratio of the count to raw
+// cp's in the same run, and the probes made.
 func BenchmarkBodymark(b *testing.B) {
 	runtime.LockOSThread() // threadTime measures this goroutine
 	defer runtime.UnlockOSThread()
@@ -281,6 +282,11 @@ func BenchmarkBodymark(b *testing.B) {
 			rawN = n
 		}
 		b.ReportMetric(float64(n), v.name+"-bodies")
+		if n == hi {
+			b.ReportMetric(1, v.name+"-at-cap") // it fits at the search's cap: the answer is at least n
+		} else {
+			b.ReportMetric(0, v.name+"-at-cap")
+		}
 		b.ReportMetric(float64(tickAt[n])/float64(time.Millisecond), v.name+"-tick-ms")
 		b.ReportMetric(float64(probes), v.name+"-probes")
 		if !v.raw && rawN > 0 {
