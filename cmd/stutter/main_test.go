@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -113,7 +114,7 @@ func TestRunHeadless(t *testing.T) {
 		for _, v := range res.Values {
 			units[v.Unit] = v.Value
 		}
-		for _, u := range []string{"sec/op", "tick-p50-ms", "tick-p99-ms", "tick-max-ms", "frame-p50-ms", "frame-p99-ms",
+		for _, u := range []string{"sec/op", "tick-p50-ms", "tick-p99-ms", "tick-max-ms", "tick-cpu-p50-ms", "tick-cpu-p99-ms", "frame-p50-ms", "frame-p99-ms",
 			"frame-max-ms", "gc-cycles", "gc-pause-ms", "heap-goal-MiB", "dropped-ms"} {
 			if _, ok := units[u]; !ok {
 				t.Errorf("%s: no %s in %v", res.Name, u, units)
@@ -121,6 +122,9 @@ func TestRunHeadless(t *testing.T) {
 		}
 		if units["tick-p50-ms"] <= 0 || units["tick-p50-ms"] > units["tick-p99-ms"] || units["tick-p99-ms"] > units["tick-max-ms"] {
 			t.Errorf("%s: tick percentiles out of order: %v", res.Name, units)
+		}
+		if runtime.GOOS == "linux" && (units["tick-cpu-p50-ms"] <= 0 || units["tick-cpu-p50-ms"] > units["tick-cpu-p99-ms"]) {
+			t.Errorf("%s: tick CPU percentiles: %v", res.Name, units)
 		}
 		if strings.Contains(string(res.Name), "gc=off") && units["gc-cycles"] != 0 {
 			t.Errorf("%s: %v GC cycles with GOGC=off and a 1 GiB limit", res.Name, units["gc-cycles"])

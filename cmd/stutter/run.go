@@ -123,6 +123,7 @@ func formatBytes(n int64) string {
 type result struct {
 	wall     time.Duration   // the measured part of the run
 	ticks    []time.Duration // physics ticks
+	tickCPU  []time.Duration // their thread CPU time (threadTime)
 	frames   []time.Duration // frame to frame
 	gcCycles uint64          // completed during the measured part
 	gcPauses time.Duration   // stop-the-world pauses in it, in total
@@ -150,6 +151,8 @@ func measure(cfg config) (*result, error) {
 	if !cfg.window {
 		eopts.Headless = &engine.Headless{FPS: 60}
 	}
+	runtime.LockOSThread() // headless, the scene runs here: threadTime reads this thread
+	defer runtime.UnlockOSThread()
 	if err := engine.Run(first, eopts); err != nil {
 		return nil, err
 	}
@@ -157,7 +160,7 @@ func measure(cfg config) (*result, error) {
 		return nil, fmt.Errorf("the run ended before %v of game time", skip)
 	}
 	p.stop()
-	r.wall, r.ticks, r.frames = p.wall, p.ticks, p.frames
+	r.wall, r.ticks, r.tickCPU, r.frames = p.wall, p.ticks, p.tickCPU, p.frames
 	r.gcCycles, r.gcPauses, r.heapPeak, r.dropped = p.gcCycles, p.gcPauses, p.heapPeak, p.dropped
 	return r, nil
 }
@@ -169,9 +172,11 @@ type probe struct {
 	started       bool
 	start         time.Time
 	last          time.Time // the previous event
+	lastCPU       time.Duration
 	lastKind      engine.EventKind
 	frameStart    time.Time
 	ticks, frames []time.Duration
+	tickCPU       []time.Duration
 	loop          *engine.Loop
 
 	gc0      gcCounters
@@ -185,7 +190,8 @@ type probe struct {
 }
 
 func newProbe(skip time.Duration) *probe {
-	p := &probe{skip: skip, ticks: make([]time.Duration, 0, 1<<14), frames: make([]time.Duration, 0, 1<<14)}
+	p := &probe{skip: skip, ticks: make([]time.Duration, 0, 1<<14), frames: make([]time.Duration, 0, 1<<14),
+		tickCPU: make([]time.Duration, 0, 1<<14)}
 	p.samples = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/goal:bytes"}}
 	return p
 }
@@ -203,7 +209,7 @@ func (p *probe) readGC() gcCounters {
 }
 
 func (p *probe) event(loop *engine.Loop, ev engine.Event) {
-	now := time.Now()
+	now, cpu := time.Now(), threadTime()
 	if !p.started {
 		if ev.Kind != engine.Input || ev.Time < p.skip {
 			return
@@ -212,11 +218,12 @@ func (p *probe) event(loop *engine.Loop, ev engine.Event) {
 		p.gc0 = p.readGC()
 		p.dropped0 = loop.Stats().Dropped
 		p.start, p.frameStart = time.Now(), time.Now()
-		p.last, p.lastKind = p.start, ev.Kind
+		p.last, p.lastCPU, p.lastKind = p.start, threadTime(), ev.Kind
 		return
 	}
 	if p.lastKind == engine.Update {
 		p.ticks = append(p.ticks, now.Sub(p.last))
+		p.tickCPU = append(p.tickCPU, cpu-p.lastCPU)
 	}
 	if ev.Kind == engine.Input {
 		p.frames = append(p.frames, now.Sub(p.frameStart))
@@ -227,7 +234,7 @@ func (p *probe) event(loop *engine.Loop, ev engine.Event) {
 		}
 	}
 	p.lastKind = ev.Kind
-	p.last = time.Now() // the hook's own time is not the tick's
+	p.last, p.lastCPU = time.Now(), threadTime() // the hook's own time is not the tick's
 }
 
 // stop ends the measured part.
@@ -247,10 +254,9 @@ func (r *result) line(cfg config, s gcSetting) string {
 	}
 	name := fmt.Sprintf("BenchmarkStutter/mode=%s/bodies=%d/%s", mode, cfg.bodies, s.name())
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)) }
-	tp := percentiles(r.ticks)
-	fp := percentiles(r.frames)
-	return fmt.Sprintf("%s\t%d\t%d ns/op\t%s tick-p50-ms\t%s tick-p99-ms\t%s tick-max-ms\t%s frame-p50-ms\t%s frame-p99-ms\t%s frame-max-ms\t%d gc-cycles\t%s gc-pause-ms\t%.1f heap-goal-MiB\t%s dropped-ms",
-		name, 1, r.wall.Nanoseconds(), ms(tp.p50), ms(tp.p99), ms(tp.max), ms(fp.p50), ms(fp.p99), ms(fp.max),
+	tp, cp, fp := percentiles(r.ticks), percentiles(r.tickCPU), percentiles(r.frames)
+	return fmt.Sprintf("%s\t%d\t%d ns/op\t%s tick-p50-ms\t%s tick-p99-ms\t%s tick-max-ms\t%s tick-cpu-p50-ms\t%s tick-cpu-p99-ms\t%s frame-p50-ms\t%s frame-p99-ms\t%s frame-max-ms\t%d gc-cycles\t%s gc-pause-ms\t%.1f heap-goal-MiB\t%s dropped-ms",
+		name, 1, r.wall.Nanoseconds(), ms(tp.p50), ms(tp.p99), ms(tp.max), ms(cp.p50), ms(cp.p99), ms(fp.p50), ms(fp.p99), ms(fp.max),
 		r.gcCycles, ms(r.gcPauses), float64(r.heapPeak)/(1<<20), ms(r.dropped))
 }
 
