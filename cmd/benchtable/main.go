@@ -31,7 +31,7 @@ import (
 )
 
 func main() {
-	cfg := config{Stdin: os.Stdin, Stdout: os.Stdout, Now: time.Now()}
+	cfg := config{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now()}
 	flag.StringVar(&cfg.MarkdownPath, "md", "", "also rewrite this BENCHMARKS.md `file`")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: benchtable [-md FILE] [bench.txt ...]  (no file or - reads stdin)")
@@ -51,12 +51,13 @@ type config struct {
 	MarkdownPath string   // if set, the full BENCHMARKS.md is rewritten here
 	Stdin        io.Reader
 	Stdout       io.Writer
+	Stderr       io.Writer // warnings: result lines skipped as malformed
 	Now          time.Time // the date written to the Markdown file
 }
 
 // Run reads the inputs, prints the sections to cfg.Stdout and, if asked,
-// rewrites the Markdown file. It fails if no input holds a benchmark
-// result, or if an input has a malformed result line.
+// rewrites the Markdown file. Malformed result lines are skipped, each
+// named on cfg.Stderr. It fails if no input holds a benchmark result.
 func Run(cfg config) error {
 	inputs := cfg.Inputs
 	if len(inputs) == 0 {
@@ -66,6 +67,11 @@ func Run(cfg config) error {
 	for _, name := range inputs {
 		if err := readInput(&parsed, name, cfg.Stdin); err != nil {
 			return err
+		}
+	}
+	if cfg.Stderr != nil {
+		for _, s := range parsed.skipped {
+			fmt.Fprintf(cfg.Stderr, "benchtable: skipped a malformed result line: %s\n", s)
 		}
 	}
 	if len(parsed.order) == 0 {

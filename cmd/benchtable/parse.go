@@ -29,6 +29,7 @@ type results struct {
 	goos, goarch, cpu string // the first of each configuration seen
 	byKey             map[string]*bench
 	order             []*bench // in order of first appearance
+	skipped           []string // malformed result lines: "file:line: what is wrong"
 	date              string   // of the run, for the Markdown
 	cpus              int      // this machine's, for the Markdown
 	goVersion         string   // this toolchain's, for the Markdown
@@ -55,8 +56,10 @@ var procsSuffix = regexp.MustCompile(`-\d+$`)
 // r, reading it with golang.org/x/perf/benchfmt. Values are kept in the
 // units the benchmarks printed (benchfmt's reader turns ns/op into sec/op;
 // its original value and unit are used). Lines that are not results or
-// configuration (test logs, PASS, ok) are skipped; a malformed result line
-// is an error naming its line.
+// configuration (test logs, PASS, ok) are skipped. A malformed result line
+// (a benchmark that printed to stdout in the middle of its own result line,
+// say) is skipped too, and noted in r.skipped with its place, for the
+// caller to report.
 func (r *results) read(name string, in io.Reader) error {
 	if r.byKey == nil {
 		r.byKey = make(map[string]*bench)
@@ -70,7 +73,7 @@ func (r *results) read(name string, in io.Reader) error {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return rec
+			r.skipped = append(r.skipped, rec.Error())
 		case *benchfmt.Result:
 			r.add(rec)
 		}
