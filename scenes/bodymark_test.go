@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
@@ -400,4 +401,93 @@ func TestBodymarkMedian(t *testing.T) {
 	if ticks[0] != 40*time.Millisecond {
 		t.Fatal("median reordered its input")
 	}
+}
+
+// physicsStress is the Stress scene's pile through the physics system alone
+// (a world, a Physics with cfg, the scene's bin and balls), without the
+// scene's stage: two of them step side by side in one benchmark. The
+// function it returns runs one tick: the pour, then the physics step.
+func physicsStress(n int, cfg systems.PhysicsConfig) func() {
+	w := donburi.NewWorld()
+	p := systems.NewPhysics(w, cfg)
+	p.Spawn(stressBin())
+	rng := rand.New(rand.NewPCG(1, 4))
+	balls := 0
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+	return func() {
+		for i := 0; i < stressPour && balls < n; i, balls = i+1, balls+1 {
+			b, sh, _ := stressBall(rng, n)
+			p.Spawn(b, []*cp.Shape{sh})
+		}
+		ev.Tick++
+		p.Update(w, ev)
+	}
+}
+
+// stressSettings are the space settings BenchmarkStressSettings weighs, each
+// applied to the scene's settings without sleeping and compared with cp's
+// defaults.
+var stressSettings = []struct {
+	name string
+	set  func(c *systems.PhysicsConfig, n int)
+}{
+	{"hash", func(c *systems.PhysicsConfig, n int) {
+		h := hashOnly(n)
+		c.SpatialHashCell, c.SpatialHashCells = h.SpatialHashCell, h.SpatialHashCells
+	}},
+	{"iterations=5", func(c *systems.PhysicsConfig, _ int) { c.Iterations = 5 }},
+	{"slop=1", func(c *systems.PhysicsConfig, _ int) { c.CollisionSlop = 1 }},
+}
+
+// BenchmarkStressSettings is what each space setting buys per tick on the
+// Stress scene's awake pile of 2,500 balls: the pile with cp's defaults and
+// the pile with the setting, poured and settled side by side (2 s after the
+// pour), then stepped in lockstep, alternating which goes first, each tick
+// timed by its thread's CPU time. It reports both medians per tick and the
+// median of the per-tick ratios, setting over defaults, minus one, in
+// percent (negative: the setting saves time).
+func BenchmarkStressSettings(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const n = 2500
+	for _, s := range stressSettings {
+		b.Run(s.name, func(b *testing.B) {
+			tuned := cpDefaults(n)
+			s.set(&tuned, n)
+			base, alt := physicsStress(n, cpDefaults(n)), physicsStress(n, tuned)
+			for range (n+stressPour-1)/stressPour + bodymarkSettle {
+				base()
+				alt()
+			}
+			timed := func(tick func(), into *[]float64) {
+				t := threadTime()
+				tick()
+				*into = append(*into, float64(threadTime()-t))
+			}
+			var baseNs, altNs []float64
+			i := 0
+			for b.Loop() {
+				if i++; i%2 == 0 {
+					timed(base, &baseNs)
+					timed(alt, &altNs)
+				} else {
+					timed(alt, &altNs)
+					timed(base, &baseNs)
+				}
+			}
+			ratios := make([]float64, len(altNs))
+			for i := range altNs {
+				ratios[i] = altNs[i] / baseNs[i]
+			}
+			b.ReportMetric(medianFloat(altNs), "setting-ns/tick")
+			b.ReportMetric(medianFloat(baseNs), "defaults-ns/tick")
+			b.ReportMetric((medianFloat(ratios)-1)*100, "change-%")
+		})
+	}
+}
+
+func medianFloat(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

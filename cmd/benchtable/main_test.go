@@ -56,6 +56,7 @@ goarch: amd64
 pkg: github.com/fixedstep/fixedstep/cmd/stutter
 ` + repeat("BenchmarkStutter/mode=headless/bodies=2000/gc=100\t1\t20926614467 ns/op\t5.3 tick-p50-ms\t%v tick-p99-ms\t40 tick-max-ms\t5.4 frame-p50-ms\t21 frame-p99-ms\t41 frame-max-ms\t126 gc-cycles\t1.1 gc-pause-ms\t22.5 heap-goal-MiB\t0 dropped-ms", 20, 22, 19, 21, 20, 25) +
 	repeat("BenchmarkStutter/mode=headless/bodies=2000/gc=400\t1\t20926614467 ns/op\t5.3 tick-p50-ms\t%v tick-p99-ms\t30 tick-max-ms\t5.4 frame-p50-ms\t11 frame-p99-ms\t31 frame-max-ms\t30 gc-cycles\t0.3 gc-pause-ms\t55.3 heap-goal-MiB\t0 dropped-ms", 10, 11, 9, 10, 12, 10) +
+	"BenchmarkStutter/mode=window/bodies=2000/gc=100\t1\t9 ns/op\t5 tick-p50-ms\t8 tick-p99-ms\t11 tick-max-ms\t379 tick-cpu-p99-ms\t20 frame-p50-ms\t33 frame-p99-ms\t37 frame-max-ms\t44 gc-cycles\t0.5 gc-pause-ms\t34 heap-goal-MiB\t0 dropped-ms\n" +
 	`loadavg: 0.40 0.80 0.95 1/250 6002
 `
 
@@ -86,11 +87,11 @@ func TestReadAndSummarise(t *testing.T) {
 	if r.goos != "linux" || r.goarch != "amd64" || r.cpu != "AMD EPYC" {
 		t.Errorf("header = %q %q %q", r.goos, r.goarch, r.cpu)
 	}
-	if got := len(r.order); got != 14 {
+	if got := len(r.order); got != 15 {
 		for _, b := range r.order {
 			t.Log(b.name)
 		}
-		t.Errorf("%d benchmarks, want 14", got)
+		t.Errorf("%d benchmarks, want 15", got)
 	}
 	frame := r.lookup("github.com/fixedstep/fixedstep/engine", "BenchmarkFrame/engine")
 	if frame == nil || frame.runs() != 6 || frame.stage != "go-test" {
@@ -200,7 +201,8 @@ func TestPairUp(t *testing.T) {
 		names = append(names, b.name)
 	}
 	if got := strings.Join(names, " "); got != "BenchmarkNanotime BenchmarkPacing/display=144Hz BenchmarkBodymark "+
-		"BenchmarkStutter/mode=headless/bodies=2000/gc=100 BenchmarkStutter/mode=headless/bodies=2000/gc=400" {
+		"BenchmarkStutter/mode=headless/bodies=2000/gc=100 BenchmarkStutter/mode=headless/bodies=2000/gc=400 "+
+		"BenchmarkStutter/mode=window/bodies=2000/gc=100" {
 		t.Errorf("unpaired: %s", got)
 	}
 	if n, ok := entities(rows[6].Engine); !ok || n != 10000 {
@@ -235,6 +237,7 @@ func TestRun(t *testing.T) {
 		"| headless | 2000 | GOGC=400 | 5.3 ±0.0% | 10 ±20% | 30 ±0.0% | — |",
 		"| 30 | 55.3 | 0.49 (0.36–0.63) |",
 		"| headless | 2000 | GOGC=100 | 5.3 ±0.0% | 20.5 ±22% |",
+		"| window | 2000 | GOGC=100 | 5 ±∞ | 8 ±∞ | 11 ±∞ | — | 20 ±∞ |", // no thread CPU figure in a window
 		"Load average (1, 5, 15 min) during go-test: 0.52 0.61 0.70 at the start, 1.91 1.20 0.95 at the end.",
 		"during stutter-headless: 0.30 0.90 0.99 at the start, 0.40 0.80 0.95 at the end.",
 	} {

@@ -22,7 +22,8 @@ func sections(r *results) []section {
 	var bodymark, stutter, pacing, rest []*bench
 	for _, b := range unpaired {
 		switch {
-		case b.name == "BenchmarkBodymark" || strings.HasPrefix(b.name, "BenchmarkBodymark/"):
+		case b.name == "BenchmarkBodymark" || strings.HasPrefix(b.name, "BenchmarkBodymark/"),
+			strings.HasPrefix(b.name, "BenchmarkStressSettings/"):
 			bodymark = append(bodymark, b)
 		case strings.HasPrefix(b.name, "BenchmarkStutter/"):
 			stutter = append(stutter, b)

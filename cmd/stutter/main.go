@@ -11,10 +11,10 @@
 //	BenchmarkStutter/mode=headless/bodies=2000/gc=100  1  <ns>  <p50> tick-p50-ms  <p99> tick-p99-ms ...
 //
 // A tick is timed from the event that runs it to the next event (the
-// scene's spawn and physics systems), by the wall clock and by its thread's
-// CPU time (Linux): the first is what the player waits, the second leaves
-// out what other processes took meanwhile, and the garbage collector's
-// stop-the-world pauses. A frame is timed from the start of one frame (its
+// scene's spawn and physics systems), by the wall clock and, headless on
+// Linux, by its thread's CPU time: the first is what the player waits, the
+// second leaves out what other processes took meanwhile, and the garbage
+// collector's stop-the-world pauses. A frame is timed from the start of one frame (its
 // Input event) to the start of the next, so in a window it includes the
 // wait for vsync. The first -skip seconds of game time (the pour and the
 // settling) are left out.
