@@ -45,12 +45,16 @@ func bodymarkSection(r *results, bs []*bench) string {
 				continue
 			}
 			count := fromSummary(s).pm()
-			if capped, ok := b.median(v.name + "-at-cap"); ok && capped > 0 {
+			capped, _ := b.median(v.name + "-at-cap")
+			if capped > 0 {
 				count = "≥ " + count + " (the search's cap)"
 			}
 			ratio := "1"
 			if rs, ok := b.summary(v.name + "/raw-cp"); ok {
 				ratio = fromSummary(rs).rng()
+				if capped > 0 {
+					ratio = "≥ " + ratio
+				}
 			}
 			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s ms |\n", v.name, v.what, count, ratio, metricPM(b, v.name+"-tick-ms"))
 		}
