@@ -21,6 +21,10 @@ type Options struct {
 	Seconds float64
 	// Bodies is the Stress scene's starting body count.
 	Bodies int
+	// Physics, if set, replaces the Stress scene's space settings (its
+	// Loop field is ignored: the stage sets it). Nil: the scene's own, see
+	// StressPhysics.
+	Physics *systems.PhysicsConfig
 	// Autopilot plays the Arena with a seeded pilot: a tick input
 	// (engine.TickInput) that steers the player's stick from the game
 	// state, the same at any frame rate, and recorded like a player.

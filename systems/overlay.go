@@ -52,8 +52,11 @@ type OverlayOptions struct {
 // Overlay is a debugging panel drawn over the game: frames per second of
 // real time, ticks per second of real time of each rate group beside its
 // rate, the render alpha, the loop's dropped, clamped and owed time, pause
-// and time scale, entity and body counts, and the scheduler's table of
-// system timings (calls, mean, max and last, in microseconds).
+// and time scale, entity and body counts, lines of the game's own
+// ([Overlay.AddLines]), and the scheduler's table of system timings (calls,
+// mean, p99, max and last, in microseconds; the p99 from each system's
+// histogram, see engine.SystemStats.Quantile, over every call since the
+// scheduler's stats were last reset).
 //
 // Add [Overlay.Draw] as the last render system (the highest layer), and
 // [Overlay.Input] to one update group (or call it on Input events) for the
@@ -77,6 +80,7 @@ type Overlay struct {
 	clock   engine.Clock
 	bodies  *donburi.Query
 	visible bool
+	lines   []func(b []byte) []byte // AddLines
 
 	// the measuring window
 	started     bool
@@ -148,6 +152,20 @@ func NewOverlay(loop *engine.Loop, sched *engine.Scheduler, opts *OverlayOptions
 		o.ticks0, o.tps = make([]int64, n), make([]float64, n)
 	}
 	return o
+}
+
+// AddLines adds lines of the game's own to the panel, after the entity and
+// body counts and before the table of systems: at every refresh (see
+// OverlayOptions.Refresh) while the overlay is visible, f is called with the
+// text built so far and returns it with its lines appended (a final newline
+// is added if missing). The text is built then, not every frame, so f may
+// read live figures (bodies asleep, a setting). Sources are called in the
+// order added; call AddLines while building the scene, not from f.
+func (o *Overlay) AddLines(f func(b []byte) []byte) {
+	if f == nil {
+		panic("systems: Overlay.AddLines(nil)")
+	}
+	o.lines = append(o.lines, f)
 }
 
 // Visible reports whether the overlay is shown.
@@ -302,6 +320,12 @@ func (o *Overlay) build(w donburi.World, ev engine.Event) {
 		b = append(b, '\n')
 	}
 
+	for _, f := range o.lines {
+		if b = f(b); len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+	}
+
 	if o.sched != nil {
 		b = o.appendSystems(b)
 	}
@@ -339,7 +363,7 @@ func (o *Overlay) appendSystems(b []byte) []byte {
 	b = appendLeft(b, "system", nameW)
 	b = append(b, "  "...)
 	b = appendLeft(b, "group", groupW)
-	for _, h := range [...]string{"calls", "mean µs", "max µs", "last µs"} {
+	for _, h := range [...]string{"calls", "mean µs", "p99 µs", "max µs", "last µs"} {
 		b = appendRight(b, h, numW)
 	}
 	b = append(b, '\n')
@@ -351,7 +375,7 @@ func (o *Overlay) appendSystems(b []byte) []byte {
 		b = appendLeftBytes(b, o.num, groupW)
 		o.num = strconv.AppendInt(o.num[:0], st.Count, 10)
 		b = appendRightBytes(b, o.num, numW)
-		for _, d := range [...]time.Duration{st.Mean(), st.Max, st.Last} {
+		for _, d := range [...]time.Duration{st.Mean(), st.Quantile(0.99), st.Max, st.Last} {
 			o.num = strconv.AppendFloat(o.num[:0], float64(d)/float64(time.Microsecond), 'f', 1, 64)
 			b = appendRightBytes(b, o.num, numW)
 		}

@@ -1,7 +1,10 @@
 package systems_test
 
 import (
+	"fmt"
 	"image/color"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -86,7 +89,7 @@ func TestOverlayText(t *testing.T) {
 		"ticks/s  physics 60.0/60  ai 10.0/10",
 		"dropped 0.0 ms  clamped 0.0 ms  owed 0.0 ms",
 		"entities 5  bodies 3",
-		"system", "group", "calls", "mean µs", "max µs", "last µs",
+		"system", "group", "calls", "mean µs", "p99 µs", "max µs", "last µs",
 		"step bodies", "think", "sprites", "overlay keys", "overlay",
 		"physics", "ai", "render 0", "render 100",
 	} {
@@ -248,5 +251,75 @@ func TestOverlayRefreshWindow(t *testing.T) {
 	r.frames(t, 1)
 	if r.ov.Text() == first || !strings.HasPrefix(r.ov.Text(), "FPS 60.0") {
 		t.Errorf("after a second the text starts %q, want FPS 60.0", firstLine(r.ov.Text()))
+	}
+}
+
+// Lines of the game's own come after the counts and before the table, in
+// the order added, rebuilt at each refresh (so they show live figures); a
+// missing final newline is added.
+func TestOverlayAddLines(t *testing.T) {
+	r := newOverlayRig(t, nil, systems.OverlayOptions{})
+	refreshes := 0
+	r.ov.AddLines(func(b []byte) []byte {
+		refreshes++
+		return append(b, "space: hash 14 px  sleep 0.5 s\n"...)
+	})
+	r.ov.AddLines(func(b []byte) []byte {
+		return fmt.Appendf(b, "asleep %d", refreshes) // no newline
+	})
+	r.frames(t, 1)
+	r.frames(t, 60) // two refreshes of half a second
+	lines := strings.Split(r.ov.Text(), "\n")
+	at := slices.Index(lines, "space: hash 14 px  sleep 0.5 s")
+	if at < 0 || at+2 >= len(lines) || !strings.HasPrefix(lines[at-1], "entities ") ||
+		lines[at+1] != fmt.Sprintf("asleep %d", refreshes) || !strings.HasPrefix(lines[at+2], "system") {
+		t.Fatalf("the game's lines are not between the counts and the table:\n%s", r.ov.Text())
+	}
+	if refreshes != 3 {
+		t.Errorf("the lines were built %d times in 61 frames, want 3 (the first frame and two refreshes)", refreshes)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("AddLines(nil) did not panic")
+		}
+	}()
+	r.ov.AddLines(nil)
+}
+
+// Every system has a row with a p99 (from its histogram) that is never
+// above its max.
+func TestOverlayShowsP99(t *testing.T) {
+	r := newOverlayRig(t, nil, systems.OverlayOptions{})
+	r.frames(t, 61)
+	lines := strings.Split(r.ov.Text(), "\n")
+	rows := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "system") {
+			continue
+		}
+		for _, row := range lines[i+1:] {
+			f := strings.Fields(row)
+			num := func(k int) float64 { // k-th number from the end
+				v, err := strconv.ParseFloat(f[len(f)-k], 64)
+				if err != nil {
+					t.Fatalf("row %q: %v", row, err)
+				}
+				return v
+			}
+			p99, maxUs := num(3), num(2)
+			var st *engine.SystemStats
+			for j := range r.sched.Stats() {
+				if strings.HasPrefix(row, r.sched.Stats()[j].Name+" ") {
+					st = &r.sched.Stats()[j]
+				}
+			}
+			if st == nil || p99 > maxUs {
+				t.Errorf("row %q: p99 %v above max %v", row, p99, maxUs)
+			}
+			rows++
+		}
+	}
+	if rows != len(r.sched.Stats()) {
+		t.Fatalf("%d table rows, want %d", rows, len(r.sched.Stats()))
 	}
 }

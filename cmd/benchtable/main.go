@@ -1,12 +1,16 @@
-// Command benchtable reads the output of `go test -bench` (several packages,
-// several -count runs, from files or stdin) and prints a Markdown table of
-// each engine benchmark beside its baseline: the median ns/op, ns/entity and
-// allocs/op of every benchmark over its runs, and the engine/baseline ratio.
-// Benchmarks with no baseline are listed in a second table.
+// Command benchtable reads the output of `go test -bench` and of
+// cmd/stutter (several packages, several runs, from files or stdin) with
+// golang.org/x/perf/benchfmt and prints the Markdown sections of
+// BENCHMARKS.md that benchstat does not make: the bodymark, the stutter
+// figures, each engine benchmark beside its baseline (with the ratio and
+// its confidence interval), frame pacing, and the benchmarks without a
+// baseline. Every figure is a median over the runs with its 95% confidence
+// interval, from golang.org/x/perf/benchmath.
 //
-// The pairs are the explicit table in pairs.go. With -md FILE it also writes
-// FILE as a complete BENCHMARKS.md: machine, Go version, date, how to
-// reproduce, then the tables.
+// The pairs of engine and baseline are the explicit table in pairs.go.
+// With -md FILE it also rewrites FILE as a complete BENCHMARKS.md: a head
+// (machine, Go version, date, how to reproduce), then the sections, keeping
+// what it does not make (see document).
 //
 // Usage:
 //
@@ -15,16 +19,20 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"runtime"
+	"strings"
 	"time"
 )
 
 func main() {
-	cfg := config{Stdin: os.Stdin, Stdout: os.Stdout, Now: time.Now()}
-	flag.StringVar(&cfg.MarkdownPath, "md", "", "also write a full BENCHMARKS.md to this `file`")
+	cfg := config{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now()}
+	flag.StringVar(&cfg.MarkdownPath, "md", "", "also rewrite this BENCHMARKS.md `file`")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: benchtable [-md FILE] [bench.txt ...]  (no file or - reads stdin)")
 		flag.PrintDefaults()
@@ -40,46 +48,59 @@ func main() {
 // config is what the command line asks for.
 type config struct {
 	Inputs       []string // files of `go test -bench` output; none or "-" is Stdin
-	MarkdownPath string   // if set, the full BENCHMARKS.md is written here
+	MarkdownPath string   // if set, the full BENCHMARKS.md is rewritten here
 	Stdin        io.Reader
 	Stdout       io.Writer
+	Stderr       io.Writer // warnings: result lines skipped as malformed
 	Now          time.Time // the date written to the Markdown file
 }
 
-// Run parses the inputs, prints the tables to cfg.Stdout and, if asked,
-// writes the Markdown file. It fails if no input holds a benchmark result.
+// Run reads the inputs, prints the sections to cfg.Stdout and, if asked,
+// rewrites the Markdown file. Malformed result lines are skipped, each
+// named on cfg.Stderr. It fails if no input holds a benchmark result.
 func Run(cfg config) error {
 	inputs := cfg.Inputs
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
 	}
-	var parsed results
+	parsed := results{date: cfg.Now.Format("2006-01-02"), cpus: runtime.NumCPU(), goVersion: runtime.Version()}
 	for _, name := range inputs {
-		if err := parseInput(&parsed, name, cfg.Stdin); err != nil {
+		if err := readInput(&parsed, name, cfg.Stdin); err != nil {
 			return err
+		}
+	}
+	if cfg.Stderr != nil {
+		for _, s := range parsed.skipped {
+			fmt.Fprintf(cfg.Stderr, "benchtable: skipped a malformed result line: %s\n", s)
 		}
 	}
 	if len(parsed.order) == 0 {
 		return fmt.Errorf("no benchmark results in %v", inputs)
 	}
-	rows, unpaired := pairUp(&parsed)
-	tables := renderTables(&parsed, rows, unpaired)
-	if _, err := io.WriteString(cfg.Stdout, tables); err != nil {
+	secs := sections(&parsed)
+	var out strings.Builder
+	for _, s := range secs {
+		fmt.Fprintf(&out, "## %s\n\n%s\n", s.title, strings.TrimRight(s.body, "\n")+"\n")
+	}
+	if _, err := io.WriteString(cfg.Stdout, out.String()); err != nil {
 		return err
 	}
 	if cfg.MarkdownPath == "" {
 		return nil
 	}
-	doc := renderDocument(&parsed, cfg.Now) + tables
-	if err := os.WriteFile(cfg.MarkdownPath, []byte(doc), 0o644); err != nil {
+	old, err := os.ReadFile(cfg.MarkdownPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read markdown: %w", err)
+	}
+	if err := os.WriteFile(cfg.MarkdownPath, []byte(document(&parsed, secs, string(old))), 0o644); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
 	}
 	return nil
 }
 
-func parseInput(into *results, name string, stdin io.Reader) error {
+func readInput(into *results, name string, stdin io.Reader) error {
 	if name == "-" {
-		if err := into.parse(stdin); err != nil {
+		if err := into.read("stdin", stdin); err != nil {
 			return fmt.Errorf("read stdin: %w", err)
 		}
 		return nil
@@ -89,7 +110,7 @@ func parseInput(into *results, name string, stdin io.Reader) error {
 		return err
 	}
 	defer f.Close()
-	if err := into.parse(f); err != nil {
+	if err := into.read(name, f); err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
 	return nil

@@ -39,6 +39,11 @@ var pairs = []pair{
 	{"engine", "BenchmarkFrame/engine-untimed", "BenchmarkFrame/donburi-ecs"},
 	// The same frames in lockstep (batches of 256 frames, alternating).
 	{"engine", "BenchmarkFrameOverhead", lockstep},
+	// engine/histogram_internal_test.go: timing ten no-op systems against
+	// not timing them, and recording a call with the percentile histogram
+	// against the counters alone (lockstep).
+	{"engine", "BenchmarkSchedulerTiming/timed", "BenchmarkSchedulerTiming/untimed"},
+	{"engine", "BenchmarkSchedulerTiming/record", lockstep},
 	// systems/physics_bench_test.go: the physics system against raw cp
 	// (bare, and with the same collision callbacks installed), on
 	// SimpleTerrainCircles_N (bodies=N) and a box pyramid (pyramid=N).
@@ -71,22 +76,28 @@ type row struct {
 // engine-ns/entity and raw-ns/entity.
 func (r row) Lockstep() bool { return r.BaselineName == lockstep }
 
-// Ratio is engine/baseline: ns/op over the baseline's ns/op, or
-// 1+overhead-%/100 for a lockstep benchmark. ok is false if a figure is missing.
-func (r row) Ratio() (ratio float64, ok bool) {
+// Ratio is engine/baseline with its interval: for a lockstep benchmark,
+// 1+overhead-%/100 summarised over its runs (each run's overhead is already
+// a ratio of the two, measured step by step); otherwise the ratio of the
+// medians of ns/op, with the interval of ratioOf. ok is false if a figure
+// is missing.
+func (r row) Ratio() (ratio interval, ok bool) {
 	if r.Lockstep() {
-		o, ok := r.Engine.median("overhead-%")
-		return 1 + o/100, ok
+		s, ok := r.Engine.summary("overhead-%")
+		if !ok {
+			return interval{}, false
+		}
+		return interval{1 + s.Center/100, 1 + s.Lo/100, 1 + s.Hi/100}, true
 	}
 	if r.Baseline == nil {
-		return 0, false
+		return interval{}, false
 	}
-	e, _ := r.Engine.median("ns/op")
-	b, _ := r.Baseline.median("ns/op")
-	if b == 0 {
-		return 0, false
+	e, ok1 := r.Engine.summary("ns/op")
+	b, ok2 := r.Baseline.summary("ns/op")
+	if !ok1 || !ok2 {
+		return interval{}, false
 	}
-	return e / b, true
+	return ratioOf(fromSummary(e), fromSummary(b))
 }
 
 // pairUp applies pairs to everything parsed: the rows of the main table,

@@ -2,46 +2,47 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
-	"math"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchfmt"
 )
 
 // bench holds every run of one benchmark.
 type bench struct {
-	pkg  string // the `pkg:` header line it came under, "" if none
-	name string // full name without the -GOMAXPROCS suffix
-	// metrics maps a unit ("ns/op", "allocs/op", "ns/entity",
-	// "overhead-%", ...) to its value in each run that reported it.
+	pkg   string // the `pkg:` configuration it came under, "" if none
+	name  string // "Benchmark" and the full name, without the -GOMAXPROCS suffix
+	stage string // the `stage:` configuration it came under (see results.stages)
+	// metrics maps a unit, as the benchmark printed it ("ns/op",
+	// "allocs/op", "ns/entity", "overhead-%", ...), to its value in each
+	// run that reported it.
 	metrics map[string][]float64
 }
 
-// median is the median over the runs of unit, and whether any run had it.
-// With an even number of runs it is the mean of the middle two.
-func (b *bench) median(unit string) (float64, bool) {
-	xs := slices.Clone(b.metrics[unit])
-	if len(xs) == 0 {
-		return 0, false
-	}
-	slices.Sort(xs)
-	m := len(xs) / 2
-	if len(xs)%2 == 1 {
-		return xs[m], true
-	}
-	return (xs[m-1] + xs[m]) / 2, true
-}
-
-// runs is the number of result lines seen for b.
+// runs is the number of results seen for b.
 func (b *bench) runs() int { return len(b.metrics["ns/op"]) }
 
-// results is everything parsed from one or more `go test -bench` outputs.
+// results is everything read from one or more `go test -bench` outputs.
 type results struct {
-	goos, goarch, cpu string // the first of each header line seen
+	goos, goarch, cpu string // the first of each configuration seen
 	byKey             map[string]*bench
 	order             []*bench // in order of first appearance
+	skipped           []string // malformed result lines: "file:line: what is wrong"
+	date              string   // of the run, for the Markdown
+	cpus              int      // this machine's, for the Markdown
+	goVersion         string   // this toolchain's, for the Markdown
+	// stages are the `stage: NAME` lines of the input in order, each with
+	// the `loadavg: ...` lines (the contents of /proc/loadavg) that followed
+	// it: make bench writes one when a stage starts and one when it ends.
+	stages []stage
+}
+
+// stage is one step of make bench and the load averages noted during it.
+type stage struct {
+	name  string
+	loads []string // "0.52 0.61 0.70": the 1, 5 and 15 minute load averages
 }
 
 func key(pkg, name string) string { return pkg + "\x00" + name }
@@ -51,79 +52,98 @@ func (r *results) lookup(pkg, name string) *bench { return r.byKey[key(pkg, name
 
 var procsSuffix = regexp.MustCompile(`-\d+$`)
 
-// parse adds the results in the `go test -bench` output rd to r. Header
-// lines (goos, goarch, cpu, pkg) are noted; lines that are not a complete
-// benchmark result (test logs, PASS, ok, FAIL) are skipped.
-func (r *results) parse(rd io.Reader) error {
+// read adds the results of the `go test -bench` output in, named name, to
+// r, reading it with golang.org/x/perf/benchfmt. Values are kept in the
+// units the benchmarks printed (benchfmt's reader turns ns/op into sec/op;
+// its original value and unit are used). Lines that are not results or
+// configuration (test logs, PASS, ok) are skipped. A malformed result line
+// (a benchmark that printed to stdout in the middle of its own result line,
+// say) is skipped too, and noted in r.skipped with its place, for the
+// caller to report.
+func (r *results) read(name string, in io.Reader) error {
 	if r.byKey == nil {
 		r.byKey = make(map[string]*bench)
 	}
-	pkg := ""
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
-		if k, v, ok := strings.Cut(line, ": "); ok {
-			switch k {
-			case "goos":
-				r.goos = firstOf(r.goos, v)
-			case "goarch":
-				r.goarch = firstOf(r.goarch, v)
-			case "cpu":
-				r.cpu = firstOf(r.cpu, v)
-			case "pkg":
-				pkg = v
-			}
-		}
-		name, values, ok := parseResult(line)
-		if !ok {
-			continue
-		}
-		b := r.byKey[key(pkg, name)]
-		if b == nil {
-			b = &bench{pkg: pkg, name: name, metrics: make(map[string][]float64)}
-			r.byKey[key(pkg, name)] = b
-			r.order = append(r.order, b)
-		}
-		for unit, v := range values {
-			b.metrics[unit] = append(b.metrics[unit], v)
+	text, err := io.ReadAll(in)
+	if err != nil {
+		return err
+	}
+	r.readStages(string(text))
+	br := benchfmt.NewReader(strings.NewReader(string(text)), name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			r.skipped = append(r.skipped, rec.Error())
+		case *benchfmt.Result:
+			r.add(rec)
 		}
 	}
-	return sc.Err()
+	return br.Err()
 }
 
-// firstOf keeps the first non-empty header value.
+// add records one result.
+func (r *results) add(res *benchfmt.Result) {
+	r.goos = firstOf(r.goos, res.GetConfig("goos"))
+	r.goarch = firstOf(r.goarch, res.GetConfig("goarch"))
+	r.cpu = firstOf(r.cpu, res.GetConfig("cpu"))
+	pkg := res.GetConfig("pkg")
+	name := "Benchmark" + procsSuffix.ReplaceAllString(string(res.Name.Full()), "")
+	b := r.byKey[key(pkg, name)]
+	if b == nil {
+		b = &bench{pkg: pkg, name: name, stage: res.GetConfig("stage"), metrics: make(map[string][]float64)}
+		r.byKey[key(pkg, name)] = b
+		r.order = append(r.order, b)
+	}
+	for _, v := range res.Values {
+		unit, value := v.Unit, v.Value
+		if v.OrigUnit != "" {
+			unit, value = v.OrigUnit, v.OrigValue
+		}
+		b.metrics[unit] = append(b.metrics[unit], value)
+	}
+}
+
+// readStages notes the stage and loadavg configuration lines of text.
+func (r *results) readStages(text string) {
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ": ")
+		switch {
+		case !ok:
+		case k == "stage":
+			r.stages = append(r.stages, stage{name: strings.TrimSpace(v)})
+		case k == "loadavg":
+			if len(r.stages) == 0 {
+				r.stages = append(r.stages, stage{})
+			}
+			f := strings.Fields(v)
+			s := &r.stages[len(r.stages)-1]
+			s.loads = append(s.loads, strings.Join(f[:min(3, len(f))], " "))
+		}
+	}
+}
+
+// stageLoad says how loaded the machine was during a stage: "0.52 0.61
+// 0.70 at the start, 1.91 1.20 0.95 at the end", or "" if the input has no
+// load averages for it.
+func (r *results) stageLoad(name string) string {
+	for _, s := range r.stages {
+		if s.name != name || len(s.loads) == 0 {
+			continue
+		}
+		if len(s.loads) == 1 {
+			return fmt.Sprintf("%s at the start", s.loads[0])
+		}
+		return fmt.Sprintf("%s at the start, %s at the end", s.loads[0], s.loads[len(s.loads)-1])
+	}
+	return ""
+}
+
+// firstOf keeps the first non-empty value.
 func firstOf(old, v string) string {
 	if old != "" {
 		return old
 	}
 	return strings.TrimSpace(v)
-}
-
-// parseResult parses one result line,
-//
-//	BenchmarkName/sub-2   1234   567.8 ns/op   8.9 unit   0 B/op   0 allocs/op
-//
-// into its name (without the -GOMAXPROCS suffix) and its value per unit.
-// The iteration count is checked but not kept.
-func parseResult(line string) (string, map[string]float64, bool) {
-	f := strings.Fields(line)
-	if len(f) < 4 || len(f)%2 != 0 || !strings.HasPrefix(f[0], "Benchmark") {
-		return "", nil, false
-	}
-	if _, err := strconv.ParseInt(f[1], 10, 64); err != nil {
-		return "", nil, false
-	}
-	values := make(map[string]float64, len(f)/2-1)
-	for i := 2; i < len(f); i += 2 {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil || math.IsNaN(v) {
-			return "", nil, false
-		}
-		values[f[i+1]] = v
-	}
-	if _, ok := values["ns/op"]; !ok {
-		return "", nil, false
-	}
-	return procsSuffix.ReplaceAllString(f[0], ""), values, true
 }
