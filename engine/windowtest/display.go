@@ -28,7 +28,6 @@ type Display struct {
 // number it picks itself (-displayfd: no race with other servers starting
 // at the same time) and waits for it to take connections.
 func NewDisplay() (*Display, error) {
-	quietX()
 	bin, err := exec.LookPath("Xvfb")
 	if err != nil {
 		return nil, fmt.Errorf("windowtest: no Xvfb to start a display of the test's own (install xvfb): %w", err)
@@ -106,9 +105,10 @@ func (d *Display) Env(env []string) []string {
 	return append(out, "DISPLAY="+d.Name)
 }
 
-// quietX keeps xgb from logging that a test's own display has no
-// authority file (it needs none: it takes local connections).
-func quietX() { xgb.Logger = log.New(io.Discard, "", 0) }
+// xgb logs, among other things, that a test's own display has no authority
+// file (it needs none: it takes local connections). Its logger is a global
+// that its connections' goroutines read: it is set here, before any.
+func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
 // DialDisplay connects to the X server named (":N").
 func DialDisplay(name string) (*Client, error) {
