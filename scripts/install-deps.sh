@@ -7,12 +7,12 @@
 #     cmd/web: if it cannot be installed, those tests skip and this script
 #     says what to install, without failing.
 # Only what is missing is installed; when everything is present this runs no
-# apt command at all. It also checks for Go >= 1.25 (not installed from apt:
+# apt command at all. It also checks for Go >= 1.26 (not installed from apt:
 # Debian 12 ships Go 1.19).
 set -euo pipefail
 
 want_go_major=1
-want_go_minor=25
+want_go_minor=26
 
 # package -> cheap fallback probe used when dpkg-query is unavailable or says
 # "not installed" (cmd:NAME = on PATH, lib:SONAME = in the ldconfig cache,
