@@ -61,6 +61,16 @@ var pairs = []pair{
 	{"render", "BenchmarkRender", "BenchmarkRenderRawTriangles"},
 	{"render", "BenchmarkRenderOverhead", lockstep},
 	{"render", "BenchmarkRenderOverheadTriangles", lockstep},
+	// systems/query_test.go: the entity queries against cp's own (which
+	// answer shapes, and allocate); systems/contact_test.go: a step with
+	// component-filtered contact handlers against the same step with the
+	// collision events alone (lockstep).
+	{"queries", "BenchmarkQuery/engine", "BenchmarkQuery/raw-cp"},
+	{"contacts", "BenchmarkContactsOverhead", lockstep},
+	// components/state_bench_test.go: the reflective state hasher against
+	// the demo's old hand-written checksum (which hashed an eighth as much).
+	{"state hash", "BenchmarkStateHasher", "BenchmarkChecksumHandWritten"},
+	{"state hash", "BenchmarkStateHasherOverhead", lockstep},
 }
 
 // row is one line of the main table.
