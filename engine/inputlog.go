@@ -575,7 +575,10 @@ func (lg *InputLog) prefix(n int, counts []int64) *InputLog {
 }
 
 // restart forgets the recorded timelines, for a rewind's re-run to record
-// them again (a log recorded to a file is never rewound).
+// them again; a log recorded to a file is cut back in the file too.
 func (lg *InputLog) restart() {
 	lg.scenes, lg.complete = nil, false
+	if lg.file != nil {
+		lg.file.restart()
+	}
 }

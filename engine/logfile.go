@@ -29,6 +29,7 @@ type logFile struct {
 	chunk    []byte // the chunk being written, reused
 	last     int64  // nanotime of the last write
 	progress []int64
+	start    int64 // bytes of the header and the run record: where timelines begin
 	err      error // the first write error
 }
 
@@ -75,12 +76,13 @@ func (lg *InputLog) Create(path string) error {
 		return fmt.Errorf("engine: record: %w", err)
 	}
 	lf := &logFile{f: f, path: path, partial: partial, last: nanotime()}
-	header := binary.LittleEndian.AppendUint16([]byte(logMagic), logVersion)
-	if _, err := f.Write(appendChunk(header, appendRunRecord(nil, lg))); err != nil {
+	header := appendChunk(binary.LittleEndian.AppendUint16([]byte(logMagic), logVersion), appendRunRecord(nil, lg))
+	if _, err := f.Write(header); err != nil {
 		f.Close()
 		os.Remove(partial)
 		return fmt.Errorf("engine: record: %w", err)
 	}
+	lf.start = int64(len(header))
 	lg.file = lf
 	return nil
 }
@@ -146,6 +148,23 @@ func (lf *logFile) flush(s *logScene, force bool) error {
 		lf.err = fmt.Errorf("engine: recording to %s: %w", lf.partial, err)
 	}
 	return lf.err
+}
+
+// restart cuts the file back to its run record, for the timelines to be
+// written again (a rewind's re-run records them anew). An error is kept,
+// like a write's.
+func (lf *logFile) restart() {
+	lf.buf, lf.progress = lf.buf[:0], lf.progress[:0]
+	if lf.err != nil {
+		return
+	}
+	err := lf.f.Truncate(lf.start)
+	if err == nil {
+		_, err = lf.f.Seek(lf.start, io.SeekStart)
+	}
+	if err != nil {
+		lf.err = fmt.Errorf("engine: recording to %s: rewind: %w", lf.partial, err)
+	}
 }
 
 // Save writes the whole log to a file, atomically: it is written to a

@@ -34,9 +34,13 @@ var errRewind = errors.New("engine: rewind")
 // deterministic and the recording's checksums are checked on the way. The
 // scene's Run returns (its release runs) and is made anew by the re-run.
 //
-// It needs [Options.Restart] (engine.App sets it), and the run recorded in
-// memory ([Options.Record], not to a file) or replayed; otherwise, or when
-// not paused, it returns an error that says why and does nothing. Call it
+// The run's recording ([Options.Record]) then holds the run as it goes on
+// from there: what was recorded after the tick is dropped, in memory and,
+// for a log being written to a file ([InputLog.Create]), in the file too.
+//
+// It needs [Options.Restart] (engine.App sets it), and the run recorded or
+// replayed; otherwise, or when not paused, it returns an error that says
+// why and does nothing. Call it
 // from the loop's goroutine (an input system: systems.DevKeys binds it to
 // the comma key).
 func (l *Loop) Rewind(n int64) error {
@@ -49,8 +53,6 @@ func (l *Loop) Rewind(n int64) error {
 		return errors.New("engine: rewind: the run has no Options.Restart to make its first scene again")
 	case l.replay == nil && l.record == nil:
 		return errors.New("engine: rewind: the run is neither recorded nor replayed")
-	case l.replay == nil && l.record.file != nil:
-		return errors.New("engine: rewind: not while recording to a file (it holds the future)")
 	case !l.begun || l.seek != nil:
 		return errors.New("engine: rewind: no scene timeline to rewind")
 	}

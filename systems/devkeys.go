@@ -28,7 +28,8 @@ import (
 // game is shown and how fast it runs, never what happens in it, so replays
 // are the same with or without them. A step back re-runs the run to the tick
 // before (exactly: see engine.Loop.Rewind); it needs a run made by
-// engine.App (or with Options.Restart), not recording to a file. Add Input as an input system
+// engine.App (or with Options.Restart), and the recording then goes on from
+// the tick stepped back to. Add Input as an input system
 // (Scheduler.AddInput); Stage does. Nothing here allocates per frame, but
 // for the screenshot.
 type DevKeys struct {

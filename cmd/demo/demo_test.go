@@ -390,10 +390,12 @@ func TestF12SavesAScreenshot(t *testing.T) {
 
 // In a window, P then comma steps the game back (the run re-run from the
 // Arena's start to the tick before), twice; the game then plays on to its
-// end.
+// end. Its recording, written to a file as it ran, holds the run as it went
+// on after the rewinds, and replays headless to its end.
 func TestRewindInAWindow(t *testing.T) {
 	needDisplay(t)
-	p, err := windowtest.Start(exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "5"), "fixedstep demo")
+	rec := t.TempDir() + "/run.input"
+	p, err := windowtest.Start(exec.Command(demoBin, "-scene", "arena", "-autopilot", "-seconds", "5", "-record", rec), "fixedstep demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,6 +412,12 @@ func TestRewindInAWindow(t *testing.T) {
 		t.Fatalf("%d rewinds:\n%s", n, out)
 	}
 	t.Logf("%s", out)
+	played := checksumRE.FindString(out)
+	replay, err := exec.Command(demoBin, "-headless", "-replay", rec).CombinedOutput()
+	if m := replayedRE.FindSubmatch(replay); err != nil || m == nil || string(m[2]) != "300" ||
+		played == "" || checksumRE.FindString(string(replay)) != played {
+		t.Fatalf("replaying the recording: %v\n%s", err, replay)
+	}
 }
 
 // Without a display the windowed demo exits 1 and says what to do.
