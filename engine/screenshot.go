@@ -21,15 +21,21 @@ func ScreenPixels(img *ebiten.Image) *image.RGBA {
 	return rgba
 }
 
-// SaveScreenshot writes img's pixels to a PNG file, atomically (a temporary
-// file in the same folder, then a rename): a failed save leaves no half
-// file, and an older file at path as it was.
+// SaveScreenshot writes img's pixels to a PNG file as the window shows
+// them: opaque, what a scene left transparent black (ebiten shows the
+// screen over black). It writes atomically (a temporary file in the same
+// folder, then a rename): a failed save leaves no half file, and an older
+// file at path as it was.
 func SaveScreenshot(path string, img *ebiten.Image) error {
 	if img == nil {
 		return ErrNoScreen
 	}
+	pix := ScreenPixels(img)
+	for i := 3; i < len(pix.Pix); i += 4 {
+		pix.Pix[i] = 0xff // premultiplied colours over black are the colours themselves
+	}
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, ScreenPixels(img)); err != nil {
+	if err := png.Encode(&buf, pix); err != nil {
 		return fmt.Errorf("engine: screenshot %s: %w", path, err)
 	}
 	if err := writeFileAtomic(path, buf.Bytes()); err != nil {

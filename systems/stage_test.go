@@ -3,14 +3,19 @@ package systems_test
 import (
 	"bytes"
 	"errors"
+	"image"
 	"image/color"
+	"image/png"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
+	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
@@ -200,5 +205,133 @@ func TestStageEndFirstWinsAndBackground(t *testing.T) {
 	if len(renders) != 4 || renders[1] != "background" || renders[3] != "low" ||
 		!(layers[1] < layers[3] && layers[3] < layers[2] && layers[2] < layers[0]) {
 		t.Fatalf("render systems, in the order added: %v, layers %v", renders, layers)
+	}
+}
+
+// A Stage's Sprite, Rect and Text draw what they say: the named sprite
+// centred on its entity, a rectangle of the size and colour asked for, and
+// text aligned left, centre or right of x; Text on a nil image (headless)
+// draws nothing and allocates nothing.
+func TestStageSpritesAndText(t *testing.T) {
+	var rects, sprite frame
+	var texts [3]frame
+	var nilAllocs, drawAllocs float64
+	scene := engine.NewScene("Draw", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := systems.NewStage(loop, systems.StageOptions{})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		at := func(x, y float64) components.Transform { return components.NewTransform(components.Pose{X: x, Y: y}) }
+		onGame(t, func() {
+			w := donburi.NewWorld()
+			addSprite(w, at(40, 30), *st.Rect(20, 10, color.RGBA{255, 0, 0, 255}))
+			blue := st.Rect(4, 4, color.RGBA{0, 0, 255, 255})
+			blue.Layer = 1
+			addSprite(w, at(40, 30), *blue)
+			rects = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
+			w = donburi.NewWorld()
+			addSprite(w, at(50, 50), *st.Sprite(assets.SpriteGoal))
+			sprite = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
+			for i, align := range []text.Align{text.AlignStart, text.AlignCenter, text.AlignEnd} {
+				img := ebiten.NewImage(screenW, screenH)
+				st.Text(img, "MM", 60, 10, 20, color.RGBA{0, 255, 0, 255}, align)
+				texts[i] = frame{pix: make([]byte, 4*screenW*screenH), w: screenW, h: screenH}
+				img.ReadPixels(texts[i].pix)
+			}
+			var white color.Color = color.White
+			nilAllocs = testing.AllocsPerRun(10, func() { st.Text(nil, "MM", 60, 10, 20, white, text.AlignStart) })
+			img := ebiten.NewImage(screenW, screenH)
+			drawAllocs = testing.AllocsPerRun(100, func() { st.Text(img, "score 12345", 60, 10, 20, white, text.AlignStart) })
+		})
+		return nil, nil
+	})
+	if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	if x0, x1 := span(rects.columns(color.RGBA{255, 0, 0, 255})); x0 != 30 || x1 != 49 {
+		t.Errorf("the 20-wide red rectangle at x 40 covers columns %d to %d, want 30 to 49", x0, x1)
+	}
+	if c := rects.at(40, 30); c != (color.RGBA{0, 0, 255, 255}) {
+		t.Errorf("the blue rectangle of layer 1 is not over the red one: %v at its centre", c)
+	}
+	if c := rects.at(40, 25); c != (color.RGBA{255, 0, 0, 255}) || rects.at(40, 24) == c || rects.at(40, 35) == c {
+		t.Errorf("the red rectangle is not 10 high about y 30: %v at y 25, %v at 24, %v at 35", c, rects.at(40, 24), rects.at(40, 35))
+	}
+	lit := func(f frame, pred func(color.RGBA) bool) (x0, x1, y0, y1 int) {
+		x0, y0 = f.w, f.h
+		x1, y1 = -1, -1
+		for y := range f.h {
+			for x := range f.w {
+				if pred(f.at(x, y)) {
+					x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+				}
+			}
+		}
+		return
+	}
+	sx0, sx1, sy0, sy1 := lit(sprite, func(c color.RGBA) bool { return c.A > 0 })
+	if sx0 < 34 || sx1 > 65 || sy0 < 34 || sy1 > 65 || (sx0+sx1)/2 < 48 || (sx0+sx1)/2 > 51 || (sy0+sy1)/2 < 48 || (sy0+sy1)/2 > 51 {
+		t.Errorf("the 32x32 goal sprite at (50, 50) covers x %d-%d, y %d-%d: not centred there", sx0, sx1, sy0, sy1)
+	}
+	green := func(c color.RGBA) bool { return c.G > 128 && c.R < 64 && c.B < 64 }
+	var starts [3]int
+	for i, f := range texts {
+		x0, x1, y0, y1 := lit(f, green)
+		if x1 < 0 || y0 < 10 || y1 > 10+30 || x1-x0 < 20 {
+			t.Fatalf("text %d: green at x %d-%d, y %d-%d", i, x0, x1, y0, y1)
+		}
+		starts[i] = x0
+		switch i {
+		case 0:
+			if x0 < 60 || x0 > 63 {
+				t.Errorf("left-aligned text starts at x %d, want 60", x0)
+			}
+		case 1:
+			if mid := (x0 + x1) / 2; mid < 58 || mid > 62 {
+				t.Errorf("centred text spans x %d-%d, centre %d, want 60", x0, x1, mid)
+			}
+		case 2:
+			if x1 < 56 || x1 > 60 {
+				t.Errorf("right-aligned text ends at x %d, want 60", x1)
+			}
+		}
+	}
+	if nilAllocs != 0 {
+		t.Errorf("Text on a nil image: %v allocations", nilAllocs)
+	}
+	t.Logf("text left edges by alignment: %v; %v allocations a call on an image", starts, drawAllocs)
+}
+
+// engine.SaveScreenshot writes what the window shows: a scene's drawn
+// pixels as they are, and what it left transparent (or half so) over black,
+// opaque; read back from the PNG file.
+func TestSaveScreenshotIsOpaque(t *testing.T) {
+	path := t.TempDir() + "/shot.png"
+	var err error
+	onGame(t, func() {
+		img := ebiten.NewImage(4, 2)
+		img.Fill(color.RGBA{0, 0, 255, 255})
+		img.SubImage(image.Rect(0, 0, 2, 2)).(*ebiten.Image).Clear()
+		img.Set(1, 1, color.RGBA{100, 0, 0, 128}) // premultiplied: half-transparent red
+		err = engine.SaveScreenshot(path, img)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[image.Point]color.NRGBA{{0, 0}: {0, 0, 0, 255}, {1, 1}: {100, 0, 0, 255}, {3, 1}: {0, 0, 255, 255}}
+	for p, w := range want {
+		if c := color.NRGBAModel.Convert(got.At(p.X, p.Y)).(color.NRGBA); c != w {
+			t.Errorf("pixel %v is %v in the screenshot, want %v", p, c, w)
+		}
 	}
 }
