@@ -64,12 +64,10 @@ type Arena struct {
 	props  []donburi.Entity // oldest first (Options.Churn replaces from the front)
 	spawns int              // props spawned: even ones are boxes, odd ones balls
 
-	limit   time.Duration
-	played  time.Duration
-	hud     string
-	hudKey  [3]int
-	hudFace *text.GoTextFace
-	hudOp   text.DrawOptions
+	limit  time.Duration
+	played time.Duration
+	hud    string
+	hudKey [3]int
 }
 
 // Name names the scene.
@@ -112,14 +110,14 @@ func (a *Arena) build(loop *engine.Loop) {
 	// walls
 	corners := []cp.Vector{{X: 0, Y: 0}, {X: ArenaWidth, Y: 0}, {X: ArenaWidth, Y: ArenaHeight}, {X: 0, Y: ArenaHeight}, {X: 0, Y: 0}}
 	phys.SpawnWalls(corners, 8, &systems.BodyOptions{Elasticity: 0.8, Friction: 0.5})
-	wallImg := a.st.Bundle.MustSprite(assets.SpriteWall)
+	wall := a.st.Sprite(assets.SpriteWall)
 	for x := 16.0; x < ArenaWidth; x += 32 {
-		a.decor(wallImg, x, 0)
-		a.decor(wallImg, x, ArenaHeight)
+		a.st.SpawnSprite(x, 0, wall)
+		a.st.SpawnSprite(x, ArenaHeight, wall)
 	}
 	for y := 32.0; y < ArenaHeight-16; y += 32 {
-		a.decor(wallImg, 0, y)
-		a.decor(wallImg, ArenaWidth, y)
+		a.st.SpawnSprite(0, y, wall)
+		a.st.SpawnSprite(ArenaWidth, y, wall)
 	}
 
 	// the player
@@ -153,7 +151,6 @@ func (a *Arena) build(loop *engine.Loop) {
 	a.stars = donburi.NewQuery(filter.Contains(goalC))
 	a.ai = systems.NewAI(w, phys.Space(), a.opts.Seed)
 	a.render = systems.NewRender(w)
-	a.hudFace = a.st.Bundle.Face(18)
 	phys.OnCollide(components.PlayerC, goalC, a.scored)
 	phys.OnCollide(components.PlayerC, components.AgentC, a.hurt)
 
@@ -209,16 +206,11 @@ func (a *Arena) churn(w donburi.World) {
 	}
 }
 
-// decor adds a drawn-only entity (no body).
-func (a *Arena) decor(img *ebiten.Image, x, y float64) {
-	e := a.world.Entry(a.world.Create(components.TransformC, components.SpriteC))
-	components.TransformC.SetValue(e, components.NewTransform(components.Pose{X: x, Y: y}))
-	components.SpriteC.SetValue(e, components.Sprite{Image: img, Atlas: a.st.Bundle.Atlas(), OriginX: 16, OriginY: 16})
-}
-
 // sprite returns the sprite of the atlas image name in layer, centred.
 func (a *Arena) sprite(name string, layer int) *components.Sprite {
-	return &components.Sprite{Image: a.st.Bundle.MustSprite(name), Atlas: a.st.Bundle.Atlas(), Layer: layer}
+	s := a.st.Sprite(name)
+	s.Layer = layer
+	return s
 }
 
 // freeSpot returns a random point of the arena, clear of the walls and at
@@ -304,10 +296,7 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 		a.hudKey = key
 		a.hud = fmt.Sprintf("Score %d   Health %d   Time %d s", key[0], key[1], key[2])
 	}
-	a.hudOp = text.DrawOptions{}
-	a.hudOp.GeoM.Translate(24, 20)
-	a.hudOp.ColorScale.ScaleWithColor(color.White)
-	text.Draw(ev.Screen, a.hud, a.hudFace, &a.hudOp)
+	a.st.Text(ev.Screen, a.hud, 24, 20, 18, color.White, text.AlignStart)
 }
 
 // pilot plays the Arena (Options.Autopilot): it heads for the nearest star,

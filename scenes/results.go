@@ -21,7 +21,6 @@ type Results struct {
 	played time.Duration
 	health float64
 	lines  []string
-	op     text.DrawOptions
 }
 
 // Name names the scene.
@@ -40,7 +39,6 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	r.lines = []string{verdict, fmt.Sprintf("Score: %d", r.score), fmt.Sprintf("Time: %.1f s", r.played.Seconds()),
 		fmt.Sprintf("Health left: %.0f", r.health), "Enter: back to the title"}
-	face := st.Bundle.Face(32)
 	st.Sched.AddUpdate(0, "next", func(_ donburi.World, ev engine.Event) {
 		in := ev.Input
 		if in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) || in.KeyPressed(ebiten.KeyEscape) ||
@@ -54,10 +52,7 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 		}
 		ev.Screen.Fill(color.RGBA{24, 18, 36, 255})
 		for i, l := range r.lines {
-			r.op = text.DrawOptions{}
-			r.op.GeoM.Translate(80, 80+float64(i)*60)
-			r.op.ColorScale.ScaleWithColor(color.White)
-			text.Draw(ev.Screen, l, face, &r.op)
+			st.Text(ev.Screen, l, 80, 80+float64(i)*60, 32, color.White, text.AlignStart)
 		}
 	})
 	return st.Run()

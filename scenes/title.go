@@ -35,9 +35,6 @@ type Title struct {
 	opts   *Options
 	st     *systems.Stage
 	choice int
-	face   *text.GoTextFace
-	small  *text.GoTextFace
-	op     text.DrawOptions
 }
 
 // Name names the scene.
@@ -51,7 +48,6 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	t.st = st
-	t.face, t.small = st.Bundle.Face(40), st.Bundle.Face(16)
 	st.Sched.AddUpdate(0, "choose", t.choose).AddRender(0, "menu", t.draw)
 	return st.Run()
 }
@@ -90,25 +86,18 @@ func (t *Title) draw(_ donburi.World, ev engine.Event) {
 		return
 	}
 	ev.Screen.Fill(color.RGBA{18, 22, 36, 255})
-	t.text(ev.Screen, "fixedstep", t.face, 60, 50, color.RGBA{120, 220, 255, 255})
+	t.st.Text(ev.Screen, "fixedstep", 60, 50, 40, color.RGBA{120, 220, 255, 255}, text.AlignStart)
 	for i, item := range menu {
 		c := color.RGBA{160, 160, 170, 255}
 		if i == t.choice {
 			c = color.RGBA{255, 220, 80, 255}
 			item = menuChosen[i]
 		}
-		t.text(ev.Screen, item, t.face, 80, 130+float64(i)*56, c)
+		t.st.Text(ev.Screen, item, 80, 130+float64(i)*56, 40, c, text.AlignStart)
 	}
 	for i, row := range Controls {
 		y := 320 + float64(i)*20
-		t.text(ev.Screen, row[0], t.small, 80, y, color.RGBA{200, 200, 210, 255})
-		t.text(ev.Screen, row[1], t.small, 360, y, color.RGBA{140, 140, 150, 255})
+		t.st.Text(ev.Screen, row[0], 80, y, 16, color.RGBA{200, 200, 210, 255}, text.AlignStart)
+		t.st.Text(ev.Screen, row[1], 360, y, 16, color.RGBA{140, 140, 150, 255}, text.AlignStart)
 	}
-}
-
-func (t *Title) text(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, c color.Color) {
-	t.op = text.DrawOptions{}
-	t.op.GeoM.Translate(x, y)
-	t.op.ColorScale.ScaleWithColor(c)
-	text.Draw(dst, s, face, &t.op)
 }

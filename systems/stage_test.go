@@ -208,8 +208,9 @@ func TestStageEndFirstWinsAndBackground(t *testing.T) {
 	}
 }
 
-// A Stage's Sprite, Rect and Text draw what they say: the named sprite
-// centred on its entity, a rectangle of the size and colour asked for, and
+// A Stage's Sprite, Rect, SpawnSprite and Text draw what they say: the named
+// sprite centred on its entity, a rectangle of the size and colour asked
+// for, placed by SpawnSprite with the components asked for, and
 // text aligned left, centre or right of x; Text on a nil image (headless)
 // draws nothing and allocates nothing.
 func TestStageSpritesAndText(t *testing.T) {
@@ -224,13 +225,15 @@ func TestStageSpritesAndText(t *testing.T) {
 		defer st.Release()
 		at := func(x, y float64) components.Transform { return components.NewTransform(components.Pose{X: x, Y: y}) }
 		onGame(t, func() {
-			w := donburi.NewWorld()
-			addSprite(w, at(40, 30), *st.Rect(20, 10, color.RGBA{255, 0, 0, 255}))
+			st.SpawnSprite(40, 30, st.Rect(20, 10, color.RGBA{255, 0, 0, 255}))
 			blue := st.Rect(4, 4, color.RGBA{0, 0, 255, 255})
 			blue.Layer = 1
-			addSprite(w, at(40, 30), *blue)
-			rects = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
-			w = donburi.NewWorld()
+			e := st.SpawnSprite(40, 30, blue, components.PlayerC, components.SpriteC)
+			if entry := st.World.Entry(e); !entry.HasComponent(components.PlayerC) || *components.SpriteC.Get(entry) != *blue {
+				t.Errorf("SpawnSprite's entity: the Player component %v, its sprite %+v", entry.HasComponent(components.PlayerC), components.SpriteC.Get(entry))
+			}
+			rects = drawFrame(systems.NewRender(st.World), st.World, ebiten.NewImage(screenW, screenH), 0)
+			w := donburi.NewWorld()
 			addSprite(w, at(50, 50), *st.Sprite(assets.SpriteGoal))
 			sprite = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
 			for i, align := range []text.Align{text.AlignStart, text.AlignCenter, text.AlignEnd} {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
@@ -39,7 +40,10 @@ func (s *Stage) Rect(w, h float64, c color.Color) *components.Sprite {
 // (text.AlignCenter) or right (text.AlignEnd) at x; lines break at "\n".
 // A nil dst, as a headless run's Render events have, draws nothing, so a
 // render system can call it without checking. A call allocates what
-// ebiten's text.Draw does (3 small allocations for a line of a HUD).
+// ebiten's text.Draw does (3 small allocations for a line of a HUD), and
+// nothing more when c is a color.Color variable (var white color.Color =
+// color.RGBA{...}): a color.RGBA passed as it is gets boxed, an allocation
+// at every call.
 func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.Color, align text.Align) {
 	if dst == nil {
 		return
@@ -52,4 +56,23 @@ func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.
 	op.PrimaryAlign = align
 	op.LineSpacing = m.HAscent + m.HDescent + m.HLineGap
 	text.Draw(dst, str, face, &op)
+}
+
+// SpawnSprite creates an entity with no body, drawn as s (a copy) at x, y:
+// a decoration, a marker, anything a game moves by its Transform
+// (components.Transform.Set) rather than by physics. The component types
+// comps are added too, at their zero values (TransformC and SpriteC among
+// them are not added twice). It returns the entity.
+func (s *Stage) SpawnSprite(x, y float64, sp *components.Sprite, comps ...donburi.IComponentType) donburi.Entity {
+	types := []donburi.IComponentType{components.TransformC, components.SpriteC}
+	for _, c := range comps {
+		if c.Id() != components.TransformC.Id() && c.Id() != components.SpriteC.Id() {
+			types = append(types, c)
+		}
+	}
+	e := s.World.Create(types...)
+	entry := s.World.Entry(e)
+	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: x, Y: y}))
+	components.SpriteC.SetValue(entry, *sp)
+	return e
 }

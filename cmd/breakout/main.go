@@ -20,33 +20,26 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 647 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 90 are plumbing, lines a game would not
+// Size: 602 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 56 are plumbing, lines a game would not
 // write if the engine did them:
 //
-//   - 38 in main.go: the headless defaults (4), the screens' autopilot (7),
-//     drawing text in a colour, centred (11), and a rectangle sprite, with
-//     or without an entity of its own (16);
-//   - 12 in screens.go: skipping render systems headless, where frames have
-//     no screen (6), hooking up the autopilot (6);
-//   - 40 in play.go: queries, reusable buffers and closures for iterating
+//   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
+//   - 8 in screens.go: colours kept as color.Color so that drawing text
+//     does not allocate (2), hooking up the autopilot (6);
+//   - 37 in play.go: queries, reusable buffers and closures for iterating
 //     and removing entities without allocating (20), keeping the kinematic
-//     paddle inside the walls (6), the HUD's text cache and headless check
-//     (8), hooking up the autopilot (4), and a note on a cp allocation (2).
+//     paddle inside the walls (6), the HUD's text cache (5), hooking up the
+//     autopilot (4), and a note on a cp allocation (2).
 //
 // The rest is the game: its rules, layout, screens, autopilot and summary.
 package main
 
 import (
 	"fmt"
-	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/yohamta/donburi"
 
-	"github.com/fixedstep/fixedstep/assets"
-	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 )
 
@@ -98,34 +91,4 @@ func pressAfter(key ebiten.Key, n int64) engine.TickInput {
 func started(in *engine.InputState) bool {
 	return in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) ||
 		in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom)
-}
-
-// drawText draws s on dst with its top centre (or top left, when !centre)
-// at x, y, in colour c.
-func drawText(dst *ebiten.Image, face text.Face, s string, x, y float64, c color.Color, centre bool) {
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(x, y)
-	op.ColorScale.ScaleWithColor(c)
-	if centre {
-		op.PrimaryAlign = text.AlignCenter
-	}
-	text.Draw(dst, s, face, op)
-}
-
-// rect creates an entity drawn as a w x h rectangle of colour c centred at
-// x, y, with no body: decoration.
-func rect(w donburi.World, art *assets.Bundle, x, y, rw, rh float64, c color.Color, layer int) donburi.Entity {
-	e := w.Create(components.TransformC, components.SpriteC)
-	entry := w.Entry(e)
-	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: x, Y: y}))
-	components.SpriteC.SetValue(entry, pixel(art, rw, rh, c, layer))
-	return e
-}
-
-// pixel is a sprite of the atlas's white pixel scaled to w x h and tinted c.
-func pixel(art *assets.Bundle, w, h float64, c color.Color, layer int) components.Sprite {
-	s := components.Sprite{Image: art.MustSprite(assets.SpritePixel), Atlas: art.Atlas(),
-		OriginX: 0.5, OriginY: 0.5, ScaleX: w, ScaleY: h, Layer: layer}
-	s.Color.ScaleWithColor(c)
-	return s
 }

@@ -96,7 +96,6 @@ type Play struct {
 	findFallen     func(*donburi.Entry)
 	findBrick      func(*donburi.Entry)
 
-	face  text.Face
 	hud   [4]int // score, lives, level, slow: what text shows
 	hudOK bool
 	text  string
@@ -130,19 +129,20 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 			p.found = append(p.found, e.Entity())
 		}
 	}
-	p.face = st.Bundle.Face(16)
 
-	phys, art := st.Physics, st.Bundle
+	phys := st.Physics
 	// Walls outside the screen, 8 px thick, open at the bottom.
 	outline := []cp.Vector{{X: -8, Y: height + 100}, {X: -8, Y: top - 8}, {X: width + 8, Y: top - 8}, {X: width + 8, Y: height + 100}}
 	phys.SpawnWalls(outline, 8, &systems.BodyOptions{Elasticity: 1})
-	rect(st.World, art, width/2, top-2, width, 4, grey, 0)
-	paddle := pixel(art, paddleW, paddleH, cyan, 1)
+	st.SpawnSprite(width/2, top-2, st.Rect(width, 4, grey))
+	paddle := st.Rect(paddleW, paddleH, cyan)
+	paddle.Layer = 1
 	p.paddle = phys.SpawnBox(paddleW, paddleH, &systems.BodyOptions{Kind: systems.Kinematic,
-		Position: cp.Vector{X: width / 2, Y: paddleY}, Elasticity: 1, Sprite: &paddle}, components.PlayerC)
+		Position: cp.Vector{X: width / 2, Y: paddleY}, Elasticity: 1, Sprite: paddle}, components.PlayerC)
 	components.PlayerC.SetValue(st.World.Entry(p.paddle), components.Player{Speed: paddleSpeed, Axis: components.AxisX})
-	ball := components.Sprite{Image: art.MustSprite(assets.SpriteBall), Atlas: art.Atlas(), ScaleX: 0.62, ScaleY: 0.62, Layer: 2}
-	p.ball = phys.SpawnCircle(ballR, &systems.BodyOptions{Elasticity: 1, Moment: math.Inf(1), Sprite: &ball}, BallC)
+	ball := st.Sprite(assets.SpriteBall)
+	ball.ScaleX, ball.ScaleY, ball.Layer = 0.62, 0.62, 2
+	p.ball = phys.SpawnCircle(ballR, &systems.BodyOptions{Elasticity: 1, Moment: math.Inf(1), Sprite: ball}, BallC)
 	p.spawnBricks()
 	p.serve()
 
@@ -173,10 +173,10 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 func (p *Play) spawnBricks() {
 	for r := range rows {
 		for c := range cols {
-			s := pixel(p.st.Bundle, brickW, brickH, rowColours[r], 0)
+			s := p.st.Rect(brickW, brickH, rowColours[r])
 			pos := cp.Vector{X: (width-cols*cellW+cellW)/2 + float64(c)*cellW, Y: firstRow + cellH/2 + float64(r)*cellH}
 			e := p.st.Physics.SpawnBox(brickW, brickH, &systems.BodyOptions{Kind: systems.Static, Position: pos,
-				Elasticity: 1, Sprite: &s}, BrickC)
+				Elasticity: 1, Sprite: s}, BrickC)
 			BrickC.SetValue(p.st.World.Entry(e), Brick{Hits: 1 + btoi(r == 0), Points: 10 * (rows - r)})
 		}
 	}
@@ -339,16 +339,16 @@ func (p *Play) dropPowerUp(w donburi.World, _ engine.Event) {
 	}
 	from := components.TransformC.Get(w.Entry(p.found[p.rng.IntN(len(p.found))])).Cur
 	kind := PowerKind(btoi(p.rng.IntN(3) != 0)) // SlowBall twice as often as ExtraBall
-	s := components.Sprite{Image: p.st.Bundle.MustSprite(assets.SpriteGoal), Atlas: p.st.Bundle.Atlas(),
-		ScaleX: 0.6, ScaleY: 0.6, Layer: 2}
+	s := p.st.Sprite(assets.SpriteGoal)
 	if kind == SlowBall {
-		s.Image = p.st.Bundle.MustSprite(assets.SpriteBall)
+		s = p.st.Sprite(assets.SpriteBall)
 		s.Color.ScaleWithColor(blue)
 	}
+	s.ScaleX, s.ScaleY, s.Layer = 0.6, 0.6, 2
 	// Kinematic and a sensor: it falls at a steady speed through bricks and
 	// the ball, and the paddle (kinematic too) still reports touching it.
 	e := p.st.Physics.SpawnCircle(powerR, &systems.BodyOptions{Kind: systems.Kinematic, Sensor: true,
-		Position: cp.Vector{X: from.X, Y: from.Y}, Velocity: cp.Vector{Y: powerFall}, Sprite: &s}, PowerC)
+		Position: cp.Vector{X: from.X, Y: from.Y}, Velocity: cp.Vector{Y: powerFall}, Sprite: s}, PowerC)
 	PowerC.SetValue(w.Entry(e), Power{Kind: kind})
 }
 
@@ -360,9 +360,6 @@ func (p *Play) gameOver(why string) {
 // drawHUD draws the score, lives and level above the wall, and what to do
 // while serving. The text is rebuilt only when a figure changes.
 func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
-	if ev.Screen == nil {
-		return
-	}
 	if now := [4]int{p.score, p.lives, p.level, btoi(p.slow > 0)}; !p.hudOK || now != p.hud {
 		p.hud, p.hudOK = now, true
 		p.text = fmt.Sprintf("score %d     lives %d     level %d", p.score, p.lives, p.level)
@@ -370,9 +367,9 @@ func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
 			p.text += "     slow ball"
 		}
 	}
-	drawText(ev.Screen, p.face, p.text, 12, 9, white, false)
+	p.st.Text(ev.Screen, p.text, 12, 9, 16, white, text.AlignStart)
 	if p.serving {
-		drawText(ev.Screen, p.face, "Space to serve", width/2, 330, grey, true)
+		p.st.Text(ev.Screen, "Space to serve", width/2, 330, 16, grey, text.AlignCenter)
 	}
 }
 

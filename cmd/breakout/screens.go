@@ -5,6 +5,7 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -13,8 +14,10 @@ import (
 
 var (
 	background = color.RGBA{18, 20, 32, 255}
-	white      = color.RGBA{240, 240, 240, 255}
-	grey       = color.RGBA{150, 156, 170, 255}
+	// Text's colours are color.Color variables, boxed once: a color.RGBA
+	// would be boxed, an allocation, in every Stage.Text call.
+	white color.Color = color.RGBA{240, 240, 240, 255}
+	grey  color.Color = color.RGBA{150, 156, 170, 255}
 )
 
 // Title waits for Enter or Space (or the pad's A) to start a game; Esc quits.
@@ -41,7 +44,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	for i, c := range rowColours { // a strip of bricks, for the look of it
 		for col := range 10 {
-			rect(st.World, st.Bundle, 77+float64(col)*54, 190+float64(i)*10, 50, 7, c, 0)
+			st.SpawnSprite(77+float64(col)*54, 190+float64(i)*10, st.Rect(50, 7, c))
 		}
 	}
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
@@ -52,18 +55,14 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 			st.End(nil)
 		}
 	})
-	face, small := st.Bundle.Face(48), st.Bundle.Face(16)
 	best := fmt.Sprintf("best %d", t.Best)
 	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
 	st.Sched.AddRender(1, "text", func(_ donburi.World, ev engine.Event) {
-		if ev.Screen == nil {
-			return
-		}
-		drawText(ev.Screen, face, "BREAKOUT", width/2, 100, white, true)
-		drawText(ev.Screen, small, "Enter or Space to play   Esc to quit", width/2, 290, white, true)
-		drawText(ev.Screen, small, "arrows or A/D move   Space serves   F3 P . [ ] F11 F12", width/2, 320, grey, true)
+		st.Text(ev.Screen, "BREAKOUT", width/2, 100, 48, white, text.AlignCenter)
+		st.Text(ev.Screen, "Enter or Space to play   Esc to quit", width/2, 290, 16, white, text.AlignCenter)
+		st.Text(ev.Screen, "arrows or A/D move   Space serves   F3 P . [ ] F11 F12", width/2, 320, 16, grey, text.AlignCenter)
 		if t.Best > 0 {
-			drawText(ev.Screen, small, best, width/2, 360, grey, true)
+			st.Text(ev.Screen, best, width/2, 360, 16, grey, text.AlignCenter)
 		}
 	})
 	return st.Run()
@@ -94,16 +93,12 @@ func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 			st.End(&Title{Settings: o.Settings, Session: o.Session})
 		}
 	})
-	face, small := st.Bundle.Face(40), st.Bundle.Face(18)
 	lines := [...]string{o.Why, fmt.Sprintf("score %d   level %d   best %d", o.Score, o.Level, o.Best)}
 	st.Sched.AddRender(0, "text", func(_ donburi.World, ev engine.Event) {
-		if ev.Screen == nil {
-			return
-		}
-		drawText(ev.Screen, face, "GAME OVER", width/2, 140, white, true)
-		drawText(ev.Screen, small, lines[0], width/2, 220, grey, true)
-		drawText(ev.Screen, small, lines[1], width/2, 260, white, true)
-		drawText(ev.Screen, small, "Enter to continue", width/2, 330, grey, true)
+		st.Text(ev.Screen, "GAME OVER", width/2, 140, 40, white, text.AlignCenter)
+		st.Text(ev.Screen, lines[0], width/2, 220, 18, grey, text.AlignCenter)
+		st.Text(ev.Screen, lines[1], width/2, 260, 18, white, text.AlignCenter)
+		st.Text(ev.Screen, "Enter to continue", width/2, 330, 18, grey, text.AlignCenter)
 	})
 	return st.Run()
 }
