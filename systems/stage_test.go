@@ -216,6 +216,7 @@ func TestStageEndFirstWinsAndBackground(t *testing.T) {
 func TestStageSpritesAndText(t *testing.T) {
 	var rects, sprite frame
 	var texts [3]frame
+	var twoLines frame
 	var nilAllocs, drawAllocs float64
 	scene := engine.NewScene("Draw", func(loop *engine.Loop) (engine.Scene, error) {
 		st, err := systems.NewStage(loop, systems.StageOptions{})
@@ -242,9 +243,13 @@ func TestStageSpritesAndText(t *testing.T) {
 				texts[i] = frame{pix: make([]byte, 4*screenW*screenH), w: screenW, h: screenH}
 				img.ReadPixels(texts[i].pix)
 			}
+			img := ebiten.NewImage(screenW, screenH)
+			st.Text(img, "M\nM", 10, 10, 20, color.RGBA{0, 255, 0, 255}, text.AlignStart)
+			twoLines = frame{pix: make([]byte, 4*screenW*screenH), w: screenW, h: screenH}
+			img.ReadPixels(twoLines.pix)
 			var white color.Color = color.White
 			nilAllocs = testing.AllocsPerRun(10, func() { st.Text(nil, "MM", 60, 10, 20, white, text.AlignStart) })
-			img := ebiten.NewImage(screenW, screenH)
+			img = ebiten.NewImage(screenW, screenH)
 			drawAllocs = testing.AllocsPerRun(100, func() { st.Text(img, "score 12345", 60, 10, 20, white, text.AlignStart) })
 		})
 		return nil, nil
@@ -299,6 +304,9 @@ func TestStageSpritesAndText(t *testing.T) {
 				t.Errorf("right-aligned text ends at x %d, want 60", x1)
 			}
 		}
+	}
+	if _, _, y0, y1 := lit(twoLines, green); y0 < 10 || y1-y0 < 20+10 || y1 > 10+2*30 {
+		t.Errorf("two lines of 20 px text span y %d-%d, want two lines below y 10", y0, y1)
 	}
 	if nilAllocs != 0 {
 		t.Errorf("Text on a nil image: %v allocations", nilAllocs)

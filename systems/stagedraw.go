@@ -58,7 +58,7 @@ func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.
 	text.Draw(dst, str, face, &op)
 }
 
-// SpawnSprite creates an entity with no body, drawn as s (a copy) at x, y:
+// SpawnSprite creates an entity with no body, drawn as sp (a copy) at x, y:
 // a decoration, a marker, anything a game moves by its Transform
 // (components.Transform.Set) rather than by physics. The component types
 // comps are added too, at their zero values (TransformC and SpriteC among
