@@ -6,10 +6,12 @@
 //
 // # A scene
 //
-// A scene makes a Stage, spawns its entities, adds its systems
-// (PlayerControl, Physics.Update, its rules, [Render] for the sprites) and
-// runs it: see [Stage] for a whole one, and the README's "A game of your
-// own" for a whole game.
+// A scene makes a Stage, spawns its entities (their sprites from
+// [Stage.Sprite] and [Stage.Rect]; with a body through the Physics spawn
+// helpers, without one through [Stage.SpawnSprite]), adds its systems
+// (PlayerControl, Physics.Update, its rules, [Render] for the sprites,
+// [Stage.Text] for words on screen) and runs it: see [Stage] for a whole
+// one, and the README's "A game of your own" for a whole game.
 //
 // # Physics
 //
