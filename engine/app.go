@@ -155,7 +155,8 @@ func (a *App) name() string {
 
 // Main runs the game with the process's arguments and exits: 0 when the
 // game ended, 2 for bad flags (a *FlagError, first's too), 1 for any other
-// error (printed), and 130 or 143 after SIGINT or SIGTERM. first makes the
+// error (printed; a scene's panic with its stack), and 130 or 143 after
+// SIGINT or SIGTERM. first makes the
 // first scene; it is called once the flags are parsed (and a replay's
 // settings applied), and may set flags itself (App.Default) to the game's
 // own defaults: what they hold when it returns is what the run uses and the
@@ -176,6 +177,10 @@ func (a *App) Main(first func() (Scene, error)) {
 		os.Exit(2)
 	default:
 		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), err)
+		var se *SceneError
+		if errors.As(err, &se) && se.Panic != nil {
+			fmt.Fprintf(a.errOut(), "\n%s", se.Stack) // where the scene panicked
+		}
 		os.Exit(1)
 	}
 }
@@ -325,8 +330,8 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	if runErr == nil && a.dumpAt != "" {
 		runErr = dumps.result()
 	}
-	if summary {
-		a.summarize(opts.Record, replay, probe)
+	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
+		a.summarize(opts.Record, replay, probe, runErr)
 	}
 	if runErr != nil {
 		return runErr
@@ -420,8 +425,8 @@ func (a *App) applySettings(lg *InputLog) error {
 }
 
 // summarize prints what the run did, the recording or the replay, and last
-// the state checksum.
-func (a *App) summarize(rec, replay *InputLog, probe *realtimeProbe) {
+// the state checksum. runErr is the error the run ended with, printed after.
+func (a *App) summarize(rec, replay *InputLog, probe *realtimeProbe, runErr error) {
 	out := a.out()
 	names := make([]string, rec.Scenes())
 	for i := range names {
@@ -434,7 +439,15 @@ func (a *App) summarize(rec, replay *InputLog, probe *realtimeProbe) {
 	if replay != nil {
 		r := replay.Replayed()
 		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)
+		var de *DivergenceError
+		var re *ReplayError
 		switch {
+		case errors.As(runErr, &de):
+			how = fmt.Sprintf("%d checksums matched, then tick %d's differed (the error below)", r.Checked, de.Tick)
+		case errors.As(runErr, &re):
+			how += ", then the replay left the recording (the error below)"
+		case runErr != nil:
+			how += ", then the run failed (the error below)"
 		case !r.Finished:
 			how += "; stopped before the recording's end"
 		case !replay.Complete():

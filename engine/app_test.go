@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -146,10 +147,13 @@ func TestAppDumps(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(want), "x = ") {
 		t.Fatalf("dump-1-150.txt: %q, %v", want, err)
 	}
-	_, err = newAppGame().run("-headless", "-replay", "run.input", "-drift", "1e-9")
+	out, err := newAppGame().run("-headless", "-replay", "run.input", "-drift", "1e-9")
 	var de *engine.DivergenceError
 	if !errors.As(err, &de) || de.Tick != 100 || !strings.Contains(err.Error(), "diverged-1-100.txt (the same tick of the recording's build: -replay FILE -dump-at 1:100") {
 		t.Fatalf("a drifting build: %v", err)
+	}
+	if !strings.Contains(out, "99 checksums matched, then tick 100's differed (the error below)") {
+		t.Fatalf("a drifting build's summary:\n%s", out)
 	}
 	got, err := os.ReadFile("diverged-1-100.txt")
 	if err != nil || !strings.HasPrefix(string(got), "x = ") {
@@ -203,5 +207,58 @@ func TestAppDefault(t *testing.T) {
 	}
 	if err := newAppGame().app.Default("nope", "1"); !errors.As(err, new(*engine.FlagError)) {
 		t.Fatalf("no such flag: %v", err)
+	}
+}
+
+// Main prints where a scene panicked (the panic's stack, not only its
+// value), and no summary for a run that never began (no display): only the
+// error. Each runs Main in a child process, as a game's main does.
+func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
+	switch os.Getenv("ENGINE_TEST_APP_MAIN") {
+	case "panic":
+		os.Args = []string{"game", "-headless", "-seconds", "1"}
+		app := &engine.App{Name: "game"}
+		app.Main(func() (engine.Scene, error) {
+			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+				var cells []int
+				for ev := range loop.Events() {
+					if ev.Kind == engine.Update && ev.Tick == 3 {
+						cells[ev.Tick] = 1 // index out of range
+					}
+				}
+				return nil, loop.Err()
+			}), nil
+		})
+	case "nodisplay":
+		os.Args = []string{"game", "-seconds", "1"}
+		app := &engine.App{Name: "game"}
+		app.Main(func() (engine.Scene, error) {
+			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) { return nil, nil }), nil
+		})
+	}
+	child := func(mode string, display bool) (string, int) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAppMainReportsPanicsAndNoDisplay$")
+		for _, kv := range os.Environ() {
+			if display || !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, "ENGINE_TEST_APP_MAIN="+mode)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	out, code := child("panic", true)
+	if code != 1 || !strings.Contains(out, "game: scene Play: panic: runtime error: index out of range [3] with length 0") ||
+		!regexp.MustCompile(`\n\s+\S*app_test\.go:\d+`).MatchString(out) {
+		t.Fatalf("a panicking scene: exit %d\n%s", code, out)
+	}
+	t.Logf("a panicking scene:\n%s", out)
+	out, code = child("nodisplay", false)
+	if code != 1 || !strings.Contains(out, "game: engine: no display") || strings.Contains(out, "run: ") || strings.Contains(out, "checksum") {
+		t.Fatalf("no display: exit %d\n%s", code, out)
 	}
 }
