@@ -3,6 +3,11 @@
 // a donburi world, and the drivers that run them in an ebiten window or
 // headless.
 //
+// A game is usually built on the kit above this package: [App] for its
+// main and command line, and systems.Stage for each scene's world,
+// scheduler, assets and dev keys (the README's "A game of your own" is a
+// whole one). What follows is what they are made of, used bare.
+//
 // A complete game, one scene with a 60 Hz physics group and a render system:
 //
 //	package main

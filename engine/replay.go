@@ -29,7 +29,9 @@ var ErrGameTimeLimit = errors.New("engine: game time reached the largest time.Du
 // [Options.Input]'s): a source may keep what it does not drive (an autopilot
 // that leaves Esc to the player) or clear it (*in = InputState{}) to be the
 // tick's only input. The loop then derives edges from the held state the
-// group's tick before saw, and keeps the live input's own edges. It is
+// group's tick before saw (a scene's first tick compares with nothing held:
+// a key held from it is pressed on it, whatever the scene before held), and
+// keeps the live input's own edges. It is
 // called as the tick is delivered, before the scene handles it, so it may
 // read the game state the previous ticks left.
 // During a replay it is not called: ticks get their recorded input. It must

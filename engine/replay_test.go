@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -267,7 +268,7 @@ func TestScriptedTickInputIsFrameRateIndependent(t *testing.T) {
 // A scene's own tick input (an autopilot reading its world) wins over
 // Options.TickInput for its group, and is cleared for the next scene.
 func TestSceneTickInput(t *testing.T) {
-	var seen [2][]bool
+	var seen, pressedB [3][]bool
 	scene := func(i int, own bool, next engine.Scene) engine.Scene {
 		return engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
 			if own {
@@ -278,6 +279,7 @@ func TestSceneTickInput(t *testing.T) {
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update {
 					seen[i] = append(seen[i], ev.Input.KeyDown(ebiten.KeyA))
+					pressedB[i] = append(pressedB[i], ev.Input.KeyPressed(ebiten.KeyB))
 					if ev.Tick == 3 {
 						return next, nil
 					}
@@ -287,9 +289,15 @@ func TestSceneTickInput(t *testing.T) {
 		})
 	}
 	run := engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) { in.SetKey(ebiten.KeyB, true) })
-	err := engine.Run(scene(0, true, scene(1, false, nil)), &engine.Options{Headless: &engine.Headless{}, TickInput: run})
+	err := engine.Run(scene(0, true, scene(1, false, scene(2, false, nil))), &engine.Options{Headless: &engine.Headless{}, TickInput: run})
 	if err != nil || len(seen[0]) != 3 || !seen[0][0] || seen[1][0] {
 		t.Fatalf("%v: %v", err, seen)
+	}
+	// B, held by the run's TickInput in the second and third scenes, is
+	// pressed on each one's first tick (compared with nothing held, though
+	// the scene before held it), then only held.
+	if want := []bool{true, false, false}; !slices.Equal(pressedB[1], want) || !slices.Equal(pressedB[2], want) {
+		t.Fatalf("B pressed in the second and third scenes' ticks: %v, want %v", pressedB[1:], want)
 	}
 }
 

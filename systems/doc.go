@@ -25,6 +25,13 @@
 // [Physics.OnCollide] and [Physics.OnSeparate] ([Contact]), and lets
 // [PlayerControl] drive the [components.Player] from the tick's input.
 //
+// A spawn helper's last arguments are the entity's own component types,
+// added at their zero values; list every type the game sets on it
+// afterwards, since donburi panics on a SetValue of a type the entity lacks:
+//
+//	ship := st.Physics.SpawnCircle(14, opts, components.PlayerC, ShipC)
+//	components.PlayerC.SetValue(st.World.Entry(ship), components.Player{Speed: 250})
+//
 // # Seeing inside
 //
 // A Stage comes with an [Overlay] (F3: frames and ticks per second, alpha,

@@ -144,7 +144,9 @@ var noOptions BodyOptions
 // body, as [Physics.Spawn] does (Transform, Body, Shape, the body and shape
 // in the space, UserData set), with the settings o (nil: the defaults of
 // [BodyOptions]), a Sprite when o.Sprite is set, and the component types
-// comps at their zero values. It returns the entity.
+// comps at their zero values (every type the game sets on the entity later:
+// donburi's SetValue panics on a type the entity lacks). It returns the
+// entity.
 //
 // It panics, naming the problem, on a radius or setting that is not finite,
 // a radius that is not positive, or any other setting BodyOptions rules out:

@@ -40,7 +40,9 @@ import (
 // Run gives the loop the world's state checksum (by default a
 // components.StateHasher over every component of every entity: see
 // StageOptions.Checksum), so that recordings check the state tick by tick
-// and replays say where it first differs.
+// and replays say where it first differs. What a scene keeps outside the
+// world (a score in a field of its struct, a menu's choice) is not in it:
+// keep game state in components, so that replays check it and dumps show it.
 type Stage struct {
 	Loop    *engine.Loop
 	World   donburi.World
