@@ -1,6 +1,9 @@
 package components
 
-import "github.com/yohamta/donburi"
+import (
+	"github.com/jakecoffman/cp/v2"
+	"github.com/yohamta/donburi"
+)
 
 // Player marks the entity the player drives, and how: the arrow keys or WASD,
 // or the left stick of gamepad slot Pad, push its body with up to Force
@@ -25,6 +28,15 @@ type Player struct {
 	// left and right (Up and Down do nothing, and a diagonal is as fast as
 	// Left or Right), AxisY for one that moves up and down; 0 moves both ways.
 	Axis Axis
+
+	// Min and Max, on each axis where Max is above Min, are the bounds of a
+	// kinematic player's position: PlayerControl cuts its velocity so that
+	// no step takes it past them (it stops at the edge, and a body outside
+	// is brought back to it in one step). A kinematic body passes through
+	// walls, so a paddle needs them; a dynamic player is held by walls
+	// instead, and they leave it alone. Min.X = 40, Max.X = 600 keeps a
+	// paddle's centre within x 40 to 600, free on y.
+	Min, Max cp.Vector
 }
 
 // Axis is an axis a player may be held to (see Player.Axis).

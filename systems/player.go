@@ -25,7 +25,8 @@ import (
 //
 // A kinematic body (a Breakout paddle; see [Kinematic]) has no mass to push:
 // its velocity is set to the direction times Speed at once, Force unused,
-// and the game keeps it in bounds. A static body is left alone.
+// cut so that it stays within Player.Min and Player.Max (walls do not stop
+// it). A static body is left alone.
 //
 // Schedule it in the physics group before the physics system
 // (sched.AddUpdate(g, "player", pc.Update).AddUpdate(g, "physics",
@@ -75,6 +76,9 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 			f := want.Sub(body.Velocity()).Mult(body.Mass() / ev.DT).Clamp(pl.Force)
 			body.SetForce(body.Force().Add(f))
 		case cp.BODY_KINEMATIC:
+			pos := body.Position()
+			want.X = withinBounds(pos.X, want.X, pl.Min.X, pl.Max.X, ev.DT)
+			want.Y = withinBounds(pos.Y, want.Y, pl.Min.Y, pl.Max.Y, ev.DT)
 			body.SetVelocityVector(want)
 		default:
 			continue
@@ -84,6 +88,15 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 			body.SetAngularVelocity(0)
 		}
 	}
+}
+
+// withinBounds is the velocity v cut so that a step of dt from x ends within
+// [lo, hi], or v itself when hi is not above lo (no bounds on that axis).
+func withinBounds(x, v, lo, hi, dt float64) float64 {
+	if !(hi > lo) {
+		return v
+	}
+	return (min(max(x+v*dt, lo), hi) - x) / dt
 }
 
 // axisOnly is the input along one axis alone (a paddle's), in [-1, 1]: the

@@ -254,3 +254,36 @@ func TestPlayerControlAxis(t *testing.T) {
 		t.Fatalf("the stick down-right: velocity %v, want (300, 0)", v)
 	}
 }
+
+// A kinematic player with Min and Max stops at them: held left and up from
+// x -13 against a bound at x -20, it moves a step, then to the edge, then
+// stays, while y (no bounds: Max not above Min) goes on freely; teleported
+// outside, one step brings it back to the edge.
+func TestPlayerControlBounds(t *testing.T) {
+	w, p := newPhysics(cp.Vector{})
+	paddle := p.SpawnBox(40, 8, &systems.BodyOptions{Kind: systems.Kinematic, Position: cp.Vector{X: -13}}, components.PlayerC)
+	components.PlayerC.SetValue(w.Entry(paddle), components.Player{Speed: 300, Min: cp.Vector{X: -20}, Max: cp.Vector{X: 20}})
+	var in engine.InputState
+	in.SetKey(ebiten.KeyArrowLeft, true)
+	in.SetKey(ebiten.KeyArrowUp, true)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in}
+	pc := systems.NewPlayerControl()
+	body := p.Body(paddle)
+	var xs []float64
+	for range 3 {
+		pc.Update(w, ev)
+		p.Update(w, ev)
+		xs = append(xs, math.Round(body.Position().X*1e9)/1e9)
+	}
+	step := 300 * math.Sqrt2 / 2 / 60 // left and up: the diagonal at Speed
+	if math.Abs(xs[0]-(-13-step)) > 1e-9 || xs[1] != -20 || xs[2] != -20 || math.Abs(body.Position().Y-(-3*step)) > 1e-9 {
+		t.Fatalf("held left from x -13 with a bound at -20: x %v, y %v", xs, body.Position().Y)
+	}
+	p.Teleport(paddle, components.Pose{X: 50})
+	in = engine.InputState{}
+	pc.Update(w, ev)
+	p.Update(w, ev)
+	if x := body.Position().X; math.Abs(x-20) > 1e-9 {
+		t.Fatalf("teleported to x 50 past a bound at 20: x %v after a step, want 20", x)
+	}
+}

@@ -20,17 +20,16 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 602 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 56 are plumbing, lines a game would not
+// Size: 598 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 50 are plumbing, lines a game would not
 // write if the engine did them:
 //
 //   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 37 in play.go: queries, reusable buffers and closures for iterating
-//     and removing entities without allocating (20), keeping the kinematic
-//     paddle inside the walls (6), the HUD's text cache (5), hooking up the
-//     autopilot (4), and a note on a cp allocation (2).
+//   - 31 in play.go: queries, reusable buffers and closures for iterating
+//     and removing entities without allocating (20), the HUD's text cache
+//     (5), hooking up the autopilot (4), and a note on a cp allocation (2).
 //
 // The rest is the game: its rules, layout, screens, autopilot and summary.
 package main

@@ -139,7 +139,8 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	paddle.Layer = 1
 	p.paddle = phys.SpawnBox(paddleW, paddleH, &systems.BodyOptions{Kind: systems.Kinematic,
 		Position: cp.Vector{X: width / 2, Y: paddleY}, Elasticity: 1, Sprite: paddle}, components.PlayerC)
-	components.PlayerC.SetValue(st.World.Entry(p.paddle), components.Player{Speed: paddleSpeed, Axis: components.AxisX})
+	components.PlayerC.SetValue(st.World.Entry(p.paddle), components.Player{Speed: paddleSpeed, Axis: components.AxisX,
+		Min: cp.Vector{X: paddleW / 2}, Max: cp.Vector{X: width - paddleW/2}})
 	ball := st.Sprite(assets.SpriteBall)
 	ball.ScaleX, ball.ScaleY, ball.Layer = 0.62, 0.62, 2
 	p.ball = phys.SpawnCircle(ballR, &systems.BodyOptions{Elasticity: 1, Moment: math.Inf(1), Sprite: ball}, BallC)
@@ -199,24 +200,20 @@ func (p *Play) speed() float64 {
 }
 
 // controls acts on the tick's input after PlayerControl has set the
-// paddle's velocity: Esc leaves the game; the paddle is kept on its line and
-// inside the walls (a kinematic body goes where its velocity takes it); the
-// ball rides on it until Space (or Enter, or the pad's A) serves it.
+// paddle's velocity (inside the walls: Player.Min and Max): Esc leaves the
+// game; the ball rides on the paddle until Space (or Enter, or the pad's A)
+// serves it.
 func (p *Play) controls(_ donburi.World, ev engine.Event) {
 	if ev.Input.KeyPressed(ebiten.KeyEscape) {
 		p.st.End(&Title{Settings: p.Settings, Session: Session{Best: max(p.Best, p.score), Games: p.Games}})
 		return
 	}
-	body := p.st.Physics.Body(p.paddle)
-	x, vx := body.Position().X, body.Velocity().X
-	to := min(max(x+vx*ev.DT, paddleW/2), width-paddleW/2)
-	body.SetVelocity((to-x)/ev.DT, 0)
 	if !p.serving {
 		return
 	}
-	ball := p.st.Physics.Body(p.ball)
-	ball.SetPosition(cp.Vector{X: x, Y: serveY})
-	ball.SetVelocity((to-x)/ev.DT, 0)
+	paddle, ball := p.st.Physics.Body(p.paddle), p.st.Physics.Body(p.ball)
+	ball.SetPosition(cp.Vector{X: paddle.Position().X, Y: serveY})
+	ball.SetVelocity(paddle.Velocity().X, 0) // the paddle's, kept in bounds by PlayerControl
 	if started(ev.Input) {
 		p.serving = false
 		a := (p.rng.Float64() - 0.5) * 0.8 // up, within 23 degrees of vertical
