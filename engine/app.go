@@ -38,7 +38,10 @@ import (
 //	-record FILE      record the run to FILE, written as it runs (see InputLog.Create)
 //	-replay FILE      replay FILE: its seed and settings too, checking the state every tick
 //	-screenshot FILE  save the -frames'th frame drawn in the window as a PNG, then stop
-//	-frames N         the frame -screenshot saves (default 120)
+//	-frames N         the frame -screenshot saves (default 120; a window draws as many
+//	                  frames a second as the display takes, often over 100 under Xvfb)
+//	-screenshot-at S:T  save the first frame drawn after tick T of scene S instead
+//	                  (T alone: scene 1): the same moment of the game at any frame rate
 //	-cpuprofile FILE  write a CPU profile of the run
 //	-detail           record what the desync bisector needs (see InputLog.Detail)
 //	-dump-at S:T      write the world after tick T of scene S (T alone: scene 1) to dump-S-T.txt
@@ -83,7 +86,7 @@ type App struct {
 
 	flags                        *flag.FlagSet
 	headless, realtime, detail   bool
-	dumpAt                       string
+	dumpAt, shotAt               string
 	fps, seconds                 float64
 	seed                         uint64
 	record, replay, shot, cpuOut string
@@ -91,8 +94,8 @@ type App struct {
 }
 
 // standardFlags are the App's flags that recordings leave out.
-var standardFlags = []string{"headless", "realtime", "fps", "record", "replay", "screenshot", "frames", "cpuprofile",
-	"detail", "dump-at"}
+var standardFlags = []string{"headless", "realtime", "fps", "record", "replay", "screenshot", "frames", "screenshot-at",
+	"cpuprofile", "detail", "dump-at"}
 
 // Flags returns the App's flag set, for the game's own flags: define them
 // before Main. They are recorded and restored by replays (see App).
@@ -109,7 +112,8 @@ func (a *App) Flags() *flag.FlagSet {
 	fs.StringVar(&a.record, "record", "", "record the run to this file, written as it runs")
 	fs.StringVar(&a.replay, "replay", "", "replay this recording (its seed and settings too), checking the state every tick")
 	fs.StringVar(&a.shot, "screenshot", "", "save the -frames'th frame drawn in the window to this PNG file, then stop")
-	fs.IntVar(&a.frames, "frames", 120, "the frame -screenshot saves")
+	fs.IntVar(&a.frames, "frames", 120, "the frame -screenshot saves (a window draws as many a second as the display takes)")
+	fs.StringVar(&a.shotAt, "screenshot-at", "", "save the first frame drawn after tick T of scene S (S:T; T alone: scene 1) to -screenshot's file")
 	fs.StringVar(&a.cpuOut, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.BoolVar(&a.detail, "detail", false, "record what the desync bisector needs: the state after every system, per component type")
 	fs.StringVar(&a.dumpAt, "dump-at", "", "write the world after tick T of scene S (S:T; T alone: scene 1) to dump-S-T.txt")
@@ -302,12 +306,15 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	var shot screenshotFlag
 	if a.shot != "" {
 		shot = screenshotFlag{path: a.shot, frame: a.frames}
+		if a.shotAt != "" {
+			shot.scene, shot.tick, _ = parseSceneTick(a.shotAt)
+		}
 		opts.AfterFrame = shot.afterFrame
 	}
 	dumps := &stateDumps{}
 	opts.OnDivergence = dumps.diverged
 	if a.dumpAt != "" {
-		dumps.scene, dumps.tick, _ = parseDumpAt(a.dumpAt)
+		dumps.scene, dumps.tick, _ = parseSceneTick(a.dumpAt)
 		opts.AfterUpdate = dumps.afterUpdate
 	}
 	var probe *realtimeProbe
@@ -361,8 +368,16 @@ func (a *App) check() error {
 		return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
 	}
 	if a.dumpAt != "" {
-		if _, _, err := parseDumpAt(a.dumpAt); err != nil {
+		if _, _, err := parseSceneTick(a.dumpAt); err != nil {
 			return &FlagError{"dump-at", a.dumpAt, err.Error()}
+		}
+	}
+	if a.shotAt != "" {
+		if _, _, err := parseSceneTick(a.shotAt); err != nil {
+			return &FlagError{"screenshot-at", a.shotAt, err.Error()}
+		}
+		if a.shot == "" {
+			return &FlagError{"screenshot-at", a.shotAt, "goes with -screenshot FILE: where to save it"}
 		}
 	}
 	if a.shot != "" {
@@ -483,10 +498,13 @@ func startProfile(path string) (func() error, error) {
 	}, nil
 }
 
-// screenshotFlag saves the frame-th frame drawn, then stops the loop.
+// screenshotFlag saves the frame-th frame drawn, or with a scene the first
+// frame drawn after its tick `tick`, then stops the loop.
 type screenshotFlag struct {
 	path   string
 	frame  int
+	scene  int
+	tick   int64
 	frames int
 	err    error
 	done   bool
@@ -496,7 +514,9 @@ func (s *screenshotFlag) afterFrame(loop *Loop, ev Event) {
 	if s.done || ev.Screen == nil {
 		return
 	}
-	if s.frames++; s.frames == s.frame {
+	s.frames++
+	scene, _ := loop.Scene()
+	if s.scene == 0 && s.frames == s.frame || s.scene > 0 && (scene > s.scene || scene == s.scene && loop.Ticks(0) >= s.tick) {
 		s.done = true
 		s.err = SaveScreenshot(s.path, ev.Screen)
 		loop.Stop()
@@ -507,14 +527,18 @@ func (s *screenshotFlag) result() error {
 	if s.err != nil {
 		return s.err
 	}
+	if !s.done && s.scene > 0 {
+		return fmt.Errorf("-screenshot-at %d:%d: the run never reached tick %d of scene %d", s.scene, s.tick, s.tick, s.scene)
+	}
 	if !s.done {
 		return fmt.Errorf("-screenshot: the game ended after %d frames, before frame %d", s.frames, s.frame)
 	}
 	return nil
 }
 
-// parseDumpAt reads -dump-at's S:T (or T, for scene 1).
-func parseDumpAt(v string) (scene int, tick int64, err error) {
+// parseSceneTick reads -dump-at's and -screenshot-at's S:T (or T, for
+// scene 1).
+func parseSceneTick(v string) (scene int, tick int64, err error) {
 	scene = 1
 	t := v
 	if i := strings.IndexByte(v, ':'); i >= 0 {

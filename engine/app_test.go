@@ -121,6 +121,7 @@ func TestAppRefusesBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-seconds", "NaN"}, {"-seconds", "-Inf"}, {"-seconds", "1e300"}, {"-fps", "-3"}, {"-frames", "0"},
 		{"-headless", "-screenshot", "x.png"}, {"-record", "a", "-replay", "a"}, {"extra"}, {"-nope"},
+		{"-screenshot-at", "1:5"}, {"-screenshot", "x.png", "-screenshot-at", "0:5"}, {"-screenshot", "x.png", "-screenshot-at", "1:"},
 	} {
 		g := newAppGame()
 		g.seen = -1

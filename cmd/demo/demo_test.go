@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -299,12 +300,19 @@ func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
 	}
 }
 
-// -screenshot under Xvfb writes a PNG of the Arena with its sprites on it.
+// -screenshot under Xvfb writes a PNG of the Arena with its sprites on it;
+// -screenshot-at takes the frame drawn after the tick asked for, and stops
+// there.
 func TestScreenshotShowsTheArena(t *testing.T) {
 	needDisplay(t)
 	path := filepath.Join(t.TempDir(), "arena.png")
-	if out, code := output(t, "-scene", "arena", "-screenshot", path, "-frames", "30"); code != 0 {
+	out, code := output(t, "-scene", "arena", "-screenshot", path, "-screenshot-at", "1:30", "-seconds", "100")
+	m := regexp.MustCompile(`run: 1 scenes \(Arena\), (\d+) ticks`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if ticks, _ := strconv.Atoi(m[1]); ticks < 30 || ticks > 34 {
+		t.Fatalf("-screenshot-at 1:30 stopped the run after %d ticks", ticks)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
