@@ -20,7 +20,8 @@ import (
 // headless, 6 runs of each setting (BENCHMARKS.md): the physics tick's p99
 // went from 7.5 ms at GOGC=100 (127 collections in 30 s) to 4.8 ms with a
 // 1 GiB limit (1 collection), 0.64x (95% interval 0.60-0.75); GOGC=400 gave
-// 0.95x (0.89-1.02), no clear change. In a window under Xvfb, where the
+// 0.95x (0.89-1.02), no clear change. A second run on another VM gave 0.75x
+// (0.49-0.95) for the limit and 0.85x (0.62-0.97) for GOGC=400. In a window under Xvfb, where the
 // software renderer sets the frame time, the change was not clear either
 // (0.86x, 0.71-1.08).
 //
