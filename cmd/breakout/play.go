@@ -80,7 +80,7 @@ const (
 // wall reaches the paddle.
 type Play struct {
 	Settings
-	Session
+	Progress
 
 	st                  *systems.Stage
 	rng                 *rand.Rand // the game's own randomness: serves and power-ups
@@ -205,7 +205,7 @@ func (p *Play) speed() float64 {
 // serves it.
 func (p *Play) controls(_ donburi.World, ev engine.Event) {
 	if ev.Input.KeyPressed(ebiten.KeyEscape) {
-		p.st.End(&Title{Settings: p.Settings, Session: Session{Best: max(p.Best, p.score), Games: p.Games}})
+		p.st.End(&Title{Settings: p.Settings, Progress: Progress{Best: max(p.Best, p.score), Games: p.Games}})
 		return
 	}
 	if !p.serving {
@@ -351,7 +351,7 @@ func (p *Play) dropPowerUp(w donburi.World, _ engine.Event) {
 
 // gameOver ends the game, saying why (the first reason of a tick stands).
 func (p *Play) gameOver(why string) {
-	p.st.End(&Over{Settings: p.Settings, Session: p.Session, Score: p.score, Level: p.level, Why: why})
+	p.st.End(&Over{Settings: p.Settings, Progress: p.Progress, Score: p.score, Level: p.level, Why: why})
 }
 
 // drawHUD draws the score, lives and level above the wall, and what to do

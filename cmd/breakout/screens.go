@@ -23,11 +23,11 @@ var (
 // Title waits for Enter or Space (or the pad's A) to start a game; Esc quits.
 type Title struct {
 	Settings
-	Session
+	Progress
 }
 
-// Session is what one run of the program carries from game to game.
-type Session struct {
+// Progress is what one run of the program carries from game to game.
+type Progress struct {
 	Best  int // the best score
 	Games int // games started
 }
@@ -50,7 +50,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
 		switch {
 		case started(ev.Input):
-			st.End(&Play{Settings: t.Settings, Session: Session{Best: t.Best, Games: t.Games + 1}})
+			st.End(&Play{Settings: t.Settings, Progress: Progress{Best: t.Best, Games: t.Games + 1}})
 		case ev.Input.KeyPressed(ebiten.KeyEscape):
 			st.End(nil)
 		}
@@ -72,7 +72,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 // go back to the Title.
 type Over struct {
 	Settings
-	Session
+	Progress
 	Score, Level int
 	Why          string
 }
@@ -90,7 +90,7 @@ func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
 		if started(ev.Input) || ev.Input.KeyPressed(ebiten.KeyEscape) {
-			st.End(&Title{Settings: o.Settings, Session: o.Session})
+			st.End(&Title{Settings: o.Settings, Progress: o.Progress})
 		}
 	})
 	lines := [...]string{o.Why, fmt.Sprintf("score %d   level %d   best %d", o.Score, o.Level, o.Best)}
