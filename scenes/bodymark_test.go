@@ -491,3 +491,14 @@ func medianFloat(xs []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+var threadStart = time.Now()
+
+// threadTime is this thread's CPU time (engine.ThreadCPUTime), or the
+// monotonic wall clock where that cannot be read.
+func threadTime() time.Duration {
+	if d, ok := engine.ThreadCPUTime(); ok {
+		return d
+	}
+	return time.Since(threadStart)
+}

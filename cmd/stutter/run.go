@@ -287,3 +287,10 @@ func cpuName() string {
 	}
 	return ""
 }
+
+// threadTime is this thread's CPU time (engine.ThreadCPUTime), 0 where it
+// cannot be read: the tick CPU figures are then 0.
+func threadTime() time.Duration {
+	d, _ := engine.ThreadCPUTime()
+	return d
+}
