@@ -17,8 +17,29 @@ import (
 // on the paddle and the paddle moves (no contact: cp allocates for every
 // contact): the game's systems, PlayerControl, the physics step, the 10 Hz
 // wall group with its second step down at 30 s, and the headless frame
-// around them.
+// around them. The process's allocation count also sees other goroutines
+// (the runtime's, the race detector's), so the game is played twice: the
+// game is deterministic, and an allocation of its own comes back at the
+// same tick.
 func TestTicksAllocateNothing(t *testing.T) {
+	first, second := tickAllocations(t), tickAllocations(t)
+	both := map[int][2]uint64{}
+	for tick, n := range first {
+		if m, ok := second[tick]; ok {
+			both[tick] = [2]uint64{n, m}
+		}
+	}
+	if len(both) > 0 {
+		t.Errorf("%d of the ticks from 1001 on allocated in both runs (tick: allocations): %v", len(both), both)
+	}
+	if len(first)+len(second) > 0 {
+		t.Logf("ticks that allocated in one run only (other goroutines): %v, %v", first, second)
+	}
+}
+
+// tickAllocations plays 40 s of a game with the ball held on the paddle and
+// returns the ticks from 1001 on that saw allocations, with their count.
+func tickAllocations(t *testing.T) map[int]uint64 {
 	keys := func(tk engine.TickInfo, in *engine.InputState) {
 		in.SetKey(ebiten.KeyLeft, tk.Tick%40 < 20)
 		in.SetKey(ebiten.KeyRight, tk.Tick%40 >= 20)
@@ -42,7 +63,5 @@ func TestTicksAllocateNothing(t *testing.T) {
 	if ticks != 2400 {
 		t.Fatalf("%d ticks", ticks)
 	}
-	if len(allocs) > 0 {
-		t.Errorf("%d of the ticks from 1001 on allocated (tick: allocations): %v", len(allocs), allocs)
-	}
+	return allocs
 }
