@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// golden are recordings made by an earlier build of the engine (commit
+// 201c12a) with the command shown, and the checksum it printed. A build
+// that replays them to another checksum, or records the same command to
+// other records, has changed the game or the recording format: both must
+// stay as they are unless the change means to break old recordings.
+var golden = []struct {
+	file, checksum string
+	args           []string // what recorded it (with -record testdata/golden/<file>)
+}{
+	{"arena.input", "64a5093ae24294b9", []string{"-headless", "-seconds", "5", "-seed", "2", "-fps", "37"}},
+	{"arena-detail.input", "d2d7a24784bee220", []string{"-headless", "-seconds", "10", "-seed", "7", "-detail"}},
+	{"stress.input", "3976cfe3bf69b002", []string{"-headless", "-scene", "stress", "-bodies", "300", "-seconds", "3", "-seed", "3"}},
+	// Played in a window under Xvfb from the Title, Enter pressed through
+	// the X server: -autopilot -seconds 4 -seed 9.
+	{"window-title.input", "7b757575a1edd5f0", nil},
+}
+
+// Every golden recording replays headless, at two frame rates, to the
+// checksum it was recorded with, every checksum on the way matching.
+func TestGoldenRecordingsReplay(t *testing.T) {
+	for _, g := range golden {
+		for _, fps := range []string{"24", "144"} {
+			out, code := output(t, "-headless", "-replay", filepath.Join("testdata", "golden", g.file), "-fps", fps)
+			m := checksumRE.FindStringSubmatch(out)
+			if code != 0 || m == nil || m[1] != g.checksum || !replayedRE.MatchString(out) {
+				t.Errorf("%s at %s fps: exit %d, want checksum %s, every checksum matched:\n%s", g.file, fps, code, g.checksum, out)
+			}
+		}
+	}
+}
+
+// Recording a golden recording's command again gives the same records (the
+// files' chunks may be cut elsewhere: they follow real time) and the same
+// checksum.
+func TestGoldenRecordingsRecordTheSame(t *testing.T) {
+	for _, g := range golden {
+		if g.args == nil {
+			continue
+		}
+		rec := filepath.Join(t.TempDir(), g.file)
+		if got := run(t, append(g.args, "-record", rec)...); got != g.checksum {
+			t.Errorf("%s: checksum %s, want %s", g.file, got, g.checksum)
+		}
+		if want, got := canonical(t, filepath.Join("testdata", "golden", g.file)), canonical(t, rec); !bytes.Equal(got, want) {
+			t.Errorf("%s: recorded %d bytes of records, the golden file holds %d other ones", g.file, len(got), len(want))
+		}
+	}
+}
+
+// canonical returns the records of the recording at path as one chunk.
+func canonical(t *testing.T, path string) []byte {
+	t.Helper()
+	lg, err := engine.LoadInputLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := lg.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// -dump-at writes the same text as the earlier build did, byte for byte.
+func TestGoldenDump(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(demoBin, "-headless", "-seconds", "3", "-seed", "7", "-dump-at", "1:150")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "dump-1-150.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "golden", "dump-1-150.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(g), len(w)) {
+			if g[i] != w[i] {
+				t.Fatalf("the dump differs from the golden one at line %d:\n got %s\nwant %s", i+1, g[i], w[i])
+			}
+		}
+		t.Fatalf("the dump has %d lines, the golden one %d", len(g), len(w))
+	}
+}
