@@ -17,7 +17,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/engine/windowtest"
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // The window's lifecycle under a real X server (Xvfb, no window manager): each

@@ -19,7 +19,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/engine/windowtest"
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 	"github.com/fixedstep/fixedstep/systems"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixedstep/fixedstep/engine/windowtest"
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // The README's game is a complete program on the kit: built from the

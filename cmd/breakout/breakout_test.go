@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixedstep/fixedstep/engine/windowtest"
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // bin is the game built once for the end-to-end tests.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixedstep/fixedstep/engine/windowtest"
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // demoBin is the demo built once for the end-to-end tests.

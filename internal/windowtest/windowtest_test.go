@@ -7,7 +7,7 @@ import (
 
 	"github.com/jezek/xgb/xproto"
 
-	"github.com/fixedstep/fixedstep/engine/windowtest"
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // A key tapped through XTEST reaches the focused window as a KeyPress and a
