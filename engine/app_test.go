@@ -13,9 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // appGame is a small game on engine.App: a body whose speed is a game flag,
@@ -47,8 +46,8 @@ func (g *appGame) first() (engine.Scene, error) {
 			_, err := fmt.Fprintf(w, "x = %v\nv = %v\n", p.x, p.v)
 			return err
 		})
-		loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
-			in.SetKey(ebiten.KeySpace, t.Tick%40 < 10)
+		loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+			in.SetKey(input.KeySpace, t.Tick%40 < 10)
 		}))
 		for ev := range loop.Events() {
 			if ev.Kind == engine.Update {
@@ -56,7 +55,7 @@ func (g *appGame) first() (engine.Scene, error) {
 				if ev.Tick >= 100 {
 					speed += *g.drift
 				}
-				p.step(ev.DT*speed, ev.Input.KeyDown(ebiten.KeySpace))
+				p.step(ev.DT*speed, ev.Input.KeyDown(input.KeySpace))
 			}
 		}
 		return nil, loop.Err()

@@ -41,7 +41,7 @@
 //		// Run: pull events until done, then hand the loop on.
 //		for ev := range loop.Events(g.sched.Groups()...) {
 //			g.sched.Handle(ev)
-//			if ev.Kind == engine.Update && ev.Input.KeyPressed(ebiten.KeyEscape) {
+//			if ev.Kind == engine.Update && ev.Input.KeyPressed(input.KeyEscape) {
 //				return nil, nil // decided on a tick; the next scene, or nil to end the game
 //			}
 //		}
@@ -64,7 +64,7 @@
 //     systems per layer, each timed ([SystemStats]).
 //   - [Scene] is a value whose Run receives the loop and returns the next
 //     scene; [Run] runs the chain, in a window or headless ([Headless]).
-//   - [InputState] is what a tick sees of the keyboard, mouse and gamepads;
+//   - [input.State] is what a tick sees of the keyboard, mouse and gamepads;
 //     a [TickInput] gives ticks their input one at a time (an autopilot, a
 //     script, a bot). [InputLog] records a run and replays it, checking the
 //     state against the recording's checksums ([Loop.SetChecksum]).

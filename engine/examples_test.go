@@ -3,11 +3,10 @@ package engine_test
 import (
 	"fmt"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // The loop as a value: a headless loop at a virtual 30 frames per second, with
@@ -117,8 +116,8 @@ func ExampleRun() {
 // first group, so the game sees the press on tick 3 and the release on tick
 // 6 at any frame rate (here 24 and 144 frames a second).
 func ExampleTickInput() {
-	script := engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
-		in.SetKey(ebiten.KeySpace, t.Group == 0 && t.Tick >= 3 && t.Tick <= 5)
+	script := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+		in.SetKey(input.KeySpace, t.Group == 0 && t.Tick >= 3 && t.Tick <= 5)
 	})
 	for _, fps := range []float64{24, 144} {
 		scene := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
@@ -126,10 +125,10 @@ func ExampleTickInput() {
 				if ev.Kind != engine.Update {
 					continue
 				}
-				if ev.Input.KeyPressed(ebiten.KeySpace) {
+				if ev.Input.KeyPressed(input.KeySpace) {
 					fmt.Printf("%v fps: Space pressed on tick %d\n", fps, ev.Tick)
 				}
-				if ev.Input.KeyReleased(ebiten.KeySpace) {
+				if ev.Input.KeyReleased(input.KeySpace) {
 					fmt.Printf("%v fps: Space released on tick %d\n", fps, ev.Tick)
 					return nil, nil
 				}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // InputLog is the record of a run, made to replay it: for every scene
@@ -306,7 +308,7 @@ func (lg *InputLog) beginScene(name string, groups []Group) {
 
 // addInput records that tick `tick` of group g saw cur, where the log
 // predicts prev's held state with no edges and no wheel motion.
-func (lg *InputLog) addInput(g int, tick int64, prev, cur *InputState) {
+func (lg *InputLog) addInput(g int, tick int64, prev, cur *input.State) {
 	s := &lg.scenes[len(lg.scenes)-1]
 	start := len(s.input[g])
 	s.input[g] = appendEntry(s.input[g], tick-s.last[g], prev, cur)
@@ -411,10 +413,10 @@ func (lg *InputLog) flush(groups []group) error {
 
 // replayCursor is one group's position in a log while replaying.
 type replayCursor struct {
-	data []byte     // the group's entries in this timeline
-	off  int        // the next entry
-	next int64      // its tick, 0 when none is left
-	held InputState // the held state after the last entry applied
+	data []byte      // the group's entries in this timeline
+	off  int         // the next entry
+	next int64       // its tick, 0 when none is left
+	held input.State // the held state after the last entry applied
 }
 
 // startReplay checks that timeline i (0-based) of the log was recorded with
@@ -477,14 +479,14 @@ func (c *replayCursor) peek(after int64) {
 // apply sets in to what tick `tick` of the cursor's group saw when recorded.
 // Entries exist only where the input changed: between them the held state
 // stays, with no edges and no wheel motion.
-func (c *replayCursor) apply(tick int64, in *InputState) {
+func (c *replayCursor) apply(tick int64, in *input.State) {
 	if c.next == 0 || c.next != tick {
 		*in = c.held
 		return
 	}
 	c.off = decodeEntry(c.data, c.off, &c.held, in)
 	c.held = *in
-	clearEdges(&c.held)
+	c.held.ClearEdges()
 	c.peek(tick)
 }
 

@@ -14,20 +14,19 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // randomPlayer holds keys and moves the cursor at random, seeded.
 type randomPlayer struct{ rng *rand.Rand }
 
-func (p *randomPlayer) Sample(frame int64, in *engine.InputState) {
-	for _, k := range []ebiten.Key{ebiten.KeyLeft, ebiten.KeyRight, ebiten.KeySpace} {
+func (p *randomPlayer) Sample(frame int64, in *input.State) {
+	for _, k := range []input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeySpace} {
 		in.SetKey(k, p.rng.IntN(4) == 0)
 	}
 	in.CursorX, in.CursorY = float64(p.rng.IntN(640)), float64(p.rng.IntN(480))
-	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, p.rng.Float64()*2-1)
+	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, p.rng.Float64()*2-1)
 }
 
 // steer is a simulation driven by the input each tick sees.
@@ -81,9 +80,9 @@ func playChecked(fps float64, input engine.InputSource, record, replay *engine.I
 // update runs one tick of the simulation with the input it sees.
 func (s *steer) update(ev engine.Event) {
 	in := ev.Input
-	s.p.step(ev.DT, in.KeyDown(ebiten.KeySpace) || in.KeyPressed(ebiten.KeyLeft))
-	s.p.v += 0.01 * in.GamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal)
-	if in.KeyPressed(ebiten.KeyRight) {
+	s.p.step(ev.DT, in.KeyDown(input.KeySpace) || in.KeyPressed(input.KeyArrowLeft))
+	s.p.v += 0.01 * in.GamepadAxis(0, input.AxisLeftStickHorizontal)
+	if in.KeyPressed(input.KeyArrowRight) {
 		s.presses++
 	}
 	s.cursor += in.CursorX * float64(ev.Group+1)

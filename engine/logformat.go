@@ -9,6 +9,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // The input log's file format (version 3), little-endian throughout:
@@ -89,7 +91,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // appendEntry appends the entry of a tick `step` ticks after the group's
 // previous entry, whose input cur differs from prev's held state.
-func appendEntry(b []byte, step int64, prev, cur *InputState) []byte {
+func appendEntry(b []byte, step int64, prev, cur *input.State) []byte {
 	b = binary.AppendUvarint(b, uint64(step))
 	for w := range cur.Keys {
 		b = appendKeyOps(b, opKey, w, prev.Keys[w]^cur.Keys[w])
@@ -156,17 +158,17 @@ func appendKeyOps(b []byte, op byte, w int, x uint64) []byte {
 // decodeEntry decodes the entry at data[off:] (after its tick step) into
 // out, given held, the group's held state before it, and returns the offset
 // after it. The entry must have passed checkEntry.
-func decodeEntry(data []byte, off int, held, out *InputState) int {
+func decodeEntry(data []byte, off int, held, out *input.State) int {
 	*out = *held
-	var kp, kr KeySet
+	var kp, kr input.KeySet
 	var mp, mr uint8
-	var pp, pr [MaxGamepads]uint32
+	var pp, pr [input.MaxGamepads]uint32
 	for {
 		op := data[off]
 		off++
 		switch op {
 		case opEnd:
-			deriveEdges(out, held)
+			out.DeriveEdges(held)
 			for w := range out.Keys {
 				out.KeysPressed[w] ^= kp[w]
 				out.KeysReleased[w] ^= kr[w]
@@ -250,7 +252,7 @@ func checkEntry(data []byte, off int) (int, error) {
 			return off, nil
 		case opKey, opKeyPressed, opKeyReleased:
 			k, n := binary.Uvarint(data[off:])
-			if n <= 0 || k > uint64(maxKey) {
+			if n <= 0 || k > uint64(input.KeyMax) {
 				return off, fmt.Errorf("bad key %d", k)
 			}
 			off += n
@@ -281,7 +283,7 @@ func checkEntry(data []byte, off int) (int, error) {
 			if err := need(1); err != nil {
 				return off, err
 			}
-			if data[off] >= MaxGamepads {
+			if data[off] >= input.MaxGamepads {
 				return off, fmt.Errorf("bad gamepad %d", data[off])
 			}
 			off++
@@ -294,7 +296,7 @@ func checkEntry(data []byte, off int) (int, error) {
 			}
 			for range masks {
 				x, n := binary.Uvarint(data[off:])
-				if n <= 0 || x >= 1<<gamepadButtons {
+				if n <= 0 || x >= 1<<(input.GamepadButtonMax+1) {
 					return off, fmt.Errorf("bad gamepad buttons %#x", x)
 				}
 				off += n
@@ -303,37 +305,13 @@ func checkEntry(data []byte, off int) (int, error) {
 				if err := need(9); err != nil {
 					return off, err
 				}
-				if int(data[off]) >= GamepadAxes {
+				if int(data[off]) >= input.GamepadAxes {
 					return off, fmt.Errorf("bad gamepad axis %d", data[off])
 				}
 				off += 9
 			}
 		}
 	}
-}
-
-// sameInput reports whether a and b are the same input, floats compared by
-// their bits (so that a -0 axis is told from a +0 one, and a NaN from itself
-// is not a change).
-func sameInput(a, b *InputState) bool {
-	if a.Keys != b.Keys || a.KeysPressed != b.KeysPressed || a.KeysReleased != b.KeysReleased ||
-		!sameFloat(a.CursorX, b.CursorX) || !sameFloat(a.CursorY, b.CursorY) ||
-		a.Mouse != b.Mouse || a.MousePressed != b.MousePressed || a.MouseReleased != b.MouseReleased ||
-		!sameFloat(a.WheelX, b.WheelX) || !sameFloat(a.WheelY, b.WheelY) {
-		return false
-	}
-	for i := range a.Gamepads {
-		p, q := &a.Gamepads[i], &b.Gamepads[i]
-		if p.Connected != q.Connected || p.Down != q.Down || p.Pressed != q.Pressed || p.Released != q.Released {
-			return false
-		}
-		for j := range p.Axes {
-			if !sameFloat(p.Axes[j], q.Axes[j]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }

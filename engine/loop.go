@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
@@ -67,7 +68,7 @@ type Event struct {
 	// Input: the frame's sample (edges since the previous frame). Update: what
 	// this tick of this group sees (edges since this group's previous tick).
 	// Nil in Render events.
-	Input *InputState
+	Input *input.State
 }
 
 // Seconds returns Time in seconds.
@@ -136,11 +137,11 @@ type group struct {
 	nextDue time.Duration // due time of tick `ticks+1`
 	inFrame int           // ticks delivered in the current frame
 
-	pending InputState // edges since this group's last tick
-	tick    InputState // what the current tick sees
-	srcPrev InputState // the held state a TickInput gave the tick before
+	pending input.State // edges since this group's last tick
+	tick    input.State // what the current tick sees
+	srcPrev input.State // the held state a TickInput gave the tick before
 	replay  replayCursor
-	logged  InputState // the held state the recording predicts for the next tick
+	logged  input.State // the held state the recording predicts for the next tick
 }
 
 // Loop is the game loop: a value that a scene pulls events from and hands on to
@@ -214,7 +215,7 @@ type Loop struct {
 	state              loopState
 	ev                 Event
 	frame              int64
-	sample, prevSample InputState
+	sample, prevSample input.State
 	stopWanted         atomic.Bool
 	stopped            bool
 	err                error
@@ -432,11 +433,11 @@ func (l *Loop) beginFrame() bool {
 	l.frame++
 	l.stats.Frames = l.frame
 	l.prevSample = l.sample
-	l.sample = InputState{}
+	l.sample = input.State{}
 	if l.input != nil {
 		l.input.Sample(l.frame, &l.sample)
 	}
-	deriveEdges(&l.sample, &l.prevSample)
+	l.sample.DeriveEdges(&l.prevSample)
 	l.tickedUntil = l.gameTime
 	if !l.advance(now) {
 		return false
@@ -447,7 +448,7 @@ func (l *Loop) beginFrame() bool {
 	for i := range l.groups {
 		g := &l.groups[i]
 		g.inFrame = 0
-		accumulate(&g.pending, &l.sample)
+		g.pending.Accumulate(&l.sample)
 	}
 	return true
 }
@@ -618,21 +619,21 @@ func (l *Loop) nextTick() bool {
 	g.lastDue, g.nextDue = g.nextDue, g.due(g.ticks+1)
 	l.tickedUntil = g.lastDue
 	g.tick = g.pending
-	clearEdges(&g.pending)
+	g.pending.ClearEdges()
 	switch src := l.tickSource(best); {
 	case l.replay != nil:
 		g.replay.apply(g.ticks, &g.tick)
 	case src != nil:
 		live := g.tick
 		src.SampleTick(TickInfo{Scene: l.sceneName, Group: best, Tick: g.ticks, Time: g.lastDue}, &g.tick)
-		deriveEdges(&g.tick, &g.srcPrev)
-		addEdges(&g.tick, &live)
+		g.tick.DeriveEdges(&g.srcPrev)
+		g.tick.AddEdges(&live)
 		g.srcPrev = g.tick
 	}
-	if l.record != nil && !sameInput(&g.tick, &g.logged) {
+	if l.record != nil && !g.tick.Same(&g.logged) {
 		l.record.addInput(best, g.ticks, &g.logged, &g.tick)
 		g.logged = g.tick
-		clearEdges(&g.logged)
+		g.logged.ClearEdges()
 	}
 	if best == 0 && l.checksum != nil {
 		l.checkRecord = l.record != nil && g.ticks%l.record.scenes[l.scenes-1].every == 0

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // Rule 1 and 2: 60 Hz for one hour of game time in frames of 1/144 s gives
@@ -312,7 +311,7 @@ func TestFocusHold(t *testing.T) {
 // keyScript presses Space in the frames listed and holds nothing else.
 type keyScript map[int64]bool
 
-func (s keyScript) Sample(frame int64, in *engine.InputState) { in.SetKey(ebiten.KeySpace, s[frame]) }
+func (s keyScript) Sample(frame int64, in *input.State) { in.SetKey(input.KeySpace, s[frame]) }
 
 // Rule 4: a press in a frame with no tick is seen by the next tick; a press
 // in a frame with two ticks is seen once per group; input comes before updates.
@@ -325,9 +324,9 @@ func TestEveryPressReachesOneTickOfEachGroup(t *testing.T) {
 		seen := 0
 		for _, f := range frames {
 			for _, ev := range f.updates {
-				if ev.Input.KeyPressed(ebiten.KeySpace) {
+				if ev.Input.KeyPressed(input.KeySpace) {
 					seen++
-					if f.n != 5 || !ev.Input.KeyReleased(ebiten.KeySpace) || ev.Input.KeyDown(ebiten.KeySpace) {
+					if f.n != 5 || !ev.Input.KeyReleased(input.KeySpace) || ev.Input.KeyDown(input.KeySpace) {
 						t.Fatalf("press seen in frame %d: %+v", f.n, ev.Input.KeysPressed)
 					}
 				}
@@ -356,7 +355,7 @@ func TestEveryPressReachesOneTickOfEachGroup(t *testing.T) {
 		for _, f := range runFrames(t, loop, 300) {
 			firstOfGroup := [2]bool{true, true}
 			for _, ev := range f.updates {
-				if ev.Input.KeyPressed(ebiten.KeySpace) {
+				if ev.Input.KeyPressed(input.KeySpace) {
 					seen[ev.Group]++
 					if !firstOfGroup[ev.Group] || !presses[f.n] {
 						t.Fatalf("frame %d: group %d saw a press it should not", f.n, ev.Group)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // The loop's side of recording and replaying (rule 10): every timeline a
@@ -27,7 +29,7 @@ var ErrGameTimeLimit = errors.New("engine: game time reached the largest time.Du
 // cursor, wheel motion, gamepads), as an [InputSource] does. in arrives
 // holding the live input as the tick would see it (the devices', or
 // [Options.Input]'s): a source may keep what it does not drive (an autopilot
-// that leaves Esc to the player) or clear it (*in = InputState{}) to be the
+// that leaves Esc to the player) or clear it (*in = input.State{}) to be the
 // tick's only input. The loop then derives edges from the held state the
 // group's tick before saw (a scene's first tick compares with nothing held:
 // a key held from it is pressed on it, whatever the scene before held), and
@@ -37,7 +39,7 @@ var ErrGameTimeLimit = errors.New("engine: game time reached the largest time.Du
 // During a replay it is not called: ticks get their recorded input. It must
 // not allocate if ticks are to stay allocation-free.
 type TickInput interface {
-	SampleTick(t TickInfo, in *InputState)
+	SampleTick(t TickInfo, in *input.State)
 }
 
 // TickInfo says which tick a [TickInput] is asked for.
@@ -49,10 +51,10 @@ type TickInfo struct {
 }
 
 // TickInputFunc adapts a function to a [TickInput].
-type TickInputFunc func(t TickInfo, in *InputState)
+type TickInputFunc func(t TickInfo, in *input.State)
 
 // SampleTick calls f.
-func (f TickInputFunc) SampleTick(t TickInfo, in *InputState) { f(t, in) }
+func (f TickInputFunc) SampleTick(t TickInfo, in *input.State) { f(t, in) }
 
 // SetTickInput makes src the input of every tick of group g (an index into
 // the scene's groups), in place of the devices' or [Options.TickInput]: the

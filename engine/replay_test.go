@@ -11,16 +11,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // presses is a frame-sampled input that holds each key from its frame on,
 // for a few frames: what a player at a keyboard does.
-type presses map[int64]ebiten.Key
+type presses map[int64]input.Key
 
-func (p presses) Sample(frame int64, in *engine.InputState) {
+func (p presses) Sample(frame int64, in *input.State) {
 	for f, k := range p {
 		if frame >= f && frame < f+4 {
 			in.SetKey(k, true)
@@ -43,12 +42,12 @@ func (g *game) first() engine.Scene {
 		loop.SetChecksum(g.play.checksum)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
 			switch {
-			case ev.Kind == engine.Input && g.onInput && ev.Input.KeyPressed(ebiten.KeyEscape):
+			case ev.Kind == engine.Input && g.onInput && ev.Input.KeyPressed(input.KeyEscape):
 				g.ended[0] = []int64{loop.Ticks(0), loop.Ticks(1)}
 				return g.second(), nil
 			case ev.Kind == engine.Update:
 				g.play.update(ev)
-				if !g.onInput && ev.Input.KeyPressed(ebiten.KeyEscape) {
+				if !g.onInput && ev.Input.KeyPressed(input.KeyEscape) {
 					g.ended[0] = []int64{loop.Ticks(0), loop.Ticks(1)}
 					return g.second(), nil
 				}
@@ -64,7 +63,7 @@ func (g *game) second() engine.Scene {
 		for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
 			if ev.Kind == engine.Update {
 				g.menu.update(ev)
-				if ev.Input.KeyPressed(ebiten.KeyQ) {
+				if ev.Input.KeyPressed(input.KeyQ) {
 					g.ended[1] = []int64{loop.Ticks(0)}
 					return nil, nil
 				}
@@ -86,7 +85,7 @@ func playGame(fps float64, onInput bool, opts engine.Options) (*game, error) {
 // gets no input but the recording's, and nothing tells it when to stop.
 func TestReplayEndsWhereTheRecordingEnded(t *testing.T) {
 	rec := &engine.InputLog{Seed: 3}
-	recorded, err := playGame(60, false, engine.Options{Input: presses{40: ebiten.KeyEscape, 90: ebiten.KeyQ}, Record: rec})
+	recorded, err := playGame(60, false, engine.Options{Input: presses{40: input.KeyEscape, 90: input.KeyQ}, Record: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +141,7 @@ func int64Bytes(s []int64) []byte {
 // hang.
 func TestDecisionOnAnInputEventIsNamed(t *testing.T) {
 	rec := &engine.InputLog{}
-	if _, err := playGame(60, true, engine.Options{Input: presses{40: ebiten.KeyEscape, 90: ebiten.KeyQ}, Record: rec}); err != nil {
+	if _, err := playGame(60, true, engine.Options{Input: presses{40: input.KeyEscape, 90: input.KeyQ}, Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	end := rec.Scene(0).Ticks
@@ -163,7 +162,7 @@ func TestDecisionOnAnInputEventIsNamed(t *testing.T) {
 // A replayed scene that ends before its recording did is named too.
 func TestReplayedSceneEndingEarlyIsNamed(t *testing.T) {
 	rec := &engine.InputLog{}
-	if _, err := playGame(60, false, engine.Options{Input: presses{40: ebiten.KeyEscape, 90: ebiten.KeyQ}, Record: rec}); err != nil {
+	if _, err := playGame(60, false, engine.Options{Input: presses{40: input.KeyEscape, 90: input.KeyQ}, Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	early := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
@@ -205,7 +204,7 @@ func TestReplayStopsWhereTheRecordingStopped(t *testing.T) {
 	rec := &engine.InputLog{}
 	g := &game{}
 	opts := &engine.Options{Headless: &engine.Headless{FPS: 50, Frames: 77}, Record: rec,
-		Input: presses{20: ebiten.KeyEscape}}
+		Input: presses{20: input.KeyEscape}}
 	if err := engine.Run(g.first(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -223,14 +222,14 @@ func TestReplayStopsWhereTheRecordingStopped(t *testing.T) {
 // A scripted per-tick input gives one game at any frame rate, and its
 // recording replays to it; the same script sampled per frame does not.
 func TestScriptedTickInputIsFrameRateIndependent(t *testing.T) {
-	script := engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
+	script := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
 		if t.Group != 0 {
 			return
 		}
-		in.SetKey(ebiten.KeySpace, t.Tick%50 < 7)
-		in.SetKey(ebiten.KeyRight, t.Tick%31 == 0) // one tick long: a press every 31 ticks
+		in.SetKey(input.KeySpace, t.Tick%50 < 7)
+		in.SetKey(input.KeyArrowRight, t.Tick%31 == 0) // one tick long: a press every 31 ticks
 		in.CursorX = float64(t.Tick % 640)
-		in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, math.Sin(float64(t.Tick)/9))
+		in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, math.Sin(float64(t.Tick)/9))
 	})
 	run := func(fps float64, opts engine.Options) ([2]steer, error) {
 		return playChecked(fps, nil, opts.Record, opts.Replay, 0, opts.TickInput)
@@ -255,7 +254,7 @@ func TestScriptedTickInputIsFrameRateIndependent(t *testing.T) {
 		t.Fatalf("replay: %v, %+v", err, got)
 	}
 	// Sampled per frame instead, the same function gives another game at another rate.
-	perFrame := engine.InputFunc(func(frame int64, in *engine.InputState) {
+	perFrame := engine.InputFunc(func(frame int64, in *input.State) {
 		script(engine.TickInfo{Tick: frame}, in)
 	})
 	a, _ := playChecked(24, perFrame, nil, nil, 0, nil)
@@ -272,14 +271,14 @@ func TestSceneTickInput(t *testing.T) {
 	scene := func(i int, own bool, next engine.Scene) engine.Scene {
 		return engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
 			if own {
-				loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
-					in.SetKey(ebiten.KeyA, true)
+				loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+					in.SetKey(input.KeyA, true)
 				}))
 			}
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update {
-					seen[i] = append(seen[i], ev.Input.KeyDown(ebiten.KeyA))
-					pressedB[i] = append(pressedB[i], ev.Input.KeyPressed(ebiten.KeyB))
+					seen[i] = append(seen[i], ev.Input.KeyDown(input.KeyA))
+					pressedB[i] = append(pressedB[i], ev.Input.KeyPressed(input.KeyB))
 					if ev.Tick == 3 {
 						return next, nil
 					}
@@ -288,7 +287,7 @@ func TestSceneTickInput(t *testing.T) {
 			return nil, loop.Err()
 		})
 	}
-	run := engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) { in.SetKey(ebiten.KeyB, true) })
+	run := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) { in.SetKey(input.KeyB, true) })
 	err := engine.Run(scene(0, true, scene(1, false, scene(2, false, nil))), &engine.Options{Headless: &engine.Headless{}, TickInput: run})
 	if err != nil || len(seen[0]) != 3 || !seen[0][0] || seen[1][0] {
 		t.Fatalf("%v: %v", err, seen)

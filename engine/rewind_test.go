@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // rewindRig is a two-scene chain driven by a random frame-sampled player: a
@@ -158,7 +157,7 @@ func TestRewindRefusals(t *testing.T) {
 // replaying: unpaused, it plays on as recorded, to the recording's end.
 func TestRewindInAReplay(t *testing.T) {
 	rec := &engine.InputLog{}
-	if _, err := playGame(60, false, engine.Options{Input: presses{40: ebiten.KeyEscape, 90: ebiten.KeyQ}, Record: rec}); err != nil {
+	if _, err := playGame(60, false, engine.Options{Input: presses{40: input.KeyEscape, 90: input.KeyQ}, Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	recorded, _ := playGame(60, false, engine.Options{Replay: rec})

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // The scheduler runs a group's systems in the order added, render systems by
@@ -90,7 +90,7 @@ func tenSystems(work bool) *engine.Scheduler {
 		}
 	}
 	noop := func(w donburi.World, ev engine.Event) {
-		if work && ev.Input != nil && ev.Input.KeyDown(ebiten.KeySpace) {
+		if work && ev.Input != nil && ev.Input.KeyDown(input.KeySpace) {
 			sink += ev.DT
 		}
 	}
@@ -113,8 +113,8 @@ func tenSystems(work bool) *engine.Scheduler {
 func TestFrameAllocatesNothing(t *testing.T) {
 	s := tenSystems(true)
 	h := engine.Headless{FPS: 20} // three 60 Hz ticks and one or two 30 Hz ticks per frame
-	input := engine.InputFunc(func(frame int64, in *engine.InputState) {
-		in.SetKey(ebiten.KeySpace, frame%3 == 0)
+	input := engine.InputFunc(func(frame int64, in *input.State) {
+		in.SetKey(input.KeySpace, frame%3 == 0)
 		in.CursorX = float64(frame)
 	})
 	loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, &engine.Options{Input: input})

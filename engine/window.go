@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 )
@@ -212,34 +213,34 @@ func watchFocus(unfocused *atomic.Bool, stop <-chan struct{}) {
 }
 
 // deviceInput samples the keyboard, mouse and gamepads through ebiten, once a
-// frame, into an InputState. Its buffers are reused: no allocation per frame.
+// frame, into an input.State. Its buffers are reused: no allocation per frame.
 type deviceInput struct {
 	keys []ebiten.Key
 	pads []ebiten.GamepadID
 }
 
-func (d *deviceInput) Sample(_ int64, in *InputState) {
+func (d *deviceInput) Sample(_ int64, in *input.State) {
 	d.keys = inpututil.AppendPressedKeys(d.keys[:0])
 	for _, k := range d.keys {
-		in.SetKey(k, true)
+		in.SetKey(input.Key(k), true)
 	}
 	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
-		in.SetMouseButton(b, ebiten.IsMouseButtonPressed(b))
+		in.SetMouseButton(input.MouseButton(b), ebiten.IsMouseButtonPressed(b))
 	}
 	x, y := ebiten.CursorPosition()
 	in.CursorX, in.CursorY = float64(x), float64(y)
 	in.WheelX, in.WheelY = ebiten.Wheel()
 	d.pads = ebiten.AppendGamepadIDs(d.pads[:0])
-	for i, id := range d.pads[:min(len(d.pads), MaxGamepads)] {
+	for i, id := range d.pads[:min(len(d.pads), input.MaxGamepads)] {
 		in.Gamepads[i].Connected = true
 		if !ebiten.IsStandardGamepadLayoutAvailable(id) {
 			continue
 		}
 		for b := ebiten.StandardGamepadButton(0); b <= ebiten.StandardGamepadButtonMax; b++ {
-			in.SetGamepadButton(i, b, ebiten.IsStandardGamepadButtonPressed(id, b))
+			in.SetGamepadButton(i, input.GamepadButton(b), ebiten.IsStandardGamepadButtonPressed(id, b))
 		}
 		for a := ebiten.StandardGamepadAxis(0); a <= ebiten.StandardGamepadAxisMax; a++ {
-			in.SetGamepadAxis(i, a, ebiten.StandardGamepadAxisValue(id, a))
+			in.SetGamepadAxis(i, input.GamepadAxis(a), ebiten.StandardGamepadAxisValue(id, a))
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
@@ -17,6 +16,7 @@ import (
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -250,7 +250,7 @@ func (a *Arena) hurt(w donburi.World, c systems.Contact) {
 func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	a.played = ev.Time
 	switch {
-	case ev.Input.KeyPressed(ebiten.KeyEscape):
+	case ev.Input.KeyPressed(input.KeyEscape):
 		a.quit = true
 		a.st.End(&Title{opts: a.opts})
 	case ev.Time >= a.limit || a.tally().Health <= 0 && !a.opts.Undying:
@@ -312,12 +312,12 @@ type pilot struct {
 }
 
 // SampleTick moves the stick for tick t.
-func (p *pilot) SampleTick(t engine.TickInfo, in *engine.InputState) {
+func (p *pilot) SampleTick(t engine.TickInfo, in *input.State) {
 	a := p.arena
 	pos := components.BodyC.Get(a.world.Entry(a.player)).Body.Position()
 	dir := p.steer(a, pos, t.Tick)
-	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, dir.X)
-	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickVertical, dir.Y)
+	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, dir.X)
+	in.SetGamepadAxis(0, input.AxisLeftStickVertical, dir.Y)
 }
 
 func (p *pilot) steer(a *Arena, pos cp.Vector, tick int64) cp.Vector {

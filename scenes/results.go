@@ -5,11 +5,11 @@ import (
 	"image/color"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -41,8 +41,8 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 		fmt.Sprintf("Health left: %.0f", r.health), "Enter: back to the title"}
 	st.Sched.AddUpdate(0, "next", func(_ donburi.World, ev engine.Event) {
 		in := ev.Input
-		if in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) || in.KeyPressed(ebiten.KeyEscape) ||
-			in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom) {
+		if in.KeyPressed(input.KeyEnter) || in.KeyPressed(input.KeySpace) || in.KeyPressed(input.KeyEscape) ||
+			in.GamepadPressed(0, input.GamepadRightBottom) {
 			st.End(&Title{opts: r.opts})
 		}
 	})

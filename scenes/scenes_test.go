@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/scenes"
 	"github.com/fixedstep/fixedstep/systems"
 )
@@ -28,7 +27,7 @@ func TestTransitionsReleaseEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enter := engine.InputFunc(func(frame int64, in *engine.InputState) { in.SetKey(ebiten.KeyEnter, frame%20 == 0) })
+	enter := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEnter, frame%20 == 0) })
 	// the Arena lasts 60 s = 3600 frames; stop in the second Arena
 	h := &engine.Headless{Frames: 3800}
 	if err := engine.Run(first, &engine.Options{Headless: h, Input: enter}); err != nil {
@@ -64,7 +63,7 @@ func TestEscGoesBackToTheTitle(t *testing.T) {
 		opts := &scenes.Options{Seed: 1, Autopilot: true, Bodies: 50,
 			OnRelease: func(scene string, _ systems.Leftovers) { released = append(released, scene) }}
 		first, _ := scenes.First(name, opts)
-		esc := engine.InputFunc(func(frame int64, in *engine.InputState) { in.SetKey(ebiten.KeyEscape, frame == 30) })
+		esc := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEscape, frame == 30) })
 		if err := engine.Run(first, &engine.Options{Headless: &engine.Headless{Frames: 60}, Input: esc}); err != nil {
 			t.Fatal(err)
 		}

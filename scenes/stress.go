@@ -15,6 +15,7 @@ import (
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -93,13 +94,13 @@ func (s *Stress) build() {
 // spawn adds or removes up to 20 balls a tick towards the wanted count, and
 // takes + and - (100 more or fewer) from the tick's input.
 func (s *Stress) spawn(w donburi.World, ev engine.Event) {
-	if ev.Input.KeyPressed(ebiten.KeyEqual) || ev.Input.KeyPressed(ebiten.KeyNumpadAdd) {
+	if ev.Input.KeyPressed(input.KeyEqual) || ev.Input.KeyPressed(input.KeyNumpadAdd) {
 		s.want += 100
 	}
-	if ev.Input.KeyPressed(ebiten.KeyMinus) || ev.Input.KeyPressed(ebiten.KeyNumpadSubtract) {
+	if ev.Input.KeyPressed(input.KeyMinus) || ev.Input.KeyPressed(input.KeyNumpadSubtract) {
 		s.want = max(s.want-100, 0)
 	}
-	if ev.Input.KeyPressed(ebiten.KeyEscape) {
+	if ev.Input.KeyPressed(input.KeyEscape) {
 		s.quit = true
 		s.st.End(&Title{opts: s.opts})
 		return

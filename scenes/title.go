@@ -3,11 +3,11 @@ package scenes
 import (
 	"image/color"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -56,19 +56,19 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 // the choice (Esc quits).
 func (t *Title) choose(_ donburi.World, ev engine.Event) {
 	in := ev.Input
-	up := in.KeyPressed(ebiten.KeyArrowUp) || in.KeyPressed(ebiten.KeyW) || in.GamepadPressed(0, ebiten.StandardGamepadButtonLeftTop)
-	down := in.KeyPressed(ebiten.KeyArrowDown) || in.KeyPressed(ebiten.KeyS) || in.GamepadPressed(0, ebiten.StandardGamepadButtonLeftBottom)
+	up := in.KeyPressed(input.KeyArrowUp) || in.KeyPressed(input.KeyW) || in.GamepadPressed(0, input.GamepadLeftTop)
+	down := in.KeyPressed(input.KeyArrowDown) || in.KeyPressed(input.KeyS) || in.GamepadPressed(0, input.GamepadLeftBottom)
 	if up {
 		t.choice = (t.choice + len(menu) - 1) % len(menu)
 	}
 	if down {
 		t.choice = (t.choice + 1) % len(menu)
 	}
-	if in.KeyPressed(ebiten.KeyEscape) {
+	if in.KeyPressed(input.KeyEscape) {
 		t.st.End(nil)
 		return
 	}
-	if !in.KeyPressed(ebiten.KeyEnter) && !in.KeyPressed(ebiten.KeySpace) && !in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom) {
+	if !in.KeyPressed(input.KeyEnter) && !in.KeyPressed(input.KeySpace) && !in.GamepadPressed(0, input.GamepadRightBottom) {
 		return
 	}
 	switch t.choice {

@@ -11,6 +11,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // DevKeys are the keys every game has while it is made and tested:
@@ -63,19 +64,19 @@ func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
 		return
 	}
 	l := d.loop
-	if in.KeyPressed(ebiten.KeyF3) && d.overlay != nil {
+	if in.KeyPressed(input.KeyF3) && d.overlay != nil {
 		d.overlay.Toggle()
 	}
-	if in.KeyPressed(ebiten.KeyF4) && d.Inspector != nil {
+	if in.KeyPressed(input.KeyF4) && d.Inspector != nil {
 		d.Inspector.Toggle()
 	}
-	if in.KeyPressed(ebiten.KeyP) {
+	if in.KeyPressed(input.KeyP) {
 		l.SetPaused(!l.Paused())
 	}
-	if in.KeyPressed(ebiten.KeyPeriod) {
+	if in.KeyPressed(input.KeyPeriod) {
 		l.Step()
 	}
-	if in.KeyPressed(ebiten.KeyComma) {
+	if in.KeyPressed(input.KeyComma) {
 		to := l.Ticks(0) - 1
 		if err := l.Rewind(1); err != nil {
 			fmt.Fprintf(d.log(), "rewind: %v\n", err)
@@ -83,16 +84,16 @@ func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
 			fmt.Fprintf(d.log(), "rewind: back to tick %d\n", max(to, 0))
 		}
 	}
-	if in.KeyPressed(ebiten.KeyBracketLeft) {
+	if in.KeyPressed(input.KeyBracketLeft) {
 		_ = l.SetTimeScale(max(l.TimeScale()/2, 1.0/16))
 	}
-	if in.KeyPressed(ebiten.KeyBracketRight) {
+	if in.KeyPressed(input.KeyBracketRight) {
 		_ = l.SetTimeScale(min(l.TimeScale()*2, 16))
 	}
-	if in.KeyPressed(ebiten.KeyF11) {
+	if in.KeyPressed(input.KeyF11) {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
-	if in.KeyPressed(ebiten.KeyF12) {
+	if in.KeyPressed(input.KeyF12) {
 		name := fmt.Sprintf("screenshot-%s.png", time.Now().Format("20060102-150405.000"))
 		l.Screenshot(filepath.Join(d.Dir, name), d.saved)
 	}

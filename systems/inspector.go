@@ -19,6 +19,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // InspectorLayer is the render layer of a Stage's inspector: above the
@@ -252,9 +253,9 @@ func (i *Inspector) Input(w donburi.World, ev engine.Event) {
 	if ev.Kind != engine.Input || in == nil {
 		return
 	}
-	if in.KeyPressed(ebiten.KeyTab) {
+	if in.KeyPressed(input.KeyTab) {
 		step := 1
-		if in.KeyDown(ebiten.KeyShiftLeft) || in.KeyDown(ebiten.KeyShiftRight) || in.KeyDown(ebiten.KeyShift) {
+		if in.KeyDown(input.KeyShiftLeft) || in.KeyDown(input.KeyShiftRight) || in.KeyDown(input.KeyShift) {
 			step = -1
 		}
 		i.Cycle(w, step)
@@ -264,7 +265,7 @@ func (i *Inspector) Input(w donburi.World, ev engine.Event) {
 	if onPanel && in.WheelY != 0 {
 		i.scrollBy(-int(math.Round(in.WheelY * 3)))
 	}
-	if in.MouseJustPressed(ebiten.MouseButtonLeft) {
+	if in.MouseJustPressed(input.MouseButtonLeft) {
 		if onPanel {
 			i.clickPanel(pt)
 		} else {

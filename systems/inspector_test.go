@@ -21,6 +21,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -36,8 +37,8 @@ func inspectorLineHeight(t *testing.T) int {
 }
 
 // keyEvent is an Input event with keys pressed (edges) and held.
-func keyEvent(pressed []ebiten.Key, held ...ebiten.Key) engine.Event {
-	in := &engine.InputState{}
+func keyEvent(pressed []input.Key, held ...input.Key) engine.Event {
+	in := &input.State{}
 	for _, k := range pressed {
 		in.KeysPressed[k/64] |= 1 << (k % 64)
 		in.SetKey(k, true)
@@ -50,9 +51,9 @@ func keyEvent(pressed []ebiten.Key, held ...ebiten.Key) engine.Event {
 
 // clickEvent is an Input event with the left button pressed at x, y.
 func clickEvent(x, y float64) engine.Event {
-	in := &engine.InputState{CursorX: x, CursorY: y}
-	in.SetMouseButton(ebiten.MouseButtonLeft, true)
-	in.MousePressed = 1 << ebiten.MouseButtonLeft
+	in := &input.State{CursorX: x, CursorY: y}
+	in.SetMouseButton(input.MouseButtonLeft, true)
+	in.MousePressed = 1 << input.MouseButtonLeft
 	return engine.Event{Kind: engine.Input, Input: in}
 }
 
@@ -81,7 +82,7 @@ func TestInspectorCycleVisitsEveryEntity(t *testing.T) {
 	slices.SortFunc(want, func(a, b donburi.Entity) int { return int(a.Id()) - int(b.Id()) })
 
 	in := systems.NewInspector(nil, nil, nil, &systems.InspectorOptions{Visible: true})
-	tab := keyEvent([]ebiten.Key{ebiten.KeyTab})
+	tab := keyEvent([]input.Key{input.KeyTab})
 	var got []donburi.Entity
 	for range 2 * len(want) {
 		in.Input(w, tab)
@@ -94,7 +95,7 @@ func TestInspectorCycleVisitsEveryEntity(t *testing.T) {
 	if !slices.Equal(got[:len(want)], want) || !slices.Equal(got[len(want):], want) {
 		t.Fatalf("Tab visited %v, want %v twice", got, want)
 	}
-	back := keyEvent([]ebiten.Key{ebiten.KeyTab}, ebiten.KeyShiftLeft)
+	back := keyEvent([]input.Key{input.KeyTab}, input.KeyShiftLeft)
 	got = got[:0]
 	for range len(want) {
 		in.Input(w, back)
@@ -127,8 +128,8 @@ var positionX = regexp.MustCompile(`Body\.Position +X=(\S+)`)
 // (period) shows the next tick's values, marked as changed, and the tick in
 // the title moves by one.
 func TestInspectorStepsWhilePaused(t *testing.T) {
-	keys := map[int64]ebiten.Key{2: ebiten.KeyF4, 4: ebiten.KeyTab, 10: ebiten.KeyP, 15: ebiten.KeyPeriod, 20: ebiten.KeyPeriod}
-	input := engine.InputFunc(func(frame int64, in *engine.InputState) {
+	keys := map[int64]input.Key{2: input.KeyF4, 4: input.KeyTab, 10: input.KeyP, 15: input.KeyPeriod, 20: input.KeyPeriod}
+	input := engine.InputFunc(func(frame int64, in *input.State) {
 		if k, ok := keys[frame]; ok {
 			in.SetKey(k, true)
 		}
@@ -211,7 +212,7 @@ func TestInspectorHiddenCostsNothing(t *testing.T) {
 	if n := systems.InspectorBuilds(in); n != 0 || in.Text() != "" {
 		t.Fatalf("hidden over 30 frames: %d builds, text %q", n, in.Text())
 	}
-	inputs := []engine.Event{keyEvent([]ebiten.Key{ebiten.KeyTab}), clickEvent(10, 10)}
+	inputs := []engine.Event{keyEvent([]input.Key{input.KeyTab}), clickEvent(10, 10)}
 	render := engine.Event{Kind: engine.Render, Alpha: 0.5}
 	frame := func() {
 		for _, ev := range inputs {
@@ -379,7 +380,7 @@ func TestInspectorFoldsAndScrolls(t *testing.T) {
 		draw()
 	}
 	wheel := func(notches float64) {
-		in := &engine.InputState{CursorX: float64(panel.Min.X + 5), CursorY: float64(panel.Min.Y + 5), WheelY: notches}
+		in := &input.State{CursorX: float64(panel.Min.X + 5), CursorY: float64(panel.Min.Y + 5), WheelY: notches}
 		r.ins.Input(r.w, engine.Event{Kind: engine.Input, Input: in})
 	}
 	// Three lines a notch: scroll until the Shape header is among the first rows.

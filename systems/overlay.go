@@ -19,6 +19,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // DefaultOverlayRefresh is how often the overlay rebuilds its text when
@@ -70,7 +71,7 @@ type OverlayOptions struct {
 type Overlay struct {
 	// ToggleKey is the key that [Overlay.Input] toggles the overlay with;
 	// NewOverlay sets it to F3.
-	ToggleKey ebiten.Key
+	ToggleKey input.Key
 
 	loop    *engine.Loop
 	sched   *engine.Scheduler
@@ -127,7 +128,7 @@ func NewOverlay(loop *engine.Loop, sched *engine.Scheduler, opts *OverlayOptions
 		opts = &OverlayOptions{}
 	}
 	o := &Overlay{
-		ToggleKey: ebiten.KeyF3,
+		ToggleKey: input.KeyF3,
 		loop:      loop,
 		sched:     sched,
 		face:      opts.Face,

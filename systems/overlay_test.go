@@ -14,6 +14,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -142,8 +143,8 @@ func TestOverlayToggle(t *testing.T) {
 	}
 
 	// F3 held over frames 10-14 and 40-41: two presses, two toggles.
-	press := engine.InputFunc(func(frame int64, in *engine.InputState) {
-		in.SetKey(ebiten.KeyF3, (frame >= 10 && frame < 15) || (frame >= 40 && frame < 42))
+	press := engine.InputFunc(func(frame int64, in *input.State) {
+		in.SetKey(input.KeyF3, (frame >= 10 && frame < 15) || (frame >= 40 && frame < 42))
 	})
 	r := newOverlayRig(t, press, systems.OverlayOptions{})
 	if !r.ov.Visible() {

@@ -3,12 +3,12 @@ package systems_test
 import (
 	"fmt"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -102,8 +102,8 @@ func ExamplePlayerControl() {
 	sched := engine.NewScheduler(world, engine.Group{Name: "physics", Hz: 60})
 	sched.AddUpdate(0, "player", control.Update).AddUpdate(0, "physics", physics.Update)
 
-	holdRight := engine.InputFunc(func(frame int64, in *engine.InputState) {
-		in.SetKey(ebiten.KeyArrowRight, frame <= 30)
+	holdRight := engine.InputFunc(func(frame int64, in *input.State) {
+		in.SetKey(input.KeyArrowRight, frame <= 30)
 	})
 	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60, Frames: 60}, &engine.Options{Input: holdRight})
 	if err != nil {

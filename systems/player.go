@@ -3,13 +3,13 @@ package systems
 import (
 	"math"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // PlayerControl is the system that drives every entity with a
@@ -102,12 +102,12 @@ func withinBounds(x, v, lo, hi, dt float64) float64 {
 // axisOnly is the input along one axis alone (a paddle's), in [-1, 1]: the
 // keys of that axis, whatever else is held, and the stick's lean along it,
 // past the dead zone.
-func axisOnly(in *engine.InputState, pl *components.Player, horizontal bool) float64 {
-	neg, altNeg, pos, altPos := ebiten.KeyArrowLeft, ebiten.KeyA, ebiten.KeyArrowRight, ebiten.KeyD
-	axis := ebiten.StandardGamepadAxisLeftStickHorizontal
+func axisOnly(in *input.State, pl *components.Player, horizontal bool) float64 {
+	neg, altNeg, pos, altPos := input.KeyArrowLeft, input.KeyA, input.KeyArrowRight, input.KeyD
+	axis := input.AxisLeftStickHorizontal
 	if !horizontal {
-		neg, altNeg, pos, altPos = ebiten.KeyArrowUp, ebiten.KeyW, ebiten.KeyArrowDown, ebiten.KeyS
-		axis = ebiten.StandardGamepadAxisLeftStickVertical
+		neg, altNeg, pos, altPos = input.KeyArrowUp, input.KeyW, input.KeyArrowDown, input.KeyS
+		axis = input.AxisLeftStickVertical
 	}
 	v := 0.0
 	if in.KeyDown(neg) || in.KeyDown(altNeg) {
@@ -135,23 +135,23 @@ func axisOnly(in *engine.InputState, pl *components.Player, horizontal bool) flo
 // leaning less than deadZone (0 to 1; 0 means 0.15, negative none) counts as
 // centred, and a lean beyond it is rescaled to reach 1 at the rim. A pad
 // that is not there (or a slot out of range) adds nothing.
-func PlayerInput(in *engine.InputState, pad int, deadZone float64) cp.Vector {
+func PlayerInput(in *input.State, pad int, deadZone float64) cp.Vector {
 	var d cp.Vector
-	if in.KeyDown(ebiten.KeyArrowLeft) || in.KeyDown(ebiten.KeyA) {
+	if in.KeyDown(input.KeyArrowLeft) || in.KeyDown(input.KeyA) {
 		d.X--
 	}
-	if in.KeyDown(ebiten.KeyArrowRight) || in.KeyDown(ebiten.KeyD) {
+	if in.KeyDown(input.KeyArrowRight) || in.KeyDown(input.KeyD) {
 		d.X++
 	}
-	if in.KeyDown(ebiten.KeyArrowUp) || in.KeyDown(ebiten.KeyW) {
+	if in.KeyDown(input.KeyArrowUp) || in.KeyDown(input.KeyW) {
 		d.Y--
 	}
-	if in.KeyDown(ebiten.KeyArrowDown) || in.KeyDown(ebiten.KeyS) {
+	if in.KeyDown(input.KeyArrowDown) || in.KeyDown(input.KeyS) {
 		d.Y++
 	}
 	stick := cp.Vector{
-		X: in.GamepadAxis(pad, ebiten.StandardGamepadAxisLeftStickHorizontal),
-		Y: in.GamepadAxis(pad, ebiten.StandardGamepadAxisLeftStickVertical),
+		X: in.GamepadAxis(pad, input.AxisLeftStickHorizontal),
+		Y: in.GamepadAxis(pad, input.AxisLeftStickVertical),
 	}
 	switch {
 	case deadZone == 0:

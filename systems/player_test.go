@@ -4,19 +4,19 @@ import (
 	"math"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
 // playerRun plays a player (mass 2, Force 400, Speed 100) through a
 // headless loop at 60 frames and ticks a second, with input from script
 // (frame by frame), and returns the body's velocity after every tick.
-func playerRun(t *testing.T, pl components.Player, script func(frame int64, in *engine.InputState)) (velocities []cp.Vector, body *cp.Body) {
+func playerRun(t *testing.T, pl components.Player, script func(frame int64, in *input.State)) (velocities []cp.Vector, body *cp.Body) {
 	t.Helper()
 	w, p := newPhysics(cp.Vector{})
 	e := p.SpawnCircle(10, &systems.BodyOptions{Mass: 2}, components.PlayerC)
@@ -46,13 +46,13 @@ func playerRun(t *testing.T, pl components.Player, script func(frame int64, in *
 // right at Speed, not faster; Face turns the body to face its way.
 func TestPlayerControlFollowsTheKeys(t *testing.T) {
 	pl := components.Player{Force: 400, Speed: 100, Face: true}
-	vs, body := playerRun(t, pl, func(frame int64, in *engine.InputState) {
+	vs, body := playerRun(t, pl, func(frame int64, in *input.State) {
 		switch {
 		case frame <= 60:
-			in.SetKey(ebiten.KeyArrowRight, true)
+			in.SetKey(input.KeyArrowRight, true)
 		case frame > 120 && frame <= 180:
-			in.SetKey(ebiten.KeyW, true)
-			in.SetKey(ebiten.KeyD, true)
+			in.SetKey(input.KeyW, true)
+			in.SetKey(input.KeyD, true)
 		}
 	})
 	if len(vs) < 200 {
@@ -87,16 +87,16 @@ func TestPlayerControlFollowsTheKeys(t *testing.T) {
 
 // The left stick of the player's pad steers too, past its dead zone.
 func TestPlayerControlFollowsTheStick(t *testing.T) {
-	vs, _ := playerRun(t, components.Player{Force: 400, Speed: 100, Pad: 2}, func(frame int64, in *engine.InputState) {
-		in.SetGamepadAxis(2, ebiten.StandardGamepadAxisLeftStickVertical, 0.6)
-		in.SetGamepadAxis(1, ebiten.StandardGamepadAxisLeftStickHorizontal, 1) // another player's pad
+	vs, _ := playerRun(t, components.Player{Force: 400, Speed: 100, Pad: 2}, func(frame int64, in *input.State) {
+		in.SetGamepadAxis(2, input.AxisLeftStickVertical, 0.6)
+		in.SetGamepadAxis(1, input.AxisLeftStickHorizontal, 1) // another player's pad
 	})
 	want := 100 * (0.6 - 0.15) / 0.85
 	if v := vs[100]; math.Abs(v.Y-want) > 1e-9 || v.X != 0 {
 		t.Errorf("stick down 0.6: velocity %v, want (0, %v)", v, want)
 	}
-	vs, _ = playerRun(t, components.Player{Force: 400, Speed: 100}, func(frame int64, in *engine.InputState) {
-		in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, 0.1) // drift
+	vs, _ = playerRun(t, components.Player{Force: 400, Speed: 100}, func(frame int64, in *input.State) {
+		in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, 0.1) // drift
 	})
 	if v := vs[100]; v != (cp.Vector{}) {
 		t.Errorf("a drifting stick moved the player: %v", v)
@@ -104,8 +104,8 @@ func TestPlayerControlFollowsTheStick(t *testing.T) {
 }
 
 func TestPlayerInput(t *testing.T) {
-	var in engine.InputState
-	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, 0.5)
+	var in input.State
+	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, 0.5)
 	for _, c := range []struct {
 		dz   float64
 		want float64
@@ -114,8 +114,8 @@ func TestPlayerInput(t *testing.T) {
 			t.Errorf("stick 0.5, dead zone %v: %v, want %v", c.dz, d, c.want)
 		}
 	}
-	in.SetKey(ebiten.KeyArrowRight, true)
-	in.SetKey(ebiten.KeyS, true)
+	in.SetKey(input.KeyArrowRight, true)
+	in.SetKey(input.KeyS, true)
 	if d := systems.PlayerInput(&in, 0, 0); math.Abs(d.Length()-1) > 1e-12 || d.X <= d.Y {
 		t.Errorf("right, down and the stick: %v, want length 1, more right than down", d)
 	}
@@ -126,22 +126,22 @@ func TestPlayerInput(t *testing.T) {
 
 // arenaControl is the Arena's hand-written control (scenes/arena.go), copied:
 // the system must push the body exactly as it did.
-func arenaControl(body *cp.Body, p components.Player, in *engine.InputState, dt float64) {
+func arenaControl(body *cp.Body, p components.Player, in *input.State, dt float64) {
 	var d cp.Vector
-	if in.KeyDown(ebiten.KeyArrowLeft) || in.KeyDown(ebiten.KeyA) {
+	if in.KeyDown(input.KeyArrowLeft) || in.KeyDown(input.KeyA) {
 		d.X--
 	}
-	if in.KeyDown(ebiten.KeyArrowRight) || in.KeyDown(ebiten.KeyD) {
+	if in.KeyDown(input.KeyArrowRight) || in.KeyDown(input.KeyD) {
 		d.X++
 	}
-	if in.KeyDown(ebiten.KeyArrowUp) || in.KeyDown(ebiten.KeyW) {
+	if in.KeyDown(input.KeyArrowUp) || in.KeyDown(input.KeyW) {
 		d.Y--
 	}
-	if in.KeyDown(ebiten.KeyArrowDown) || in.KeyDown(ebiten.KeyS) {
+	if in.KeyDown(input.KeyArrowDown) || in.KeyDown(input.KeyS) {
 		d.Y++
 	}
-	d.X += in.GamepadAxis(p.Pad, ebiten.StandardGamepadAxisLeftStickHorizontal)
-	d.Y += in.GamepadAxis(p.Pad, ebiten.StandardGamepadAxisLeftStickVertical)
+	d.X += in.GamepadAxis(p.Pad, input.AxisLeftStickHorizontal)
+	d.Y += in.GamepadAxis(p.Pad, input.AxisLeftStickVertical)
 	dir := d.Clamp(1)
 	want := dir.Mult(p.Speed)
 	f := want.Sub(body.Velocity()).Mult(body.Mass() / dt).Clamp(p.Force)
@@ -171,10 +171,10 @@ func TestPlayerControlMatchesTheArena(t *testing.T) {
 	w1, p1, e1 := build()
 	w2, p2, e2 := build()
 	pc := systems.NewPlayerControl()
-	keys := []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyW, ebiten.KeyArrowRight, ebiten.KeyS, ebiten.KeyD, ebiten.KeyArrowUp}
+	keys := []input.Key{input.KeyArrowLeft, input.KeyW, input.KeyArrowRight, input.KeyS, input.KeyD, input.KeyArrowUp}
 	moved := 0.0
 	for tick := range 600 {
-		var in engine.InputState
+		var in input.State
 		in.SetKey(keys[(tick/37)%len(keys)], true)
 		in.SetKey(keys[(tick/53)%len(keys)], tick%3 != 0)
 		ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: int64(tick + 1), Input: &in}
@@ -202,8 +202,8 @@ func TestPlayerControlKinematicAndStatic(t *testing.T) {
 	for _, e := range []donburi.Entity{paddle, wall} {
 		components.PlayerC.SetValue(w.Entry(e), components.Player{Force: 1, Speed: 300})
 	}
-	var in engine.InputState
-	in.SetKey(ebiten.KeyArrowLeft, true)
+	var in input.State
+	in.SetKey(input.KeyArrowLeft, true)
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in}
 	systems.NewPlayerControl().Update(w, ev)
 	p.Update(w, ev)
@@ -225,8 +225,8 @@ func TestPlayerControlAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { pc.Update(w, ev) }); n != 0 {
 		t.Errorf("Update allocates %v times", n)
 	}
-	var in engine.InputState
-	in.SetKey(ebiten.KeyA, true)
+	var in input.State
+	in.SetKey(input.KeyA, true)
 	ev.Input = &in
 	if n := testing.AllocsPerRun(100, func() { pc.Update(w, ev) }); n != 0 {
 		t.Errorf("Update with input allocates %v times", n)
@@ -239,16 +239,16 @@ func TestPlayerControlAxis(t *testing.T) {
 	w, p := newPhysics(cp.Vector{})
 	paddle := p.SpawnBox(40, 8, &systems.BodyOptions{Kind: systems.Kinematic}, components.PlayerC)
 	components.PlayerC.SetValue(w.Entry(paddle), components.Player{Speed: 300, Axis: components.AxisX})
-	var in engine.InputState
-	in.SetKey(ebiten.KeyArrowLeft, true)
-	in.SetKey(ebiten.KeyArrowUp, true)
+	var in input.State
+	in.SetKey(input.KeyArrowLeft, true)
+	in.SetKey(input.KeyArrowUp, true)
 	systems.NewPlayerControl().Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in})
 	if v := p.Body(paddle).Velocity(); v != (cp.Vector{X: -300}) {
 		t.Fatalf("Left and Up held: velocity %v, want (-300, 0)", v)
 	}
-	in = engine.InputState{}
-	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickHorizontal, 1)
-	in.SetGamepadAxis(0, ebiten.StandardGamepadAxisLeftStickVertical, 1)
+	in = input.State{}
+	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, 1)
+	in.SetGamepadAxis(0, input.AxisLeftStickVertical, 1)
 	systems.NewPlayerControl().Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in})
 	if v := p.Body(paddle).Velocity(); v != (cp.Vector{X: 300}) {
 		t.Fatalf("the stick down-right: velocity %v, want (300, 0)", v)
@@ -263,9 +263,9 @@ func TestPlayerControlBounds(t *testing.T) {
 	w, p := newPhysics(cp.Vector{})
 	paddle := p.SpawnBox(40, 8, &systems.BodyOptions{Kind: systems.Kinematic, Position: cp.Vector{X: -13}}, components.PlayerC)
 	components.PlayerC.SetValue(w.Entry(paddle), components.Player{Speed: 300, Min: cp.Vector{X: -20}, Max: cp.Vector{X: 20}})
-	var in engine.InputState
-	in.SetKey(ebiten.KeyArrowLeft, true)
-	in.SetKey(ebiten.KeyArrowUp, true)
+	var in input.State
+	in.SetKey(input.KeyArrowLeft, true)
+	in.SetKey(input.KeyArrowUp, true)
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Input: &in}
 	pc := systems.NewPlayerControl()
 	body := p.Body(paddle)
@@ -280,7 +280,7 @@ func TestPlayerControlBounds(t *testing.T) {
 		t.Fatalf("held left from x -13 with a bound at -20: x %v, y %v", xs, body.Position().Y)
 	}
 	p.Teleport(paddle, components.Pose{X: 50})
-	in = engine.InputState{}
+	in = input.State{}
 	pc.Update(w, ev)
 	p.Update(w, ev)
 	if x := body.Position().X; math.Abs(x-20) > 1e-9 {

@@ -18,6 +18,7 @@ import (
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -89,9 +90,9 @@ func TestStageEndOutsideAnUpdatePanics(t *testing.T) {
 // and double the time scale, F12 asks for a screenshot (headless, there is
 // no screen: the log says so).
 func TestDevKeys(t *testing.T) {
-	keys := map[int64]ebiten.Key{3: ebiten.KeyF3, 5: ebiten.KeyP, 8: ebiten.KeyPeriod, 11: ebiten.KeyBracketLeft,
-		13: ebiten.KeyBracketLeft, 15: ebiten.KeyBracketRight, 17: ebiten.KeyF12, 20: ebiten.KeyP}
-	input := engine.InputFunc(func(frame int64, in *engine.InputState) {
+	keys := map[int64]input.Key{3: input.KeyF3, 5: input.KeyP, 8: input.KeyPeriod, 11: input.KeyBracketLeft,
+		13: input.KeyBracketLeft, 15: input.KeyBracketRight, 17: input.KeyF12, 20: input.KeyP}
+	input := engine.InputFunc(func(frame int64, in *input.State) {
 		if k, ok := keys[frame]; ok {
 			in.SetKey(k, true)
 		}

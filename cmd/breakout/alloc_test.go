@@ -7,9 +7,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // Once warmed up (the wall has stepped down once, at 15 s, and cp has
@@ -40,9 +39,9 @@ func TestTicksAllocateNothing(t *testing.T) {
 // tickAllocations plays 40 s of a game with the ball held on the paddle and
 // returns the ticks from 1001 on that saw allocations, with their count.
 func tickAllocations(t *testing.T) map[int]uint64 {
-	keys := func(tk engine.TickInfo, in *engine.InputState) {
-		in.SetKey(ebiten.KeyLeft, tk.Tick%40 < 20)
-		in.SetKey(ebiten.KeyRight, tk.Tick%40 >= 20)
+	keys := func(tk engine.TickInfo, in *input.State) {
+		in.SetKey(input.KeyArrowLeft, tk.Tick%40 < 20)
+		in.SetKey(input.KeyArrowRight, tk.Tick%40 >= 20)
 	}
 	var ms runtime.MemStats
 	var ticks int

@@ -20,7 +20,7 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 598 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 597 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 50 are plumbing, lines a game would not
 // write if the engine did them:
 //
@@ -37,9 +37,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // The screen, in pixels (world units).
@@ -79,15 +78,15 @@ func breakout(app *engine.App) func() (engine.Scene, error) {
 
 // pressAfter is a TickInput for the screens' autopilot: it holds key down
 // from tick n on, a press the tick sees as a KeyPressed edge.
-func pressAfter(key ebiten.Key, n int64) engine.TickInput {
-	return engine.TickInputFunc(func(t engine.TickInfo, in *engine.InputState) {
+func pressAfter(key input.Key, n int64) engine.TickInput {
+	return engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
 		in.SetKey(key, t.Tick >= n)
 	})
 }
 
 // started reports whether the tick's input starts something: Enter, Space,
 // or the gamepad's bottom face button.
-func started(in *engine.InputState) bool {
-	return in.KeyPressed(ebiten.KeyEnter) || in.KeyPressed(ebiten.KeySpace) ||
-		in.GamepadPressed(0, ebiten.StandardGamepadButtonRightBottom)
+func started(in *input.State) bool {
+	return in.KeyPressed(input.KeyEnter) || in.KeyPressed(input.KeySpace) ||
+		in.GamepadPressed(0, input.GamepadRightBottom)
 }

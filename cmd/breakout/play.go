@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
@@ -15,6 +14,7 @@ import (
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -204,7 +204,7 @@ func (p *Play) speed() float64 {
 // game; the ball rides on the paddle until Space (or Enter, or the pad's A)
 // serves it.
 func (p *Play) controls(_ donburi.World, ev engine.Event) {
-	if ev.Input.KeyPressed(ebiten.KeyEscape) {
+	if ev.Input.KeyPressed(input.KeyEscape) {
 		p.st.End(&Title{Settings: p.Settings, Progress: Progress{Best: max(p.Best, p.score), Games: p.Games}})
 		return
 	}
@@ -375,22 +375,22 @@ func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
 // the ball rises) so that the ball goes off at varied angles; picked near
 // the ends, it sometimes misses. It reads the state the previous tick left
 // and changes only its own.
-func (p *Play) autopilot(t engine.TickInfo, in *engine.InputState) {
-	in.SetKey(ebiten.KeyLeft, false)
-	in.SetKey(ebiten.KeyRight, false)
+func (p *Play) autopilot(t engine.TickInfo, in *input.State) {
+	in.SetKey(input.KeyArrowLeft, false)
+	in.SetKey(input.KeyArrowRight, false)
 	if p.serving {
-		in.SetKey(ebiten.KeySpace, t.Tick/30%2 == 1) // pressed every second
+		in.SetKey(input.KeySpace, t.Tick/30%2 == 1) // pressed every second
 		return
 	}
-	in.SetKey(ebiten.KeySpace, false)
+	in.SetKey(input.KeySpace, false)
 	ball, paddle := p.st.Physics.Body(p.ball), p.st.Physics.Body(p.paddle)
 	if ball.Velocity().Y < 0 {
 		p.pilot.aim = (p.pilot.rng.Float64()*2 - 1) * paddleW * 0.6
 		return
 	}
 	dx := ball.Position().X - p.pilot.aim - paddle.Position().X
-	in.SetKey(ebiten.KeyLeft, dx < -6)
-	in.SetKey(ebiten.KeyRight, dx > 6)
+	in.SetKey(input.KeyArrowLeft, dx < -6)
+	in.SetKey(input.KeyArrowRight, dx > 6)
 }
 
 func btoi(b bool) int {

@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -95,17 +94,17 @@ func TestBallKeepsItsSpeedAndNeverTunnels(t *testing.T) {
 // too), and never leaves the walls; Esc ends the game, on a tick, back to
 // the Title.
 func TestPaddleStaysOnItsLineAndInside(t *testing.T) {
-	keys := func(tk engine.TickInfo, in *engine.InputState) {
-		*in = engine.InputState{}
+	keys := func(tk engine.TickInfo, in *input.State) {
+		*in = input.State{}
 		switch {
 		case tk.Tick < 120: // up and left into the wall
-			in.SetKey(ebiten.KeyUp, true)
-			in.SetKey(ebiten.KeyLeft, true)
+			in.SetKey(input.KeyArrowUp, true)
+			in.SetKey(input.KeyArrowLeft, true)
 		case tk.Tick < 300: // down and right into the other
-			in.SetKey(ebiten.KeyS, true)
-			in.SetKey(ebiten.KeyD, true)
+			in.SetKey(input.KeyS, true)
+			in.SetKey(input.KeyD, true)
 		case tk.Tick == 300:
-			in.SetKey(ebiten.KeyEscape, true)
+			in.SetKey(input.KeyEscape, true)
 		}
 	}
 	var left, right float64 = width, 0

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"image/color"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -40,7 +40,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	if t.Autopilot {
-		loop.SetTickInput(0, pressAfter(ebiten.KeySpace, 60)) // a second on the title, then start
+		loop.SetTickInput(0, pressAfter(input.KeySpace, 60)) // a second on the title, then start
 	}
 	for i, c := range rowColours { // a strip of bricks, for the look of it
 		for col := range 10 {
@@ -51,7 +51,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 		switch {
 		case started(ev.Input):
 			st.End(&Play{Settings: t.Settings, Progress: Progress{Best: t.Best, Games: t.Games + 1}})
-		case ev.Input.KeyPressed(ebiten.KeyEscape):
+		case ev.Input.KeyPressed(input.KeyEscape):
 			st.End(nil)
 		}
 	})
@@ -86,10 +86,10 @@ func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	if o.Autopilot {
-		loop.SetTickInput(0, pressAfter(ebiten.KeyEnter, 180))
+		loop.SetTickInput(0, pressAfter(input.KeyEnter, 180))
 	}
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
-		if started(ev.Input) || ev.Input.KeyPressed(ebiten.KeyEscape) {
+		if started(ev.Input) || ev.Input.KeyPressed(input.KeyEscape) {
 			st.End(&Title{Settings: o.Settings, Progress: o.Progress})
 		}
 	})
