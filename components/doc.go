@@ -1,7 +1,10 @@
 // Package components holds the component types games are made of
 // (Transform with interpolation, Body and Shape, Sprite, Camera, Player,
-// Agent) and their small helpers, and reads a world's state as data: a
-// StateHasher hashes every component of every entity (the state checksum
-// that recordings store and replays compare), per component type too, and
-// DumpWorld writes the same state as text to diff.
+// Agent) and their small helpers. The state hasher (package engine/state)
+// reads them as it reads any component; this package tells it how to read
+// the ebiten values a Sprite holds.
+//
+// A component type's package path is part of the state checksum: these
+// types stay here, so that recordings of worlds that hold them keep
+// replaying.
 package components

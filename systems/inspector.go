@@ -1,7 +1,6 @@
 package systems
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 	"math"
@@ -20,6 +19,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 // InspectorLayer is the render layer of a Stage's inspector: above the
@@ -43,7 +43,7 @@ type InspectorOptions struct {
 // Inspector shows one entity's components while the game runs, paused or
 // not: a panel at the top-right corner of the screen, beside the overlay,
 // with every component of the picked entity and its exported state (the
-// values [components.StateHasher.DumpEntity] writes, grouped by component,
+// values [state.Hasher.VisitEntity] shows, grouped by component,
 // vectors on one line), rebuilt after every tick, values that changed in
 // the last tick drawn in yellow; and the entity outlined on the screen at its
 // interpolated Transform, through the camera (its cp shapes, else its
@@ -76,7 +76,7 @@ type InspectorOptions struct {
 // BenchmarkInspector/hidden). Shown, a frame between two ticks draws the
 // panel laid out at the last tick (one DrawImage) and the outline (one
 // DrawTriangles), allocating nothing (about 25 µs on a 2-core VM with
-// Mesa's software renderer); each tick's rebuild (the dump, the layout of
+// Mesa's software renderer); each tick's rebuild (the visit, the layout of
 // its text) costs some 0.65 ms and 410 allocations there, and is skipped
 // when nothing shown has changed.
 type Inspector struct {
@@ -86,7 +86,7 @@ type Inspector struct {
 	face    text.Face
 	visible bool
 
-	state      *components.StateHasher // made at the first build
+	state      *state.Hasher // made at the first build
 	cameras    *donburi.Query
 	all        *donburi.Query
 	loose      *donburi.Query // entities with a Transform and no Body
@@ -101,10 +101,11 @@ type Inspector struct {
 	alpha     float64
 
 	// content: rebuilt at every tick, or when the selection changes
-	stale     bool  // rebuild at the next Draw
-	ticks     int64 // the groups' tick counts (summed) at the last build
-	builds    int   // rebuilds so far, for tests
-	dump      bytes.Buffer
+	stale     bool         // rebuild at the next Draw
+	ticks     int64        // the groups' tick counts (summed) at the last build
+	builds    int          // rebuilds so far, for tests
+	values    []shownValue // the picked entity's values, as last visited
+	scratch   []byte
 	lines     []inspectorLine
 	prev      map[string]string // the values before the last tick, by path
 	cur       map[string]string // the values at the last build
@@ -619,13 +620,13 @@ func (i *Inspector) strokeLoops(w float32, c color.RGBA) {
 	}
 }
 
-// build rebuilds the panel's lines from the picked entity's dump. After a
+// build rebuilds the panel's lines from the picked entity's values. After a
 // tick (ticked), the values it shows before are those to compare with.
 func (i *Inspector) build(w donburi.World, ticked bool) {
 	i.stale = false
 	i.builds++
 	if i.state == nil {
-		i.state = components.NewStateHasher(nil)
+		i.state = state.NewHasher(nil)
 		i.prev, i.cur = map[string]string{}, map[string]string{}
 	}
 	switch {
@@ -646,8 +647,8 @@ func (i *Inspector) build(w donburi.World, ticked bool) {
 	case !w.Valid(i.sel):
 		i.note("removed from the world")
 	default:
-		i.dump.Reset()
-		if err := i.state.DumpEntity(w, i.sel, &i.dump); err != nil {
+		i.values = i.values[:0]
+		if err := i.state.VisitEntity(w, i.sel, i.keep); err != nil {
 			i.note(err.Error())
 			break
 		}
@@ -706,32 +707,40 @@ func appendEntityName(b []byte, e donburi.Entity) []byte {
 	return strconv.AppendUint(b, uint64(e.Version()), 10)
 }
 
-// dumpValue is one line of a dump: a path and its value.
-type dumpValue struct {
-	comp, path, value string
+// shownValue is one value of the picked entity: its component, its path
+// below it, and its text as the dump writes it and as the panel shows it.
+type shownValue struct {
+	comp, path, value, short string
+	number                   bool // a number, shown on one line with its siblings
 }
 
-// addComponents turns the dump into one block per component, in the
-// dump's order (by name), with the entity's components that have no
+// keep keeps a value of the picked entity's visit. A value with nothing to
+// show is left out: its component is listed without values.
+func (i *Inspector) keep(v *state.Value) {
+	if v.Kind == state.Empty {
+		return
+	}
+	i.scratch = v.AppendText(i.scratch[:0])
+	sv := shownValue{comp: v.Component, path: strings.TrimPrefix(string(v.Path), "."), value: string(i.scratch)}
+	sv.short = sv.value
+	switch v.Kind {
+	case state.Float:
+		sv.number = v.Named == "" && !math.IsNaN(v.Float)
+		// Many digits are shown as seven significant ones (474.5000000000153 is 474.5).
+		if sv.number && len(sv.value) > 9 && strings.ContainsAny(sv.value, ".eE") {
+			sv.short = strconv.FormatFloat(v.Float, 'g', 7, 64)
+		}
+	case state.Int, state.Uint, state.Len:
+		sv.number = v.Named == ""
+	}
+	i.values = append(i.values, sv)
+}
+
+// addComponents turns the values into one block per component, in the
+// visit's order (by name), with the entity's components that have no
 // exported state listed too.
 func (i *Inspector) addComponents(w donburi.World) {
-	var values []dumpValue
-	for line := range strings.Lines(i.dump.String()) {
-		line = strings.TrimRight(line, "\n")
-		_, rest, ok := strings.Cut(line, " ") // the entity
-		if !ok {
-			continue
-		}
-		path, value, ok := strings.Cut(rest, " = ")
-		if !ok {
-			continue
-		}
-		comp := path
-		if k := strings.IndexAny(path, ".["); k >= 0 {
-			comp = path[:k]
-		}
-		values = append(values, dumpValue{comp: comp, path: strings.TrimPrefix(strings.TrimPrefix(path, comp), "."), value: value})
-	}
+	values := i.values
 	var names []string
 	for _, ct := range w.Entry(i.sel).Archetype().ComponentTypes() {
 		names = append(names, ct.Name())
@@ -742,12 +751,12 @@ func (i *Inspector) addComponents(w donburi.World) {
 	slices.Sort(names)
 	names = slices.Compact(names)
 	for _, name := range names {
-		start := slices.IndexFunc(values, func(v dumpValue) bool { return v.comp == name })
+		start := slices.IndexFunc(values, func(v shownValue) bool { return v.comp == name })
 		end := start
 		for end >= 0 && end < len(values) && values[end].comp == name {
 			end++
 		}
-		var block []dumpValue
+		var block []shownValue
 		if start >= 0 {
 			block = values[start:end]
 		}
@@ -757,7 +766,7 @@ func (i *Inspector) addComponents(w donburi.World) {
 
 // addComponent adds a component's header and its values, runs of two to
 // four short-named siblings (X and Y, R G B A) on one line.
-func (i *Inspector) addComponent(name string, vals []dumpValue) {
+func (i *Inspector) addComponent(name string, vals []shownValue) {
 	folded := i.collapsed[name]
 	head := "[-] " + name
 	if folded {
@@ -777,7 +786,7 @@ func (i *Inspector) addComponent(name string, vals []dumpValue) {
 		n, merge := siblings(vals[k:])
 		if !merge {
 			for _, v := range vals[k : k+n] {
-				rows = append(rows, row{label: v.path, value: shortValue(v.value), changed: i.compare(name, v)})
+				rows = append(rows, row{label: v.path, value: v.short, changed: i.compare(name, v)})
 			}
 			k += n
 			continue
@@ -792,7 +801,7 @@ func (i *Inspector) addComponent(name string, vals []dumpValue) {
 			_, l := splitPath(v.path)
 			b = append(b, l...)
 			b = append(b, '=')
-			b = append(b, shortValue(v.value)...)
+			b = append(b, v.short...)
 		}
 		parent, _ := splitPath(vals[k].path)
 		rows = append(rows, row{label: parent, value: string(b), changed: changed})
@@ -818,7 +827,7 @@ func (i *Inspector) addComponent(name string, vals []dumpValue) {
 
 // compare notes v's value for the next tick and reports whether it differs
 // from the last tick's.
-func (i *Inspector) compare(comp string, v dumpValue) bool {
+func (i *Inspector) compare(comp string, v shownValue) bool {
 	key := comp + "." + v.path
 	old, ok := i.prev[key]
 	i.cur[key] = v.value
@@ -830,7 +839,7 @@ func (i *Inspector) compare(comp string, v dumpValue) bool {
 // (a vector, a colour, a rectangle's corner: two to four fields of short
 // names, the line short enough). The caller starts at a struct's first
 // field, so a run is always a whole struct.
-func siblings(vals []dumpValue) (n int, merge bool) {
+func siblings(vals []shownValue) (n int, merge bool) {
 	parent, _ := splitPath(vals[0].path)
 	merge = parent != ""
 	width := 0
@@ -839,10 +848,10 @@ func siblings(vals []dumpValue) (n int, merge bool) {
 		if p != parent {
 			break
 		}
-		if _, err := strconv.ParseFloat(vals[n].value, 64); err != nil || len(leaf) > 6 {
+		if !vals[n].number || len(leaf) > 6 {
 			merge = false
 		}
-		width += len(leaf) + 1 + len(shortValue(vals[n].value)) + 2
+		width += len(leaf) + 1 + len(vals[n].short) + 2
 		n++
 	}
 	return n, merge && n >= 2 && n <= 4 && width <= 44
@@ -856,19 +865,6 @@ func splitPath(p string) (parent, leaf string) {
 		return "", p
 	}
 	return p[:k], p[k+1:]
-}
-
-// shortValue writes a float of many digits with seven significant ones
-// (474.5000000000153 is 474.5); integers, strings and the rest as they are.
-func shortValue(v string) string {
-	if len(v) <= 9 || !strings.ContainsAny(v, ".eE") || strings.HasPrefix(v, `"`) {
-		return v
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return v
-	}
-	return strconv.FormatFloat(f, 'g', 7, 64)
 }
 
 // cutColumns cuts s to n runes, the last one an ellipsis.

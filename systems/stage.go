@@ -10,8 +10,8 @@ import (
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/assets"
-	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 // Stage is what a scene is built on: a world, a scheduler over it, the
@@ -38,7 +38,7 @@ import (
 //	}
 //
 // Run gives the loop the world's state checksum (by default a
-// components.StateHasher over every component of every entity: see
+// state.Hasher over every component of every entity: see
 // StageOptions.Checksum), so that recordings check the state tick by tick
 // and replays say where it first differs. What a scene keeps outside the
 // world (a score in a field of its struct, a menu's choice) is not in it:
@@ -57,7 +57,7 @@ type Stage struct {
 	// State is the hasher of the default state checksum (nil with
 	// StageOptions.Checksum): its ComponentSums say which component types
 	// a tick changed, its Dump writes the world as text.
-	State *components.StateHasher
+	State *state.Hasher
 
 	opts      StageOptions
 	checksum  func() uint64
@@ -98,7 +98,7 @@ type StageOptions struct {
 
 	// Checksum, if set, replaces the default state checksum that recordings
 	// store and replays compare (see engine.Loop.SetChecksum): a
-	// components.StateHasher over every component of the world (Stage.State).
+	// state.Hasher over every component of the world (Stage.State).
 	Checksum func() uint64
 
 	// Ignore leaves component types out of the default checksum: state that
@@ -162,7 +162,7 @@ func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 	}
 	s.checksum = opts.Checksum
 	if s.checksum == nil {
-		s.State = components.NewStateHasher(&components.StateOptions{Ignore: opts.Ignore})
+		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore})
 		s.checksum = func() uint64 { return s.State.Sum(w) }
 		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
 		if loop.Detailed() { // the desync bisector: the state after every system, per component type

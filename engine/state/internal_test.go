@@ -1,4 +1,4 @@
-package components
+package state
 
 import (
 	"testing"
@@ -21,31 +21,39 @@ type scalars struct {
 	C128 complex128
 	Arr  [3]int16
 	Vecs []cp.Vector
-	Pose Pose
+	Pose pose
 	E    donburi.Entity
 }
 
-var scalarsC = donburi.NewComponentType[scalars]()
+// pose and transform are shaped as components.Pose and Transform.
+type pose struct{ X, Y, Angle float64 }
+
+type transform struct{ Prev, Cur pose }
+
+var (
+	scalarsC   = donburi.NewComponentType[scalars]()
+	transformC = donburi.NewComponentType[transform]()
+)
 
 // On a big-endian machine the hasher writes each scalar on its own instead
 // of copying runs of memory: the bytes, so the sums, must be the same.
 func TestStateScalarsWithoutMemoryRuns(t *testing.T) {
 	w := donburi.NewWorld()
-	e := w.Create(scalarsC, TransformC)
+	e := w.Create(scalarsC, transformC)
 	*scalarsC.Get(w.Entry(e)) = scalars{true, -1, -2, -3, -4, 5, 6, 7.5, 8.25, complex(1, -2), complex(3, -4),
-		[3]int16{1, -1, 2}, []cp.Vector{{X: 1, Y: 2}, {X: -3, Y: 4}}, Pose{1, 2, 3}, e}
-	*TransformC.Get(w.Entry(e)) = Transform{Prev: Pose{1, 2, 3}, Cur: Pose{4, 5, 6}}
+		[3]int16{1, -1, 2}, []cp.Vector{{X: 1, Y: 2}, {X: -3, Y: 4}}, pose{1, 2, 3}, e}
+	*transformC.Get(w.Entry(e)) = transform{Prev: pose{1, 2, 3}, Cur: pose{4, 5, 6}}
 	if !littleEndian {
 		t.Skip("a big-endian machine: the runs are off already")
 	}
-	runs := NewStateHasher(nil)
+	runs := NewHasher(nil)
 	withRuns := runs.Sum(w)
 	if p := runs.w.plans[scalarsC.Typ()]; len(p.hash) >= len(p.fields) {
 		t.Fatalf("no runs merged: %d hash fields for %d fields", len(p.hash), len(p.fields))
 	}
 	littleEndian = false
 	defer func() { littleEndian = true }()
-	one := NewStateHasher(nil)
+	one := NewHasher(nil)
 	if s := one.Sum(w); s != withRuns {
 		t.Fatalf("scalar by scalar: %x, by runs of memory: %x", s, withRuns)
 	}

@@ -1,4 +1,4 @@
-package components
+package state
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // and the world dump read from a value of that type, at which offsets, so
 // that hashing a component is a walk over a precomputed list with no
 // reflection in the common cases (numbers, strings, arrays, slices, structs,
-// pointers). Plans are built once per type and per StateWriter.
+// pointers). Plans are built once per type and per Writer.
 
 // kind is what a field of a plan holds.
 type kind uint8
@@ -33,7 +33,7 @@ const (
 	kMap     // a map from key to elem
 	kPtr     // a pointer to elem
 	kIface   // an interface (typ)
-	kSummary // a type implementing StateSummarizer (typ)
+	kSummary // a type implementing Summarizer (typ)
 	kBuiltin // a type summarised by the package (cp bodies, ebiten images, ...)
 )
 
@@ -45,7 +45,7 @@ type field struct {
 	typ       reflect.Type
 	elem, key *plan
 	n         int // array length; for interfaces, the number of methods
-	builtin   func(p unsafe.Pointer, w *StateWriter)
+	builtin   func(p unsafe.Pointer, w *Writer)
 
 	entity   bool // a donburi.Entity: dumped as e<id>v<version>
 	stringer bool // a named scalar with a String method: dumped with it
@@ -76,7 +76,7 @@ type mapScratch struct {
 }
 
 var (
-	summarizerType = reflect.TypeFor[StateSummarizer]()
+	summarizerType = reflect.TypeFor[Summarizer]()
 	anyType        = reflect.TypeFor[any]()
 	stringerType   = reflect.TypeFor[fmt.Stringer]()
 	entityType     = reflect.TypeFor[donburi.Entity]()
@@ -93,7 +93,7 @@ var (
 // planFor returns the plan of t, building it (and the plans it needs) the
 // first time. A type that contains itself through pointers, slices or maps
 // gets one plan that refers to itself.
-func (w *StateWriter) planFor(t reflect.Type) *plan {
+func (w *Writer) planFor(t reflect.Type) *plan {
 	if p, ok := w.plans[t]; ok {
 		return p
 	}
@@ -136,7 +136,7 @@ func isDirect(t reflect.Type) bool {
 
 // addFields appends to out what a value of type t at offset off reads,
 // named by path name. Structs are flattened into their exported fields.
-func (w *StateWriter) addFields(t reflect.Type, off uintptr, name string, out *[]field) {
+func (w *Writer) addFields(t reflect.Type, off uintptr, name string, out *[]field) {
 	f := field{off: off, size: t.Size(), name: name, typ: t}
 	if fn := builtins[t]; fn != nil {
 		f.kind, f.builtin = kBuiltin, fn

@@ -1,4 +1,4 @@
-package components
+package state
 
 import (
 	"reflect"
@@ -72,7 +72,7 @@ func eventQueueReadable() bool {
 
 // markEventBus makes cs, found beside the events package's component on an
 // entity, read as an event bus: its queue, or nothing.
-func (h *StateHasher) markEventBus(cs *compState) {
+func (h *Hasher) markEventBus(cs *compState) {
 	if cs.bus {
 		return
 	}
@@ -87,7 +87,7 @@ func (h *StateHasher) markEventBus(cs *compState) {
 
 // findEventBus marks the event bus among an entity's component types, if
 // the entity is one (it has the events package's component, and one other).
-func (h *StateHasher) findEventBus(cts []donburi.IComponentType) {
+func (h *Hasher) findEventBus(cts []donburi.IComponentType) {
 	if len(cts) != 2 {
 		return
 	}

@@ -1,29 +1,41 @@
-package components
+package state
 
 import (
 	"encoding"
 	"encoding/binary"
-	"image"
 	"math/rand/v2"
 	"reflect"
 	"unsafe"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/jakecoffman/cp/v2"
 )
 
 // builtins are the summaries of types whose state is behind unexported
 // fields or handles: what the hash and the dump read of them, wherever they
 // appear (by value, behind a pointer, in a slice or an interface).
-var builtins = map[reflect.Type]func(p unsafe.Pointer, w *StateWriter){
-	reflect.TypeFor[cp.Body]():           summarizeBody,
-	reflect.TypeFor[cp.Shape]():          summarizeShape,
-	reflect.TypeFor[cp.Constraint]():     summarizeConstraint,
-	reflect.TypeFor[ebiten.Image]():      summarizeImage,
-	reflect.TypeFor[ebiten.ColorScale](): summarizeColorScale,
-	reflect.TypeFor[ebiten.GeoM]():       summarizeGeoM,
-	reflect.TypeFor[rand.PCG]():          summarizePCG,
-	reflect.TypeFor[rand.ChaCha8]():      summarizeChaCha8,
+var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){
+	reflect.TypeFor[cp.Body]():       summarizeBody,
+	reflect.TypeFor[cp.Shape]():      summarizeShape,
+	reflect.TypeFor[cp.Constraint](): summarizeConstraint,
+	reflect.TypeFor[rand.PCG]():      summarizePCG,
+	reflect.TypeFor[rand.ChaCha8]():  summarizeChaCha8,
+}
+
+// Summarize makes f what the hash and the dump read of every value of type
+// T, wherever it appears (by value, behind a pointer, in a slice or an
+// interface), in place of the walk over its exported fields: for a
+// library's type whose state is behind unexported fields or handles, which
+// cannot implement [Summarizer]. f writes as a Summarizer does: it must
+// only read, write the same names and values in the same order for equal
+// states, and allocate nothing if the hash is to stay allocation-free.
+//
+// Call it from an init function, before any hasher meets T: a hasher plans
+// a type the first time it meets it and keeps the plan. This package
+// summarises cp's bodies, shapes and constraints and math/rand/v2's
+// sources; package components, ebiten's images, colour scales and
+// matrices, which its Sprite holds.
+func Summarize[T any](f func(v *T, w *Writer)) {
+	builtins[reflect.TypeFor[T]()] = func(p unsafe.Pointer, w *Writer) { f((*T)(p), w) }
 }
 
 func init() {
@@ -40,7 +52,7 @@ func init() {
 // angle, angular velocity, the force and torque accumulated for its next
 // step, and whether it sleeps. Not its shapes (each entity's shapes are in
 // its Shape component) nor its UserData (the entity).
-func summarizeBody(p unsafe.Pointer, w *StateWriter) {
+func summarizeBody(p unsafe.Pointer, w *Writer) {
 	b := (*cp.Body)(p)
 	w.Text("Type", bodyTypeName(b.GetType()))
 	pos, vel, f := b.Position(), b.Velocity(), b.Force()
@@ -68,7 +80,7 @@ func bodyTypeName(t int) string {
 // (circle: radius and offset; segment: ends and radius; polygon: vertices
 // and radius), sensor, friction, elasticity, mass, collision type and
 // filter. Not its body (the Body component has it) nor its UserData.
-func summarizeShape(p unsafe.Pointer, w *StateWriter) {
+func summarizeShape(p unsafe.Pointer, w *Writer) {
 	s := (*cp.Shape)(p)
 	switch c := s.Class.(type) {
 	case *cp.Circle:
@@ -112,7 +124,7 @@ var (
 
 // summarizeConstraint: a cp constraint's class (its Go type) and its
 // limits. Not its bodies (they are other entities' Body components).
-func summarizeConstraint(p unsafe.Pointer, w *StateWriter) {
+func summarizeConstraint(p unsafe.Pointer, w *Writer) {
 	c := (*cp.Constraint)(p)
 	if c.Class == nil {
 		w.Text("Class", "nil")
@@ -124,57 +136,7 @@ func summarizeConstraint(p unsafe.Pointer, w *StateWriter) {
 	w.Float64("ErrorBias", c.ErrorBias())
 }
 
-// summarizeImage: an ebiten image's bounds, which for a sub-image of an
-// atlas is its rectangle in the atlas: the same in every process, and
-// different when a sprite switches to another frame of its atlas. Not its
-// pixels (reading them needs the GPU, and costs a transfer), so two images
-// of equal bounds cut from different atlases look the same. A disposed
-// image is written as such.
-func summarizeImage(p unsafe.Pointer, w *StateWriter) {
-	r, ok := imageBounds((*ebiten.Image)(p))
-	if !ok {
-		w.Text("Disposed", "disposed")
-		return
-	}
-	w.int64s(boundsNames[:], []int64{int64(r.Min.X), int64(r.Min.Y), int64(r.Max.X), int64(r.Max.Y)})
-}
-
-var boundsNames = [...]string{"Bounds.Min.X", "Bounds.Min.Y", "Bounds.Max.X", "Bounds.Max.Y"}
-
-// imageBounds returns img.Bounds(), or false when img is disposed (ebiten
-// then panics, and gives no other way to ask).
-func imageBounds(img *ebiten.Image) (r image.Rectangle, ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return img.Bounds(), true
-}
-
-// summarizeColorScale: the four scales, as R, G, B, A return them (the
-// zero value is 1, 1, 1, 1).
-func summarizeColorScale(p unsafe.Pointer, w *StateWriter) {
-	c := (*ebiten.ColorScale)(p)
-	w.Float32("R", c.R())
-	w.Float32("G", c.G())
-	w.Float32("B", c.B())
-	w.Float32("A", c.A())
-}
-
-// summarizeGeoM: the six elements of the matrix [[A B Tx] [C D Ty]], as
-// Element returns them (the zero value is the identity).
-func summarizeGeoM(p unsafe.Pointer, w *StateWriter) {
-	g := (*ebiten.GeoM)(p)
-	w.Float64("A", g.Element(0, 0))
-	w.Float64("B", g.Element(0, 1))
-	w.Float64("Tx", g.Element(0, 2))
-	w.Float64("C", g.Element(1, 0))
-	w.Float64("D", g.Element(1, 1))
-	w.Float64("Ty", g.Element(1, 2))
-}
-
-func writeVector(w *StateWriter, name string, v cp.Vector) {
+func writeVector(w *Writer, name string, v cp.Vector) {
 	w.Enter(name)
 	w.Float64("X", v.X)
 	w.Float64("Y", v.Y)
@@ -183,7 +145,7 @@ func writeVector(w *StateWriter, name string, v cp.Vector) {
 
 // summarizePCG: a rand.PCG's state (its binary encoding), so that two runs
 // whose random sources have drawn differently differ.
-func summarizePCG(p unsafe.Pointer, w *StateWriter) {
+func summarizePCG(p unsafe.Pointer, w *Writer) {
 	w.binary("State", (*rand.PCG)(p))
 }
 
@@ -191,8 +153,8 @@ func summarizePCG(p unsafe.Pointer, w *StateWriter) {
 // allocates (in some builds), so the hash reads the fields that the
 // encoding is made of (its seed, its position in the stream, its read
 // buffer) where reflection says they are.
-func summarizeChaCha8(p unsafe.Pointer, w *StateWriter) {
-	if w.dump || !chacha.ok {
+func summarizeChaCha8(p unsafe.Pointer, w *Writer) {
+	if w.visit != nil || !chacha.ok {
 		w.binary("State", (*rand.ChaCha8)(p))
 		return
 	}
@@ -231,7 +193,7 @@ var chacha = func() (l struct {
 }()
 
 // summarizeRand: a rand.Rand's source, as an interface field would be.
-func summarizeRand(p unsafe.Pointer, w *StateWriter) {
+func summarizeRand(p unsafe.Pointer, w *Writer) {
 	w.iface(sourceType, p)
 }
 
@@ -239,8 +201,8 @@ var sourceType = reflect.TypeFor[rand.Source]()
 
 // binary writes m's binary encoding: in the hash its bytes and length, in
 // the dump as hex. An encoding error writes the error's text.
-func (w *StateWriter) binary(name string, m encoding.BinaryAppender) {
-	if !w.dump {
+func (w *Writer) binary(name string, m encoding.BinaryAppender) {
+	if w.visit == nil {
 		start := len(w.buf)
 		var err error
 		if w.buf, err = m.AppendBinary(w.buf); err != nil {
@@ -256,5 +218,5 @@ func (w *StateWriter) binary(name string, m encoding.BinaryAppender) {
 		w.Text(name, err.Error())
 		return
 	}
-	w.line(name, appendHex(w.val[:0], b))
+	w.emit(name, Value{Kind: Bytes, Bytes: b})
 }

@@ -1,4 +1,4 @@
-package components_test
+package state_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 // --- the same state at any frame rate, in any process ---
@@ -155,14 +156,14 @@ type summarized struct {
 	cache int // not state
 }
 
-func (s *summarized) SummarizeState(w *components.StateWriter) {
+func (s *summarized) SummarizeState(w *state.Writer) {
 	w.Float64("HP", s.hp)
 }
 
 // wrapper describes itself with Value, by the default rules.
 type wrapper struct{ in inner }
 
-func (x *wrapper) SummarizeState(w *components.StateWriter) { w.Value("Inner", &x.in) }
+func (x *wrapper) SummarizeState(w *state.Writer) { w.Value("Inner", &x.in) }
 
 var kindsC = donburi.NewComponentType[kinds]()
 
@@ -201,7 +202,7 @@ func newKinds() (donburi.World, *kinds) {
 func dumpOf(t testing.TB, w donburi.World) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := components.DumpWorld(w, &b); err != nil {
+	if err := state.Dump(w, &b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -209,7 +210,7 @@ func dumpOf(t testing.TB, w donburi.World) []byte {
 
 func TestStateEveryFieldCounts(t *testing.T) {
 	base, _ := newKinds()
-	baseSum, baseDump := components.Checksum(base), dumpOf(t, base)
+	baseSum, baseDump := state.Checksum(base), dumpOf(t, base)
 	cases := []struct {
 		name string
 		set  func(k *kinds)
@@ -239,7 +240,7 @@ func TestStateEveryFieldCounts(t *testing.T) {
 		{"map value", func(k *kinds) { k.M["b"] = 20 }, `kinds.M["b"] `},
 		{"pointer target", func(k *kinds) { k.P.A = 50 }, "kinds.P.A "},
 		{"interface value", func(k *kinds) { k.Any = 8 }, "kinds.Any.(int) "},
-		{"interface with methods", func(k *kinds) { k.Str = label("y") }, "kinds.Str.(components_test.label) "},
+		{"interface with methods", func(k *kinds) { k.Str = label("y") }, "kinds.Str.(state_test.label) "},
 		{"nested struct", func(k *kinds) { k.In.B = 90 }, "kinds.In.B "},
 		{"promoted field", func(k *kinds) { k.Promoted = 100 }, "kinds.hidden.Promoted "},
 		{"entity", func(k *kinds) { k.E = donburi.Null }, "kinds.E "},
@@ -261,12 +262,12 @@ func TestStateEveryFieldCounts(t *testing.T) {
 		{"constraint", func(k *kinds) { k.Joint.SetMaxForce(10) }, "kinds.Joint.MaxForce "},
 		{"random source drawn", func(k *kinds) { k.Rng.Uint64() }, "kinds.Rng.(*rand.PCG).State "},
 		{"chacha8 drawn", func(k *kinds) { k.Cha.Uint64() }, "kinds.Cha.State "},
-		{"summarizer's Value", func(k *kinds) { k.Wrapped.in.B = 3 }, "kinds.Wrapped.Inner.(*components_test.inner).B "},
+		{"summarizer's Value", func(k *kinds) { k.Wrapped.in.B = 3 }, "kinds.Wrapped.Inner.(*state_test.inner).B "},
 	}
 	for _, c := range cases {
 		w, k := newKinds()
 		c.set(k)
-		if components.Checksum(w) == baseSum {
+		if state.Checksum(w) == baseSum {
 			t.Errorf("%s: changed, same sum", c.name)
 		}
 		changed := changedLines(baseDump, dumpOf(t, w))
@@ -301,7 +302,7 @@ func TestStateEveryFieldCounts(t *testing.T) {
 	} {
 		w, k := newKinds()
 		set(k)
-		if components.Checksum(w) != baseSum || !bytes.Equal(dumpOf(t, w), baseDump) {
+		if state.Checksum(w) != baseSum || !bytes.Equal(dumpOf(t, w), baseDump) {
 			t.Errorf("%s: not state, but the sum or dump changed:\n%s", name, lineDiff(baseDump, dumpOf(t, w)))
 		}
 	}
@@ -317,7 +318,7 @@ func TestStateFloatsByTheirBits(t *testing.T) {
 				line = strings.TrimSpace(l)
 			}
 		}
-		return components.Checksum(w), line
+		return state.Checksum(w), line
 	}
 	zero, zeroLine := sumOf(0)
 	negZero, negZeroLine := sumOf(math.Copysign(0, -1))
@@ -353,7 +354,7 @@ func TestStatePointers(t *testing.T) {
 		n := nodeC.Get(w.Entry(w.Create(nodeC)))
 		n.Val = 1
 		set(n)
-		return components.Checksum(w), string(dumpOf(t, w))
+		return state.Checksum(w), string(dumpOf(t, w))
 	}
 	nilSum, nilDump := build(func(n *node) {})
 	if !strings.Contains(nilDump, "e1v0 node.Next = nil\n") {
@@ -374,7 +375,7 @@ func TestStatePointers(t *testing.T) {
 	}
 	// Through an interface too.
 	_, ifaceDump := build(func(n *node) { n.Any = n })
-	if !strings.Contains(ifaceDump, "e1v0 node.Any.(*components_test.node) = cycle(^1)\n") {
+	if !strings.Contains(ifaceDump, "e1v0 node.Any.(*state_test.node) = cycle(^1)\n") {
 		t.Errorf("cycle through an interface dumped as\n%s", ifaceDump)
 	}
 	// The same values behind other addresses: the same sum.
@@ -410,7 +411,7 @@ func TestStateEntityOrder(t *testing.T) {
 	if e1 != f1 || e2 != f2 {
 		t.Fatalf("entities %v %v and %v %v", e1, e2, f1, f2)
 	}
-	if components.Checksum(w1) != components.Checksum(w2) || !bytes.Equal(dumpOf(t, w1), dumpOf(t, w2)) {
+	if state.Checksum(w1) != state.Checksum(w2) || !bytes.Equal(dumpOf(t, w1), dumpOf(t, w2)) {
 		t.Fatalf("the same entities in other archetypes:\n%s", lineDiff(dumpOf(t, w1), dumpOf(t, w2)))
 	}
 
@@ -418,7 +419,7 @@ func TestStateEntityOrder(t *testing.T) {
 	w2.Remove(f2)
 	f2 = w2.Create(components.AgentC)
 	components.AgentC.Get(w2.Entry(f2)).Health = 2
-	if components.Checksum(w1) == components.Checksum(w2) {
+	if state.Checksum(w1) == state.Checksum(w2) {
 		t.Fatal("entity 2 version 0 and version 1 hash alike")
 	}
 	if d := string(dumpOf(t, w2)); !strings.Contains(d, "e2v1 Agent.Health = 2\n") {
@@ -455,12 +456,12 @@ func TestStateIgnoredTypes(t *testing.T) {
 		components.SpriteC.Get(w.Entry(e)).OriginX = x
 		return w
 	}
-	h := components.NewStateHasher(&components.StateOptions{Ignore: []donburi.IComponentType{components.SpriteC}})
+	h := state.NewHasher(&state.Options{Ignore: []donburi.IComponentType{components.SpriteC}})
 	a, b := build(1), build(2)
 	if h.Sum(a) != h.Sum(b) {
 		t.Error("an ignored component changed the sum")
 	}
-	if components.Checksum(a) == components.Checksum(b) {
+	if state.Checksum(a) == state.Checksum(b) {
 		t.Error("without Ignore, the sprite did not count")
 	}
 	for _, s := range h.ComponentSums() {
@@ -473,10 +474,10 @@ func TestStateIgnoredTypes(t *testing.T) {
 		t.Errorf("ignored type in the dump (%v):\n%s", err, d.String())
 	}
 	// Ignore on a hasher in use.
-	h2 := components.NewStateHasher(nil)
+	h2 := state.NewHasher(nil)
 	h2.Ignore(components.SpriteC, nil)
 	if h2.Sum(a) != h.Sum(a) {
-		t.Error("Ignore after NewStateHasher differs from StateOptions.Ignore")
+		t.Error("Ignore after NewHasher differs from Options.Ignore")
 	}
 }
 
@@ -487,7 +488,7 @@ func TestStateComponentSumsNameWhatDiffers(t *testing.T) {
 	w2.Create(components.TransformC, components.AgentC)
 	components.AgentC.Get(w1.Entry(e)).Health = 1
 	k.F64 = 9 // w2's kinds differs too
-	h1, h2 := components.NewStateHasher(nil), components.NewStateHasher(nil)
+	h1, h2 := state.NewHasher(nil), state.NewHasher(nil)
 	if h1.Sum(w1) == h2.Sum(w2) {
 		t.Fatal("different worlds, same sum")
 	}
@@ -511,7 +512,7 @@ func TestStateSumAllocatesNothing(t *testing.T) {
 	s := newTestScene(1)
 	kw, _ := newKinds() // maps, interfaces, summaries, every builtin
 	for _, w := range []donburi.World{s.world, kw} {
-		h := components.NewStateHasher(nil)
+		h := state.NewHasher(nil)
 		h.Sum(w)
 		if n := testing.AllocsPerRun(100, func() { h.Sum(w); h.ComponentSums() }); n != 0 {
 			t.Errorf("Sum allocates %v times per call", n)
@@ -521,7 +522,7 @@ func TestStateSumAllocatesNothing(t *testing.T) {
 
 func TestStateDumpEntity(t *testing.T) {
 	w, _ := newKinds()
-	h := components.NewStateHasher(nil)
+	h := state.NewHasher(nil)
 	var b bytes.Buffer
 	if err := h.DumpEntity(w, w.Entry(w.Create(components.TransformC)).Entity(), &b); err != nil {
 		t.Fatal(err)
@@ -537,8 +538,8 @@ func TestStateDumpEntity(t *testing.T) {
 // A dump whose writer fails returns the error.
 func TestStateDumpWriteError(t *testing.T) {
 	w, _ := newKinds()
-	if err := components.DumpWorld(w, failWriter{}); err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Fatalf("DumpWorld to a failing writer: %v", err)
+	if err := state.Dump(w, failWriter{}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Dump to a failing writer: %v", err)
 	}
 }
 
@@ -583,7 +584,7 @@ func lineDiff(a, b []byte) string {
 // sloppy leaves a group open and closes groups it did not open.
 type sloppy struct{}
 
-func (sloppy) SummarizeState(w *components.StateWriter) {
+func (sloppy) SummarizeState(w *state.Writer) {
 	w.Leave()
 	w.Leave()
 	w.Enter("Open")
@@ -621,7 +622,7 @@ func TestStateEventBuses(t *testing.T) {
 		return w
 	}
 	a, b := build(Pushed{Speed: 1}, Pushed{Speed: 2}), build(Pushed{Speed: 1}, Pushed{Speed: 2})
-	if components.Checksum(a) != components.Checksum(b) || !bytes.Equal(dumpOf(t, a), dumpOf(t, b)) {
+	if state.Checksum(a) != state.Checksum(b) || !bytes.Equal(dumpOf(t, a), dumpOf(t, b)) {
 		t.Fatalf("equal buses differ:\n%s", lineDiff(dumpOf(t, a), dumpOf(t, b)))
 	}
 	d := string(dumpOf(t, a))
@@ -630,11 +631,11 @@ func TestStateEventBuses(t *testing.T) {
 			t.Errorf("the bus is not dumped as its queue, no %q in\n%s", want, d)
 		}
 	}
-	if components.Checksum(build(Pushed{Speed: 1}, Pushed{Speed: 3})) == components.Checksum(a) {
+	if state.Checksum(build(Pushed{Speed: 1}, Pushed{Speed: 3})) == state.Checksum(a) {
 		t.Error("another pending event, the same sum")
 	}
 	PushedEvent.ProcessEvents(a)
-	if components.Checksum(a) != components.Checksum(build()) {
+	if state.Checksum(a) != state.Checksum(build()) {
 		t.Error("a processed bus differs from one that never had events")
 	}
 }

@@ -1,4 +1,4 @@
-package components_test
+package state_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 // Health is a game's own component: the hasher reads its exported fields
@@ -19,11 +20,11 @@ type Health struct {
 
 var HealthC = donburi.NewComponentType[Health]()
 
-// A game checks its state every tick by handing a StateHasher to the loop:
+// A game checks its state every tick by handing a Hasher to the loop:
 // a recording then stores the sum after every tick, and a replay stops at
 // the first tick whose state differs. When two runs differ, ComponentSums
 // says which component types do.
-func ExampleStateHasher() {
+func ExampleHasher() {
 	world := donburi.NewWorld()
 	hero := world.Create(components.TransformC, HealthC)
 	*HealthC.Get(world.Entry(hero)) = Health{HP: 10, Max: 10}
@@ -34,7 +35,7 @@ func ExampleStateHasher() {
 		tr.Set(components.Pose{X: tr.Cur.X + 60*ev.DT})
 	})
 
-	hasher := components.NewStateHasher(nil) // keep one: Sum allocates nothing
+	hasher := state.NewHasher(nil) // keep one: Sum allocates nothing
 	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 60, Frames: 31}, nil)
 	if err != nil {
 		panic(err)
@@ -52,8 +53,8 @@ func ExampleStateHasher() {
 	*HealthC.Get(other.Entry(e)) = Health{HP: 9, Max: 10}
 
 	sum := hasher.Sum(world)
-	ours := append([]components.ComponentSum(nil), hasher.ComponentSums()...) // copied: the next Sum reuses it
-	theirs := components.NewStateHasher(nil)
+	ours := append([]state.ComponentSum(nil), hasher.ComponentSums()...) // copied: the next Sum reuses it
+	theirs := state.NewHasher(nil)
 	fmt.Println("same state:", theirs.Sum(other) == sum)
 	for i, s := range theirs.ComponentSums() {
 		if s.Sum != ours[i].Sum {
@@ -68,7 +69,7 @@ func ExampleStateHasher() {
 
 // A dump is the same state as text, one value per line: write it at the
 // tick where two runs part, and diff the two files.
-func ExampleDumpWorld() {
+func ExampleDump() {
 	world := donburi.NewWorld()
 	space := cp.NewSpace()
 	body := space.AddBody(cp.NewBody(1, 1))
@@ -79,7 +80,7 @@ func ExampleDumpWorld() {
 	components.BodyC.Get(world.Entry(e)).Body = body
 	*HealthC.Get(world.Entry(e)) = Health{HP: 3, Max: 5}
 
-	if err := components.DumpWorld(world, os.Stdout); err != nil {
+	if err := state.Dump(world, os.Stdout); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -109,7 +110,7 @@ type Inventory struct {
 	index  map[string]int // a cache of items: not state
 }
 
-func (inv *Inventory) SummarizeState(w *components.StateWriter) {
+func (inv *Inventory) SummarizeState(w *state.Writer) {
 	w.Int("Items.len", int64(len(inv.items)))
 	w.Enter("Items")
 	for i, it := range inv.items {
@@ -123,17 +124,17 @@ func (inv *Inventory) SummarizeState(w *components.StateWriter) {
 
 var InventoryC = donburi.NewComponentType[Inventory]()
 
-// A type whose state is not its exported fields implements StateSummarizer.
-func ExampleStateSummarizer() {
+// A type whose state is not its exported fields implements Summarizer.
+func ExampleSummarizer() {
 	world := donburi.NewWorld()
 	e := world.Create(InventoryC)
 	*InventoryC.Get(world.Entry(e)) = Inventory{items: []string{"rope", "lamp"}, weight: 2.5}
 
-	before := components.Checksum(world)
+	before := state.Checksum(world)
 	InventoryC.Get(world.Entry(e)).index = map[string]int{"rope": 0} // a cache: the same state
-	fmt.Println("same after filling the cache:", components.Checksum(world) == before)
+	fmt.Println("same after filling the cache:", state.Checksum(world) == before)
 
-	if err := components.DumpWorld(world, os.Stdout); err != nil {
+	if err := state.Dump(world, os.Stdout); err != nil {
 		panic(err)
 	}
 	// Output:

@@ -1,4 +1,4 @@
-package components_test
+package state_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -132,13 +133,70 @@ func TestDumpDisposedImage(t *testing.T) {
 	w := donburi.NewWorld()
 	img := ebiten.NewImage(4, 4)
 	components.SpriteC.Get(w.Entry(w.Create(components.SpriteC))).Image = img
-	before := components.Checksum(w)
+	before := state.Checksum(w)
 	img.Deallocate()
 	img.Dispose()
-	if components.Checksum(w) == before {
+	if state.Checksum(w) == before {
 		t.Error("a disposed image hashes as a live one")
 	}
 	if d := string(dumpOf(t, w)); !strings.Contains(d, `e1v0 Sprite.Image.Disposed = "disposed"`) {
 		t.Fatalf("dumped as\n%s", d)
+	}
+}
+
+// A visit shows the values the dump writes, as data: the component, the
+// path below it, the kind and the value itself; the dump's lines are the
+// visit's values written with AppendText.
+func TestVisitShowsTheDumpAsData(t *testing.T) {
+	w := donburi.NewWorld()
+	target := w.Create(components.TransformC)
+	e := w.Create(components.TransformC, components.AgentC)
+	entry := w.Entry(e)
+	components.TransformC.Get(entry).Cur = components.Pose{X: 1.5, Y: -2, Angle: 0.25}
+	a := components.AgentC.Get(entry)
+	a.State, a.Target, a.Hurt = components.AgentChase, target, true
+
+	h := state.NewHasher(nil)
+	type seen struct {
+		kind  state.Kind
+		named string
+		text  string
+	}
+	values := map[string]seen{}
+	var lines []string
+	if err := h.VisitEntity(w, e, func(v *state.Value) {
+		if v.Entity != e {
+			t.Errorf("a value of %v in the visit of %v", v.Entity, e)
+		}
+		values[v.Component+string(v.Path)] = seen{v.Kind, v.Named, string(v.AppendText(nil))}
+		line := "e2v0 " + v.Component + string(v.Path) + " = " + string(v.AppendText(nil))
+		if v.Kind == state.Empty {
+			line = "e2v0 " + v.Component + string(v.Path) + " {}"
+		}
+		lines = append(lines, line)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]seen{
+		"Transform.Cur.X":  {state.Float, "", "1.5"},
+		"Transform.Cur.Y":  {state.Float, "", "-2"},
+		"Agent.State":      {state.Uint, "Chase", "2 (Chase)"},
+		"Agent.Target":     {state.Entity, "", "e1v0"},
+		"Agent.Hurt":       {state.Bool, "", "true"},
+		"Transform.Prev.X": {state.Float, "", "0"},
+	} {
+		if got := values[path]; got != want {
+			t.Errorf("%s: %+v, want %+v", path, got, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := h.DumpEntity(w, e, &b); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(lines, "\n") + "\n"; got != b.String() {
+		t.Errorf("the visit's lines:\n%s\nthe dump:\n%s", got, b.String())
+	}
+	if err := h.VisitEntity(w, donburi.Null, func(*state.Value) {}); err == nil {
+		t.Error("a visit of an entity not in the world: no error")
 	}
 }

@@ -1,4 +1,4 @@
-package components_test
+package state_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 // benchWorld is an arena of n bodies as the demo makes them: each with a
@@ -104,7 +105,7 @@ func BenchmarkStateHasher(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("entities=%d", n), func(b *testing.B) {
 			w := benchWorld(n)
-			h := components.NewStateHasher(nil)
+			h := state.NewHasher(nil)
 			h.Sum(w)
 			for b.Loop() {
 				h.Sum(w)
@@ -129,7 +130,7 @@ func BenchmarkChecksumHandWritten(b *testing.B) {
 	}
 }
 
-// BenchmarkStateHasherOverhead times StateHasher.Sum and the hand-written
+// BenchmarkStateHasherOverhead times Hasher.Sum and the hand-written
 // checksum alternately on the same world in the same run (the machine is
 // noisy): engine-ns/entity, raw-ns/entity (the hand-written one) and
 // overhead-% (the median of the per-call ratios, minus 1).
@@ -137,7 +138,7 @@ func BenchmarkStateHasherOverhead(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("entities=%d", n), func(b *testing.B) {
 			w := benchWorld(n)
-			h := components.NewStateHasher(nil)
+			h := state.NewHasher(nil)
 			h.Sum(w)
 			var engineNs, rawNs []float64
 			i := 0
@@ -176,7 +177,7 @@ func BenchmarkStateHasherOverhead(b *testing.B) {
 func BenchmarkDumpWorld(b *testing.B) {
 	w := benchWorld(1000)
 	var buf bytes.Buffer
-	h := components.NewStateHasher(nil)
+	h := state.NewHasher(nil)
 	for b.Loop() {
 		buf.Reset()
 		if err := h.Dump(w, &buf); err != nil {

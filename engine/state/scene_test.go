@@ -1,4 +1,4 @@
-package components_test
+package state_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/state"
 )
 
 // The scene of these tests: a small world of cp bodies (balls and crates
@@ -153,19 +154,19 @@ func (s *testScene) ai(w donburi.World, ev engine.Event) {
 // sceneState runs the scene at fps virtual frames per second until its
 // physics tick `tick`, and returns the state right after that tick: its
 // sum, its per-component sums and its dump.
-func sceneState(t testing.TB, fps float64, tick int64) (uint64, []components.ComponentSum, []byte) {
+func sceneState(t testing.TB, fps float64, tick int64) (uint64, []state.ComponentSum, []byte) {
 	t.Helper()
 	s := newTestScene(7)
 	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: fps, Clock: engine.NewManualClock(0)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := components.NewStateHasher(nil)
+	h := state.NewHasher(nil)
 	for ev := range loop.Events(s.sched.Groups()...) {
 		s.sched.Handle(ev)
 		if ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == tick {
 			sum := h.Sum(s.world)
-			sums := append([]components.ComponentSum(nil), h.ComponentSums()...)
+			sums := append([]state.ComponentSum(nil), h.ComponentSums()...)
 			var dump bytes.Buffer
 			if err := h.Dump(s.world, &dump); err != nil {
 				t.Fatal(err)
