@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fixedstep/fixedstep/engine/internal/rate"
 )
 
 // App is the command line every game on the engine gets, and the run it
@@ -356,8 +358,8 @@ func (a *App) check() error {
 		a.seconds > float64(math.MaxInt64)/float64(time.Second):
 		return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
 			"must be a finite number of seconds in [0, %.4g] (0: no limit)", float64(math.MaxInt64)/float64(time.Second))}
-	case !(a.fps > 0 && a.fps <= maxHz):
-		return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in (0, %g]", maxHz)}
+	case !(a.fps > 0 && a.fps <= rate.MaxHz):
+		return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in (0, %g]", rate.MaxHz)}
 	case a.frames < 1:
 		return &FlagError{"frames", fmt.Sprint(a.frames), "must be at least 1"}
 	case a.shot != "" && a.Headless():

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/fixedstep/fixedstep/engine/internal/rate"
 )
 
 // Defaults of [Config] fields left at zero.
@@ -152,13 +154,13 @@ type Group struct {
 	Hz   float64
 }
 
-func checkGroups(groups []Group) ([]rate, error) {
-	rates := make([]rate, len(groups))
+func checkGroups(groups []Group) ([]rate.Rate, error) {
+	rates := make([]rate.Rate, len(groups))
 	for i, g := range groups {
-		r, ok := newRate(g.Hz)
+		r, ok := rate.New(g.Hz)
 		if !ok {
 			return nil, &ConfigError{fmt.Sprintf("Groups[%d].Hz (%q)", i, g.Name), g.Hz,
-				fmt.Sprintf("must be a finite rate in [%g, %g] Hz (one tick per million seconds to one per nanosecond)", minHz, maxHz)}
+				fmt.Sprintf("must be a finite rate in [%g, %g] Hz (one tick per million seconds to one per nanosecond)", rate.MinHz, rate.MaxHz)}
 		}
 		for j := range i {
 			if groups[j].Name == g.Name {

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine/internal/rate"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
@@ -42,7 +43,7 @@ type headlessDriver struct {
 	h       Headless
 	clock   Clock
 	manual  *ManualClock // the clock the driver moves, nil in real time
-	frames  rate         // the virtual frame rate
+	frames  rate.Rate    // the virtual frame rate
 	frame   int64        // frames begun
 	start   time.Duration
 	lastNow time.Duration
@@ -62,7 +63,7 @@ func NewHeadlessLoop(cfg Config, h *Headless, opts *Options) (*Loop, error) {
 	if fps == 0 {
 		fps = DefaultHz
 	}
-	r, ok := newRate(fps)
+	r, ok := rate.New(fps)
 	if !ok {
 		return nil, &ConfigError{"Headless.FPS", h.FPS, "must be a finite rate in (0, 1e9] Hz"}
 	}
@@ -99,7 +100,7 @@ func (d *headlessDriver) frameTime(n int64) time.Duration {
 	if d.h.FrameTime != nil {
 		return d.h.FrameTime(n) - d.h.FrameTime(1)
 	}
-	return d.frames.due(n - 1)
+	return d.frames.Due(n - 1)
 }
 
 func (d *headlessDriver) beginFrame() (time.Duration, bool) {
@@ -128,7 +129,7 @@ func (d *headlessDriver) beginFrame() (time.Duration, bool) {
 // sleep waits until the next frame (frames slip: the next is one frame period
 // after the last) or the next tick, whichever is due first.
 func (d *headlessDriver) sleep() {
-	wake := d.lastNow + d.frames.period()
+	wake := d.lastNow + d.frames.Period()
 	if l := d.loop; !l.paused && l.scaleNum > 0 && len(l.groups) > 0 {
 		next := l.groups[0].nextDue
 		for i := range l.groups {

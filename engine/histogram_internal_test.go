@@ -109,3 +109,13 @@ func medianOf(xs []float64) float64 {
 	slices.Sort(xs)
 	return xs[len(xs)/2]
 }
+
+// BenchmarkNanotime is the cost of the clock read the scheduler makes after
+// every system.
+func BenchmarkNanotime(b *testing.B) {
+	var sink int64
+	for b.Loop() {
+		sink += nanotime()
+	}
+	_ = sink
+}

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/rate"
 )
 
 // The input log's file format (version 3), little-endian throughout:
@@ -742,7 +743,7 @@ func (p *logParser) sceneRecord(at int) {
 	for i := range groups {
 		groups[i].Name = p.str(maxSetting)
 		groups[i].Hz = math.Float64frombits(p.u64())
-		if _, ok := newRate(groups[i].Hz); !ok && p.err == nil {
+		if _, ok := rate.New(groups[i].Hz); !ok && p.err == nil {
 			p.fail(at, fmt.Sprintf("bad rate %v", groups[i].Hz))
 		}
 	}

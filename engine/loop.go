@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/rate"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
@@ -130,7 +131,7 @@ const scaleOne = 1 << 20
 // group is the loop's state for one rate group in the current timeline.
 type group struct {
 	Group
-	rate
+	rate    rate.Rate
 	dt      float64       // 1/Hz seconds
 	ticks   int64         // ticks delivered since the timeline began
 	lastDue time.Duration // due time of tick `ticks`
@@ -294,12 +295,12 @@ func (l *Loop) Start(groups ...Group) error {
 	l.groups = l.groups[:len(groups)]
 	for i := range l.groups {
 		r := rates[i]
-		l.groups[i] = group{Group: groups[i], rate: r, dt: 1 / r.hz(), nextDue: r.due(1)}
+		l.groups[i] = group{Group: groups[i], rate: r, dt: 1 / r.Hz(), nextDue: r.Due(1)}
 	}
 	l.begun, l.clockSeen = true, false
 	l.gameTime, l.pacingCarry, l.scaleRem = 0, 0, 0
 	l.paused, l.stepWanted, l.stepping = false, false, false
-	l.pacingTol = min(l.cfg.PacingTolerance, l.groups[0].period()/4)
+	l.pacingTol = min(l.cfg.PacingTolerance, l.groups[0].rate.Period()/4)
 	l.state = stateFrame
 	l.scenes++
 	l.checkRecord, l.checkReplay, l.checkNext, l.checkSince = false, false, 0, 0
@@ -536,12 +537,12 @@ func (l *Loop) pace(d time.Duration) time.Duration {
 		return t + x
 	}
 	g := &l.groups[0]
-	p := g.period()
+	p := g.rate.Period()
 	if n := int64((x + p/2) / p); x > 0 && n >= 1 {
 		if diff := x - time.Duration(n)*p; diff >= -l.pacingTol && diff <= l.pacingTol {
-			k := g.ticksAt(t)
-			target := g.due(k+n) + (t - g.due(k))
-			if next := g.due(k + n + 1); target >= next {
+			k := g.rate.TicksAt(t)
+			target := g.rate.Due(k+n) + (t - g.rate.Due(k))
+			if next := g.rate.Due(k + n + 1); target >= next {
 				target = next - 1
 			}
 			if target > t && target-t <= l.cfg.MaxDelta {
@@ -565,7 +566,7 @@ func (l *Loop) dropOverrun() {
 	cut := time.Duration(math.MaxInt64)
 	for i := range l.groups {
 		g := &l.groups[i]
-		if c := g.due(g.ticks + limit + 1); c <= l.gameTime {
+		if c := g.rate.Due(g.ticks + limit + 1); c <= l.gameTime {
 			cut = min(cut, c)
 		}
 	}
@@ -575,7 +576,7 @@ func (l *Loop) dropOverrun() {
 	t := l.tickedUntil // the frame's starting time: game time never goes back
 	for i := range l.groups {
 		g := &l.groups[i]
-		t = max(t, g.due(g.ticksAt(cut-1)))
+		t = max(t, g.rate.Due(g.rate.TicksAt(cut-1)))
 	}
 	addSaturated(&l.stats.Dropped, l.gameTime-t)
 	l.gameTime, l.pacingCarry = t, 0
@@ -616,7 +617,7 @@ func (l *Loop) nextTick() bool {
 	}
 	g.ticks++
 	g.inFrame++
-	g.lastDue, g.nextDue = g.nextDue, g.due(g.ticks+1)
+	g.lastDue, g.nextDue = g.nextDue, g.rate.Due(g.ticks+1)
 	l.tickedUntil = g.lastDue
 	g.tick = g.pending
 	g.pending.ClearEdges()
@@ -746,7 +747,7 @@ func (l *Loop) Stats() LoopStats {
 	if l.cfg.Overrun == Carry {
 		for i := range l.groups {
 			g := &l.groups[i]
-			if owed := g.due(g.ticksAt(l.gameTime)) - g.lastDue; owed > s.Owed {
+			if owed := g.rate.Due(g.rate.TicksAt(l.gameTime)) - g.lastDue; owed > s.Owed {
 				s.Owed = owed
 			}
 		}

@@ -94,10 +94,10 @@ func (l *Loop) startSeek() (Scene, error) {
 	if t.live {
 		// The recording up to the target, to replay; the run records anew.
 		g := &l.groups[0]
-		at := g.due(t.tick)
+		at := g.rate.Due(t.tick)
 		counts := make([]int64, len(l.groups))
 		for i := range l.groups {
-			counts[i] = l.groups[i].ticksAt(at)
+			counts[i] = l.groups[i].rate.TicksAt(at)
 		}
 		l.replay = l.record.prefix(t.scene, counts)
 		l.record.restart()
@@ -117,9 +117,9 @@ func (l *Loop) seekTime() time.Duration {
 	g := &l.groups[0]
 	switch {
 	case l.scenes == l.seek.scene:
-		return g.due(l.seek.tick)
+		return g.rate.Due(l.seek.tick)
 	case l.replayEnd != nil:
-		return max(l.gameTime, g.due(l.replayEnd.ticks[0]))
+		return max(l.gameTime, g.rate.Due(l.replayEnd.ticks[0]))
 	}
 	return l.gameTime
 }

@@ -1,4 +1,7 @@
-package engine
+// Package rate holds a tick rate as an exact fraction of hertz, so that
+// the due time of any tick is computed in integers: no drift, no overflow
+// for any tick due within what a time.Duration holds.
+package rate
 
 import (
 	"math"
@@ -7,40 +10,40 @@ import (
 	"time"
 )
 
-// rate is a tick rate held as the exact fraction num/den Hz, so that the due
-// time of tick k, k*1e9*den/num ns, is computed in integers: no drift, and with
+// Rate is a tick rate held as the exact fraction Num/Den Hz, so that the due
+// time of tick k, k*1e9*Den/Num ns, is computed in integers: no drift, and with
 // 128-bit intermediates no overflow for any tick whose due time fits in a
-// time.Duration (292 years).
-type rate struct {
-	num, den uint64 // Hz = num/den, both > 0
-	nsNum    uint64 // 1e9 * den: nanoseconds per tick times num
+// time.Duration (292 years). Its zero value is no rate: make one with New.
+type Rate struct {
+	Num, Den uint64 // Hz = Num/Den, both > 0
+	nsNum    uint64 // 1e9 * Den: nanoseconds per tick times Num
 }
 
-// Limits of a rate: at most one tick per nanosecond, at least one tick per
-// million seconds, and the fraction's denominator at most maxRateDen (which
-// keeps 1e9*den and num inside 64 bits).
+// Limits of a rate: at most one tick per nanosecond (MaxHz), at least one
+// tick per million seconds (MinHz), and the fraction's denominator at most
+// maxRateDen (which keeps 1e9*Den and Num inside 64 bits).
 const (
-	maxHz      = 1e9
-	minHz      = 1e-6
+	MaxHz      = 1e9
+	MinHz      = 1e-6
 	maxRateDen = 1_000_000_000
 )
 
-// newRate converts a rate in Hz to an exact fraction: the fraction with the
+// New converts a rate in Hz to an exact fraction: the fraction with the
 // smallest denominator that rounds to hz as a float64, so that a rate written
 // as a ratio of integers is kept exactly (1.0/7 is 1/7 Hz, 59.94 is 2997/50,
 // 60000/1001.0 is 60000/1001). A float64 that no such fraction with a
 // denominator up to maxRateDen rounds to (never a ratio of small integers)
 // is kept as the fraction nearest to it with a denominator up to maxRateDen.
-// It reports false for a rate that is not a finite number in [minHz, maxHz].
-func newRate(hz float64) (rate, bool) {
-	if !(hz >= minHz && hz <= maxHz) { // also refuses NaN
-		return rate{}, false
+// It reports false for a rate that is not a finite number in [MinHz, MaxHz].
+func New(hz float64) (Rate, bool) {
+	if !(hz >= MinHz && hz <= MaxHz) { // also refuses NaN
+		return Rate{}, false
 	}
 	num, den := uint64(hz), uint64(1)
 	if float64(num) != hz {
 		num, den = simplestFraction(hz)
 	}
-	return rate{num: num, den: den, nsNum: uint64(time.Second) * den}, true
+	return Rate{Num: num, Den: den, nsNum: uint64(time.Second) * den}, true
 }
 
 // simplestFraction returns the fraction with the smallest denominator among
@@ -116,41 +119,41 @@ func nearestFraction(x *big.Rat) (num, den uint64) {
 		r.Inv(frac)
 		h0, h1, k0, k1 = h1, h2, k1, k2
 	}
-	if bestN == 0 { // x below 1/maxRateDen: cannot happen above minHz
+	if bestN == 0 { // x below 1/maxRateDen: cannot happen above MinHz
 		return 1, maxRateDen
 	}
 	return bestN, bestD
 }
 
 // fraction returns f as num/den when both fit a rate (den up to maxRateDen,
-// num > 0 and up to maxHz*maxRateDen).
+// num > 0 and up to MaxHz*maxRateDen).
 func fraction(f *big.Rat) (num, den uint64, ok bool) {
 	n, d := f.Num(), f.Denom()
-	if !n.IsUint64() || !d.IsUint64() || d.Uint64() > maxRateDen || n.Sign() <= 0 || n.Uint64() > maxHz*maxRateDen {
+	if !n.IsUint64() || !d.IsUint64() || d.Uint64() > maxRateDen || n.Sign() <= 0 || n.Uint64() > MaxHz*maxRateDen {
 		return 0, 0, false
 	}
 	return n.Uint64(), d.Uint64(), true
 }
 
-// due returns the game time at which tick k (k >= 0) is due: floor(k*1e9/Hz) ns.
+// Due returns the game time at which tick k (k >= 0) is due: floor(k*1e9/Hz) ns.
 // It saturates at the largest time.Duration instead of overflowing.
-func (r rate) due(k int64) time.Duration {
+func (r Rate) Due(k int64) time.Duration {
 	hi, lo := bits.Mul64(uint64(k), r.nsNum)
-	if hi >= r.num {
+	if hi >= r.Num {
 		return math.MaxInt64
 	}
-	q, _ := bits.Div64(hi, lo, r.num)
+	q, _ := bits.Div64(hi, lo, r.Num)
 	if q > math.MaxInt64 {
 		return math.MaxInt64
 	}
 	return time.Duration(q)
 }
 
-// ticksAt returns how many ticks are due at game time t >= 0: the largest k with
-// due(k) <= t. Because due(k) <= t exactly when k*nsNum < (t+1)*num, that is
+// TicksAt returns how many ticks are due at game time t >= 0: the largest k with
+// Due(k) <= t. Because Due(k) <= t exactly when k*nsNum < (t+1)*Num, that is
 // ((t+1)*num - 1) / nsNum.
-func (r rate) ticksAt(t time.Duration) int64 {
-	hi, lo := bits.Mul64(uint64(t)+1, r.num)
+func (r Rate) TicksAt(t time.Duration) int64 {
+	hi, lo := bits.Mul64(uint64(t)+1, r.Num)
 	lo, borrow := bits.Sub64(lo, 1, 0)
 	hi -= borrow
 	if hi >= r.nsNum {
@@ -163,10 +166,10 @@ func (r rate) ticksAt(t time.Duration) int64 {
 	return int64(q)
 }
 
-// period returns the length of one tick rounded to the nearest nanosecond.
-func (r rate) period() time.Duration {
-	return time.Duration((r.nsNum + r.num/2) / r.num)
+// Period returns the length of one tick rounded to the nearest nanosecond.
+func (r Rate) Period() time.Duration {
+	return time.Duration((r.nsNum + r.Num/2) / r.Num)
 }
 
-// hz returns the rate as a float64 number of ticks per second.
-func (r rate) hz() float64 { return float64(r.num) / float64(r.den) }
+// Hz returns the rate as a float64 number of ticks per second.
+func (r Rate) Hz() float64 { return float64(r.Num) / float64(r.Den) }
