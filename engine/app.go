@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
 )
 
@@ -598,5 +599,5 @@ func writeDump(loop *Loop, path string) error {
 	if err := loop.DumpState(&buf); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return atomicfile.Write(path, buf.Bytes())
 }

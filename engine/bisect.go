@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 )
 
 // The desync bisector. A recording with InputLog.Detail keeps, for every
@@ -35,10 +37,18 @@ type bisector struct {
 	names []string // recording: the systems probed in the current tick
 	sums  []uint32 // and the state after each
 
-	cursor  []int       // replaying: per group, the next recorded tick with detail
-	partCur int         // replaying: the next recorded tick with parts
-	partBuf []StatePart // the scene's parts, reused
-	found   *systemDiff // replaying: the first system after which the state differed
+	cursor  []int           // replaying: per group, the next recorded tick with detail
+	partCur int             // replaying: the next recorded tick with parts
+	partBuf []StatePart     // the scene's parts, reused
+	parts2  []inputlog.Part // and as the log keeps them
+	found   *systemDiff     // replaying: the first system after which the state differed
+}
+
+// begin readies the bisector for a timeline of n groups.
+func (b *bisector) begin(n int) {
+	b.pos, b.names, b.sums, b.partCur, b.found = 0, b.names[:0], b.sums[:0], 0, nil
+	b.cursor = slices.Grow(b.cursor[:0], n)[:n]
+	clear(b.cursor)
 }
 
 // systemDiff is where a replay's state first differed after a system.
@@ -53,8 +63,10 @@ type systemDiff struct {
 // desync bisector (see InputLog.Detail): then a scene's scheduler should
 // have the loop as its probe (Scheduler.SetProbe) and the loop should have
 // the scene's state parts (SetStateParts). systems.Stage does both.
-func (l *Loop) Detailed() bool {
-	return l.record != nil && l.record.Detail || l.replay != nil && (l.replay.Detail || l.replay.detailed)
+func (l *Loop) Detailed() bool { return l.rec.detailed() }
+
+func (r *recorder) detailed() bool {
+	return r.record != nil && r.record.Detail || r.replay != nil && (r.replay.Detail || r.replay.log.Detailed)
 }
 
 // SetStateParts gives the loop the parts of the scene's state (a hash per
@@ -62,11 +74,11 @@ func (l *Loop) Detailed() bool {
 // loop calls checksum (SetChecksum), then parts, which appends to dst the
 // parts of the state just hashed, in a stable order. Run clears it before
 // each scene.
-func (l *Loop) SetStateParts(parts func(dst []StatePart) []StatePart) { l.bisect.parts = parts }
+func (l *Loop) SetStateParts(parts func(dst []StatePart) []StatePart) { l.rec.bisect.parts = parts }
 
 // SetStateDump gives the loop a writer of the scene's state as text (a
 // world dump), for DumpState. Run clears it before each scene.
-func (l *Loop) SetStateDump(dump func(w io.Writer) error) { l.bisect.dump = dump }
+func (l *Loop) SetStateDump(dump func(w io.Writer) error) { l.rec.bisect.dump = dump }
 
 // ErrNoStateDump is DumpState's error when the scene gave the loop no dump.
 var ErrNoStateDump = errors.New("engine: the scene has no state dump (Loop.SetStateDump)")
@@ -74,10 +86,10 @@ var ErrNoStateDump = errors.New("engine: the scene has no state dump (Loop.SetSt
 // DumpState writes the scene's state as text with the scene's dump
 // (SetStateDump), or returns ErrNoStateDump.
 func (l *Loop) DumpState(w io.Writer) error {
-	if l.bisect.dump == nil {
+	if l.rec.bisect.dump == nil {
 		return ErrNoStateDump
 	}
-	return l.bisect.dump(w)
+	return l.rec.bisect.dump(w)
 }
 
 // Scene returns the number of the current scene timeline in the run, from
@@ -89,31 +101,27 @@ func (l *Loop) Scene() (int, string) { return l.scenes, l.sceneName }
 // replay of such a recording it compares it with the recorded one, and
 // keeps the first system after which they differ. Outside a detailed run,
 // or without a state checksum, it does nothing.
-func (l *Loop) AfterSystem(ev Event, name string) {
-	b := &l.bisect
-	if l.checksum == nil || ev.Kind != Update || !l.Detailed() {
+func (l *Loop) AfterSystem(ev Event, name string) { l.rec.afterSystem(ev, name) }
+
+func (r *recorder) afterSystem(ev Event, name string) {
+	b := &r.bisect
+	if r.checksum == nil || ev.Kind != Update || !r.detailed() {
 		return
 	}
-	sum := uint32(l.checksum())
+	sum := uint32(r.checksum())
 	pos := b.pos
 	b.pos++
-	if l.record != nil && l.record.Detail {
+	if r.record != nil && r.record.Detail {
 		b.names = append(b.names, name)
 		b.sums = append(b.sums, sum)
 	}
-	if l.replayEnd == nil || b.found != nil || ev.Group >= len(l.replayEnd.sys) {
+	if r.replayed == nil || b.found != nil || ev.Group >= len(r.replayed.Sys) {
 		return
 	}
-	d := &l.replayEnd.sys[ev.Group]
-	c := &b.cursor[ev.Group]
-	for *c < len(d.ticks) && d.ticks[*c] < ev.Tick {
-		*c++
-	}
-	if *c == len(d.ticks) || d.ticks[*c] != ev.Tick {
+	sums, names, ok := r.replayed.Sys[ev.Group].At(&b.cursor[ev.Group], ev.Tick)
+	if !ok {
 		return // the recording has no detail of this tick
 	}
-	sums := d.sums[d.start[*c]:d.start[*c+1]]
-	names := d.namesAt(ev.Tick)
 	recordedAs := ""
 	if pos < len(names) {
 		recordedAs = names[pos]
@@ -127,136 +135,42 @@ func (l *Loop) AfterSystem(ev Event, name string) {
 	}
 }
 
-// tickDone is called once the scene has handled an Update event: a
-// recording keeps the tick's system states.
-func (l *Loop) tickDone(ev *Event) {
-	b := &l.bisect
-	if len(b.sums) > 0 {
-		l.record.addSystems(ev.Group, ev.Tick, b.names, b.sums)
-		b.names, b.sums = b.names[:0], b.sums[:0]
-	}
-	b.pos = 0
-}
-
 // recordParts keeps the parts of the state after tick `tick`.
-func (l *Loop) recordParts(tick int64) {
-	b := &l.bisect
-	if b.parts == nil || !l.record.Detail {
+func (r *recorder) recordParts(tick int64) {
+	b := &r.bisect
+	if b.parts == nil || !r.record.Detail {
 		return
 	}
+	r.record.log.AddParts(tick, b.logParts())
+}
+
+// logParts returns the scene's state parts as the log keeps them.
+func (b *bisector) logParts() []inputlog.Part {
 	b.partBuf = b.parts(b.partBuf[:0])
-	l.record.addParts(tick, b.partBuf)
+	b.parts2 = b.parts2[:0]
+	for _, p := range b.partBuf {
+		b.parts2 = append(b.parts2, inputlog.Part(p))
+	}
+	return b.parts2
 }
 
 // explain adds to a replay's divergence what the detail says: the first
 // system after which the state differed, the parts that differ after tick
 // `tick`; then it hands the error to Options.OnDivergence.
-func (l *Loop) explain(de *DivergenceError, tick int64) {
-	b := &l.bisect
+func (r *recorder) explain(de *DivergenceError, tick int64) {
+	b := &r.bisect
 	if f := b.found; f != nil {
-		de.System, de.SystemGroup, de.SystemTick = f.system, l.groups[f.group].Name, f.tick
+		de.System, de.SystemGroup, de.SystemTick = f.system, r.loop.groups[f.group].Name, f.tick
 		if f.recordedAs != "" && f.recordedAs != f.system {
 			de.System = fmt.Sprintf("%s (the recording ran %s there)", f.system, f.recordedAs)
 		}
 	}
-	if rs := l.replayEnd; rs != nil && b.parts != nil {
-		p := &rs.parts
-		for b.partCur < len(p.ticks) && p.ticks[b.partCur] < tick {
-			b.partCur++
-		}
-		if b.partCur < len(p.ticks) && p.ticks[b.partCur] == tick {
-			b.partBuf = b.parts(b.partBuf[:0])
-			de.Components = p.differ(b.partCur, b.partBuf)
+	if rs := r.replayed; rs != nil && b.parts != nil && tick >= 0 {
+		if differ, ok := rs.Parts.Differ(&b.partCur, tick, b.logParts()); ok {
+			de.Components = differ
 		}
 	}
-	if l.onDivergence != nil {
-		l.onDivergence(l, de)
+	if r.onDivergence != nil {
+		r.onDivergence(r.loop, de)
 	}
-}
-
-// sysDetail is one group's recorded system states in a scene timeline.
-type sysDetail struct {
-	ticks []int64   // ticks with detail, ascending
-	start []int     // each tick's first state in sums; one more, the end
-	sums  []uint32  // the state after each system
-	names []nameSet // the systems' names, from the tick they apply to
-}
-
-// nameSet is the names of a group's systems from tick `from` on.
-type nameSet struct {
-	from  int64
-	names []string
-}
-
-// namesAt returns the names of the systems of tick t.
-func (d *sysDetail) namesAt(t int64) []string {
-	var names []string
-	for _, ns := range d.names {
-		if ns.from > t {
-			break
-		}
-		names = ns.names
-	}
-	return names
-}
-
-// add appends the states of tick t.
-func (d *sysDetail) add(t int64, sums []uint32) {
-	if len(d.start) == 0 {
-		d.start = append(d.start, 0)
-	}
-	d.ticks = append(d.ticks, t)
-	d.sums = append(d.sums, sums...)
-	d.start = append(d.start, len(d.sums))
-}
-
-// partDetail is a scene timeline's recorded parts.
-type partDetail struct {
-	names []string // the parts' names, by index
-	ticks []int64  // ticks with parts, ascending
-	start []int    // each tick's first part in idx and sums; one more, the end
-	idx   []int    // a part's name
-	sums  []uint32
-}
-
-// add appends the parts of tick t, naming new parts.
-func (p *partDetail) add(t int64, parts []StatePart) (newNames []string) {
-	if len(p.start) == 0 {
-		p.start = append(p.start, 0)
-	}
-	p.ticks = append(p.ticks, t)
-	for _, part := range parts {
-		i := slices.Index(p.names, part.Name)
-		if i < 0 {
-			i = len(p.names)
-			p.names = append(p.names, part.Name)
-			newNames = append(newNames, part.Name)
-		}
-		p.idx = append(p.idx, i)
-		p.sums = append(p.sums, uint32(part.Sum))
-	}
-	p.start = append(p.start, len(p.idx))
-	return newNames
-}
-
-// differ returns the names of the parts of recorded tick k that differ
-// from parts: a different hash, or a part only one side has.
-func (p *partDetail) differ(k int, parts []StatePart) []string {
-	var out []string
-	rec := map[string]uint32{}
-	for j := p.start[k]; j < p.start[k+1]; j++ {
-		rec[p.names[p.idx[j]]] = p.sums[j]
-	}
-	for _, part := range parts {
-		sum, ok := rec[part.Name]
-		if !ok || sum != uint32(part.Sum) {
-			out = append(out, part.Name)
-		}
-		delete(rec, part.Name)
-	}
-	for name := range rec {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"encoding/binary"
-	"hash/crc32"
 	"time"
+
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 )
 
 // Openings for the tests in package engine_test.
@@ -24,25 +24,12 @@ func (l *Loop) SetGameTime(t time.Duration) { l.gameTime = t }
 // SetFlushEvery sets how much real time may pass between two writes of a
 // recording to its file, and returns a func that restores it.
 func SetFlushEvery(d time.Duration) func() {
-	old := flushEvery
-	flushEvery = d
-	return func() { flushEvery = old }
+	old := inputlog.FlushEvery
+	inputlog.FlushEvery = d
+	return func() { inputlog.FlushEvery = old }
 }
 
 // ResealChunks returns data with the CRC of every whole chunk recomputed,
 // so that a fuzzer's changes to the records inside get past the checksum
 // and reach the record parser.
-func ResealChunks(data []byte) []byte {
-	out := append([]byte(nil), data...)
-	off := headerSize
-	for off < len(out) {
-		n, k := binary.Uvarint(out[off:])
-		if k <= 0 || n > uint64(len(out)-off-k) || len(out)-off-k-int(n) < 4 {
-			break
-		}
-		end := off + k + int(n)
-		binary.LittleEndian.PutUint32(out[end:], crc32.Checksum(out[off:end], castagnoli))
-		off = end + 4
-	}
-	return out
-}
+func ResealChunks(data []byte) []byte { return inputlog.ResealChunks(data) }

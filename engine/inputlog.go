@@ -1,11 +1,16 @@
 package engine
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 
-	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 )
 
 // InputLog is the record of a run, made to replay it: for every scene
@@ -70,34 +75,8 @@ type InputLog struct {
 	// 12 component types).
 	Detail bool
 
-	scenes   []logScene
-	detailed bool     // the log holds detail (a loaded log)
-	complete bool     // the recorded run ended (see Complete)
-	file     *logFile // the file being written while recording, see Create
+	log      inputlog.Log // the timelines, and the file they are written to (see Create)
 	replayed ReplayReport
-}
-
-// logScene is one timeline of a log.
-type logScene struct {
-	name   string
-	groups []Group
-	every  int64      // ticks of the first group between two checksums
-	input  [][]byte   // per group: its entries (see appendEntry), in tick order
-	inputN []int      // per group: how many entries
-	last   []int64    // per group: the tick of its last entry
-	checks []logCheck // the state checksums, by tick
-	ticks  []int64    // per group: ticks run, as far as recorded
-	end    SceneEnd
-	err    string // with EndFailed: the error the loop failed with
-
-	sys   []sysDetail // per group: the state after each system (Detail)
-	parts partDetail  // the parts of the state after checked ticks (Detail)
-}
-
-// logCheck is the state checksum taken after tick `tick` of the first group.
-type logCheck struct {
-	tick int64
-	sum  uint64
 }
 
 // SceneEnd says how a scene timeline of a recording ended.
@@ -106,17 +85,17 @@ type SceneEnd uint8
 const (
 	// EndNone: the recording was cut short (a crash or a kill) while the
 	// timeline ran; it holds the timeline up to its last complete tick.
-	EndNone SceneEnd = iota
+	EndNone = SceneEnd(inputlog.EndNone)
 	// EndReturned: the scene's Run returned (with the next scene, or nil).
-	EndReturned
+	EndReturned = SceneEnd(inputlog.EndReturned)
 	// EndRestarted: the scene started a new timeline ([Loop.Start] again).
-	EndRestarted
+	EndRestarted = SceneEnd(inputlog.EndRestarted)
 	// EndStopped: the loop stopped: the window closed, [Loop.Stop], a
 	// headless limit or a cancelled context.
-	EndStopped
+	EndStopped = SceneEnd(inputlog.EndStopped)
 	// EndFailed: the loop failed with an error ([Loop.Fail], a bad
 	// configuration, a scene's error or panic).
-	EndFailed
+	EndFailed = SceneEnd(inputlog.EndFailed)
 )
 
 func (e SceneEnd) String() string {
@@ -149,15 +128,15 @@ type SceneRecord struct {
 }
 
 // Scenes returns how many scene timelines the log holds.
-func (lg *InputLog) Scenes() int { return len(lg.scenes) }
+func (lg *InputLog) Scenes() int { return len(lg.log.Scenes) }
 
 // Scene returns scene timeline i (0 <= i < Scenes()).
 func (lg *InputLog) Scene(i int) SceneRecord {
-	s := &lg.scenes[i]
-	r := SceneRecord{Name: s.name, Groups: slices.Clone(s.groups), Ticks: slices.Clone(s.ticks), End: s.end, Err: s.err,
-		Checks: len(s.checks)}
-	if n := len(s.checks); n > 0 {
-		r.Checksum, r.ChecksumTick = s.checks[n-1].sum, s.checks[n-1].tick
+	s := &lg.log.Scenes[i]
+	r := SceneRecord{Name: s.Name, Groups: groupsOf(s.Groups), Ticks: slices.Clone(s.Ticks), End: SceneEnd(s.End),
+		Err: s.Err, Checks: len(s.Checks)}
+	if n := len(s.Checks); n > 0 {
+		r.Checksum, r.ChecksumTick = s.Checks[n-1].Sum, s.Checks[n-1].Tick
 	}
 	return r
 }
@@ -166,9 +145,9 @@ func (lg *InputLog) Scene(i int) SceneRecord {
 // first group, summed.
 func (lg *InputLog) Ticks() int64 {
 	var n int64
-	for i := range lg.scenes {
-		if len(lg.scenes[i].ticks) > 0 {
-			n += lg.scenes[i].ticks[0]
+	for i := range lg.log.Scenes {
+		if t := lg.log.Scenes[i].Ticks; len(t) > 0 {
+			n += t[0]
 		}
 	}
 	return n
@@ -177,8 +156,8 @@ func (lg *InputLog) Ticks() int64 {
 // Entries returns how many input changes the log holds over all scenes.
 func (lg *InputLog) Entries() int {
 	n := 0
-	for i := range lg.scenes {
-		for _, c := range lg.scenes[i].inputN {
+	for i := range lg.log.Scenes {
+		for _, c := range lg.log.Scenes[i].InputN {
 			n += c
 		}
 	}
@@ -188,18 +167,18 @@ func (lg *InputLog) Entries() int {
 // Complete reports whether the log holds a whole run: the run ended (for a
 // log read from a file, the file was closed), rather than being cut short by
 // a crash or a kill.
-func (lg *InputLog) Complete() bool { return lg.complete }
+func (lg *InputLog) Complete() bool { return lg.log.Complete }
 
 // String summarises the log: its scenes, their ticks and ends.
 func (lg *InputLog) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d scenes, %d ticks", len(lg.scenes), lg.Ticks())
-	if !lg.complete {
+	fmt.Fprintf(&b, "%d scenes, %d ticks", len(lg.log.Scenes), lg.Ticks())
+	if !lg.log.Complete {
 		b.WriteString(", cut short")
 	}
-	for i := range lg.scenes {
-		s := &lg.scenes[i]
-		fmt.Fprintf(&b, "; %s %v %s", s.name, s.ticks, s.end)
+	for i := range lg.log.Scenes {
+		s := &lg.log.Scenes[i]
+		fmt.Fprintf(&b, "; %s %v %s", s.Name, s.Ticks, SceneEnd(s.End))
 	}
 	return b.String()
 }
@@ -293,170 +272,6 @@ const decisionHint = "it decided on something a replay does not repeat " +
 	"(live input in an Input event, real time, the frame count): decide on Update events, " +
 	"from the tick's input and the game state"
 
-// Recording, called by the loop.
-
-func (lg *InputLog) beginScene(name string, groups []Group) {
-	n := len(groups)
-	s := logScene{name: name, groups: slices.Clone(groups), every: int64(max(lg.ChecksumEvery, 1)),
-		input: make([][]byte, n), inputN: make([]int, n), last: make([]int64, n), ticks: make([]int64, n),
-		sys: make([]sysDetail, n)}
-	lg.scenes = append(lg.scenes, s)
-	if lg.file != nil {
-		lg.file.buf = appendSceneRecord(lg.file.buf, &lg.scenes[len(lg.scenes)-1])
-	}
-}
-
-// addInput records that tick `tick` of group g saw cur, where the log
-// predicts prev's held state with no edges and no wheel motion.
-func (lg *InputLog) addInput(g int, tick int64, prev, cur *input.State) {
-	s := &lg.scenes[len(lg.scenes)-1]
-	start := len(s.input[g])
-	s.input[g] = appendEntry(s.input[g], tick-s.last[g], prev, cur)
-	s.last[g] = tick
-	s.inputN[g]++
-	if lg.file != nil {
-		lg.file.buf = appendInputRecord(lg.file.buf, g, s.input[g][start:])
-	}
-}
-
-// addSystems records the state after each system of tick `tick` of group g.
-func (lg *InputLog) addSystems(g int, tick int64, names []string, sums []uint32) {
-	s := &lg.scenes[len(lg.scenes)-1]
-	d := &s.sys[g]
-	prev := int64(0)
-	if n := len(d.ticks); n > 0 {
-		prev = d.ticks[n-1]
-	}
-	if n := len(d.names); n == 0 || !slices.Equal(d.names[n-1].names, names) {
-		d.names = append(d.names, nameSet{from: tick, names: slices.Clone(names)})
-		if lg.file != nil {
-			lg.file.buf = appendNamesRecord(lg.file.buf, g, tick, names)
-		}
-	}
-	d.add(tick, sums)
-	if lg.file != nil {
-		lg.file.buf = appendSystemsRecord(lg.file.buf, g, tick-prev, sums)
-	}
-}
-
-// addParts records the parts of the state after tick `tick`.
-func (lg *InputLog) addParts(tick int64, parts []StatePart) {
-	s := &lg.scenes[len(lg.scenes)-1]
-	p := &s.parts
-	prev := int64(0)
-	if n := len(p.ticks); n > 0 {
-		prev = p.ticks[n-1]
-	}
-	newNames := p.add(tick, parts)
-	if lg.file != nil {
-		lg.file.buf = appendPartsRecord(lg.file.buf, tick-prev, newNames, p, len(p.ticks)-1)
-	}
-}
-
-func (lg *InputLog) addCheck(tick int64, sum uint64) {
-	s := &lg.scenes[len(lg.scenes)-1]
-	prev := int64(0)
-	if n := len(s.checks); n > 0 {
-		prev = s.checks[n-1].tick
-	}
-	s.checks = append(s.checks, logCheck{tick: tick, sum: sum})
-	if lg.file != nil {
-		lg.file.buf = appendCheckRecord(lg.file.buf, tick-prev, sum)
-	}
-}
-
-// setTicks records how far the current timeline has run.
-func (lg *InputLog) setTicks(groups []group) {
-	if len(lg.scenes) == 0 {
-		return
-	}
-	s := &lg.scenes[len(lg.scenes)-1]
-	for i := range s.ticks {
-		s.ticks[i] = groups[i].ticks
-	}
-}
-
-// endScene records how the current timeline ended, at the ticks setTicks
-// recorded last.
-func (lg *InputLog) endScene(end SceneEnd, err error) {
-	s := &lg.scenes[len(lg.scenes)-1]
-	s.end = end
-	if err != nil {
-		s.err = err.Error()
-	}
-	if lg.file != nil {
-		lg.file.buf = appendEndRecord(lg.file.buf, s)
-	}
-}
-
-// finish marks the run complete and writes what the file still lacks.
-func (lg *InputLog) finish() error {
-	lg.complete = true
-	if lg.file == nil {
-		return nil
-	}
-	lg.file.buf = append(lg.file.buf, recRunEnd)
-	return lg.file.flush(nil, true)
-}
-
-// flush writes the records gathered so far to the file, when it is time
-// (see logFile.flush), with the current timeline's progress.
-func (lg *InputLog) flush(groups []group) error {
-	if lg.file == nil || len(lg.scenes) == 0 {
-		return nil
-	}
-	lg.setTicks(groups)
-	return lg.file.flush(&lg.scenes[len(lg.scenes)-1], false)
-}
-
-// Replaying, called by the loop.
-
-// replayCursor is one group's position in a log while replaying.
-type replayCursor struct {
-	data []byte      // the group's entries in this timeline
-	off  int         // the next entry
-	next int64       // its tick, 0 when none is left
-	held input.State // the held state after the last entry applied
-}
-
-// startReplay checks that timeline i (0-based) of the log was recorded with
-// this scene and these groups, and sets the groups' cursors. It reports
-// false when the log holds no such timeline.
-func (lg *InputLog) startReplay(i int, name string, groups []group) (bool, error) {
-	if i >= len(lg.scenes) {
-		if !lg.complete { // the recording was cut short before this timeline
-			return false, nil
-		}
-		return false, &ReplayError{Scene: i + 1, Name: name,
-			Reason: fmt.Sprintf("the recording has %d scenes and ended there; the replay went on to another: %s",
-				len(lg.scenes), decisionHint)}
-	}
-	s := &lg.scenes[i]
-	if name != "" && s.name != "" && name != s.name {
-		return false, &ReplayError{Scene: i + 1, Name: name,
-			Reason: fmt.Sprintf("the recording has scene %s here; %s", s.name, decisionHint)}
-	}
-	same := len(groups) == len(s.groups)
-	for j := 0; same && j < len(groups); j++ {
-		same = groups[j].Name == s.groups[j].Name && groups[j].Hz == s.groups[j].Hz
-	}
-	if !same {
-		have := make([]Group, len(groups))
-		for j := range groups {
-			have[j] = groups[j].Group
-		}
-		return false, &ReplayError{Scene: i + 1, Name: name,
-			Reason: fmt.Sprintf("runs groups %s; the recording's scene ran %s", groupList(have), groupList(s.groups))}
-	}
-	for j := range groups {
-		c := &groups[j].replay
-		*c = replayCursor{data: s.input[j]}
-		c.peek(0)
-	}
-	lg.replayed.Scenes = i + 1
-	return true, nil
-}
-
 func groupList(gs []Group) string {
 	parts := make([]string, len(gs))
 	for i, g := range gs {
@@ -465,122 +280,161 @@ func groupList(gs []Group) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// peek reads the tick of the entry at the cursor, after tick `after`.
-func (c *replayCursor) peek(after int64) {
-	if c.off >= len(c.data) {
-		c.next = 0
-		return
+// groupsOf returns a log's groups as the engine's.
+func groupsOf(gs []inputlog.Group) []Group {
+	out := make([]Group, len(gs))
+	for i, g := range gs {
+		out[i] = Group(g)
 	}
-	step, n := uvarint(c.data[c.off:])
-	c.off += n
-	c.next = after + int64(step)
+	return out
 }
 
-// apply sets in to what tick `tick` of the cursor's group saw when recorded.
-// Entries exist only where the input changed: between them the held state
-// stays, with no edges and no wheel motion.
-func (c *replayCursor) apply(tick int64, in *input.State) {
-	if c.next == 0 || c.next != tick {
-		*in = c.held
-		return
-	}
-	c.off = decodeEntry(c.data, c.off, &c.held, in)
-	c.held = *in
-	c.held.ClearEdges()
-	c.peek(tick)
-}
-
-// verify compares sum, the replayed state's checksum after tick `tick` of
-// the first group of scene i, with the recorded one; next is the scene's
-// cursor into its checksums and since the last tick that matched. A tick
-// the log has no checksum for passes.
-func (lg *InputLog) verify(i int, next *int, since *int64, tick int64, sum uint64, group string) *DivergenceError {
-	if i >= len(lg.scenes) {
-		return nil
-	}
-	checks := lg.scenes[i].checks
-	for *next < len(checks) && checks[*next].tick < tick {
-		*next++
-	}
-	if *next == len(checks) || checks[*next].tick != tick {
-		return nil
-	}
-	if c := checks[*next]; c.sum != sum {
-		return &DivergenceError{Scene: i + 1, Name: lg.scenes[i].name, Group: group, Tick: tick, Since: *since,
-			Recorded: c.sum, Replayed: sum}
-	}
-	*since = tick
-	lg.replayed.Checked++
-	return nil
-}
-
-// checkEvery returns how many ticks of the first group lie between two
-// checksums in scene i (1 for a scene the log does not hold).
-func (lg *InputLog) checkEvery(i int) int64 {
-	if i < len(lg.scenes) {
-		return lg.scenes[i].every
-	}
-	return 1
-}
+// run returns what the log keeps of the run as a whole.
+func (lg *InputLog) run() inputlog.Run { return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings} }
 
 // prefix returns the log's first n timelines, the last cut after the ticks
 // counts (per group): what a rewind replays. It shares the log's records.
 func (lg *InputLog) prefix(n int, counts []int64) *InputLog {
-	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery,
-		scenes: slices.Clone(lg.scenes[:n])}
-	s := &p.scenes[n-1]
-	s.end, s.err, s.ticks = EndNone, "", slices.Clone(counts)
-	s.input, s.inputN, s.last = slices.Clone(s.input), slices.Clone(s.inputN), slices.Clone(s.last)
-	for g, data := range s.input {
-		var tick int64
-		kept, count, last := 0, 0, int64(0)
-		for off := 0; off < len(data); {
-			step, k := uvarint(data[off:])
-			if tick += int64(step); tick > counts[g] {
-				break
-			}
-			off, _ = checkEntry(data, off+k)
-			kept, count, last = off, count+1, tick
-		}
-		s.input[g], s.inputN[g], s.last[g] = data[:kept], count, last
-	}
-	k := 0
-	for k < len(s.checks) && s.checks[k].tick <= counts[0] {
-		k++
-	}
-	s.checks = s.checks[:k]
-	s.sys = slices.Clone(s.sys)
-	for g := range s.sys {
-		d := &s.sys[g]
-		k := 0
-		for k < len(d.ticks) && d.ticks[k] <= counts[g] {
-			k++
-		}
-		if len(d.start) > 0 {
-			d.start = d.start[:k+1]
-			d.sums = d.sums[:d.start[k]]
-		}
-		d.ticks = d.ticks[:k]
-	}
-	pd := &s.parts
-	k = 0
-	for k < len(pd.ticks) && pd.ticks[k] <= counts[0] {
-		k++
-	}
-	if len(pd.start) > 0 {
-		pd.start = pd.start[:k+1]
-		pd.idx, pd.sums = pd.idx[:pd.start[k]], pd.sums[:pd.start[k]]
-	}
-	pd.ticks = pd.ticks[:k]
-	p.detailed = lg.Detail || lg.detailed
+	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery}
+	p.log = *lg.log.Prefix(n, counts)
+	p.log.Detailed = lg.Detail || lg.log.Detailed
 	return p
 }
 
-// restart forgets the recorded timelines, for a rewind's re-run to record
-// them again; a log recorded to a file is cut back in the file too.
-func (lg *InputLog) restart() {
-	lg.scenes, lg.complete = nil, false
-	if lg.file != nil {
-		lg.file.restart()
+// The file format and files.
+
+// MaxInputLogSize is the largest input log file read: a larger file is
+// refused before it is read whole (a recording of an hour at 60 Hz with a
+// checksum every tick is about 2 MB).
+const MaxInputLogSize = inputlog.MaxSize
+
+// PartialSuffix is added to a recording's path while it is written (see
+// [InputLog.Create]).
+const PartialSuffix = inputlog.PartialSuffix
+
+// ErrBadInputLog is wrapped by every error about a malformed input log.
+var ErrBadInputLog = inputlog.ErrMalformed
+
+// Create starts writing the log to a file as it is recorded, so that no
+// recording is lost: call it before [Run] (with the log as
+// [Options.Record]) and [InputLog.Close] after.
+//
+// The file is opened now, so a path that cannot be written (a directory, a
+// missing or read-only folder, /proc) is refused before the first frame. It
+// is written at path+".partial" ([PartialSuffix]) in chunks as the game
+// runs, at least ten times a second of real time, and renamed to path by
+// Close: an old recording at path survives until the new one is whole, and
+// a crash or a kill leaves the .partial file, which replays up to its last
+// complete tick (see [InputLog.Complete]). A .partial file already there
+// (a run that did not end) is an error rather than overwritten. An error
+// writing the file during the run (a full disk) ends the run with that
+// error; what was written before stays in the .partial file.
+//
+// Seed and Settings are written now: set them before Create.
+func (lg *InputLog) Create(path string) error {
+	if lg.log.File != nil || len(lg.log.Scenes) > 0 {
+		return errors.New("engine: InputLog.Create: the log is recording already")
 	}
+	f, err := inputlog.Create(path, lg.run())
+	if err != nil {
+		return err
+	}
+	lg.log.File = f
+	return nil
+}
+
+// Close finishes the file [InputLog.Create] began: it writes what is left,
+// syncs it to the disk and renames it from path+".partial" to path,
+// replacing an older file there. After an error the .partial file is left
+// in place, and the error names it. Close without Create does nothing.
+func (lg *InputLog) Close() error {
+	f := lg.log.File
+	if f == nil {
+		return nil
+	}
+	lg.log.File = nil
+	return f.Close()
+}
+
+// Path returns where the log is being recorded (path+".partial" until
+// Close), or "" when it is not written to a file.
+func (lg *InputLog) Path() string {
+	if lg.log.File == nil {
+		return ""
+	}
+	return lg.log.File.Partial()
+}
+
+// WriteTo writes the whole log in its file format, as one chunk: a log
+// recorded to a file by [InputLog.Create] holds the same records in many.
+// A setting longer than 64 KiB is an error.
+func (lg *InputLog) WriteTo(w io.Writer) (int64, error) {
+	b, err := inputlog.Encode(lg.run(), &lg.log)
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// Save writes the whole log to a file, atomically: it is written to a
+// temporary file in the same folder, synced, then renamed to path, so a
+// failed save (a full disk) leaves an older file at path as it was.
+func (lg *InputLog) Save(path string) error {
+	b, err := inputlog.Encode(lg.run(), &lg.log)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, b)
+}
+
+// ParseInputLog decodes a log from its file format. A damaged file
+// (a chunk whose checksum does not match, a record that makes no sense) is
+// an error wrapping [ErrBadInputLog] that says at which byte, never a panic
+// and never a replay of damaged input; a file of another version is refused
+// by name. A file whose last chunk is incomplete is a recording cut short
+// (a crash, a kill): it is read up to its last whole chunk, and the log's
+// [InputLog.Complete] is false.
+func ParseInputLog(data []byte) (*InputLog, error) {
+	run, l, err := inputlog.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &InputLog{Seed: run.Seed, Settings: run.Settings, log: *l}, nil
+}
+
+// LoadInputLog reads a log from a file (a recording, or the .partial file
+// of one cut short). A file larger than [MaxInputLogSize] is refused before
+// it is read whole; see [ParseInputLog] for what else is refused.
+func LoadInputLog(path string) (*InputLog, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("engine: load input log: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("engine: load input log %s: is a directory", path)
+	} else if err == nil && fi.Size() > MaxInputLogSize {
+		return nil, fmt.Errorf("engine: load input log %s: %w: %d bytes, more than the %d read", path, ErrBadInputLog, fi.Size(), MaxInputLogSize)
+	}
+	// The header first: a file that is no input log (/dev/zero, say) is
+	// refused before more of it is read.
+	var buf bytes.Buffer
+	if _, err := io.CopyN(&buf, f, int64(inputlog.HeaderSize)); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("engine: load input log %s: %w", path, err)
+	}
+	if err := inputlog.CheckHeader(buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("engine: load input log %s: %w", path, err)
+	}
+	if _, err := io.Copy(&buf, io.LimitReader(f, int64(MaxInputLogSize+1-inputlog.HeaderSize))); err != nil {
+		return nil, fmt.Errorf("engine: load input log %s: %w", path, err)
+	}
+	if buf.Len() > MaxInputLogSize { // not a regular file: a pipe, a device
+		return nil, fmt.Errorf("engine: load input log %s: %w: more than the %d bytes read", path, ErrBadInputLog, MaxInputLogSize)
+	}
+	lg, err := ParseInputLog(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("engine: load input log %s: %w", path, err)
+	}
+	return lg, nil
 }

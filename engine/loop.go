@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"math"
 	"math/bits"
@@ -12,6 +13,11 @@ import (
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
 	"github.com/hajimehoshi/ebiten/v2"
 )
+
+// ErrGameTimeLimit ends a loop whose game time would pass what a
+// time.Duration holds (292 years): the loop stops with it rather than wrap
+// around, once game time is within two MaxDelta of the largest Duration.
+var ErrGameTimeLimit = errors.New("engine: game time reached the largest time.Duration (292 years): the loop stopped rather than wrap around")
 
 // EventKind says what an [Event] asks the scene to do.
 type EventKind uint8
@@ -141,8 +147,6 @@ type group struct {
 	pending input.State // edges since this group's last tick
 	tick    input.State // what the current tick sees
 	srcPrev input.State // the held state a TickInput gave the tick before
-	replay  replayCursor
-	logged  input.State // the held state the recording predicts for the next tick
 }
 
 // Loop is the game loop: a value that a scene pulls events from and hands on to
@@ -182,19 +186,15 @@ type Loop struct {
 	release   func() bool     // unregisters the context's callback
 	sceneName string          // the scene Run is running
 
-	onEvent      func(*Loop, Event)            // Options.OnEvent
-	afterFrame   func(*Loop, Event)            // Options.AfterFrame
-	afterUpdate  func(*Loop, Event)            // Options.AfterUpdate
-	onDivergence func(*Loop, *DivergenceError) // Options.OnDivergence
-	bisect       bisector                      // the desync bisector's state
-	restart      func() (Scene, error)         // Options.Restart
-	rewind       *seekTarget                   // asked for by Rewind
-	seek         *seekTarget                   // a rewind's re-run, under way
-	updateDone   bool                          // the Update event delivered last has been followed up
-	drawn        bool                          // a Render was delivered: frameDrawn is due
-	shot         shotRequest                   // see Screenshot
-	stopAt       time.Duration                 // Options.StopAt
-	ranBefore    time.Duration                 // game time of the first groups of the timelines before this one
+	onEvent     func(*Loop, Event) // Options.OnEvent
+	afterFrame  func(*Loop, Event) // Options.AfterFrame
+	afterUpdate func(*Loop, Event) // Options.AfterUpdate
+	rec         recorder           // recording, replay, checksums, the bisector, rewinds
+	updateDone  bool               // the Update event delivered last has been followed up
+	drawn       bool               // a Render was delivered: frameDrawn is due
+	shot        shotRequest        // see Screenshot
+	stopAt      time.Duration      // Options.StopAt
+	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 
 	// the current timeline
 	groups      []group
@@ -221,19 +221,7 @@ type Loop struct {
 	stopped            bool
 	err                error
 	stats              LoopStats
-	record, replay     *InputLog
 	scenes             int // timelines started
-
-	// state checksums for record and replay (see SetChecksum)
-	checksum    func() uint64
-	checkRecord bool  // the tick just delivered gets its checksum recorded
-	checkReplay bool  // ... compared with the replayed log's
-	checkNext   int   // the replay's cursor into this scene's checksums
-	checkSince  int64 // the last tick whose checksum matched
-
-	// the replay of the current timeline (see replay.go)
-	replayEnd  *logScene // the recording's timeline, nil when it has none
-	replayOver uint8     // 0: replaying; 1: its end was reached this frame; 2: and the next frame began
 }
 
 // newLoop makes a loop on driver d reading input, with the context,
@@ -251,9 +239,10 @@ func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, err
 		return nil, &ConfigError{"Options.StopAt", opts.StopAt, "must not be negative (0 means no limit)"}
 	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
-		record: opts.Record, replay: opts.Replay, scaleNum: scaleFixed(cfg.TimeScale),
-		onEvent: opts.OnEvent, afterFrame: opts.AfterFrame, afterUpdate: opts.AfterUpdate,
-		onDivergence: opts.OnDivergence, stopAt: opts.StopAt, restart: opts.Restart}
+		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
+		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt}
+	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
+		restart: opts.Restart}
 	// The callback wakes a driver that waits (a sleep, a suspended
 	// coroutine); Next also looks at the context itself, so that a cancel
 	// ends the stream after the current event, as Stop does.
@@ -303,8 +292,7 @@ func (l *Loop) Start(groups ...Group) error {
 	l.pacingTol = min(l.cfg.PacingTolerance, l.groups[0].rate.Period()/4)
 	l.state = stateFrame
 	l.scenes++
-	l.checkRecord, l.checkReplay, l.checkNext, l.checkSince = false, false, 0, 0
-	return l.startTimeline(groups)
+	return l.rec.beginTimeline(groups)
 }
 
 // Events starts a fresh timeline with the given groups (see [Loop.Start]) and
@@ -367,12 +355,9 @@ func (l *Loop) next() bool {
 			}
 			l.state = stateRender
 		case stateRender:
-			if l.replayOver == 2 { // the scene went on a frame past the recording's end
-				l.fail(l.ranPast())
+			if err := l.rec.beforeRender(); err != nil {
+				l.fail(err)
 				continue
-			}
-			if l.seek != nil {
-				l.seekFrameDone()
 			}
 			screen, ok := l.driver.beginRender()
 			if !ok {
@@ -418,19 +403,15 @@ func (l *Loop) contextDone() bool {
 // beginFrame writes the recording so far, waits for the driver, samples
 // input and advances game time.
 func (l *Loop) beginFrame() bool {
-	if l.record != nil {
-		if err := l.record.flush(l.groups); err != nil {
-			l.fail(err)
-			return false
-		}
+	if err := l.rec.beginFrame(); err != nil {
+		l.fail(err)
+		return false
 	}
 	now, ok := l.driver.beginFrame()
 	if !ok || l.stopWanted.Load() { // the window may have closed while it waited
 		return false
 	}
-	if l.replayOver == 1 {
-		l.replayOver = 2
-	}
+	l.rec.frameBegun()
 	l.frame++
 	l.stats.Frames = l.frame
 	l.prevSample = l.sample
@@ -443,7 +424,7 @@ func (l *Loop) beginFrame() bool {
 	if !l.advance(now) {
 		return false
 	}
-	if l.cfg.Overrun == Drop && !l.stepping && l.seek == nil {
+	if l.cfg.Overrun == Drop && !l.stepping && l.rec.seek == nil {
 		l.dropOverrun()
 	}
 	for i := range l.groups {
@@ -462,7 +443,7 @@ func (l *Loop) beginFrame() bool {
 func (l *Loop) advance(now time.Duration) bool {
 	if !l.clockSeen {
 		l.clockSeen, l.lastNow, l.lastRead = true, now, now
-		if l.seek == nil {
+		if l.rec.seek == nil {
 			return true
 		}
 	}
@@ -477,7 +458,7 @@ func (l *Loop) advance(now time.Duration) bool {
 		return false
 	}
 	l.stepping = false
-	if l.seek != nil { // a rewind's re-run: every tick up to where it goes, in this frame
+	if l.rec.seek != nil { // a rewind's re-run: every tick up to where it goes, in this frame
 		l.pacingCarry = 0
 		l.gameTime = l.seekTime()
 		return true
@@ -582,11 +563,14 @@ func (l *Loop) dropOverrun() {
 	l.gameTime, l.pacingCarry = t, 0
 }
 
-// nextTick delivers the next due tick, if any (rules 2, 4 and 5).
+// nextTick delivers the next due tick, if any, by the rules of the loop.
 func (l *Loop) nextTick() bool {
-	if (l.paused || l.focusPaused) && !l.stepping && l.seek == nil {
+	// Rule 3: paused or held, no tick runs, but a single step's (and a
+	// rewind's re-run, which goes back to a paused game).
+	if (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil {
 		return false
 	}
+	// Rule 2: the tick due first, of any group; ties in declaration order.
 	best := -1
 	for i := range l.groups {
 		g := &l.groups[i]
@@ -597,120 +581,77 @@ func (l *Loop) nextTick() bool {
 	if best < 0 {
 		return false
 	}
-	g := &l.groups[best]
-	if l.replayEnd != nil && g.ticks >= l.replayEnd.ticks[best] {
-		l.reachedReplayEnd()
+	// Rule 10: a replay runs no tick past its recording's end.
+	if !l.rec.mayTick(best) {
 		return false
 	}
-	limit := l.cfg.MaxUpdatesPerFrame
-	switch {
-	case l.seek != nil:
-		limit = math.MaxInt
-	case l.stepping: // a single step: one tick of the first group, the others up to it
-		limit = math.MaxInt
-		if best == 0 {
-			limit = 1
-		}
-	}
-	if g.inFrame >= limit { // only under Carry: Drop has cut game time already
+	// Rule 5: at most MaxUpdatesPerFrame ticks of a group between two
+	// renders (Drop has cut game time already; this bounds Carry).
+	g := &l.groups[best]
+	if g.inFrame >= l.tickLimit(best) {
 		return false
 	}
 	g.ticks++
 	g.inFrame++
 	g.lastDue, g.nextDue = g.nextDue, g.rate.Due(g.ticks+1)
 	l.tickedUntil = g.lastDue
-	g.tick = g.pending
-	g.pending.ClearEdges()
-	switch src := l.tickSource(best); {
-	case l.replay != nil:
-		g.replay.apply(g.ticks, &g.tick)
-	case src != nil:
-		live := g.tick
-		src.SampleTick(TickInfo{Scene: l.sceneName, Group: best, Tick: g.ticks, Time: g.lastDue}, &g.tick)
-		g.tick.DeriveEdges(&g.srcPrev)
-		g.tick.AddEdges(&live)
-		g.srcPrev = g.tick
-	}
-	if l.record != nil && !g.tick.Same(&g.logged) {
-		l.record.addInput(best, g.ticks, &g.logged, &g.tick)
-		g.logged = g.tick
-		g.logged.ClearEdges()
-	}
-	if best == 0 && l.checksum != nil {
-		l.checkRecord = l.record != nil && g.ticks%l.record.scenes[l.scenes-1].every == 0
-		l.checkReplay = l.replayEnd != nil && g.ticks%l.replayEnd.every == 0
-	}
+	// Rule 4: the tick sees every press since the group's last tick.
+	l.tickInputOf(best, g)
+	// Rule 10: the recording keeps the tick's input; its checksum is due.
+	l.rec.tickDelivered(best, g.ticks, &g.tick)
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
 		DT: g.dt, Input: &g.tick}
-	l.updateDone, l.bisect.pos = false, 0
+	l.updateDone = false
 	if best == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
 		l.Stop() // after this tick: Options.StopAt
 	}
 	return true
 }
 
-// SetChecksum gives the loop a hash of the scene's game state, for record
-// and replay (see [InputLog]): when recording, the loop stores sum() after
-// every [InputLog.ChecksumEvery]th tick of the first group; when replaying,
-// it compares sum() with the recorded value at the same ticks, and at the
-// first mismatch ends the event stream with a [*DivergenceError] (in
-// [Loop.Err], and returned by [Run]). sum is called on the next call to
-// [Loop.Next] after the scene has handled the tick, so the state it hashes
-// includes everything that tick did (a scene that ends on a tick calls
-// [Loop.Checkpoint] to have that last tick checked). It must not depend on the frame rate
-// (render state, real time) and, to keep replay free of allocation, should
-// not allocate.
-//
-// [Run] clears it before each scene: a scene sets its own, before or after
-// [Loop.Start]; nil turns checksums off.
-func (l *Loop) SetChecksum(sum func() uint64) { l.checksum = sum }
+// tickLimit is how many ticks of group g a frame may run (rule 5): a
+// single step runs one tick of the first group and the others up to it, a
+// rewind's re-run everything up to where it goes.
+func (l *Loop) tickLimit(g int) int {
+	switch {
+	case l.rec.seek != nil:
+		return math.MaxInt
+	case l.stepping && g > 0:
+		return math.MaxInt
+	case l.stepping:
+		return 1
+	}
+	return l.cfg.MaxUpdatesPerFrame
+}
 
-// Checkpoint follows up the tick just handled now (its state checksum, the
-// bisector's detail, Options.AfterUpdate), instead of at the next call to
-// Next. A scene that returns right after a tick calls it before it releases
-// its world, so that its last tick is checked too (systems.Stage does).
-func (l *Loop) Checkpoint() { l.followUp() }
+// tickInputOf gives group g's tick its input (rule 4): the presses since
+// its last tick, then the recording's input in a replay, or the tick
+// source's (which keeps the live edges it does not override).
+func (l *Loop) tickInputOf(i int, g *group) {
+	g.tick = g.pending
+	g.pending.ClearEdges()
+	if l.rec.replayInput(i, g.ticks, &g.tick) {
+		return
+	}
+	if src := l.tickSource(i); src != nil {
+		live := g.tick
+		src.SampleTick(TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &g.tick)
+		g.tick.DeriveEdges(&g.srcPrev)
+		g.tick.AddEdges(&live)
+		g.srcPrev = g.tick
+	}
+}
 
 // followUp does what is due once the scene has handled an Update event: the
 // bisector's detail of the tick, Options.AfterUpdate, the state checksum.
 func (l *Loop) followUp() {
 	if l.ev.Kind == Update && !l.updateDone {
 		l.updateDone = true
-		l.tickDone(&l.ev)
+		l.rec.tickHandled(&l.ev)
 		if l.afterUpdate != nil {
 			l.afterUpdate(l, l.ev)
 		}
 	}
-	if l.checkRecord || l.checkReplay {
-		l.checkState()
-	}
-}
-
-// checkState records or verifies the state checksum of the first group's
-// last tick.
-func (l *Loop) checkState() {
-	defer func() { l.checkRecord, l.checkReplay = false, false }()
-	if l.checksum == nil { // the scene took it away after the tick
-		return
-	}
-	g := &l.groups[0]
-	sum := l.checksum()
-	if l.checkRecord {
-		l.record.addCheck(g.ticks, sum)
-		l.recordParts(g.ticks)
-	}
-	var de *DivergenceError
-	if l.checkReplay {
-		de = l.replay.verify(l.scenes-1, &l.checkNext, &l.checkSince, g.ticks, sum, g.Name)
-	}
-	if de == nil && l.checkReplay && l.bisect.found != nil {
-		de = &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Since: l.checkSince,
-			Recorded: sum, Replayed: sum}
-	}
-	if de != nil {
-		l.explain(de, g.ticks)
-		l.fail(de)
-	}
+	l.rec.checkState()
 }
 
 // Alpha returns how far game time is past group g's last tick, in units of its
@@ -835,4 +776,23 @@ func (l *Loop) fail(err error) {
 		l.err = err
 	}
 	l.stopped = true
+}
+
+// endTimeline ends the current timeline (a scene returned, stopped,
+// failed, or started another): the recording keeps how, and a replay
+// checks it did not end before its recording's.
+func (l *Loop) endTimeline(end SceneEnd, cause error) error {
+	if !l.begun {
+		return nil
+	}
+	l.begun = false
+	l.ranBefore += l.groups[0].lastDue
+	return l.rec.endTimeline(end, cause)
+}
+
+// finish ends a run: the context is let go, the recording marked whole and
+// its file written.
+func (l *Loop) finish(err error) error {
+	l.release()
+	return l.rec.finish(err)
 }

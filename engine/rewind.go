@@ -49,21 +49,21 @@ func (l *Loop) Rewind(n int64) error {
 		return errors.New("engine: rewind: only while paused")
 	case n < 1:
 		return fmt.Errorf("engine: rewind %d ticks: at least 1", n)
-	case l.restart == nil:
+	case l.rec.restart == nil:
 		return errors.New("engine: rewind: the run has no Options.Restart to make its first scene again")
-	case l.replay == nil && l.record == nil:
+	case l.rec.replay == nil && l.rec.record == nil:
 		return errors.New("engine: rewind: the run is neither recorded nor replayed")
-	case !l.begun || l.seek != nil:
+	case !l.begun || l.rec.seek != nil:
 		return errors.New("engine: rewind: no scene timeline to rewind")
 	}
-	l.rewind = &seekTarget{scene: l.scenes, tick: max(l.groups[0].ticks-n, 0), live: l.replay == nil}
+	l.rec.rewind = &seekTarget{scene: l.scenes, tick: max(l.groups[0].ticks-n, 0), live: l.rec.replay == nil}
 	l.stopped = true
 	return nil
 }
 
 // Rewinding reports whether a rewind is under way: asked for (the scene is
 // about to return, to be made anew) or re-running the run.
-func (l *Loop) Rewinding() bool { return l.rewind != nil || l.seek != nil }
+func (l *Loop) Rewinding() bool { return l.rec.rewind != nil || l.rec.seek != nil }
 
 // runChains runs the chain from first, again from a fresh first scene
 // (Options.Restart) each time a rewind asks for it.
@@ -82,9 +82,10 @@ func (l *Loop) runChains(first Scene) error {
 // startSeek readies the loop to re-run the chain to the rewind's target and
 // returns the first scene to run it from.
 func (l *Loop) startSeek() (Scene, error) {
-	t := *l.rewind
-	l.rewind = nil
-	first, err := l.restart()
+	r := &l.rec
+	t := *r.rewind
+	r.rewind = nil
+	first, err := r.restart()
 	if err != nil {
 		return nil, fmt.Errorf("engine: rewind: Options.Restart: %w", err)
 	}
@@ -99,12 +100,12 @@ func (l *Loop) startSeek() (Scene, error) {
 		for i := range l.groups {
 			counts[i] = l.groups[i].rate.TicksAt(at)
 		}
-		l.replay = l.record.prefix(t.scene, counts)
-		l.record.restart()
+		r.replay = r.record.prefix(t.scene, counts)
+		r.record.log.Restart()
 	} else {
-		l.replay.replayed = ReplayReport{}
+		r.replay.replayed = ReplayReport{}
 	}
-	l.seek = &t
+	r.seek = &t
 	l.scenes, l.ranBefore = 0, 0
 	l.begun, l.stopped, l.err = false, false, nil
 	l.stopWanted.Store(false)
@@ -114,25 +115,25 @@ func (l *Loop) startSeek() (Scene, error) {
 // seekTime is the game time a frame of the re-run goes to: the end of the
 // recorded timeline, or the target in the target's timeline.
 func (l *Loop) seekTime() time.Duration {
-	g := &l.groups[0]
+	g, r := &l.groups[0], &l.rec
 	switch {
-	case l.scenes == l.seek.scene:
-		return g.rate.Due(l.seek.tick)
-	case l.replayEnd != nil:
-		return max(l.gameTime, g.rate.Due(l.replayEnd.ticks[0]))
+	case l.scenes == r.seek.scene:
+		return g.rate.Due(r.seek.tick)
+	case r.replayed != nil:
+		return max(l.gameTime, g.rate.Due(r.replayed.Ticks[0]))
 	}
 	return l.gameTime
 }
 
 // seekFrameDone ends the re-run once a frame of the target's timeline has
 // delivered its ticks: the loop pauses there, live or replaying.
-func (l *Loop) seekFrameDone() {
-	if l.scenes != l.seek.scene {
+func (r *recorder) seekFrameDone() {
+	if r.loop.scenes != r.seek.scene {
 		return
 	}
-	if l.seek.live {
-		l.replay, l.replayEnd = nil, nil
+	if r.seek.live {
+		r.replay, r.replayed = nil, nil
 	}
-	l.seek = nil
-	l.paused = true
+	r.seek = nil
+	r.loop.paused = true
 }

@@ -180,7 +180,7 @@ func Run(first Scene, opts *Options) error {
 	if first == nil {
 		return errors.New("engine: Run: the first scene is nil")
 	}
-	if opts.Record != nil && (opts.Record.Scenes() > 0 || opts.Record.complete) {
+	if opts.Record != nil && (opts.Record.Scenes() > 0 || opts.Record.Complete()) {
 		return errors.New("engine: Run: Options.Record holds a recording already: give it a new InputLog")
 	}
 	if opts.Headless != nil {
@@ -203,13 +203,12 @@ func runChain(loop *Loop, scene Scene) error {
 			break
 		}
 		loop.begun = false
-		loop.checksum = nil
-		loop.bisect.parts, loop.bisect.dump = nil, nil
+		loop.rec.sceneStarts()
 		loop.tickSrc = loop.tickSrc[:0]
 		name := SceneName(scene)
 		loop.sceneName = name
 		next, err := runScene(loop, scene)
-		if loop.rewind != nil { // the chain is to run again, to an earlier tick
+		if loop.rec.rewind != nil { // the chain is to run again, to an earlier tick
 			return errRewind
 		}
 		if err == nil && loop.err != nil {

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
@@ -38,7 +39,7 @@ func SaveScreenshot(path string, img *ebiten.Image) error {
 	if err := png.Encode(&buf, pix); err != nil {
 		return fmt.Errorf("engine: screenshot %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("engine: screenshot: %w", err)
 	}
 	return nil

@@ -1,0 +1,139 @@
+package inputlog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
+)
+
+// A recording is written as the game runs: records gather in a buffer, and
+// at the start of a frame, once FlushEvery of real time has passed since
+// the last write (or flushSize bytes have gathered), they go to the file as
+// one chunk, with the timeline's progress. A kill loses at most that much.
+var FlushEvery = 100 * time.Millisecond
+
+const flushSize = 64 << 10
+
+// PartialSuffix is added to a recording's path while it is written.
+const PartialSuffix = ".partial"
+
+// File is the file a log is written to while it is recorded: at
+// path+PartialSuffix until Close renames it to path.
+type File struct {
+	f        *os.File
+	path     string // where the recording goes when it is closed
+	partial  string // where it is written meanwhile: path + ".partial"
+	buf      []byte // records not written yet
+	chunk    []byte // the chunk being written, reused
+	last     time.Time
+	progress []int64
+	start    int64 // bytes of the header and the run record: where timelines begin
+	err      error // the first write error
+}
+
+// Create opens path+PartialSuffix, which must not exist, and writes the
+// header and the run record to it. A path that cannot be written is an
+// error now, before anything runs.
+func Create(path string, run Run) (*File, error) {
+	if err := CheckSettings(run.Settings); err != nil {
+		return nil, err
+	}
+	if path == "" {
+		return nil, errors.New("engine: record: no file name")
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("engine: record to %s: is a directory", path)
+	}
+	partial := path + PartialSuffix
+	f, err := os.OpenFile(partial, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("engine: record to %s: %s exists, the recording of a run that did not end: "+
+			"replay it, move it or delete it first", path, partial)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("engine: record: %w", err)
+	}
+	lf := &File{f: f, path: path, partial: partial, last: time.Now()}
+	header := appendChunk(Header(), appendRunRecord(nil, run))
+	if _, err := f.Write(header); err != nil {
+		f.Close()
+		os.Remove(partial)
+		return nil, fmt.Errorf("engine: record: %w", err)
+	}
+	lf.start = int64(len(header))
+	return lf, nil
+}
+
+// Partial returns where the file is written until Close: path+PartialSuffix.
+func (lf *File) Partial() string { return lf.partial }
+
+// Close writes what is left, syncs the file to the disk and renames it from
+// path+PartialSuffix to path, replacing an older file there. After an error
+// the partial file is left in place, and the error names it.
+func (lf *File) Close() error {
+	err := lf.flush(nil, true)
+	if serr := lf.f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := lf.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(lf.partial, lf.path)
+	}
+	if err != nil {
+		return fmt.Errorf("engine: save recording %s: %w (what was recorded is in %s)", lf.path, err, lf.partial)
+	}
+	atomicfile.SyncDir(filepath.Dir(lf.path))
+	return nil
+}
+
+// flush writes the records gathered to the file as a chunk, once it is time
+// (or always, with force), ending it with the progress of timeline s (nil:
+// none). A write error is kept and returned from then on.
+func (lf *File) flush(s *Scene, force bool) error {
+	if lf.err != nil {
+		return lf.err
+	}
+	now := time.Now()
+	if !force && now.Sub(lf.last) < FlushEvery && len(lf.buf) < flushSize {
+		return nil
+	}
+	if s != nil && (len(lf.buf) > 0 || !slices.Equal(lf.progress, s.Ticks)) {
+		lf.buf = appendProgressRecord(lf.buf, s.Ticks)
+		lf.progress = append(lf.progress[:0], s.Ticks...)
+	}
+	if len(lf.buf) == 0 {
+		return nil
+	}
+	lf.chunk = appendChunk(lf.chunk[:0], lf.buf)
+	lf.buf = lf.buf[:0]
+	lf.last = now
+	if _, err := lf.f.Write(lf.chunk); err != nil {
+		lf.err = fmt.Errorf("engine: recording to %s: %w", lf.partial, err)
+	}
+	return lf.err
+}
+
+// restart cuts the file back to its run record, for the timelines to be
+// written again (a rewind's re-run records them anew). An error is kept,
+// like a write's.
+func (lf *File) restart() {
+	lf.buf, lf.progress = lf.buf[:0], lf.progress[:0]
+	if lf.err != nil {
+		return
+	}
+	err := lf.f.Truncate(lf.start)
+	if err == nil {
+		_, err = lf.f.Seek(lf.start, io.SeekStart)
+	}
+	if err != nil {
+		lf.err = fmt.Errorf("engine: recording to %s: rewind: %w", lf.partial, err)
+	}
+}

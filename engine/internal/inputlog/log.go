@@ -1,0 +1,283 @@
+package inputlog
+
+import (
+	"slices"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+)
+
+// Run is what a log keeps of the run as a whole: the seed and the settings
+// it was started with (a game's flags).
+type Run struct {
+	Seed     uint64
+	Settings map[string]string
+}
+
+// Log is the record of a run's scene timelines. Recording appends to its
+// slices (allocating now and then, amortised) and, with a File, writes
+// each record to the file's buffer as it is made; replaying reads it and
+// allocates nothing.
+type Log struct {
+	Scenes   []Scene
+	Complete bool  // the recorded run ended (for a log read from a file: the file was closed)
+	Detailed bool  // it holds the bisector's detail (a log read from a file)
+	File     *File // the file being written while recording, nil in memory
+}
+
+// Group is a rate group as a log holds it (engine.Group's fields).
+type Group struct {
+	Name string
+	Hz   float64
+}
+
+// End says how a scene timeline ended (engine.SceneEnd's values).
+type End uint8
+
+// The ends, as engine.SceneEnd names them.
+const (
+	EndNone End = iota
+	EndReturned
+	EndRestarted
+	EndStopped
+	EndFailed
+)
+
+// Scene is one timeline of a log.
+type Scene struct {
+	Name   string
+	Groups []Group
+	Every  int64    // ticks of the first group between two checksums
+	Input  [][]byte // per group: its entries (see AppendEntry), in tick order
+	InputN []int    // per group: how many entries
+	Last   []int64  // per group: the tick of its last entry
+	Checks []Check  // the state checksums, by tick
+	Ticks  []int64  // per group: ticks run, as far as recorded
+	End    End
+	Err    string // with EndFailed: the error the loop failed with
+
+	Sys   []SysDetail // per group: the state after each system
+	Parts PartDetail  // the parts of the state after checked ticks
+}
+
+// Check is the state checksum taken after tick Tick of the first group.
+type Check struct {
+	Tick int64
+	Sum  uint64
+}
+
+func newScene(name string, groups []Group, every int64) Scene {
+	n := len(groups)
+	return Scene{Name: name, Groups: groups, Every: every,
+		Input: make([][]byte, n), InputN: make([]int, n), Last: make([]int64, n), Ticks: make([]int64, n),
+		Sys: make([]SysDetail, n)}
+}
+
+// Recording.
+
+// BeginScene records that a scene timeline begins, with these groups and a
+// checksum every `every` ticks of its first group.
+func (l *Log) BeginScene(name string, groups []Group, every int64) {
+	l.Scenes = append(l.Scenes, newScene(name, slices.Clone(groups), every))
+	if l.File != nil {
+		l.File.buf = appendSceneRecord(l.File.buf, &l.Scenes[len(l.Scenes)-1])
+	}
+}
+
+// current is the timeline being recorded.
+func (l *Log) current() *Scene { return &l.Scenes[len(l.Scenes)-1] }
+
+// AddInput records that tick `tick` of group g saw cur, where the log
+// predicts prev's held state with no edges and no wheel motion.
+func (l *Log) AddInput(g int, tick int64, prev, cur *input.State) {
+	s := l.current()
+	start := len(s.Input[g])
+	s.Input[g] = AppendEntry(s.Input[g], tick-s.Last[g], prev, cur)
+	s.Last[g] = tick
+	s.InputN[g]++
+	if l.File != nil {
+		l.File.buf = appendInputRecord(l.File.buf, g, s.Input[g][start:])
+	}
+}
+
+// AddSystems records the state after each system of tick `tick` of group g.
+func (l *Log) AddSystems(g int, tick int64, names []string, sums []uint32) {
+	d := &l.current().Sys[g]
+	prev := int64(0)
+	if n := len(d.ticks); n > 0 {
+		prev = d.ticks[n-1]
+	}
+	if n := len(d.names); n == 0 || !slices.Equal(d.names[n-1].names, names) {
+		d.names = append(d.names, nameSet{from: tick, names: slices.Clone(names)})
+		if l.File != nil {
+			l.File.buf = appendNamesRecord(l.File.buf, g, tick, names)
+		}
+	}
+	d.add(tick, sums)
+	if l.File != nil {
+		l.File.buf = appendSystemsRecord(l.File.buf, g, tick-prev, sums)
+	}
+}
+
+// AddParts records the parts of the state after tick `tick`.
+func (l *Log) AddParts(tick int64, parts []Part) {
+	p := &l.current().Parts
+	prev := int64(0)
+	if n := len(p.ticks); n > 0 {
+		prev = p.ticks[n-1]
+	}
+	newNames := p.add(tick, parts)
+	if l.File != nil {
+		l.File.buf = appendPartsRecord(l.File.buf, tick-prev, newNames, p, len(p.ticks)-1)
+	}
+}
+
+// AddCheck records the state checksum after tick `tick`.
+func (l *Log) AddCheck(tick int64, sum uint64) {
+	s := l.current()
+	prev := int64(0)
+	if n := len(s.Checks); n > 0 {
+		prev = s.Checks[n-1].Tick
+	}
+	s.Checks = append(s.Checks, Check{Tick: tick, Sum: sum})
+	if l.File != nil {
+		l.File.buf = appendCheckRecord(l.File.buf, tick-prev, sum)
+	}
+}
+
+// SetTicks records how far the current timeline has run: ticks[g] ticks of
+// group g. It does nothing before the first timeline.
+func (l *Log) SetTicks(ticks []int64) {
+	if len(l.Scenes) > 0 {
+		copy(l.current().Ticks, ticks)
+	}
+}
+
+// EndScene records how the current timeline ended, at the ticks SetTicks
+// recorded last; err is the error of a failed one.
+func (l *Log) EndScene(end End, err string) {
+	s := l.current()
+	s.End, s.Err = end, err
+	if l.File != nil {
+		l.File.buf = appendEndRecord(l.File.buf, s)
+	}
+}
+
+// Flush records how far the current timeline has run (see SetTicks) and
+// writes the records gathered so far to the file, when it is time (see
+// File). Without a file or a timeline it does nothing.
+func (l *Log) Flush(ticks []int64) error {
+	if l.File == nil || len(l.Scenes) == 0 {
+		return nil
+	}
+	l.SetTicks(ticks)
+	return l.File.flush(l.current(), false)
+}
+
+// Finish marks the run complete and writes what the file still lacks.
+func (l *Log) Finish() error {
+	l.Complete = true
+	if l.File == nil {
+		return nil
+	}
+	l.File.buf = append(l.File.buf, recRunEnd)
+	return l.File.flush(nil, true)
+}
+
+// Restart forgets the recorded timelines, for them to be recorded again
+// (a rewind's re-run); a log recorded to a file is cut back in the file
+// too.
+func (l *Log) Restart() {
+	l.Scenes, l.Complete = nil, false
+	if l.File != nil {
+		l.File.restart()
+	}
+}
+
+// Prefix returns the log's first n timelines, the last cut after the
+// ticks counts (per group): what a rewind replays. It shares the log's
+// records.
+func (l *Log) Prefix(n int, counts []int64) *Log {
+	p := &Log{Scenes: slices.Clone(l.Scenes[:n]), Detailed: l.Detailed}
+	s := &p.Scenes[n-1]
+	s.End, s.Err, s.Ticks = EndNone, "", slices.Clone(counts)
+	s.Input, s.InputN, s.Last = slices.Clone(s.Input), slices.Clone(s.InputN), slices.Clone(s.Last)
+	for g, data := range s.Input {
+		var tick int64
+		kept, count, last := 0, 0, int64(0)
+		for off := 0; off < len(data); {
+			step, k := uvarint(data[off:])
+			if tick += int64(step); tick > counts[g] {
+				break
+			}
+			off, _ = ReadEntry(data, off+k, nil, nil)
+			kept, count, last = off, count+1, tick
+		}
+		s.Input[g], s.InputN[g], s.Last[g] = data[:kept], count, last
+	}
+	k := 0
+	for k < len(s.Checks) && s.Checks[k].Tick <= counts[0] {
+		k++
+	}
+	s.Checks = s.Checks[:k]
+	s.Sys = slices.Clone(s.Sys)
+	for g := range s.Sys {
+		s.Sys[g].cut(counts[g])
+	}
+	s.Parts.cut(counts[0])
+	return p
+}
+
+// Replaying.
+
+// A Cursor is one group's position in a timeline while replaying.
+type Cursor struct {
+	data []byte      // the group's entries in the timeline
+	off  int         // the next entry
+	next int64       // its tick, 0 when none is left
+	held input.State // the held state after the last entry applied
+}
+
+// Start puts the cursor at the first of a group's entries.
+func (c *Cursor) Start(entries []byte) {
+	*c = Cursor{data: entries}
+	c.peek(0)
+}
+
+// peek reads the tick of the entry at the cursor, after tick `after`.
+func (c *Cursor) peek(after int64) {
+	if c.off >= len(c.data) {
+		c.next = 0
+		return
+	}
+	step, n := uvarint(c.data[c.off:])
+	c.off += n
+	c.next = after + int64(step)
+}
+
+// Apply sets in to what tick `tick` of the cursor's group saw when
+// recorded, ticks asked for in order. Entries exist only where the input
+// changed: between them the held state stays, with no edges and no wheel
+// motion. It allocates nothing.
+func (c *Cursor) Apply(tick int64, in *input.State) {
+	if c.next == 0 || c.next != tick {
+		*in = c.held
+		return
+	}
+	c.off, _ = ReadEntry(c.data, c.off, &c.held, in) // the parser checked it
+	c.held = *in
+	c.held.ClearEdges()
+	c.peek(tick)
+}
+
+// CheckAt returns the checksum recorded after tick `tick` of the first
+// group; false when there is none for that tick. next is the caller's
+// cursor into Checks, moved forward: ticks are asked for in order.
+func (s *Scene) CheckAt(next *int, tick int64) (uint64, bool) {
+	for *next < len(s.Checks) && s.Checks[*next].Tick < tick {
+		*next++
+	}
+	if *next == len(s.Checks) || s.Checks[*next].Tick != tick {
+		return 0, false
+	}
+	return s.Checks[*next].Sum, true
+}

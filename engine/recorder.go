@@ -1,0 +1,358 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
+)
+
+// recorder is the loop's side of recordings (rule 10): the run's own
+// recording, the replay of another, the state checksums both keep, the
+// desync bisector's detail (bisect.go) and rewinds (rewind.go). The loop
+// calls it at a few named points:
+//
+//   - a timeline begins (beginTimeline) and ends (endTimeline);
+//   - a frame begins (beginFrame: the file is written, a replay's end
+//     moves on);
+//   - a tick is about to run (mayTick: not past the recording), gets its
+//     input (replayInput) and is delivered (tickDelivered: the input is
+//     recorded, the checksum is due);
+//   - the scene has handled the tick (tickHandled, checkState);
+//   - a frame is about to render (beforeRender);
+//   - the run ends (finish).
+//
+// Everything else the loop does knows nothing of recordings.
+type recorder struct {
+	loop           *Loop
+	record, replay *InputLog
+	checksum       func() uint64 // the scene's, see SetChecksum
+	onDivergence   func(*Loop, *DivergenceError)
+
+	// the replay of the current timeline
+	replayed *inputlog.Scene   // the recording's timeline, nil when it has none
+	ending   replayEnding      // how far the replay is from that timeline's end
+	cursors  []inputlog.Cursor // per group: its place in the recorded input
+	logged   []input.State     // per group: the held state the recording predicts for the next tick
+	ticks    []int64           // per group: ticks run, for the file's progress
+
+	// state checksums (see SetChecksum)
+	checkRecord bool  // the tick just delivered gets its checksum recorded
+	checkReplay bool  // ... compared with the replayed log's
+	checkNext   int   // the replay's cursor into this timeline's checksums
+	checkSince  int64 // the last tick whose checksum matched
+
+	bisect  bisector              // the desync bisector's state (bisect.go)
+	restart func() (Scene, error) // Options.Restart
+	rewind  *seekTarget           // asked for by Rewind
+	seek    *seekTarget           // a rewind's re-run, under way
+}
+
+// replayEnding is how far a replay is from the end of the recorded
+// timeline it replays.
+type replayEnding uint8
+
+const (
+	// replaying: the recorded timeline has ticks left.
+	replaying replayEnding = iota
+	// endReached: its last tick has run in this frame; the scene must end
+	// by the end of the frame (or on the next frame's Input event).
+	endReached
+	// endPassed: a frame began after that and the scene still runs.
+	endPassed
+)
+
+// beginTimeline records the timeline Start began, and checks a replay's:
+// the recording must have this scene with these groups here.
+func (r *recorder) beginTimeline(groups []Group) error {
+	l := r.loop
+	r.replayed, r.ending = nil, replaying
+	r.checkRecord, r.checkReplay, r.checkNext, r.checkSince = false, false, 0, 0
+	n := len(groups)
+	r.logged = slices.Grow(r.logged[:0], n)[:n]
+	clear(r.logged)
+	r.ticks = slices.Grow(r.ticks[:0], n)[:n]
+	r.bisect.begin(n)
+	if r.record != nil {
+		lg := make([]inputlog.Group, n)
+		for i, g := range groups {
+			lg[i] = inputlog.Group(g)
+		}
+		r.record.log.BeginScene(l.sceneName, lg, int64(max(r.record.ChecksumEvery, 1)))
+	}
+	if r.replay == nil {
+		return nil
+	}
+	ok, err := r.startReplay(l.scenes-1, l.sceneName, groups)
+	if err != nil {
+		l.fail(err)
+		return err
+	}
+	if !ok { // the recording was cut short before this timeline: so is the replay
+		r.replay.replayed.Finished = true
+		l.stopped = true
+	}
+	return nil
+}
+
+// startReplay checks that timeline i (0-based) of the replayed log was
+// recorded with this scene and these groups, and sets the groups'
+// cursors. It reports false when the log holds no such timeline.
+func (r *recorder) startReplay(i int, name string, groups []Group) (bool, error) {
+	lg := r.replay
+	if i >= len(lg.log.Scenes) {
+		if !lg.log.Complete { // the recording was cut short before this timeline
+			return false, nil
+		}
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("the recording has %d scenes and ended there; the replay went on to another: %s",
+				len(lg.log.Scenes), decisionHint)}
+	}
+	s := &lg.log.Scenes[i]
+	if name != "" && s.Name != "" && name != s.Name {
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("the recording has scene %s here; %s", s.Name, decisionHint)}
+	}
+	same := len(groups) == len(s.Groups)
+	for j := 0; same && j < len(groups); j++ {
+		same = groups[j].Name == s.Groups[j].Name && groups[j].Hz == s.Groups[j].Hz
+	}
+	if !same {
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("runs groups %s; the recording's scene ran %s", groupList(groups), groupList(groupsOf(s.Groups)))}
+	}
+	r.cursors = slices.Grow(r.cursors[:0], len(groups))[:len(groups)]
+	for j := range groups {
+		r.cursors[j].Start(s.Input[j])
+	}
+	lg.replayed.Scenes = i + 1
+	r.replayed = s
+	return true, nil
+}
+
+// beginFrame writes the recording so far to its file, when it is time.
+func (r *recorder) beginFrame() error {
+	if r.record == nil {
+		return nil
+	}
+	return r.record.log.Flush(r.progress())
+}
+
+// progress returns the ticks each group of the current timeline has run.
+func (r *recorder) progress() []int64 {
+	for i := range r.ticks {
+		r.ticks[i] = r.loop.groups[i].ticks
+	}
+	return r.ticks
+}
+
+// frameBegun moves a replay that reached its recording's end on: a scene
+// still running in the frame after it has run past it.
+func (r *recorder) frameBegun() {
+	if r.ending == endReached {
+		r.ending = endPassed
+	}
+}
+
+// mayTick reports whether the next tick of group g may run: a replay runs
+// no tick past the one where its recording's timeline ended. There, the
+// replay ends as the recording did: the scene must return (EndReturned,
+// EndRestarted), or the loop fails (EndFailed) or stops (any other end).
+func (r *recorder) mayTick(g int) bool {
+	rs, l := r.replayed, r.loop
+	if rs == nil || l.groups[g].ticks < rs.Ticks[g] {
+		return true
+	}
+	switch SceneEnd(rs.End) {
+	case EndReturned, EndRestarted: // the scene must end now: see beforeRender
+		if r.ending == replaying {
+			r.ending = endReached
+		}
+	case EndFailed:
+		l.fail(&ReplayError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: l.groups[0].ticks,
+			Ended: rs.Ticks[0], Reason: fmt.Sprintf("the recording failed after tick %d of group %q (%s), the replay ran on",
+				rs.Ticks[0], l.groups[0].Name, rs.Err)})
+	default: // the recording's loop stopped here, or the recording ends here: so does the replay
+		if l.scenes == len(r.replay.log.Scenes) {
+			r.replay.replayed.Finished = true
+		}
+		l.stopped = true
+	}
+	return false
+}
+
+// replayInput sets in to the input tick `tick` of group g saw when
+// recorded, and reports whether it did (false: the run is not replayed).
+func (r *recorder) replayInput(g int, tick int64, in *input.State) bool {
+	if r.replay == nil {
+		return false
+	}
+	r.cursors[g].Apply(tick, in)
+	return true
+}
+
+// tickDelivered records the input of the tick just delivered, and notes
+// whether its state checksum is to be recorded or checked.
+func (r *recorder) tickDelivered(g int, tick int64, in *input.State) {
+	if r.record != nil && !in.Same(&r.logged[g]) {
+		r.record.log.AddInput(g, tick, &r.logged[g], in)
+		r.logged[g] = *in
+		r.logged[g].ClearEdges()
+	}
+	if g == 0 && r.checksum != nil {
+		r.checkRecord = r.record != nil && tick%r.record.log.Scenes[len(r.record.log.Scenes)-1].Every == 0
+		r.checkReplay = r.replayed != nil && tick%r.replayed.Every == 0
+	}
+	r.bisect.pos = 0
+}
+
+// tickHandled is called once the scene has handled an Update event: a
+// recording with detail keeps the tick's system states.
+func (r *recorder) tickHandled(ev *Event) {
+	b := &r.bisect
+	if len(b.sums) > 0 {
+		r.record.log.AddSystems(ev.Group, ev.Tick, b.names, b.sums)
+		b.names, b.sums = b.names[:0], b.sums[:0]
+	}
+	b.pos = 0
+}
+
+// checkState records or verifies the state checksum of the first group's
+// last tick, if one is due.
+func (r *recorder) checkState() {
+	if !r.checkRecord && !r.checkReplay {
+		return
+	}
+	defer func() { r.checkRecord, r.checkReplay = false, false }()
+	if r.checksum == nil { // the scene took it away after the tick
+		return
+	}
+	l := r.loop
+	g := &l.groups[0]
+	sum := r.checksum()
+	if r.checkRecord {
+		r.record.log.AddCheck(g.ticks, sum)
+		r.recordParts(g.ticks)
+	}
+	var de *DivergenceError
+	if r.checkReplay {
+		if recorded, ok := r.replayed.CheckAt(&r.checkNext, g.ticks); ok {
+			if recorded != sum {
+				de = &DivergenceError{Scene: l.scenes, Name: r.replayed.Name, Group: g.Name, Tick: g.ticks,
+					Since: r.checkSince, Recorded: recorded, Replayed: sum}
+			} else {
+				r.checkSince = g.ticks
+				r.replay.replayed.Checked++
+			}
+		}
+	}
+	if de == nil && r.checkReplay && r.bisect.found != nil {
+		de = &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Since: r.checkSince,
+			Recorded: sum, Replayed: sum}
+	}
+	if de != nil {
+		r.explain(de, g.ticks)
+		l.fail(de)
+	}
+}
+
+// beforeRender is called before a frame renders: a replayed scene that
+// went on a frame past its recording's end fails the loop, and a rewind's
+// re-run that has reached its target stops there.
+func (r *recorder) beforeRender() error {
+	if r.ending == endPassed {
+		return r.ranPast()
+	}
+	if r.seek != nil {
+		r.seekFrameDone()
+	}
+	return nil
+}
+
+// ranPast is the error of a replayed scene that did not end where its
+// recording's did.
+func (r *recorder) ranPast() error {
+	l := r.loop
+	rs, g := r.replayed, &l.groups[0]
+	return &ReplayError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Ended: rs.Ticks[0],
+		Reason: fmt.Sprintf("the recording's scene %s after tick %d of group %q, the replayed scene ran on: %s",
+			SceneEnd(rs.End), rs.Ticks[0], g.Name, decisionHint)}
+}
+
+// endTimeline records how the current timeline ended and, in a replay,
+// checks that it did not end before its recording's.
+func (r *recorder) endTimeline(end SceneEnd, cause error) error {
+	l := r.loop
+	if r.record != nil {
+		r.record.log.SetTicks(r.progress())
+		msg := ""
+		if cause != nil {
+			msg = cause.Error()
+		}
+		r.record.log.EndScene(inputlog.End(end), msg)
+	}
+	rs := r.replayed
+	if rs == nil {
+		return nil
+	}
+	r.replay.replayed.Ticks += l.groups[0].ticks
+	if f := r.bisect.found; f != nil && l.err == nil { // found since the last check
+		g := &l.groups[0]
+		de := &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Since: r.checkSince}
+		r.explain(de, -1)
+		return de
+	}
+	same := true
+	for i := range l.groups {
+		g := &l.groups[i]
+		if g.ticks < rs.Ticks[i] && (end == EndReturned || end == EndRestarted) {
+			return &ReplayError{Scene: l.scenes, Name: l.sceneName, Group: g.Name, Tick: g.ticks, Ended: rs.Ticks[i],
+				Reason: fmt.Sprintf("it %s after tick %d of group %q, but its recording ran to tick %d: %s",
+					end, g.ticks, g.Name, rs.Ticks[i], decisionHint)}
+		}
+		same = same && g.ticks == rs.Ticks[i]
+	}
+	if same && l.scenes == len(r.replay.log.Scenes) {
+		r.replay.replayed.Finished = true
+	}
+	return nil
+}
+
+// finish ends a run: the recording is marked whole and its file written.
+func (r *recorder) finish(err error) error {
+	if r.record != nil {
+		if ferr := r.record.log.Finish(); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+// sceneStarts forgets the scene before's checksum and bisector hooks.
+func (r *recorder) sceneStarts() {
+	r.checksum = nil
+	r.bisect.parts, r.bisect.dump = nil, nil
+}
+
+// SetChecksum gives the loop a hash of the scene's game state, for record
+// and replay (see [InputLog]): when recording, the loop stores sum() after
+// every [InputLog.ChecksumEvery]th tick of the first group; when replaying,
+// it compares sum() with the recorded value at the same ticks, and at the
+// first mismatch ends the event stream with a [*DivergenceError] (in
+// [Loop.Err], and returned by [Run]). sum is called on the next call to
+// [Loop.Next] after the scene has handled the tick, so the state it hashes
+// includes everything that tick did (a scene that ends on a tick calls
+// [Loop.Checkpoint] to have that last tick checked). It must not depend on the frame rate
+// (render state, real time) and, to keep replay free of allocation, should
+// not allocate.
+//
+// [Run] clears it before each scene: a scene sets its own, before or after
+// [Loop.Start]; nil turns checksums off.
+func (l *Loop) SetChecksum(sum func() uint64) { l.rec.checksum = sum }
+
+// Checkpoint follows up the tick just handled now (its state checksum, the
+// bisector's detail, Options.AfterUpdate), instead of at the next call to
+// Next. A scene that returns right after a tick calls it before it releases
+// its world, so that its last tick is checked too (systems.Stage does).
+func (l *Loop) Checkpoint() { l.followUp() }
