@@ -1,57 +1,68 @@
-// Package engine is the core of an entity-component-system game engine: a
-// fixed-step game loop handed from scene to scene, a multi-rate scheduler over
-// a donburi world, and the drivers that run them in an ebiten window or
-// headless.
+// Package engine is the simulation core of an entity-component-system game
+// engine: a fixed-step game loop handed from scene to scene, a multi-rate
+// scheduler over a donburi world, recordings of runs that replay to the
+// same state tick by tick, and the headless driver. It imports no graphics
+// library, needs no display and no cgo: a game server, a bot farm or a
+// verifier of recordings links it alone. Package engine/window runs the
+// same loop in an ebiten window.
 //
-// A game is usually built on the kit above this package: [App] for its
-// main and command line, and systems.Stage for each scene's world,
-// scheduler, assets and dev keys (the README's "A game of your own" is a
-// whole one). What follows is what they are made of, used bare.
-//
-// A complete game, one scene with a 60 Hz physics group and a render system:
+// A game is usually built on the kit above this package: package
+// engine/cli for its main and command line (cli.App), and package
+// systems/stage for each scene's world, scheduler, assets and dev keys (the
+// README's "A game of your own" is a whole one). What follows is what they
+// are made of, used bare: a complete program, one scene with a 60 Hz
+// physics group, run headless for five seconds of game time, recorded and
+// replayed to the same state.
 //
 //	package main
 //
 //	import (
-//		"image/color"
+//		"fmt"
 //		"log"
+//		"math"
+//		"time"
 //
-//		"github.com/hajimehoshi/ebiten/v2"
-//		"github.com/hajimehoshi/ebiten/v2/vector"
 //		"github.com/yohamta/donburi"
 //
 //		"github.com/fixedstep/fixedstep/engine"
+//		"github.com/fixedstep/fixedstep/engine/input"
 //	)
 //
-//	type Game struct {
-//		sched     *engine.Scheduler
-//		prev, cur float64 // x at the last two ticks
-//	}
+//	// Fall is a ball that falls and bounces, and jumps on Space.
+//	type Fall struct{ y, v float64 }
 //
-//	func (g *Game) Run(loop *engine.Loop) (engine.Scene, error) {
-//		// Load: the world, its systems, its assets.
-//		g.sched = engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "physics", Hz: 60})
-//		g.sched.AddUpdate(0, "move", func(w donburi.World, ev engine.Event) {
-//			g.prev, g.cur = g.cur, g.cur+100*ev.DT // 100 px/s, in fixed steps
-//		})
-//		g.sched.AddRender(0, "draw", func(w donburi.World, ev engine.Event) {
-//			x := g.prev + (g.cur-g.prev)*ev.Alpha // between the last two ticks
-//			vector.FillRect(ev.Screen, float32(x), 100, 20, 20, color.White, false)
-//		})
-//		// Run: pull events until done, then hand the loop on.
-//		for ev := range loop.Events(g.sched.Groups()...) {
-//			g.sched.Handle(ev)
-//			if ev.Kind == engine.Update && ev.Input.KeyPressed(input.KeyEscape) {
-//				return nil, nil // decided on a tick; the next scene, or nil to end the game
+//	func (f *Fall) Run(loop *engine.Loop) (engine.Scene, error) {
+//		// Load: the world, its systems, its state checksum.
+//		f.y, f.v = 100, 0
+//		sched := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "physics", Hz: 60})
+//		sched.AddUpdate(0, "fall", func(w donburi.World, ev engine.Event) {
+//			if ev.Input.KeyPressed(input.KeySpace) {
+//				f.v = 200 // decided on a tick, from the tick's input
 //			}
+//			f.v -= 400 * ev.DT
+//			if f.y += f.v * ev.DT; f.y < 0 {
+//				f.y, f.v = -f.y, -0.8*f.v
+//			}
+//		})
+//		loop.SetChecksum(func() uint64 { return math.Float64bits(f.y) ^ math.Float64bits(f.v) })
+//		// Run: pull events until done, then hand the loop on.
+//		for ev := range loop.Events(sched.Groups()...) {
+//			sched.Handle(ev)
 //		}
-//		return nil, loop.Err() // the window was closed
+//		return nil, loop.Err() // stopped: the run's length was reached
 //	}
 //
 //	func main() {
-//		if err := engine.Run(&Game{}, nil); err != nil {
+//		rec := &engine.InputLog{}
+//		jump := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+//			in.SetKey(input.KeySpace, t.Tick%90 < 5) // a bot that jumps every 1.5 s
+//		})
+//		err := engine.Run(&Fall{}, &engine.Options{Record: rec, TickInput: jump, StopAt: 5 * time.Second})
+//		if err != nil {
 //			log.Fatal(err)
 //		}
+//		err = engine.Run(&Fall{}, &engine.Options{Replay: rec, Headless: &engine.Headless{FPS: 24}})
+//		fmt.Println(rec.Replayed().Checked, "checksums matched", err) // 300 checksums matched <nil>
 //	}
 //
 // # Outline
@@ -63,19 +74,17 @@
 //   - [Scheduler] runs named systems: update systems per [Group], render
 //     systems per layer, each timed ([SystemStats]).
 //   - [Scene] is a value whose Run receives the loop and returns the next
-//     scene; [Run] runs the chain, in a window or headless ([Headless]).
+//     scene; [Run] runs the chain headless ([Headless]), [RunOn] on another
+//     [Driver] (package engine/window's: a window).
 //   - [input.State] is what a tick sees of the keyboard, mouse and gamepads;
 //     a [TickInput] gives ticks their input one at a time (an autopilot, a
 //     script, a bot). [InputLog] records a run and replays it, checking the
-//     state against the recording's checksums ([Loop.SetChecksum]).
+//     state against the recording's checksums ([Loop.SetChecksum]; package
+//     engine/state hashes a donburi world with no code per component).
 //   - A replay that drifts says where: the tick, and with the detail of a
 //     recording (InputLog.Detail) the system and the component types
 //     ([DivergenceError]); [Loop.DumpState] writes the state as text.
 //     [Loop.Rewind] steps a paused game back, exactly, by re-running it.
-//   - [App] is the command line every game gets: a window or headless,
-//     record and replay, screenshots, dumps, a CPU profile, Ctrl-C. A game's
-//     scenes are built on systems.Stage (the kit: world, scheduler, assets,
-//     dev keys, overlay, inspector).
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
 //
 // # Game decisions happen on Update events

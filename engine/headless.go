@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
-	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // Headless runs the loop with no window and no GPU, on the caller's goroutine.
@@ -50,14 +49,25 @@ type headlessDriver struct {
 	loop    *Loop
 }
 
-// NewHeadlessLoop returns a loop driven by h, for [Run] or for driving a scene
-// by hand in tests and tools. opts supplies the context, input, recording and
-// replay; its Config and Headless fields are ignored (cfg and h are used).
-// A bad field is a *ConfigError that names it.
+// NewHeadlessLoop returns a loop driven by h, for driving a scene by hand in
+// tests and tools. opts supplies the context, input, recording and replay;
+// its Config and Headless fields are ignored (cfg and h are used). A bad
+// field is a *ConfigError that names it.
 func NewHeadlessLoop(cfg Config, h *Headless, opts *Options) (*Loop, error) {
-	if opts == nil {
-		opts = &Options{}
+	d, err := newHeadlessDriver(h)
+	if err != nil {
+		return nil, err
 	}
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	o.Config = cfg
+	return newLoop(d, &o)
+}
+
+// newHeadlessDriver checks h and returns its driver.
+func newHeadlessDriver(h *Headless) (*headlessDriver, error) {
 	d := &headlessDriver{h: *h, clock: h.Clock}
 	fps := h.FPS
 	if fps == 0 {
@@ -87,13 +97,11 @@ func NewHeadlessLoop(cfg Config, h *Headless, opts *Options) (*Loop, error) {
 		}
 		d.manual = m
 	}
-	l, err := newLoop(cfg, d, opts.Input, opts)
-	if err != nil {
-		return nil, err
-	}
-	d.loop = l
-	return l, nil
+	return d, nil
 }
+
+// attach gives the driver its loop, whose next tick it sleeps until.
+func (d *headlessDriver) attach(l *Loop) { d.loop = l }
 
 // frameTime is the clock time of frame n relative to frame 1.
 func (d *headlessDriver) frameTime(n int64) time.Duration {
@@ -103,7 +111,9 @@ func (d *headlessDriver) frameTime(n int64) time.Duration {
 	return d.frames.Due(n - 1)
 }
 
-func (d *headlessDriver) beginFrame() (time.Duration, bool) {
+// BeginFrame moves the manual clock to the next frame, or sleeps until it
+// in real time.
+func (d *headlessDriver) BeginFrame() (time.Duration, bool) {
 	if d.h.Frames > 0 && d.frame >= d.h.Frames {
 		return 0, false
 	}
@@ -155,4 +165,5 @@ func (d *headlessDriver) sleep() {
 // virtual frame rate, a pause) within it.
 const stopPoll = 20 * time.Millisecond
 
-func (d *headlessDriver) beginRender() (*ebiten.Image, bool) { return nil, true }
+// BeginRender draws nothing: Render events carry no screen.
+func (d *headlessDriver) BeginRender() (any, bool) { return nil, true }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
-	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // ErrGameTimeLimit ends a loop whose game time would pass what a
@@ -67,10 +66,12 @@ type Event struct {
 
 	// Render: how far game time is past the first group's last tick, in units of
 	// its step, in [0, 1); ExtDT is the same distance as a duration, for
-	// extrapolation. Screen is the frame to draw on, nil when running headless.
+	// extrapolation. Screen is what the driver gives to draw on: the
+	// window driver's *ebiten.Image (package engine/window reads it:
+	// window.Screen(ev)), nil headless. The loop never looks at it.
 	Alpha  float64
 	ExtDT  time.Duration
-	Screen *ebiten.Image
+	Screen any
 
 	// Input: the frame's sample (edges since the previous frame). Update: what
 	// this tick of this group sees (edges since this group's previous tick).
@@ -112,15 +113,6 @@ func addSaturated(sum *time.Duration, d time.Duration) {
 		return
 	}
 	*sum += d
-}
-
-// driver is what a Loop needs from a platform: when a frame starts, and when it
-// can be drawn. Both may block (the headless driver sleeps, the ebiten driver
-// suspends the scene's coroutine until ebiten calls Update or Draw) and report
-// false once the platform has stopped (its window closed).
-type driver interface {
-	beginFrame() (now time.Duration, ok bool)
-	beginRender() (screen *ebiten.Image, ok bool)
 }
 
 type loopState uint8
@@ -176,7 +168,8 @@ type group struct {
 //     [InputLog]).
 type Loop struct {
 	cfg       Config
-	driver    driver
+	driver    Driver
+	holder    Holder // the driver, if it holds game time
 	input     InputSource
 	tickInput TickInput   // Options.TickInput
 	tickSrc   []TickInput // per group, set by the scene (SetTickInput)
@@ -191,8 +184,7 @@ type Loop struct {
 	afterUpdate func(*Loop, Event) // Options.AfterUpdate
 	rec         recorder           // recording, replay, checksums, the bisector, rewinds
 	updateDone  bool               // the Update event delivered last has been followed up
-	drawn       bool               // a Render was delivered: frameDrawn is due
-	shot        shotRequest        // see Screenshot
+	drawn       bool               // a Render was delivered: AfterFrame is due
 	stopAt      time.Duration      // Options.StopAt
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 
@@ -224,12 +216,16 @@ type Loop struct {
 	scenes             int // timelines started
 }
 
-// newLoop makes a loop on driver d reading input, with the context,
+// newLoop makes a loop on driver d with the configuration, input, context,
 // recording and replay of opts.
-func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, error) {
-	cfg, err := cfg.withDefaults()
+func newLoop(d Driver, opts *Options) (*Loop, error) {
+	cfg, err := opts.Config.withDefaults()
 	if err != nil {
 		return nil, err
+	}
+	input := opts.Input
+	if src, ok := d.(InputSource); ok && input == nil {
+		input = src
 	}
 	ctx := opts.Context
 	if ctx == nil {
@@ -243,6 +239,10 @@ func newLoop(cfg Config, d driver, input InputSource, opts *Options) (*Loop, err
 		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
+	l.holder, _ = d.(Holder)
+	if a, ok := d.(interface{ attach(*Loop) }); ok {
+		a.attach(l)
+	}
 	// The callback wakes a driver that waits (a sleep, a suspended
 	// coroutine); Next also looks at the context itself, so that a cancel
 	// ends the stream after the current event, as Stop does.
@@ -321,7 +321,8 @@ func (l *Loop) Next() bool {
 		return false
 	}
 	if l.drawn {
-		l.frameDrawn()
+		l.drawn = false
+		l.afterFrame(l, l.ev)
 	}
 	l.followUp()
 	if !l.next() {
@@ -359,7 +360,7 @@ func (l *Loop) next() bool {
 				l.fail(err)
 				continue
 			}
-			screen, ok := l.driver.beginRender()
+			screen, ok := l.driver.BeginRender()
 			if !ok {
 				l.stopped = true
 				return false
@@ -368,7 +369,7 @@ func (l *Loop) next() bool {
 			g := &l.groups[0]
 			l.ev = Event{Kind: Render, Frame: l.frame, Time: l.gameTime,
 				Alpha: l.Alpha(0), ExtDT: l.gameTime - g.lastDue, Screen: screen}
-			l.drawn = l.shot.wanted || l.afterFrame != nil
+			l.drawn = l.afterFrame != nil
 			return true
 		}
 	}
@@ -407,9 +408,12 @@ func (l *Loop) beginFrame() bool {
 		l.fail(err)
 		return false
 	}
-	now, ok := l.driver.beginFrame()
+	now, ok := l.driver.BeginFrame()
 	if !ok || l.stopWanted.Load() { // the window may have closed while it waited
 		return false
+	}
+	if l.holder != nil {
+		l.focusPaused = l.holder.Held()
 	}
 	l.rec.frameBegun()
 	l.frame++

@@ -38,7 +38,7 @@ var errRewind = errors.New("engine: rewind")
 // from there: what was recorded after the tick is dropped, in memory and,
 // for a log being written to a file ([InputLog.Create]), in the file too.
 //
-// It needs [Options.Restart] (engine.App sets it), and the run recorded or
+// It needs [Options.Restart] (cli.App sets it), and the run recorded or
 // replayed; otherwise, or when not paused, it returns an error that says
 // why and does nothing. Call it
 // from the loop's goroutine (an input system: systems.DevKeys binds it to

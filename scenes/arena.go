@@ -17,6 +17,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -165,8 +166,8 @@ func (a *Arena) build(loop *engine.Loop) {
 		AddUpdate(ai, "ai", a.ai.Update).
 		AddUpdate(ai, "looks", a.looks).
 		AddRender(0, "floor", func(_ donburi.World, ev engine.Event) {
-			if ev.Screen != nil {
-				ev.Screen.Fill(color.RGBA{34, 40, 52, 255})
+			if screen := window.Screen(ev); screen != nil {
+				screen.Fill(color.RGBA{34, 40, 52, 255})
 			}
 		}).
 		AddRender(1, "sprites", a.render.Draw).
@@ -286,7 +287,8 @@ func (a *Arena) looks(w donburi.World, ev engine.Event) {
 }
 
 func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
-	if ev.Screen == nil {
+	screen := window.Screen(ev)
+	if screen == nil {
 		return
 	}
 	left := max(a.limit-a.played, 0)
@@ -296,7 +298,7 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 		a.hudKey = key
 		a.hud = fmt.Sprintf("Score %d   Health %d   Time %d s", key[0], key[1], key[2])
 	}
-	a.st.Text(ev.Screen, a.hud, 24, 20, 18, color.White, text.AlignStart)
+	a.st.Text(screen, a.hud, 24, 20, 18, color.White, text.AlignStart)
 }
 
 // pilot plays the Arena (Options.Autopilot): it heads for the nearest star,

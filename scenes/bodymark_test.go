@@ -14,6 +14,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/cputime"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -494,10 +495,10 @@ func medianFloat(xs []float64) float64 {
 
 var threadStart = time.Now()
 
-// threadTime is this thread's CPU time (engine.ThreadCPUTime), or the
+// threadTime is this thread's CPU time (cputime.Thread), or the
 // monotonic wall clock where that cannot be read.
 func threadTime() time.Duration {
-	if d, ok := engine.ThreadCPUTime(); ok {
+	if d, ok := cputime.Thread(); ok {
 		return d
 	}
 	return time.Since(threadStart)

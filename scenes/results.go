@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -47,12 +48,13 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 		}
 	})
 	st.Sched.AddRender(0, "results", func(_ donburi.World, ev engine.Event) {
-		if ev.Screen == nil {
+		screen := window.Screen(ev)
+		if screen == nil {
 			return
 		}
-		ev.Screen.Fill(color.RGBA{24, 18, 36, 255})
+		screen.Fill(color.RGBA{24, 18, 36, 255})
 		for i, l := range r.lines {
-			st.Text(ev.Screen, l, 80, 80+float64(i)*60, 32, color.White, text.AlignStart)
+			st.Text(screen, l, 80, 80+float64(i)*60, 32, color.White, text.AlignStart)
 		}
 	})
 	return st.Run()

@@ -16,6 +16,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -84,8 +85,8 @@ func (s *Stress) build() {
 	s.st.Sched.AddUpdate(0, "spawn", s.spawn).
 		AddUpdate(0, "physics", s.st.Physics.Update).
 		AddRender(0, "clear", func(_ donburi.World, ev engine.Event) {
-			if ev.Screen != nil {
-				ev.Screen.Fill(color.RGBA{20, 24, 30, 255})
+			if screen := window.Screen(ev); screen != nil {
+				screen.Fill(color.RGBA{20, 24, 30, 255})
 			}
 		}).
 		AddRender(1, "sprites", s.render.Draw)

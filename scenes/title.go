@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -82,22 +83,23 @@ func (t *Title) choose(_ donburi.World, ev engine.Event) {
 }
 
 func (t *Title) draw(_ donburi.World, ev engine.Event) {
-	if ev.Screen == nil {
+	screen := window.Screen(ev)
+	if screen == nil {
 		return
 	}
-	ev.Screen.Fill(color.RGBA{18, 22, 36, 255})
-	t.st.Text(ev.Screen, "fixedstep", 60, 50, 40, color.RGBA{120, 220, 255, 255}, text.AlignStart)
+	screen.Fill(color.RGBA{18, 22, 36, 255})
+	t.st.Text(screen, "fixedstep", 60, 50, 40, color.RGBA{120, 220, 255, 255}, text.AlignStart)
 	for i, item := range menu {
 		c := color.RGBA{160, 160, 170, 255}
 		if i == t.choice {
 			c = color.RGBA{255, 220, 80, 255}
 			item = menuChosen[i]
 		}
-		t.st.Text(ev.Screen, item, 80, 130+float64(i)*56, 40, c, text.AlignStart)
+		t.st.Text(screen, item, 80, 130+float64(i)*56, 40, c, text.AlignStart)
 	}
 	for i, row := range Controls {
 		y := 320 + float64(i)*20
-		t.st.Text(ev.Screen, row[0], 80, y, 16, color.RGBA{200, 200, 210, 255}, text.AlignStart)
-		t.st.Text(ev.Screen, row[1], 360, y, 16, color.RGBA{140, 140, 150, 255}, text.AlignStart)
+		t.st.Text(screen, row[0], 80, y, 16, color.RGBA{200, 200, 210, 255}, text.AlignStart)
+		t.st.Text(screen, row[1], 360, y, 16, color.RGBA{140, 140, 150, 255}, text.AlignStart)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // DevKeys are the keys every game has while it is made and tested:
@@ -29,7 +30,7 @@ import (
 // game is shown and how fast it runs, never what happens in it, so replays
 // are the same with or without them. A step back re-runs the run to the tick
 // before (exactly: see engine.Loop.Rewind); it needs a run made by
-// engine.App (or with Options.Restart), and the recording then goes on from
+// cli.App (or with Options.Restart), and the recording then goes on from
 // the tick stepped back to. Add Input as an input system
 // (Scheduler.AddInput); Stage does. Nothing here allocates per frame, but
 // for the screenshot.
@@ -95,7 +96,7 @@ func (d *DevKeys) Input(_ donburi.World, ev engine.Event) {
 	}
 	if in.KeyPressed(input.KeyF12) {
 		name := fmt.Sprintf("screenshot-%s.png", time.Now().Format("20060102-150405.000"))
-		l.Screenshot(filepath.Join(d.Dir, name), d.saved)
+		window.Screenshot(filepath.Join(d.Dir, name), d.saved)
 	}
 }
 

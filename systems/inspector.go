@@ -20,6 +20,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // InspectorLayer is the render layer of a Stage's inspector: above the
@@ -406,7 +407,7 @@ func (i *Inspector) lineHeight() float64 {
 	return math.Ceil(m.HAscent + m.HDescent + m.HLineGap)
 }
 
-// Draw outlines the picked entity and draws the panel on ev.Screen, after
+// Draw outlines the picked entity and draws the panel on the event's screen, after
 // rebuilding the panel if a tick has run since the last frame. It is an
 // engine.System for the render phase (InspectorLayer). Hidden, it returns
 // at once. Headless (no screen) it keeps its text up to date and draws
@@ -420,14 +421,15 @@ func (i *Inspector) Draw(w donburi.World, ev engine.Event) {
 		i.ticks = t
 		i.build(w, ticked)
 	}
-	if ev.Screen == nil {
+	screen := window.Screen(ev)
+	if screen == nil {
 		return
 	}
-	i.updateView(w, ev)
+	i.updateView(w, ev, screen)
 	if i.hasSel && w.Valid(i.sel) {
-		i.outline(w, ev)
+		i.outline(w, ev, screen)
 	}
-	b := ev.Screen.Bounds()
+	b := screen.Bounds()
 	if i.relayout || b.Dx() != i.screenW || b.Dy() != i.screenH {
 		i.screenW, i.screenH = b.Dx(), b.Dy()
 		i.layout()
@@ -435,7 +437,7 @@ func (i *Inspector) Draw(w donburi.World, ev engine.Event) {
 	if i.panel != nil {
 		i.op.GeoM.Reset()
 		i.op.GeoM.Translate(float64(i.rect.Min.X), float64(i.rect.Min.Y))
-		ev.Screen.DrawImage(i.panel, &i.op)
+		screen.DrawImage(i.panel, &i.op)
 	}
 }
 
@@ -457,10 +459,10 @@ func (i *Inspector) tickCount() int64 {
 
 // updateView keeps the camera's view of this frame, for the outline and
 // for mapping the next clicks into the world.
-func (i *Inspector) updateView(w donburi.World, ev engine.Event) {
+func (i *Inspector) updateView(w donburi.World, ev engine.Event, screen *ebiten.Image) {
 	i.alpha = ev.Alpha
 	i.view.Reset()
-	b := ev.Screen.Bounds()
+	b := screen.Bounds()
 	i.view.Translate(float64(b.Min.X), float64(b.Min.Y))
 	if e, ok := i.cameras.First(w); ok {
 		i.view = components.CameraC.Get(e).View(components.TransformC.Get(e).At(ev.Alpha), b)
@@ -471,7 +473,7 @@ func (i *Inspector) updateView(w donburi.World, ev engine.Event) {
 }
 
 // outline draws the picked entity's outline at its interpolated pose.
-func (i *Inspector) outline(w donburi.World, ev engine.Event) {
+func (i *Inspector) outline(w donburi.World, ev engine.Event, screen *ebiten.Image) {
 	entry := w.Entry(i.sel)
 	if !entry.HasComponent(components.TransformC) {
 		return
@@ -547,7 +549,7 @@ func (i *Inspector) outline(w donburi.World, ev engine.Event) {
 	i.verts, i.idx = i.verts[:0], i.idx[:0]
 	i.strokeLoops(4, color.RGBA{0, 0, 0, 255})
 	i.strokeLoops(2, inspectorOutline)
-	ev.Screen.DrawTriangles(i.verts, i.idx, i.white, &i.triOp)
+	screen.DrawTriangles(i.verts, i.idx, i.white, &i.triOp)
 }
 
 // point adds a point, in the picked entity's frame, to the loop being made,

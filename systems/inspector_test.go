@@ -22,6 +22,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -523,7 +524,7 @@ func BenchmarkInspector(b *testing.B) {
 				ev := engine.Event{Kind: engine.Render, Alpha: 0.5, Screen: ebiten.NewImage(960, 540)}
 				ins.Draw(w, ev)
 				pixel := make([]byte, 4)
-				flush := ev.Screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
+				flush := window.Screen(ev).SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
 				b.ReportAllocs()
 				for b.Loop() {
 					if c.tick {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 	"github.com/fixedstep/fixedstep/systems"
 )
@@ -154,7 +155,7 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			defer mu.Unlock()
 			if circle == donburi.Null {
 				circle = c
-				v := components.CameraC.Get(cam).View(components.TransformC.Get(cam).Cur, ev.Screen.Bounds())
+				v := components.CameraC.Get(cam).View(components.TransformC.Get(cam).Cur, window.Screen(ev).Bounds())
 				cx, cy = v.Apply(150, 110)
 			}
 			frames++
@@ -165,7 +166,7 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			rect = [4]int{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}
 			if shoot {
 				shoot = false
-				loop.Screenshot(filepath.Join(dir, "inspector.png"), func(_ string, err error) {
+				window.Screenshot(filepath.Join(dir, "inspector.png"), func(_ string, err error) {
 					mu.Lock()
 					saved, done = err, true
 					mu.Unlock()
@@ -219,8 +220,8 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			os.Exit(2)
 		}
 	}()
-	err := engine.Run(scene, &engine.Options{Window: engine.Window{Title: title, Width: 480, Height: 300,
-		ScreenWidth: 480, ScreenHeight: 300}})
+	err := window.Run(scene, nil, &window.Options{Title: title, Width: 480, Height: 300,
+		ScreenWidth: 480, ScreenHeight: 300})
 	mu.Lock()
 	defer mu.Unlock()
 	fmt.Printf("CIRCLE AT %d %d\n", int(cx), int(cy))

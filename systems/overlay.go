@@ -20,6 +20,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // DefaultOverlayRefresh is how often the overlay rebuilds its text when
@@ -198,7 +199,7 @@ func (o *Overlay) Input(_ donburi.World, ev engine.Event) {
 	}
 }
 
-// Draw measures the frame and draws the panel on ev.Screen. It is an
+// Draw measures the frame and draws the panel on the event's screen. It is an
 // [engine.System] for the render phase; put it in the highest layer. Hidden,
 // it returns at once. Headless (no screen) it keeps its text up to date and
 // draws nothing.
@@ -217,7 +218,8 @@ func (o *Overlay) Draw(w donburi.World, ev engine.Event) {
 		o.startWindow(now, ev.Frame)
 		o.build(w, ev)
 	}
-	if ev.Screen == nil {
+	screen := window.Screen(ev)
+	if screen == nil {
 		return
 	}
 	if o.dirty {
@@ -228,7 +230,7 @@ func (o *Overlay) Draw(w donburi.World, ev engine.Event) {
 	}
 	o.op.GeoM.Reset()
 	o.op.GeoM.Translate(o.x, o.y)
-	ev.Screen.DrawImage(o.panel, &o.op)
+	screen.DrawImage(o.panel, &o.op)
 }
 
 func (o *Overlay) startWindow(now time.Duration, frame int64) {

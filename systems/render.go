@@ -11,6 +11,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // Render draws sprites: every entity with a [components.Transform] and a
@@ -139,18 +140,19 @@ func (r *Render) Drawn() int { return r.drawn }
 // command.
 func (r *Render) DrawCalls() int { return r.drawCalls }
 
-// Draw draws the world's sprites on ev.Screen at ev.Alpha. It is an
+// Draw draws the world's sprites on the event's screen at ev.Alpha. It is an
 // [engine.System] for the render phase: sched.AddRender(layer, "render",
 // r.Draw). With no screen (headless) it returns at once. Hidden sprites and
 // sprites without an image are skipped.
 func (r *Render) Draw(w donburi.World, ev engine.Event) {
 	r.drawn, r.drawCalls = 0, 0
-	if ev.Screen == nil {
+	screen := window.Screen(ev)
+	if screen == nil {
 		return
 	}
 	var v [6]float64 // the view: a, b, c, d, tx, ty
 	if e, ok := r.cameras.First(w); ok {
-		g := components.CameraC.Get(e).View(components.TransformC.Get(e).At(ev.Alpha), ev.Screen.Bounds())
+		g := components.CameraC.Get(e).View(components.TransformC.Get(e).At(ev.Alpha), screen.Bounds())
 		v = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
 	} else {
 		v = [6]float64{1, 0, 0, 1, 0, 0}
@@ -191,13 +193,13 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 	for i := range items {
 		it := &items[i]
 		if it.src != src || n == maxBatch {
-			r.submit(ev.Screen, src, n)
+			r.submit(screen, src, n)
 			src, n = it.src, 0
 		}
 		quad((*[4]ebiten.Vertex)(vs[4*n:4*n+4]), it)
 		n++
 	}
-	r.submit(ev.Screen, src, n)
+	r.submit(screen, src, n)
 }
 
 // grow makes room for n quads in r.vertices and r.indices.

@@ -12,6 +12,7 @@ import (
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // Stage is what a scene is built on: a world, a scheduler over it, the
@@ -141,8 +142,8 @@ func NewStage(loop *engine.Loop, opts StageOptions) (*Stage, error) {
 	s.Sched.AddRender(OverlayLayer, "overlay", s.Overlay.Draw)
 	if bg := opts.Background; bg != nil {
 		s.Sched.AddRender(math.MinInt, "background", func(_ donburi.World, ev engine.Event) {
-			if ev.Screen != nil {
-				ev.Screen.Fill(bg)
+			if screen := window.Screen(ev); screen != nil {
+				screen.Fill(bg)
 			}
 		})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -315,7 +316,7 @@ func TestStageSpritesAndText(t *testing.T) {
 	t.Logf("text left edges by alignment: %v; %v allocations a call on an image", starts, drawAllocs)
 }
 
-// engine.SaveScreenshot writes what the window shows: a scene's drawn
+// window.SaveScreenshot writes what the window shows: a scene's drawn
 // pixels as they are, and what it left transparent (or half so) over black,
 // opaque; read back from the PNG file.
 func TestSaveScreenshotIsOpaque(t *testing.T) {
@@ -326,7 +327,7 @@ func TestSaveScreenshotIsOpaque(t *testing.T) {
 		img.Fill(color.RGBA{0, 0, 255, 255})
 		img.SubImage(image.Rect(0, 0, 2, 2)).(*ebiten.Image).Clear()
 		img.Set(1, 1, color.RGBA{100, 0, 0, 128}) // premultiplied: half-transparent red
-		err = engine.SaveScreenshot(path, img)
+		err = window.SaveScreenshot(path, img)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@
 //	go run ./cmd/breakout -record run.input        # play, recording; then:
 //	go run ./cmd/breakout -replay run.input        # the same run again, checked tick by tick
 //
-// Its command line is engine.App's (-headless, -fps, -seed, -seconds,
+// Its command line is cli.App's (-headless, -fps, -seed, -seconds,
 // -record, -replay, -screenshot, -frames, -cpuprofile) and its own:
 // -autopilot and -lives. Headless, unless replaying, the autopilot plays
 // (from the Title: games, game over, the next game) for 60 s, unless
@@ -20,7 +20,7 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 597 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 604 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 50 are plumbing, lines a game would not
 // write if the engine did them:
 //
@@ -38,14 +38,16 @@ import (
 	"fmt"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // The screen, in pixels (world units).
 const width, height = 640, 480
 
 func main() {
-	app := &engine.App{Name: "breakout", Window: engine.Window{Title: "fixedstep breakout",
+	app := &cli.App{Name: "breakout", Window: window.Options{Title: "fixedstep breakout",
 		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
 	app.Main(breakout(app))
 }
@@ -58,7 +60,7 @@ type Settings struct {
 }
 
 // breakout defines the game's flags on app and returns its first scene's maker.
-func breakout(app *engine.App) func() (engine.Scene, error) {
+func breakout(app *cli.App) func() (engine.Scene, error) {
 	fs := app.Flags()
 	var s Settings
 	fs.BoolVar(&s.Autopilot, "autopilot", false, "the autopilot plays: starts games, moves the paddle, serves (default on headless)")
@@ -69,7 +71,7 @@ func breakout(app *engine.App) func() (engine.Scene, error) {
 			app.Default("seconds", "60")
 		}
 		if s.Lives < 1 || s.Lives > 99 {
-			return nil, &engine.FlagError{Flag: "lives", Value: fmt.Sprint(s.Lives), Reason: "must be 1 to 99"}
+			return nil, &cli.FlagError{Flag: "lives", Value: fmt.Sprint(s.Lives), Reason: "must be 1 to 99"}
 		}
 		s.Seed = app.Seed()
 		return &Title{Settings: s}, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -364,9 +365,10 @@ func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
 			p.text += "     slow ball"
 		}
 	}
-	p.st.Text(ev.Screen, p.text, 12, 9, 16, white, text.AlignStart)
+	screen := window.Screen(ev) // nil headless: Text draws nothing
+	p.st.Text(screen, p.text, 12, 9, 16, white, text.AlignStart)
 	if p.serving {
-		p.st.Text(ev.Screen, "Space to serve", width/2, 330, 16, grey, text.AlignCenter)
+		p.st.Text(screen, "Space to serve", width/2, 330, 16, grey, text.AlignCenter)
 	}
 }
 

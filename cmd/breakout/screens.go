@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -58,11 +59,12 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	best := fmt.Sprintf("best %d", t.Best)
 	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
 	st.Sched.AddRender(1, "text", func(_ donburi.World, ev engine.Event) {
-		st.Text(ev.Screen, "BREAKOUT", width/2, 100, 48, white, text.AlignCenter)
-		st.Text(ev.Screen, "Enter or Space to play   Esc to quit", width/2, 290, 16, white, text.AlignCenter)
-		st.Text(ev.Screen, "arrows or A/D move   Space serves   F3 P . [ ] F11 F12", width/2, 320, 16, grey, text.AlignCenter)
+		screen := window.Screen(ev) // nil headless: Text draws nothing
+		st.Text(screen, "BREAKOUT", width/2, 100, 48, white, text.AlignCenter)
+		st.Text(screen, "Enter or Space to play   Esc to quit", width/2, 290, 16, white, text.AlignCenter)
+		st.Text(screen, "arrows or A/D move   Space serves   F3 P . [ ] F11 F12", width/2, 320, 16, grey, text.AlignCenter)
 		if t.Best > 0 {
-			st.Text(ev.Screen, best, width/2, 360, 16, grey, text.AlignCenter)
+			st.Text(screen, best, width/2, 360, 16, grey, text.AlignCenter)
 		}
 	})
 	return st.Run()
@@ -95,10 +97,11 @@ func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	})
 	lines := [...]string{o.Why, fmt.Sprintf("score %d   level %d   best %d", o.Score, o.Level, o.Best)}
 	st.Sched.AddRender(0, "text", func(_ donburi.World, ev engine.Event) {
-		st.Text(ev.Screen, "GAME OVER", width/2, 140, 40, white, text.AlignCenter)
-		st.Text(ev.Screen, lines[0], width/2, 220, 18, grey, text.AlignCenter)
-		st.Text(ev.Screen, lines[1], width/2, 260, 18, white, text.AlignCenter)
-		st.Text(ev.Screen, "Enter to continue", width/2, 330, 18, grey, text.AlignCenter)
+		screen := window.Screen(ev)
+		st.Text(screen, "GAME OVER", width/2, 140, 40, white, text.AlignCenter)
+		st.Text(screen, lines[0], width/2, 220, 18, grey, text.AlignCenter)
+		st.Text(screen, lines[1], width/2, 260, 18, white, text.AlignCenter)
+		st.Text(screen, "Enter to continue", width/2, 330, 18, grey, text.AlignCenter)
 	})
 	return st.Run()
 }

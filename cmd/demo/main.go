@@ -7,7 +7,7 @@
 //	go run ./cmd/demo -record run.input        # play, recording; then:
 //	go run ./cmd/demo -replay run.input        # the same run again, checked tick by tick
 //
-// Its command line is engine.App's (-headless, -fps, -seed, -seconds,
+// Its command line is cli.App's (-headless, -fps, -seed, -seconds,
 // -record, -replay, -screenshot, -cpuprofile, ...) and its own: -scene,
 // -bodies, -autopilot.
 package main
@@ -17,17 +17,19 @@ import (
 	"os"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/scenes"
 )
 
 func main() {
-	app := &engine.App{Name: "demo", Window: engine.Window{Title: "fixedstep demo", Width: scenes.ArenaWidth,
+	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true}}
 	app.Main(demo(app))
 }
 
 // demo defines the demo's flags on app and returns its first scene's maker.
-func demo(app *engine.App) func() (engine.Scene, error) {
+func demo(app *cli.App) func() (engine.Scene, error) {
 	fs := app.Flags()
 	opts := &scenes.Options{Out: os.Stdout} // the Arena's and the Stress scene's reports
 	scene := fs.String("scene", "", "the first scene: title, arena or stress (default title; arena headless)")

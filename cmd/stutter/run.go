@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/internal/cputime"
 	"github.com/fixedstep/fixedstep/scenes"
 )
 
@@ -146,14 +148,16 @@ func measure(cfg config) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	eopts := &engine.Options{Window: engine.Window{Title: "stutter", Width: 960, Height: 540, ScreenWidth: 960, ScreenHeight: 540},
-		OnEvent: p.event}
-	if !cfg.window {
-		eopts.Headless = &engine.Headless{FPS: 60}
-	}
+	eopts := &engine.Options{OnEvent: p.event}
 	runtime.LockOSThread() // headless, the scene runs here: threadTime reads this thread
 	defer runtime.UnlockOSThread()
-	if err := engine.Run(first, eopts); err != nil {
+	if cfg.window {
+		err = window.Run(first, eopts, &window.Options{Title: "stutter", Width: 960, Height: 540, ScreenWidth: 960, ScreenHeight: 540})
+	} else {
+		eopts.Headless = &engine.Headless{FPS: 60}
+		err = engine.Run(first, eopts)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if !p.started {
@@ -288,9 +292,9 @@ func cpuName() string {
 	return ""
 }
 
-// threadTime is this thread's CPU time (engine.ThreadCPUTime), 0 where it
+// threadTime is this thread's CPU time (cputime.Thread), 0 where it
 // cannot be read: the tick CPU figures are then 0.
 func threadTime() time.Duration {
-	d, _ := engine.ThreadCPUTime()
+	d, _ := cputime.Thread()
 	return d
 }

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/scenes"
 )
 
@@ -20,9 +20,9 @@ func main() {
 	flag.Parse()
 	first, err := scenes.First("arena", &scenes.Options{Seed: *seed, Seconds: *seconds, Autopilot: true, Out: os.Stdout})
 	if err == nil {
-		err = engine.Run(first, &engine.Options{Window: engine.Window{Title: "arenafps",
+		err = window.Run(first, nil, &window.Options{Title: "arenafps",
 			Width: scenes.ArenaWidth, Height: scenes.ArenaHeight,
-			ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight}})
+			ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "arenafps:", err)

@@ -1,4 +1,4 @@
-package engine_test
+package window_test
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
@@ -178,7 +179,7 @@ func closeChild(t *testing.T) {
 		}
 		return nil, loop.Err()
 	})
-	err := engine.Run(forever, &engine.Options{Window: engine.Window{Title: title, Width: 320, Height: 240}})
+	err := window.Run(forever, nil, &window.Options{Title: title, Width: 320, Height: 240})
 	fmt.Printf("%s err=%v released=%v sent=%v frames=%d\n", runReturned, err, released.Load(), sent.Load(), frames.Load())
 	if err != nil || !released.Load() || !sent.Load() {
 		t.Fatal("want Run to return nil after the close request, with the scene's release run")
@@ -188,7 +189,7 @@ func closeChild(t *testing.T) {
 // Resizing the window through the X server (ConfigureWindow; with no window
 // manager the server applies it and sends GLFW a ConfigureNotify) reaches
 // Layout as the new outside size. With Window.ScreenWidth/Height 0 the render
-// systems' ev.Screen takes the new size; with them set it stays fixed.
+// systems' screens take the new size; with them set it stays fixed.
 func TestWindowResize(t *testing.T) {
 	if sc := os.Getenv(windowScenario); strings.HasPrefix(sc, "resize") {
 		resizeChild(t, sc)
@@ -213,7 +214,7 @@ func TestWindowResize(t *testing.T) {
 func resizeChild(t *testing.T, scenario string) {
 	const w0, h0, w1, h1 = 320, 240, 480, 360
 	title := childTitle(scenario)
-	win := engine.Window{Title: title, Width: w0, Height: h0, Resizable: true}
+	win := window.Options{Title: title, Width: w0, Height: h0, Resizable: true}
 	if scenario == "resize-fixed" {
 		win.ScreenWidth, win.ScreenHeight = w0, h0
 	}
@@ -221,7 +222,7 @@ func resizeChild(t *testing.T, scenario string) {
 	var scrW, scrH atomic.Int64    // the screen the render system last drew on
 	var frames, after atomic.Int64 // frames rendered; frames since Layout saw the new size
 	var resized atomic.Bool
-	engine.SetLayoutObserver(func(ow, oh, _, _ int) {
+	window.SetLayoutObserver(func(ow, oh, _, _ int) {
 		outW.Store(int64(ow))
 		outH.Store(int64(oh))
 	})
@@ -247,13 +248,13 @@ func resizeChild(t *testing.T, scenario string) {
 	scene := engine.NewScene("Resized", func(loop *engine.Loop) (engine.Scene, error) {
 		sched := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "update", Hz: 60})
 		sched.AddRender(0, "draw", func(_ donburi.World, ev engine.Event) {
-			b := ev.Screen.Bounds()
+			b := window.Screen(ev).Bounds()
 			scrW.Store(int64(b.Dx()))
 			scrH.Store(int64(b.Dy()))
-			ev.Screen.Fill(color.RGBA{0, 128, 0, 255})
+			window.Screen(ev).Fill(color.RGBA{0, 128, 0, 255})
 		})
 		for ev := range loop.Events(sched.Groups()...) {
-			if ev.Kind == engine.Render && ev.Screen == nil {
+			if ev.Kind == engine.Render && window.Screen(ev) == nil {
 				continue // ebiten skipped a Draw: nothing to draw on
 			}
 			sched.Handle(ev)
@@ -267,7 +268,7 @@ func resizeChild(t *testing.T, scenario string) {
 		}
 		return nil, loop.Err()
 	})
-	err := engine.Run(scene, &engine.Options{Window: win})
+	err := window.Run(scene, nil, &win)
 	fmt.Printf("%s err=%v\n", runReturned, err)
 	got := fmt.Sprintf("before %v after outside=%dx%d screen=%dx%d", before.Load(), outW.Load(), outH.Load(), scrW.Load(), scrH.Load())
 	fmt.Printf("RESIZE %s (%d frames)\n", got, frames.Load())
@@ -393,8 +394,8 @@ func focusChild(t *testing.T, scenario string) {
 		frameTicks := 0
 		sched.AddUpdate(0, "count", func(donburi.World, engine.Event) { ticks++; frameTicks++ })
 		sched.AddRender(0, "draw", func(_ donburi.World, ev engine.Event) {
-			if ev.Screen != nil {
-				ev.Screen.Fill(color.RGBA{0, 0, 128, 255})
+			if window.Screen(ev) != nil {
+				window.Screen(ev).Fill(color.RGBA{0, 0, 128, 255})
 			}
 		})
 		var (
@@ -431,7 +432,7 @@ func focusChild(t *testing.T, scenario string) {
 					}
 					unfocusedFrames++
 					unfocusedTicks += int64(frameTicks)
-					if ev.Screen != nil {
+					if window.Screen(ev) != nil {
 						unfocusedScreen++
 					}
 					if pause && (frameTicks != 0 || ev.Time != heldTime || ev.Alpha != heldAlpha) {
@@ -486,8 +487,8 @@ func focusChild(t *testing.T, scenario string) {
 		defer func() { fmt.Printf("ALLOCS ebiten.IsFocused allocates %.0f times a call\n", allocs) }()
 		scene = check
 	}
-	err := engine.Run(scene, &engine.Options{Window: engine.Window{Title: title, Width: 320, Height: 240,
-		PauseOnFocusLoss: pause}})
+	err := window.Run(scene, nil, &window.Options{Title: title, Width: 320, Height: 240,
+		PauseOnFocusLoss: pause})
 	fmt.Printf("%s err=%v\n", runReturned, err)
 	fmt.Printf("FOCUS %s: %d ticks; unfocused: %d frames (%d with a screen), %d ticks, %v of game time; "+
 		"focus lost %d times, regained %d times", scenario, ticks, unfocusedFrames, unfocusedScreen,

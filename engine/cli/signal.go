@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package engine
+package cli
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package engine_test
+package cli_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
 )
 
 // gcSettings reads GOGC and the memory limit without changing them.
@@ -20,7 +20,7 @@ func gcSettings() (percent int, limit int64) {
 // what was there; a limit of 0 or less is an error that changes nothing.
 func TestCollectNearLimit(t *testing.T) {
 	percent0, limit0 := gcSettings()
-	restore, err := engine.CollectNearLimit(1 << 30)
+	restore, err := cli.CollectNearLimit(1 << 30)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestCollectNearLimit(t *testing.T) {
 		t.Errorf("after restore: GOGC %d, limit %d; want %d, %d", p, l, percent0, limit0)
 	}
 	for _, bad := range []int64{0, -1, math.MinInt64} {
-		if r, err := engine.CollectNearLimit(bad); err == nil || r != nil || !strings.Contains(err.Error(), "positive") {
+		if r, err := cli.CollectNearLimit(bad); err == nil || r != nil || !strings.Contains(err.Error(), "positive") {
 			t.Errorf("CollectNearLimit(%d) = %v, %v; want an error", bad, r != nil, err)
 		}
 		if p, l := gcSettings(); p != percent0 || l != limit0 {
@@ -43,7 +43,7 @@ func TestCollectNearLimit(t *testing.T) {
 
 // Example: a game that trades memory for steadier ticks.
 func ExampleCollectNearLimit() {
-	restore, err := engine.CollectNearLimit(1 << 30) // collect only near 1 GiB of heap
+	restore, err := cli.CollectNearLimit(1 << 30) // collect only near 1 GiB of heap
 	if err != nil {
 		panic(err)
 	}

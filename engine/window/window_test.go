@@ -1,4 +1,4 @@
-package engine_test
+package window_test
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // needDisplay skips a test that opens a window when there is no display,
@@ -71,12 +72,12 @@ func TestWindowDriverRunsSceneChain(t *testing.T) {
 			if ev.Kind != engine.Render {
 				continue
 			}
-			if ev.Screen == nil {
+			if window.Screen(ev) == nil {
 				nilScreens++
 				continue
 			}
-			ev.Screen.Fill(color.RGBA{0, 0, 255, 255})
-			ev.Screen.ReadPixels(pix)
+			window.Screen(ev).Fill(color.RGBA{0, 0, 255, 255})
+			window.Screen(ev).ReadPixels(pix)
 			if pixel(pix, w, 5, 5) == (color.RGBA{0, 0, 255, 255}) {
 				blueSeen = true
 				return nil, nil
@@ -95,11 +96,11 @@ func TestWindowDriverRunsSceneChain(t *testing.T) {
 		})
 		s.AddRender(0, "draw", func(_ donburi.World, ev engine.Event) {
 			squareX = prevX + (curX-prevX)*ev.Alpha
-			ev.Screen.Fill(color.Black)
-			square(ev.Screen, squareX, 100, color.RGBA{255, 0, 0, 255})
+			window.Screen(ev).Fill(color.Black)
+			square(window.Screen(ev), squareX, 100, color.RGBA{255, 0, 0, 255})
 		})
 		for ev := range loop.Events(s.Groups()...) {
-			if ev.Kind == engine.Render && ev.Screen == nil {
+			if ev.Kind == engine.Render && window.Screen(ev) == nil {
 				nilScreens++
 				continue
 			}
@@ -110,7 +111,7 @@ func TestWindowDriverRunsSceneChain(t *testing.T) {
 			if frames++; frames < 30 || ticks < 10 {
 				continue
 			}
-			ev.Screen.ReadPixels(pix)
+			window.Screen(ev).ReadPixels(pix)
 			for x := range w {
 				if c := pixel(pix, w, x, 110); c.R > 200 && c.G < 50 && c.B < 50 {
 					redFound, redAt = true, float64(x)
@@ -121,8 +122,8 @@ func TestWindowDriverRunsSceneChain(t *testing.T) {
 		}
 		return nil, loop.Err()
 	})
-	err := engine.Run(first, &engine.Options{Window: engine.Window{Title: "engine test", Width: w, Height: h,
-		ScreenWidth: w, ScreenHeight: h}})
+	err := window.Run(first, nil, &window.Options{Title: "engine test", Width: w, Height: h,
+		ScreenWidth: w, ScreenHeight: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,9 +145,9 @@ func TestWindowWithoutDisplayFails(t *testing.T) {
 		scene := engine.NewScene("Never", func(loop *engine.Loop) (engine.Scene, error) {
 			return nil, errors.New("the scene ran without a display")
 		})
-		err := engine.Run(scene, nil)
+		err := window.Run(scene, nil, nil)
 		fmt.Printf("RUN ERROR: %v\n", err)
-		if !errors.Is(err, engine.ErrNoDisplay) {
+		if !errors.Is(err, window.ErrNoDisplay) {
 			os.Exit(3)
 		}
 		return

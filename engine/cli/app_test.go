@@ -1,4 +1,4 @@
-package engine_test
+package cli_test
 
 import (
 	"bytes"
@@ -14,13 +14,14 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/input"
 )
 
-// appGame is a small game on engine.App: a body whose speed is a game flag,
+// appGame is a small game on cli.App: a body whose speed is a game flag,
 // pushed by Space (from the tick's input), with a state checksum.
 type appGame struct {
-	app    *engine.App
+	app    *cli.App
 	speed  *float64
 	volume *int
 	drift  *float64 // an unrecorded flag that changes the game: a build that drifts
@@ -28,7 +29,7 @@ type appGame struct {
 }
 
 func newAppGame() *appGame {
-	g := &appGame{app: &engine.App{Name: "game", Unrecorded: []string{"volume", "drift"}}}
+	g := &appGame{app: &cli.App{Name: "game", Unrecorded: []string{"volume", "drift"}}}
 	g.speed = g.app.Flags().Float64("speed", 1, "how fast")
 	g.volume = g.app.Flags().Int("volume", 5, "how loud")
 	g.drift = g.app.Flags().Float64("drift", 0, "added to the speed from tick 100")
@@ -102,11 +103,11 @@ func TestAppRecordsAndReplaysItsSettings(t *testing.T) {
 	}
 
 	_, err = newAppGame().run("-headless", "-replay", rec, "-speed", "2")
-	var fe *engine.FlagError
+	var fe *cli.FlagError
 	if !errors.As(err, &fe) || fe.Flag != "speed" || !strings.Contains(err.Error(), "the recording was made with -speed 1.5") {
 		t.Fatalf("a conflicting flag: %v", err)
 	}
-	other := &engine.App{}
+	other := &cli.App{}
 	other.Flags()
 	err = other.Run([]string{"-headless", "-replay", rec}, newAppGame().first)
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "-speed 1.5, a flag this program does not have") {
@@ -125,7 +126,7 @@ func TestAppRefusesBadFlags(t *testing.T) {
 		g := newAppGame()
 		g.seen = -1
 		_, err := g.run(args...)
-		var fe *engine.FlagError
+		var fe *cli.FlagError
 		if !errors.As(err, &fe) || g.seen != -1 {
 			t.Errorf("%v: %v (first scene made: %v)", args, err, g.seen != -1)
 		}
@@ -166,7 +167,7 @@ func TestAppDumps(t *testing.T) {
 		t.Fatalf("the drifted state equals the recording's: %q", got)
 	}
 	for _, bad := range []string{"0", "1:0", "x", "2:", ":3", "1:2:3"} {
-		if _, err := newAppGame().run("-headless", "-seconds", "1", "-dump-at", bad); !errors.As(err, new(*engine.FlagError)) {
+		if _, err := newAppGame().run("-headless", "-seconds", "1", "-dump-at", bad); !errors.As(err, new(*cli.FlagError)) {
 			t.Errorf("-dump-at %s: %v", bad, err)
 		}
 	}
@@ -205,7 +206,7 @@ func TestAppDefault(t *testing.T) {
 	if g, err := run("-headless", "-replay", rec); err != nil || g.seen != 5 {
 		t.Fatalf("replayed: %v, speed %v", err, g.seen)
 	}
-	if err := newAppGame().app.Default("nope", "1"); !errors.As(err, new(*engine.FlagError)) {
+	if err := newAppGame().app.Default("nope", "1"); !errors.As(err, new(*cli.FlagError)) {
 		t.Fatalf("no such flag: %v", err)
 	}
 }
@@ -217,7 +218,7 @@ func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 	switch os.Getenv("ENGINE_TEST_APP_MAIN") {
 	case "panic":
 		os.Args = []string{"game", "-headless", "-seconds", "1"}
-		app := &engine.App{Name: "game"}
+		app := &cli.App{Name: "game"}
 		app.Main(func() (engine.Scene, error) {
 			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 				var cells []int
@@ -231,7 +232,7 @@ func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 		})
 	case "nodisplay":
 		os.Args = []string{"game", "-seconds", "1"}
-		app := &engine.App{Name: "game"}
+		app := &cli.App{Name: "game"}
 		app.Main(func() (engine.Scene, error) {
 			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) { return nil, nil }), nil
 		})
@@ -261,4 +262,16 @@ func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "game: engine: no display") || strings.Contains(out, "run: ") || strings.Contains(out, "checksum") {
 		t.Fatalf("no display: exit %d\n%s", code, out)
 	}
+}
+
+// pendulum is the appGame's simulation: a damped pendulum, pushed.
+type pendulum struct{ x, v float64 }
+
+func (p *pendulum) step(dt float64, push bool) {
+	a := -9.81*math.Sin(p.x) - 0.1*p.v*math.Abs(p.v)
+	if push {
+		a += 3
+	}
+	p.v += a * dt
+	p.x += p.v * dt
 }

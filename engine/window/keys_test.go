@@ -1,4 +1,4 @@
-package engine_test
+package window_test
 
 import (
 	"testing"

@@ -1,9 +1,12 @@
-package engine
+package cli
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/cputime"
 )
 
 // realtimeProbe measures a real-clock run: the CPU the process uses, and how
@@ -22,20 +25,20 @@ type realtimeProbe struct {
 }
 
 func newRealtimeProbe(seconds float64) *realtimeProbe {
-	cpu, _ := cpuTime()
+	cpu, _ := cputime.Process()
 	return &realtimeProbe{start: time.Now(), cpuStart: cpu,
 		errors: make([]time.Duration, 0, int(seconds*60)+120)}
 }
 
 // event is the run's OnEvent hook.
-func (p *realtimeProbe) event(loop *Loop, ev Event) {
+func (p *realtimeProbe) event(loop *engine.Loop, ev engine.Event) {
 	now := time.Now()
 	scene, _ := loop.Scene()
 	switch {
-	case ev.Kind == Input && scene != p.scene:
+	case ev.Kind == engine.Input && scene != p.scene:
 		st := loop.Stats() // a timeline's first frame: its game time 0 is now
 		p.base, p.scene, p.lost = now, scene, st.Clamped+st.Dropped
-	case ev.Kind == Update && ev.Group == 0 && !p.base.IsZero():
+	case ev.Kind == engine.Update && ev.Group == 0 && !p.base.IsZero():
 		st := loop.Stats()
 		p.errors = append(p.errors, now.Sub(p.base)-ev.Time-(st.Clamped+st.Dropped-p.lost))
 	}
@@ -45,7 +48,7 @@ func (p *realtimeProbe) event(loop *Loop, ev Event) {
 // scene's report, then the bare sleep's (one second more of the run).
 func (p *realtimeProbe) line() string {
 	wall := time.Since(p.start)
-	cpuNow, measured := cpuTime()
+	cpuNow, measured := cputime.Process()
 	cpu := cpuNow - p.cpuStart
 	usage := fmt.Sprintf("%v CPU = %.2f%% of one core", cpu.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds())
 	if !measured {

@@ -1,4 +1,10 @@
-package engine
+// Package cli is the command line every game on the engine gets, and the
+// run it starts: [App] parses the standard flags (a window or headless,
+// record and replay, screenshots, dumps, a CPU profile) beside the game's
+// own, runs the scene chain in a window (package engine/window) or
+// headless (engine.Run), saves what was asked for when the run ends,
+// Ctrl-C included, and prints a summary that ends with the state checksum.
+package cli
 
 import (
 	"bytes"
@@ -15,8 +21,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
+	"github.com/fixedstep/fixedstep/engine/window"
 )
 
 // App is the command line every game on the engine gets, and the run it
@@ -24,21 +32,21 @@ import (
 // profile, Ctrl-C handled. A game's main is a few lines:
 //
 //	func main() {
-//		app := &engine.App{Name: "breakout", Window: engine.Window{Width: 640, Height: 480}}
+//		app := &cli.App{Name: "breakout", Window: window.Options{Width: 640, Height: 480}}
 //		lives := app.Flags().Int("lives", 3, "lives at the start") // the game's own flags
 //		app.Main(func() (engine.Scene, error) {
 //			return &Title{Seed: app.Seed(), Lives: *lives}, nil
 //		})
 //	}
 //
-// The standard flags:
+// The standard flags (-h lists them with the game's):
 //
 //	-headless         no window: frames at a virtual rate, as fast as they run (deterministic)
 //	-realtime         headless at the speed of the real clock; reports CPU use and tick timing
 //	-fps F            the virtual frame rate of -headless (default 60)
 //	-seed S           the random seed, for App.Seed (default 1)
 //	-seconds N        stop once the scenes have run N seconds of game time
-//	-record FILE      record the run to FILE, written as it runs (see InputLog.Create)
+//	-record FILE      record the run to FILE, written as it runs (see engine.InputLog.Create)
 //	-replay FILE      replay FILE: its seed and settings too, checking the state every tick
 //	-screenshot FILE  save the -frames'th frame drawn in the window as a PNG, then stop
 //	-frames N         the frame -screenshot saves (default 120; a window draws as many
@@ -46,7 +54,7 @@ import (
 //	-screenshot-at S:T  save the first frame drawn after tick T of scene S instead
 //	                  (T alone: scene 1): the same moment of the game at any frame rate
 //	-cpuprofile FILE  write a CPU profile of the run
-//	-detail           record what the desync bisector needs (see InputLog.Detail)
+//	-detail           record what the desync bisector needs (see engine.InputLog.Detail)
 //	-dump-at S:T      write the world after tick T of scene S (T alone: scene 1) to dump-S-T.txt
 //
 // A replay that diverges says where (the tick; with -detail at recording,
@@ -64,8 +72,8 @@ import (
 // frame.
 //
 // The run is recorded in memory (or to -record's file) whatever the flags,
-// and first is the run's Options.Restart, so that Loop.Rewind (the dev
-// keys' comma) can re-run it to an earlier tick; a window run with no
+// and first is the run's Options.Restart, so that engine.Loop.Rewind (the
+// dev keys' comma) can re-run it to an earlier tick; a window run with no
 // summary keeps a state checksum a second.
 //
 // A run that is headless, records, replays or has -seconds ends with a
@@ -75,9 +83,9 @@ import (
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).
 type App struct {
-	Name   string // the program's name, in messages; default the executable's
-	Window Window // the window, when not headless
-	Config Config // the loop's configuration
+	Name   string         // the program's name, in messages; default the executable's
+	Window window.Options // the window, when not headless
+	Config engine.Config  // the loop's configuration
 
 	// Unrecorded names game flags that only say how to show the game
 	// (a volume, a window size): recordings leave them out.
@@ -96,9 +104,148 @@ type App struct {
 	frames                       int
 }
 
-// standardFlags are the App's flags that recordings leave out.
-var standardFlags = []string{"headless", "realtime", "fps", "record", "replay", "screenshot", "frames", "screenshot-at",
-	"cpuprofile", "detail", "dump-at"}
+// A standardFlag is one of the flags every game gets: its name, where its
+// value goes (a pointer to a field of the App) and its default, what -h
+// says of it, whether a recording keeps it, and what it refuses. A new
+// standard flag is an entry here, a field of App, and a line of App's doc.
+type standardFlag struct {
+	name  string
+	value func(a *App) any // *bool, *int, *uint64, *float64 or *string
+	def   any              // nil: the zero value
+	usage string
+	kept  bool               // recordings keep it: it is the run's own
+	check func(a *App) error // nil: every value that parses
+}
+
+// standardFlags are the flags every game gets, in the order -h lists them
+// and their values are checked.
+var standardFlags = []standardFlag{
+	{name: "headless", value: func(a *App) any { return &a.headless },
+		usage: "run without a window: frames at a virtual rate, as fast as they run"},
+	{name: "realtime", value: func(a *App) any { return &a.realtime },
+		usage: "run headless at the speed of the real clock, and report CPU use and tick timing"},
+	{name: "fps", value: func(a *App) any { return &a.fps }, def: 60.0,
+		usage: "the virtual frame rate of -headless",
+		check: func(a *App) error {
+			if !(a.fps > 0 && a.fps <= rate.MaxHz) {
+				return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in (0, %g]", rate.MaxHz)}
+			}
+			return nil
+		}},
+	{name: "seed", value: func(a *App) any { return &a.seed }, def: uint64(1), kept: true,
+		usage: "the random seed"},
+	{name: "seconds", value: func(a *App) any { return &a.seconds }, kept: true,
+		usage: "stop once the scenes have run this many seconds of game time (0: no limit)",
+		check: func(a *App) error {
+			limit := float64(math.MaxInt64) / float64(time.Second)
+			if math.IsNaN(a.seconds) || math.IsInf(a.seconds, 0) || a.seconds < 0 || a.seconds > limit {
+				return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
+					"must be a finite number of seconds in [0, %.4g] (0: no limit)", limit)}
+			}
+			return nil
+		}},
+	{name: "record", value: func(a *App) any { return &a.record },
+		usage: "record the run to this file, written as it runs",
+		check: func(a *App) error {
+			if a.record != "" && a.record == a.replay {
+				return &FlagError{"record", a.record, "is the file -replay reads"}
+			}
+			return nil
+		}},
+	{name: "replay", value: func(a *App) any { return &a.replay },
+		usage: "replay this recording (its seed and settings too), checking the state every tick"},
+	{name: "screenshot", value: func(a *App) any { return &a.shot },
+		usage: "save the -frames'th frame drawn in the window to this PNG file, then stop",
+		check: func(a *App) error {
+			if a.shot == "" {
+				return nil
+			}
+			if a.Headless() {
+				return &FlagError{"screenshot", a.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
+			}
+			if err := checkWritable(a.shot); err != nil {
+				return &FlagError{"screenshot", a.shot, err.Error()}
+			}
+			return nil
+		}},
+	{name: "frames", value: func(a *App) any { return &a.frames }, def: 120,
+		usage: "the frame -screenshot saves (a window draws as many a second as the display takes)",
+		check: func(a *App) error {
+			if a.frames < 1 {
+				return &FlagError{"frames", fmt.Sprint(a.frames), "must be at least 1"}
+			}
+			return nil
+		}},
+	{name: "screenshot-at", value: func(a *App) any { return &a.shotAt },
+		usage: "save the first frame drawn after tick T of scene S (S:T; T alone: scene 1) to -screenshot's file",
+		check: func(a *App) error {
+			if a.shotAt == "" {
+				return nil
+			}
+			if _, _, err := parseSceneTick(a.shotAt); err != nil {
+				return &FlagError{"screenshot-at", a.shotAt, err.Error()}
+			}
+			if a.shot == "" {
+				return &FlagError{"screenshot-at", a.shotAt, "goes with -screenshot FILE: where to save it"}
+			}
+			return nil
+		}},
+	{name: "cpuprofile", value: func(a *App) any { return &a.cpuOut },
+		usage: "write a CPU profile of the run to this file"},
+	{name: "detail", value: func(a *App) any { return &a.detail },
+		usage: "record what the desync bisector needs: the state after every system, per component type",
+		check: func(a *App) error {
+			if a.detail && a.record == "" {
+				return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
+			}
+			return nil
+		}},
+	{name: "dump-at", value: func(a *App) any { return &a.dumpAt },
+		usage: "write the world after tick T of scene S (S:T; T alone: scene 1) to dump-S-T.txt",
+		check: func(a *App) error {
+			if a.dumpAt == "" {
+				return nil
+			}
+			if _, _, err := parseSceneTick(a.dumpAt); err != nil {
+				return &FlagError{"dump-at", a.dumpAt, err.Error()}
+			}
+			return nil
+		}},
+}
+
+// define defines f on fs, bound to its field of a.
+func (f *standardFlag) define(fs *flag.FlagSet, a *App) {
+	switch p := f.value(a).(type) {
+	case *bool:
+		def, _ := f.def.(bool)
+		fs.BoolVar(p, f.name, def, f.usage)
+	case *int:
+		def, _ := f.def.(int)
+		fs.IntVar(p, f.name, def, f.usage)
+	case *uint64:
+		def, _ := f.def.(uint64)
+		fs.Uint64Var(p, f.name, def, f.usage)
+	case *float64:
+		def, _ := f.def.(float64)
+		fs.Float64Var(p, f.name, def, f.usage)
+	case *string:
+		def, _ := f.def.(string)
+		fs.StringVar(p, f.name, def, f.usage)
+	default:
+		panic(fmt.Sprintf("cli: flag -%s: a field of type %T", f.name, p))
+	}
+}
+
+// unrecordedStandard reports whether name is a standard flag that
+// recordings leave out.
+func unrecordedStandard(name string) bool {
+	for i := range standardFlags {
+		if standardFlags[i].name == name {
+			return !standardFlags[i].kept
+		}
+	}
+	return false
+}
 
 // Flags returns the App's flag set, for the game's own flags: define them
 // before Main. They are recorded and restored by replays (see App).
@@ -107,19 +254,9 @@ func (a *App) Flags() *flag.FlagSet {
 		return a.flags
 	}
 	fs := flag.NewFlagSet(a.name(), flag.ContinueOnError)
-	fs.BoolVar(&a.headless, "headless", false, "run without a window: frames at a virtual rate, as fast as they run")
-	fs.BoolVar(&a.realtime, "realtime", false, "run headless at the speed of the real clock, and report CPU use and tick timing")
-	fs.Float64Var(&a.fps, "fps", 60, "the virtual frame rate of -headless")
-	fs.Uint64Var(&a.seed, "seed", 1, "the random seed")
-	fs.Float64Var(&a.seconds, "seconds", 0, "stop once the scenes have run this many seconds of game time (0: no limit)")
-	fs.StringVar(&a.record, "record", "", "record the run to this file, written as it runs")
-	fs.StringVar(&a.replay, "replay", "", "replay this recording (its seed and settings too), checking the state every tick")
-	fs.StringVar(&a.shot, "screenshot", "", "save the -frames'th frame drawn in the window to this PNG file, then stop")
-	fs.IntVar(&a.frames, "frames", 120, "the frame -screenshot saves (a window draws as many a second as the display takes)")
-	fs.StringVar(&a.shotAt, "screenshot-at", "", "save the first frame drawn after tick T of scene S (S:T; T alone: scene 1) to -screenshot's file")
-	fs.StringVar(&a.cpuOut, "cpuprofile", "", "write a CPU profile of the run to this file")
-	fs.BoolVar(&a.detail, "detail", false, "record what the desync bisector needs: the state after every system, per component type")
-	fs.StringVar(&a.dumpAt, "dump-at", "", "write the world after tick T of scene S (S:T; T alone: scene 1) to dump-S-T.txt")
+	for i := range standardFlags {
+		standardFlags[i].define(fs, a)
+	}
 	a.flags = fs
 	return fs
 }
@@ -168,7 +305,7 @@ func (a *App) name() string {
 // settings applied), and may set flags itself (App.Default) to the game's
 // own defaults: what they hold when it returns is what the run uses and the
 // recording keeps. A game flag first finds bad is a *FlagError it returns.
-func (a *App) Main(first func() (Scene, error)) {
+func (a *App) Main(first func() (engine.Scene, error)) {
 	err := a.Run(os.Args[1:], first)
 	var ie *InterruptedError
 	switch {
@@ -184,7 +321,7 @@ func (a *App) Main(first func() (Scene, error)) {
 		os.Exit(2)
 	default:
 		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), err)
-		var se *SceneError
+		var se *engine.SceneError
 		if errors.As(err, &se) && se.Panic != nil {
 			fmt.Fprintf(a.errOut(), "\n%s", se.Stack) // where the scene panicked
 		}
@@ -232,7 +369,7 @@ func (a *App) errOut() io.Writer {
 // Run is Main without the exit, for tests and tools: it parses args, runs
 // the game and returns nil when it ended, a *FlagError for a bad flag, an
 // *InterruptedError after a signal, or the run's error.
-func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
+func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error) {
 	fs := a.Flags()
 	fs.SetOutput(a.errOut())
 	if err := fs.Parse(args); err != nil {
@@ -247,9 +384,9 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	if err := a.check(); err != nil {
 		return err
 	}
-	var replay *InputLog
+	var replay *engine.InputLog
 	if a.replay != "" {
-		if replay, err = LoadInputLog(a.replay); err != nil {
+		if replay, err = engine.LoadInputLog(a.replay); err != nil {
 			return err
 		}
 		if err := a.applySettings(replay); err != nil {
@@ -265,22 +402,22 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 		return err
 	}
 	if scene == nil {
-		return errors.New("engine: App: the first scene is nil")
+		return errors.New("cli: App: the first scene is nil")
 	}
 	if err := a.check(); err != nil {
 		return err
 	}
 
-	opts := &Options{Config: a.Config, Window: a.Window, Replay: replay,
+	opts := &engine.Options{Config: a.Config, Replay: replay,
 		StopAt: time.Duration(a.seconds * float64(time.Second))}
 	if a.Headless() {
-		opts.Headless = &Headless{FPS: a.fps, Realtime: a.realtime}
+		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime}
 	}
 	// The run is recorded in memory (or to -record's file), for its summary
 	// and for rewinds (Loop.Rewind re-runs it from a fresh first scene). A
 	// window run with no summary keeps a state checksum a second.
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
-	opts.Record = &InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
+	opts.Record = &engine.InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
 	opts.Restart = first
 	if !summary {
 		opts.Record.ChecksumEvery = 60
@@ -329,7 +466,12 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 	ctx, signalled, stop := notifySignals()
 	defer stop()
 	opts.Context = ctx
-	runErr := Run(scene, opts)
+	var runErr error
+	if a.Headless() {
+		runErr = engine.Run(scene, opts)
+	} else {
+		runErr = window.Run(scene, opts, &a.Window)
+	}
 	sig := signalled()
 	if sig != nil && errors.Is(runErr, context.Canceled) {
 		runErr = nil
@@ -354,38 +496,11 @@ func (a *App) Run(args []string, first func() (Scene, error)) (err error) {
 
 // check checks the standard flags' values, before anything runs.
 func (a *App) check() error {
-	switch {
-	case math.IsNaN(a.seconds) || math.IsInf(a.seconds, 0) || a.seconds < 0 ||
-		a.seconds > float64(math.MaxInt64)/float64(time.Second):
-		return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
-			"must be a finite number of seconds in [0, %.4g] (0: no limit)", float64(math.MaxInt64)/float64(time.Second))}
-	case !(a.fps > 0 && a.fps <= rate.MaxHz):
-		return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in (0, %g]", rate.MaxHz)}
-	case a.frames < 1:
-		return &FlagError{"frames", fmt.Sprint(a.frames), "must be at least 1"}
-	case a.shot != "" && a.Headless():
-		return &FlagError{"screenshot", a.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
-	case a.record != "" && a.record == a.replay:
-		return &FlagError{"record", a.record, "is the file -replay reads"}
-	case a.detail && a.record == "":
-		return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
-	}
-	if a.dumpAt != "" {
-		if _, _, err := parseSceneTick(a.dumpAt); err != nil {
-			return &FlagError{"dump-at", a.dumpAt, err.Error()}
-		}
-	}
-	if a.shotAt != "" {
-		if _, _, err := parseSceneTick(a.shotAt); err != nil {
-			return &FlagError{"screenshot-at", a.shotAt, err.Error()}
-		}
-		if a.shot == "" {
-			return &FlagError{"screenshot-at", a.shotAt, "goes with -screenshot FILE: where to save it"}
-		}
-	}
-	if a.shot != "" {
-		if err := checkWritable(a.shot); err != nil {
-			return &FlagError{"screenshot", a.shot, err.Error()}
+	for i := range standardFlags {
+		if c := standardFlags[i].check; c != nil {
+			if err := c(a); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -409,7 +524,7 @@ func checkWritable(path string) error {
 func (a *App) settings() map[string]string {
 	m := map[string]string{}
 	a.flags.VisitAll(func(f *flag.Flag) {
-		if !slices.Contains(standardFlags, f.Name) && !slices.Contains(a.Unrecorded, f.Name) {
+		if !unrecordedStandard(f.Name) && !slices.Contains(a.Unrecorded, f.Name) {
 			m[f.Name] = f.Value.String()
 		}
 	})
@@ -418,7 +533,7 @@ func (a *App) settings() map[string]string {
 
 // applySettings sets the flags from a recording's settings; a flag given
 // on the command line with another value is an error.
-func (a *App) applySettings(lg *InputLog) error {
+func (a *App) applySettings(lg *engine.InputLog) error {
 	given := map[string]bool{}
 	a.flags.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	names := make([]string, 0, len(lg.Settings))
@@ -430,7 +545,7 @@ func (a *App) applySettings(lg *InputLog) error {
 		value := lg.Settings[name]
 		f := a.flags.Lookup(name)
 		switch {
-		case f == nil || slices.Contains(standardFlags, name):
+		case f == nil || unrecordedStandard(name):
 			return &FlagError{"replay", a.replay, fmt.Sprintf("the recording was made with -%s %s, a flag this program does not have", name, value)}
 		case given[name] && f.Value.String() != value:
 			return &FlagError{name, f.Value.String(), fmt.Sprintf("the recording was made with -%s %s: a replay runs as it was recorded (drop -%s)", name, value, name)}
@@ -444,7 +559,7 @@ func (a *App) applySettings(lg *InputLog) error {
 
 // summarize prints what the run did, the recording or the replay, and last
 // the state checksum. runErr is the error the run ended with, printed after.
-func (a *App) summarize(rec, replay *InputLog, probe *realtimeProbe, runErr error) {
+func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, runErr error) {
 	out := a.out()
 	names := make([]string, rec.Scenes())
 	for i := range names {
@@ -457,8 +572,8 @@ func (a *App) summarize(rec, replay *InputLog, probe *realtimeProbe, runErr erro
 	if replay != nil {
 		r := replay.Replayed()
 		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)
-		var de *DivergenceError
-		var re *ReplayError
+		var de *engine.DivergenceError
+		var re *engine.ReplayError
 		switch {
 		case errors.As(runErr, &de):
 			how = fmt.Sprintf("%d checksums matched, then tick %d's differed (the error below)", r.Checked, de.Tick)
@@ -513,15 +628,16 @@ type screenshotFlag struct {
 	done   bool
 }
 
-func (s *screenshotFlag) afterFrame(loop *Loop, ev Event) {
-	if s.done || ev.Screen == nil {
+func (s *screenshotFlag) afterFrame(loop *engine.Loop, ev engine.Event) {
+	screen := window.Screen(ev)
+	if s.done || screen == nil {
 		return
 	}
 	s.frames++
 	scene, _ := loop.Scene()
 	if s.scene == 0 && s.frames == s.frame || s.scene > 0 && (scene > s.scene || scene == s.scene && loop.Ticks(0) >= s.tick) {
 		s.done = true
-		s.err = SaveScreenshot(s.path, ev.Screen)
+		s.err = window.SaveScreenshot(s.path, screen)
 		loop.Stop()
 	}
 }
@@ -567,7 +683,7 @@ type stateDumps struct {
 
 // afterUpdate writes the dump -dump-at asks for once the scene has handled
 // its tick.
-func (d *stateDumps) afterUpdate(loop *Loop, ev Event) {
+func (d *stateDumps) afterUpdate(loop *engine.Loop, ev engine.Event) {
 	if scene, _ := loop.Scene(); d.path != "" || ev.Group != 0 || ev.Tick != d.tick || scene != d.scene {
 		return
 	}
@@ -586,7 +702,7 @@ func (d *stateDumps) result() error {
 }
 
 // diverged writes the replayed world where the replay diverged.
-func (d *stateDumps) diverged(loop *Loop, de *DivergenceError) {
+func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
 	path := fmt.Sprintf("diverged-%d-%d.txt", de.Scene, de.Tick)
 	if err := writeDump(loop, path); err == nil {
 		de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
@@ -594,7 +710,7 @@ func (d *stateDumps) diverged(loop *Loop, de *DivergenceError) {
 }
 
 // writeDump writes the loop's scene state to a new file at path.
-func writeDump(loop *Loop, path string) error {
+func writeDump(loop *engine.Loop, path string) error {
 	var buf bytes.Buffer
 	if err := loop.DumpState(&buf); err != nil {
 		return err

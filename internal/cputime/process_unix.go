@@ -1,15 +1,15 @@
 //go:build unix
 
-package engine
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time (user and system) the process has used; false
+// Process returns the CPU time (user and system) the process has used; false
 // where it cannot be read.
-func cpuTime() (time.Duration, bool) {
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Options configure [Run] and [RunOn]: the loop's configuration, its input,
+// the recording or replay of the run, and hooks for tools. The zero value
+// (or nil) runs the scenes with the default loop, headless by [Run].
+type Options struct {
+	// Context, when cancelled, ends the event stream after the current
+	// event, as Stop does, and the scene chain with it (even scenes that
+	// never ask for events); Run then returns an error wrapping the
+	// context's error.
+	Context context.Context
+
+	// Config is the loop's configuration.
+	Config Config
+
+	// Headless configures [Run]'s headless driver; nil means a manual
+	// clock at 60 frames a second (see [Headless]). [RunOn] ignores it.
+	Headless *Headless
+
+	// Input replaces the driver's own input, sampled once a frame: the
+	// devices in a window, nothing headless. It is for devices (or a test
+	// that plays a device): what a frame-sampled source gives depends on the
+	// frame rate. An autopilot, a script or a bot goes in TickInput.
+	Input InputSource
+
+	// TickInput, if set, gives every tick of every group its input, one
+	// tick at a time, so that it is the same at any frame rate (see
+	// [TickInput]); a scene's own [Loop.SetTickInput] takes precedence for
+	// its group. Input events still carry the frame's sample.
+	TickInput TickInput
+
+	// Record, if set, receives the run: every scene's timeline and the input
+	// of every tick (see [InputLog]). It must be new (or just given a file
+	// by [InputLog.Create]); Run marks it complete when the chain ends and
+	// writes its file's last records, but does not close the file.
+	Record *InputLog
+
+	// StopAt, when positive, stops the run (as Loop.Stop does) right after
+	// the tick that brings the game time of its scenes' first groups, summed
+	// over the scenes, to StopAt: the same tick at any frame rate.
+	StopAt time.Duration
+
+	// OnEvent, if set, sees every event as the loop delivers it, before the
+	// scene does: for measurements and tools. AfterFrame, if set, is called
+	// once the scene has handled each Render event (its Screen then holds
+	// the frame the scene drew, until the next event). Both run on the
+	// loop's goroutine; they should not allocate if frames are to stay
+	// allocation-free.
+	OnEvent, AfterFrame func(loop *Loop, ev Event)
+
+	// AfterUpdate, if set, is called once the scene has handled each Update
+	// event (at the next call to Loop.Next): the state after that tick, for
+	// a dump (Loop.DumpState) or a measurement.
+	AfterUpdate func(loop *Loop, ev Event)
+
+	// OnDivergence, if set, is told of a replay's divergence as it is
+	// found, with the scene's state still as it diverged (Loop.DumpState
+	// writes it); it may fill in the error's Dump.
+	OnDivergence func(loop *Loop, err *DivergenceError)
+
+	// Restart, if set, makes the run's first scene anew, for Loop.Rewind,
+	// which re-runs the run from it. cli.App sets it.
+	Restart func() (Scene, error)
+
+	// Replay, if set, feeds every tick the input it had when recorded, in
+	// place of live input and TickInput (Input events still carry the live
+	// sample), checks the state, and ends the run where the recording
+	// ended; [InputLog.Replayed] then says how far it went.
+	Replay *InputLog
+}
+
+// Run runs the scene chain that starts with first headless (see
+// [Headless]; opts.Headless configures it), handing each scene the loop,
+// until a scene returns nil, [Loop.Stop] is called, a headless limit is
+// reached or the context is cancelled. It returns nil in the first three
+// cases, and otherwise the first error, wrapped in a *SceneError naming
+// the scene. A panic in a scene is recovered into such an error. It needs
+// no display and no cgo: package engine/window runs the same chain in a
+// window (window.Run).
+func Run(first Scene, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	h := opts.Headless
+	if h == nil {
+		h = &Headless{}
+	}
+	d, err := newHeadlessDriver(h)
+	if err != nil {
+		return err
+	}
+	return RunOn(d, first, opts)
+}
+
+// A Driver is a platform a loop runs on: it says when a frame begins and
+// when it can be drawn. Both may block (the headless driver sleeps in real
+// time, the window driver suspends the scene's coroutine until ebiten
+// calls Update or Draw) and report false once the platform has stopped
+// (its window closed). BeginFrame returns the time of the driver's clock;
+// BeginRender returns what Render events carry as Event.Screen (nil: the
+// frame is not drawn).
+//
+// A driver may also be an [InputSource], sampled once a frame unless
+// Options.Input replaces it (the window driver's devices), and a [Holder].
+type Driver interface {
+	BeginFrame() (now time.Duration, ok bool)
+	BeginRender() (screen any, ok bool)
+}
+
+// A Holder is a [Driver] that can hold game time: while Held reports true
+// (a window that lost the focus, when its options say to pause then), no
+// tick runs, as in a pause, but apart from the scene's own pause (see
+// [Loop.FocusPaused]). The loop asks once a frame.
+type Holder interface {
+	Held() bool
+}
+
+// RunOn runs the scene chain that starts with first on driver d, as [Run]
+// does headless: package engine/window calls it inside ebiten's game loop.
+// A bad option is an error before the first scene runs.
+func RunOn(d Driver, first Scene, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if first == nil {
+		return errors.New("engine: Run: the first scene is nil")
+	}
+	if opts.Record != nil && (opts.Record.Scenes() > 0 || opts.Record.Complete()) {
+		return errors.New("engine: Run: Options.Record holds a recording already: give it a new InputLog")
+	}
+	loop, err := newLoop(d, opts)
+	if err != nil {
+		return err
+	}
+	return loop.finish(loop.runChains(first))
+}
+
+// CheckOptions returns the error [RunOn] would return for opts before
+// running anything (a bad Config, a negative StopAt), so that a driver can
+// refuse them before it opens a window.
+func CheckOptions(opts *Options) error {
+	if opts == nil {
+		return nil
+	}
+	if _, err := opts.Config.withDefaults(); err != nil {
+		return err
+	}
+	if opts.StopAt < 0 {
+		return &ConfigError{"Options.StopAt", opts.StopAt, "must not be negative (0 means no limit)"}
+	}
+	return nil
+}

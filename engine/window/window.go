@@ -1,0 +1,327 @@
+// Package window runs a game's scene chain in a window, with ebiten: the
+// driver of the engine's loop (ebiten calls Update once a frame, the loop
+// delivers the frame's events, Draw renders), the keyboard, mouse and
+// gamepads read into the engine's input state, and the frame's screen,
+// screenshots of it included. Package engine is the simulation core and
+// knows nothing of ebiten; this package is where ebiten enters.
+//
+//	err := window.Run(&Title{}, &engine.Options{}, &window.Options{Title: "my game"})
+//
+// A render system draws on the screen of its Render event:
+//
+//	sched.AddRender(0, "draw", func(w donburi.World, ev engine.Event) {
+//		if screen := window.Screen(ev); screen != nil { // nil headless
+//			screen.Fill(color.Black)
+//		}
+//	})
+package window
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+)
+
+// The driver. ebiten calls Update once per frame (TPS is SyncWithFPS) and
+// then Draw. The scene chain runs as a coroutine (iter.Pull) that the two
+// callbacks resume: Update resumes it until its frame's updates are done and
+// it waits to render; Draw resumes it to render, until it waits for the next
+// frame. The coroutine is created inside the first Update, on ebiten's game
+// goroutine, because a coroutine must be resumed with the OS-thread locking
+// it was created with.
+
+// Options are the window's. Zero fields take the defaults.
+//
+// The game keeps running while the window is unfocused (ebiten's
+// SetRunnableOnUnfocused is always on, so the engine decides): by default
+// ticks and frames go on as if it had focus. With PauseOnFocusLoss, losing
+// focus holds game time: no Update event arrives, Render events keep coming
+// with the same Time and Alpha, and regaining focus resumes from the held
+// time, without catching up the time spent unfocused. The hold is apart from
+// engine.Loop.SetPaused: a scene's own pause stays on when focus returns, and
+// engine.Loop.FocusPaused reports the hold. The driver asks ebiten for the
+// focus 20 times a second from a goroutine of its own (ebiten.IsFocused is a
+// round trip to the window system, and allocates), so the hold begins and
+// ends within about 50 ms of the change and frames allocate nothing for it.
+//
+// Closing the window (the window manager's close button) ends the event
+// stream and [Run] returns nil. A resize reaches the scene through the
+// screen: with ScreenWidth and ScreenHeight 0, the Render event's screen has
+// the window's new size from the next frame on.
+type Options struct {
+	Title         string // default "fixedstep"
+	Width, Height int    // window size in device-independent pixels; default 960x540
+	// ScreenWidth, ScreenHeight fix the size of the screen image render
+	// systems draw on; 0 means the window's size.
+	ScreenWidth, ScreenHeight int
+	Resizable                 bool
+	Fullscreen                bool
+	// PauseOnFocusLoss holds game time while the window is unfocused;
+	// false (the default) keeps it running.
+	PauseOnFocusLoss bool
+}
+
+type phase uint8
+
+const (
+	inUpdate phase = iota + 1
+	inDraw
+)
+
+type driver struct {
+	clock   engine.Clock
+	suspend func(struct{}) bool // the coroutine's yield
+	phase   phase               // the callback that resumed the coroutine
+	started bool                // a frame began in this Update
+	open    bool                // that frame has not rendered yet
+	drawn   bool                // the frame was rendered in this Draw
+	closing bool                // the window is being closed
+	screen  *ebiten.Image
+	devices deviceInput
+
+	pauseOnFocusLoss bool
+	unfocused        atomic.Bool // the window has no focus (watched under PauseOnFocusLoss)
+}
+
+// BeginFrame starts a frame in an Update: the next one, or this one again
+// when the frame begun in it was abandoned before rendering (a scene ended
+// in an Update event and the next scene starts its own frame), so that the
+// Draw that follows draws the new scene instead of nothing. It reports
+// false once the window is being closed.
+func (d *driver) BeginFrame() (time.Duration, bool) {
+	for d.phase != inUpdate || d.started && !d.open {
+		if !d.suspend(struct{}{}) {
+			return 0, false
+		}
+	}
+	if d.closing {
+		return 0, false
+	}
+	d.started, d.open = true, true
+	return d.clock.Now(), true
+}
+
+// BeginRender waits for Draw and returns its screen, or nil when ebiten
+// skipped Draw.
+func (d *driver) BeginRender() (any, bool) {
+	for d.phase != inDraw || d.drawn {
+		if !d.suspend(struct{}{}) {
+			return nil, false
+		}
+		if d.phase == inUpdate {
+			// ebiten skipped Draw: render this frame without a screen and
+			// start the next one in this Update.
+			d.open = false
+			return nil, true
+		}
+	}
+	d.drawn, d.open = true, false
+	return d.screen, true
+}
+
+// Held reports whether the window has lost the focus under
+// Options.PauseOnFocusLoss: the loop holds game time meanwhile.
+func (d *driver) Held() bool { return d.pauseOnFocusLoss && d.unfocused.Load() }
+
+// Sample reads the devices: the loop samples them once a frame.
+func (d *driver) Sample(frame int64, in *input.State) { d.devices.Sample(frame, in) }
+
+// game is the ebiten.Game that runs the scene chain.
+type game struct {
+	d        driver
+	first    engine.Scene
+	opts     *engine.Options
+	win      Options
+	resume   func() (struct{}, bool)
+	finished bool
+	err      error
+	shot     shotRequest // see Screenshot
+}
+
+func (g *game) run(yield func(struct{}) bool) {
+	g.d.suspend = yield
+	g.err = engine.RunOn(&g.d, g.first, g.opts)
+}
+
+func (g *game) Update() error {
+	if g.resume == nil {
+		// iter.Pull's stop is not kept: the coroutine ends by itself when the
+		// chain ends (closing the window stops the loop first, below), and
+		// stop called after RunGame returns would run on another goroutine.
+		g.resume, _ = iter.Pull(g.run)
+	}
+	if g.finished {
+		return ebiten.Termination
+	}
+	g.d.closing = ebiten.IsWindowBeingClosed()
+	g.d.phase, g.d.started = inUpdate, false
+	if _, ok := g.resume(); !ok {
+		g.finished = true
+		return ebiten.Termination
+	}
+	return nil
+}
+
+func (g *game) Draw(screen *ebiten.Image) {
+	if g.resume == nil || g.finished {
+		return
+	}
+	g.d.phase, g.d.drawn, g.d.screen = inDraw, false, screen
+	if _, ok := g.resume(); !ok {
+		g.finished = true
+	}
+	if g.d.drawn { // the scene has drawn the whole frame
+		g.shot.take(screen)
+	}
+	g.d.screen = nil
+}
+
+func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	w, h := outsideWidth, outsideHeight
+	if g.win.ScreenWidth > 0 && g.win.ScreenHeight > 0 {
+		w, h = g.win.ScreenWidth, g.win.ScreenHeight
+	}
+	if layoutObserver != nil {
+		layoutObserver(outsideWidth, outsideHeight, w, h)
+	}
+	return w, h
+}
+
+// layoutObserver, when set (by tests, before Run), sees every Layout call:
+// the outside size ebiten passed and the screen size returned.
+var layoutObserver func(outsideWidth, outsideHeight, screenWidth, screenHeight int)
+
+// ErrNoDisplay is wrapped by the error Run returns when no window can be opened.
+var ErrNoDisplay = errors.New("no display to open a window on")
+
+// running is the game a window runs: ebiten runs one per process.
+var running atomic.Pointer[game]
+
+// Run runs the scene chain that starts with first in a window, as
+// engine.Run does headless: until a scene returns nil, the window closes,
+// engine.Loop.Stop is called or the context is cancelled; nil in the first
+// three cases, otherwise the first error, wrapped in an *engine.SceneError
+// naming the scene. opts configures the loop (its Headless field is
+// ignored), win the window (nil: the defaults). The window's devices are
+// the loop's input unless opts.Input replaces them. A bad option is an
+// error before the window opens.
+//
+// Run must be called once per process, from the main goroutine (ebiten's
+// rule); without a display it returns an error wrapping ErrNoDisplay that
+// says how to run headless or under xvfb-run.
+func Run(first engine.Scene, opts *engine.Options, win *Options) error {
+	if opts == nil {
+		opts = &engine.Options{}
+	}
+	if err := engine.CheckOptions(opts); err != nil {
+		return err
+	}
+	g := &game{first: first, opts: opts}
+	if win != nil {
+		g.win = *win
+	}
+	g.d.clock = engine.NewRealClock()
+	g.d.pauseOnFocusLoss = g.win.PauseOnFocusLoss
+	w := g.win
+	if w.Title == "" {
+		w.Title = "fixedstep"
+	}
+	if w.Width <= 0 || w.Height <= 0 {
+		w.Width, w.Height = 960, 540
+	}
+	ebiten.SetWindowTitle(w.Title)
+	ebiten.SetWindowSize(w.Width, w.Height)
+	if w.Resizable {
+		ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	}
+	ebiten.SetFullscreen(w.Fullscreen)
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	ebiten.SetWindowClosingHandled(true)
+	ebiten.SetRunnableOnUnfocused(true) // the engine decides: see Options
+	if w.PauseOnFocusLoss {
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			watchFocus(&g.d.unfocused, stop)
+		}()
+		defer func() {
+			close(stop)
+			<-done
+		}()
+	}
+	running.Store(g)
+	defer running.Store(nil)
+	if err := ebiten.RunGame(g); err != nil {
+		if g.resume == nil {
+			return fmt.Errorf("engine: %w (%v): run headless (engine.Run; "+
+				"the -headless flag of a game on cli.App) or under a virtual display: xvfb-run -a %s",
+				ErrNoDisplay, err, filepath.Base(os.Args[0]))
+		}
+		return fmt.Errorf("engine: ebiten: %w", err)
+	}
+	g.shot.cancel()
+	return g.err
+}
+
+// focusPoll is how often the driver asks ebiten whether the window has the
+// focus, under Window.PauseOnFocusLoss.
+const focusPoll = 50 * time.Millisecond
+
+// watchFocus keeps unfocused up to date until stop is closed. ebiten.IsFocused
+// is a round trip to the window system's thread that allocates (7 times a
+// call in ebiten v2.10.4 on X11), so it is asked here, 20 times a second,
+// rather than in every frame: Update reads an atomic and allocates nothing.
+func watchFocus(unfocused *atomic.Bool, stop <-chan struct{}) {
+	tick := time.NewTicker(focusPoll)
+	defer tick.Stop()
+	for {
+		unfocused.Store(!ebiten.IsFocused())
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// deviceInput samples the keyboard, mouse and gamepads through ebiten, once a
+// frame, into an input state. Its buffers are reused: no allocation per frame.
+type deviceInput struct {
+	keys []ebiten.Key
+	pads []ebiten.GamepadID
+}
+
+func (d *deviceInput) Sample(_ int64, in *input.State) {
+	d.keys = inpututil.AppendPressedKeys(d.keys[:0])
+	for _, k := range d.keys {
+		in.SetKey(input.Key(k), true)
+	}
+	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
+		in.SetMouseButton(input.MouseButton(b), ebiten.IsMouseButtonPressed(b))
+	}
+	x, y := ebiten.CursorPosition()
+	in.CursorX, in.CursorY = float64(x), float64(y)
+	in.WheelX, in.WheelY = ebiten.Wheel()
+	d.pads = ebiten.AppendGamepadIDs(d.pads[:0])
+	for i, id := range d.pads[:min(len(d.pads), input.MaxGamepads)] {
+		in.Gamepads[i].Connected = true
+		if !ebiten.IsStandardGamepadLayoutAvailable(id) {
+			continue
+		}
+		for b := ebiten.StandardGamepadButton(0); b <= ebiten.StandardGamepadButtonMax; b++ {
+			in.SetGamepadButton(i, input.GamepadButton(b), ebiten.IsStandardGamepadButtonPressed(id, b))
+		}
+		for a := ebiten.StandardGamepadAxis(0); a <= ebiten.StandardGamepadAxisMax; a++ {
+			in.SetGamepadAxis(i, input.GamepadAxis(a), ebiten.StandardGamepadAxisValue(id, a))
+		}
+	}
+}
