@@ -12,13 +12,13 @@
 //		ship := art.MustSprite(assets.SpritePlayer) // look up once, draw every frame
 //		face := art.Face(16)
 //		for ev := range loop.Events() {
-//			if ev.Kind == engine.Render {
+//			if screen := window.Screen(ev); screen != nil { // a Render event in a window
 //				op := &ebiten.DrawImageOptions{}
 //				op.GeoM.Translate(-16, -16) // sprites turn about their centre
 //				op.GeoM.Rotate(s.angle)     // and face +x at angle 0
 //				op.GeoM.Translate(s.x, s.y)
-//				ev.Screen.DrawImage(ship, op)
-//				text.Draw(ev.Screen, "score 3", face, nil)
+//				screen.DrawImage(ship, op)
+//				text.Draw(screen, "score 3", face, nil)
 //			}
 //		}
 //		return nil, loop.Err()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 )
@@ -33,9 +34,12 @@ type bisector struct {
 	parts func(dst []StatePart) []StatePart // the scene's, see SetStateParts
 	dump  func(w io.Writer) error           // the scene's, see SetStateDump
 
-	pos   int      // systems probed in the current Update event
 	names []string // recording: the systems probed in the current tick
 	sums  []uint32 // and the state after each
+
+	ran   []string // replaying: the systems run so far in the current tick
+	next  int      // the recorded system after the last one compared
+	extra string   // a system run since then that the recording did not run
 
 	cursor  []int           // replaying: per group, the next recorded tick with detail
 	partCur int             // replaying: the next recorded tick with parts
@@ -46,23 +50,29 @@ type bisector struct {
 
 // begin readies the bisector for a timeline of n groups.
 func (b *bisector) begin(n int) {
-	b.pos, b.names, b.sums, b.partCur, b.found = 0, b.names[:0], b.sums[:0], 0, nil
+	b.beginTick()
+	b.names, b.sums, b.partCur, b.found = b.names[:0], b.sums[:0], 0, nil
 	b.cursor = slices.Grow(b.cursor[:0], n)[:n]
 	clear(b.cursor)
+}
+
+// beginTick readies the bisector for the systems of a tick.
+func (b *bisector) beginTick() {
+	b.ran, b.next, b.extra = b.ran[:0], 0, ""
 }
 
 // systemDiff is where a replay's state first differed after a system.
 type systemDiff struct {
 	group              int
 	tick               int64
-	system, recordedAs string
+	system, note       string // the system, and what else the two runs ran differently
 	recorded, replayed uint32
 }
 
 // Detailed reports whether the run records or replays the detail of the
 // desync bisector (see InputLog.Detail): then a scene's scheduler should
 // have the loop as its probe (Scheduler.SetProbe) and the loop should have
-// the scene's state parts (SetStateParts). systems.Stage does both.
+// the scene's state parts (SetStateParts). stage.Stage does both.
 func (l *Loop) Detailed() bool { return l.rec.detailed() }
 
 func (r *recorder) detailed() bool {
@@ -109,8 +119,6 @@ func (r *recorder) afterSystem(ev Event, name string) {
 		return
 	}
 	sum := uint32(r.checksum())
-	pos := b.pos
-	b.pos++
 	if r.record != nil && r.record.Detail {
 		b.names = append(b.names, name)
 		b.sums = append(b.sums, sum)
@@ -118,21 +126,61 @@ func (r *recorder) afterSystem(ev Event, name string) {
 	if r.replayed == nil || b.found != nil || ev.Group >= len(r.replayed.Sys) {
 		return
 	}
+	b.ran = append(b.ran, name)
 	sums, names, ok := r.replayed.Sys[ev.Group].At(&b.cursor[ev.Group], ev.Tick)
 	if !ok {
 		return // the recording has no detail of this tick
 	}
-	recordedAs := ""
-	if pos < len(names) {
-		recordedAs = names[pos]
+	// Systems are matched by name (the k-th run of a name with the
+	// recording's k-th), so that a build that adds, removes or renames a
+	// system compares the others still, and names what it ran otherwise.
+	j := nth(names, name, count(b.ran[:len(b.ran)-1], name))
+	if j < 0 || j >= len(sums) {
+		if b.extra == "" {
+			b.extra = name
+		}
+		return // the recording did not run this system
 	}
-	switch {
-	case pos >= len(sums):
-		b.found = &systemDiff{group: ev.Group, tick: ev.Tick, system: name, replayed: sum}
-	case sums[pos] != sum || recordedAs != name:
-		b.found = &systemDiff{group: ev.Group, tick: ev.Tick, system: name, recordedAs: recordedAs,
-			recorded: sums[pos], replayed: sum}
+	if sums[j] != sum {
+		f := &systemDiff{group: ev.Group, tick: ev.Tick, system: name, recorded: sums[j], replayed: sum}
+		var notes []string
+		if b.extra != "" {
+			notes = append(notes, fmt.Sprintf("after %q, which the recording did not run", b.extra))
+		}
+		for _, m := range names[b.next:j] {
+			if !slices.Contains(b.ran, m) {
+				notes = append(notes, fmt.Sprintf("the recording ran %q before it, which this run did not", m))
+				break
+			}
+		}
+		f.note = strings.Join(notes, "; ")
+		b.found = f
 	}
+	b.next, b.extra = j+1, ""
+}
+
+// count returns how many of names are name.
+func count(names []string, name string) int {
+	n := 0
+	for _, s := range names {
+		if s == name {
+			n++
+		}
+	}
+	return n
+}
+
+// nth returns the index of the k-th (from 0) of names that is name, or -1.
+func nth(names []string, name string, k int) int {
+	for i, s := range names {
+		if s == name {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
 }
 
 // recordParts keeps the parts of the state after tick `tick`.
@@ -160,10 +208,7 @@ func (b *bisector) logParts() []inputlog.Part {
 func (r *recorder) explain(de *DivergenceError, tick int64) {
 	b := &r.bisect
 	if f := b.found; f != nil {
-		de.System, de.SystemGroup, de.SystemTick = f.system, r.loop.groups[f.group].Name, f.tick
-		if f.recordedAs != "" && f.recordedAs != f.system {
-			de.System = fmt.Sprintf("%s (the recording ran %s there)", f.system, f.recordedAs)
-		}
+		de.System, de.SystemGroup, de.SystemTick, de.SystemNote = f.system, r.loop.groups[f.group].Name, f.tick, f.note
 	}
 	if rs := r.replayed; rs != nil && b.parts != nil && tick >= 0 {
 		if differ, ok := rs.Parts.Differ(&b.partCur, tick, b.logParts()); ok {

@@ -207,7 +207,9 @@ func (lg *InputLog) Replayed() ReplayReport { return lg.replayed }
 // A recording with Detail says more (the desync bisector): System is the
 // first update system after which the state differed (in tick SystemTick of
 // group SystemGroup, at or before Tick), and Components the component types
-// (parts of the state) that differ after Tick. Dump is where the replayed
+// (parts of the state) that differ after Tick. Systems are matched by name:
+// where the replay ran a system the recording did not, or the other way
+// round, before System, SystemNote says which. Dump is where the replayed
 // state at Tick was written, when it was (Options.OnDivergence).
 type DivergenceError struct {
 	Scene    int    // the scene's timeline in the log, from 1
@@ -221,6 +223,7 @@ type DivergenceError struct {
 	System      string
 	SystemGroup string
 	SystemTick  int64
+	SystemNote  string
 	Components  []string
 	Dump        string
 }
@@ -238,6 +241,9 @@ func (e *DivergenceError) Error() string {
 	}
 	if e.System != "" {
 		msg += fmt.Sprintf("; it first differed after system %q in tick %d of group %q", e.System, e.SystemTick, e.SystemGroup)
+		if e.SystemNote != "" {
+			msg += " (" + e.SystemNote + ")"
+		}
 	}
 	if len(e.Components) > 0 {
 		msg += fmt.Sprintf("; component types that differ after tick %d: %s", e.Tick, strings.Join(e.Components, ", "))

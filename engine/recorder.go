@@ -204,7 +204,7 @@ func (r *recorder) tickDelivered(g int, tick int64, in *input.State) {
 		r.checkRecord = r.record != nil && tick%r.record.log.Scenes[len(r.record.log.Scenes)-1].Every == 0
 		r.checkReplay = r.replayed != nil && tick%r.replayed.Every == 0
 	}
-	r.bisect.pos = 0
+	r.bisect.beginTick()
 }
 
 // tickHandled is called once the scene has handled an Update event: a
@@ -215,7 +215,6 @@ func (r *recorder) tickHandled(ev *Event) {
 		r.record.log.AddSystems(ev.Group, ev.Tick, b.names, b.sums)
 		b.names, b.sums = b.names[:0], b.sums[:0]
 	}
-	b.pos = 0
 }
 
 // checkState records or verifies the state checksum of the first group's
@@ -354,5 +353,5 @@ func (l *Loop) SetChecksum(sum func() uint64) { l.rec.checksum = sum }
 // Checkpoint follows up the tick just handled now (its state checksum, the
 // bisector's detail, Options.AfterUpdate), instead of at the next call to
 // Next. A scene that returns right after a tick calls it before it releases
-// its world, so that its last tick is checked too (systems.Stage does).
+// its world, so that its last tick is checked too (stage.Stage does).
 func (l *Loop) Checkpoint() { l.followUp() }

@@ -41,7 +41,7 @@ var errRewind = errors.New("engine: rewind")
 // It needs [Options.Restart] (cli.App sets it), and the run recorded or
 // replayed; otherwise, or when not paused, it returns an error that says
 // why and does nothing. Call it
-// from the loop's goroutine (an input system: systems.DevKeys binds it to
+// from the loop's goroutine (an input system: devtools.Keys binds it to
 // the comma key).
 func (l *Loop) Rewind(n int64) error {
 	switch {

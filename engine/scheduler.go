@@ -87,7 +87,7 @@ type SystemProbe interface {
 }
 
 // SetProbe makes p see the state after every update system, in every tick
-// (nil: none, the default). systems.Stage sets the loop as the probe when
+// (nil: none, the default). stage.Stage sets the loop as the probe when
 // the run records or replays the detail the desync bisector needs. The
 // probe's time is not counted in the systems' timings.
 func (s *Scheduler) SetProbe(p SystemProbe) { s.probe = p }

@@ -19,6 +19,8 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // The Arena's size in world units (one unit is one pixel at zoom 1).
@@ -52,7 +54,7 @@ var TallyC = donburi.NewComponentType[Tally]()
 // the player's health does, and hands on to Results.
 type Arena struct {
 	opts   *Options
-	st     *systems.Stage
+	st     *stage.Stage
 	world  donburi.World
 	rng    *rand.Rand
 	ai     *systems.AI
@@ -80,9 +82,9 @@ func (a *Arena) tally() *Tally { return TallyC.Get(a.world.Entry(a.player)) }
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := newStage(loop, a.Name(), a.opts, systems.StageOptions{
+	st, err := newStage(loop, a.Name(), a.opts, stage.Options{
 		Groups:  []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: systems.AIHz}},
-		Physics: &systems.PhysicsConfig{},
+		Physics: &physics.Config{},
 	})
 	if err != nil {
 		return nil, err
@@ -110,7 +112,7 @@ func (a *Arena) build(loop *engine.Loop) {
 
 	// walls
 	corners := []cp.Vector{{X: 0, Y: 0}, {X: ArenaWidth, Y: 0}, {X: ArenaWidth, Y: ArenaHeight}, {X: 0, Y: ArenaHeight}, {X: 0, Y: 0}}
-	phys.SpawnWalls(corners, 8, &systems.BodyOptions{Elasticity: 0.8, Friction: 0.5})
+	phys.SpawnWalls(corners, 8, &physics.BodyOptions{Elasticity: 0.8, Friction: 0.5})
 	wall := a.st.Sprite(assets.SpriteWall)
 	for x := 16.0; x < ArenaWidth; x += 32 {
 		a.st.SpawnSprite(x, 0, wall)
@@ -122,7 +124,7 @@ func (a *Arena) build(loop *engine.Loop) {
 	}
 
 	// the player
-	a.player = phys.SpawnCircle(playerRadius, &systems.BodyOptions{Position: cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2},
+	a.player = phys.SpawnCircle(playerRadius, &physics.BodyOptions{Position: cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2},
 		Elasticity: 0.5, Sprite: a.sprite(assets.SpritePlayer, 2)}, components.PlayerC, TallyC)
 	pe := w.Entry(a.player)
 	components.PlayerC.SetValue(pe, components.Player{Force: 1500, Speed: 260, Face: true})
@@ -130,7 +132,7 @@ func (a *Arena) build(loop *engine.Loop) {
 
 	// agents, props, stars
 	for range arenaAgents {
-		e := phys.SpawnCircle(12, &systems.BodyOptions{Position: a.freeSpot(120), Elasticity: 0.6,
+		e := phys.SpawnCircle(12, &physics.BodyOptions{Position: a.freeSpot(120), Elasticity: 0.6,
 			Sprite: a.sprite(assets.SpriteAgent, 1)}, components.AgentC)
 		agent := components.NewAgent(110, 700)
 		agent.SightRange = 200
@@ -142,7 +144,7 @@ func (a *Arena) build(loop *engine.Loop) {
 		a.spawnProp(a.freeSpot(80))
 	}
 	for range arenaStars {
-		phys.SpawnCircle(14, &systems.BodyOptions{Kind: systems.Static, Position: a.freeSpot(80), Sensor: true,
+		phys.SpawnCircle(14, &physics.BodyOptions{Kind: physics.Static, Position: a.freeSpot(80), Sensor: true,
 			Sprite: a.sprite(assets.SpriteGoal, 0)}, goalC)
 	}
 	cam := w.Entry(w.Create(components.TransformC, components.CameraC))
@@ -155,14 +157,15 @@ func (a *Arena) build(loop *engine.Loop) {
 	phys.OnCollide(components.PlayerC, goalC, a.scored)
 	phys.OnCollide(components.PlayerC, components.AgentC, a.hurt)
 
-	physics, ai := a.st.Sched.Group("physics"), a.st.Sched.Group("ai")
+	fixed, ai := a.st.Sched.Group("physics"), a.st.Sched.Group("ai")
 	if a.opts.Autopilot {
 		a.pilot = pilot{rng: rand.New(rand.NewPCG(a.opts.Seed, 3)), arena: a}
-		loop.SetTickInput(physics, &a.pilot)
+		loop.SetTickInput(fixed, &a.pilot)
 	}
-	a.st.Sched.AddUpdate(physics, "player", systems.NewPlayerControl().Update).
-		AddUpdate(physics, "physics", phys.Update).
-		AddUpdate(physics, "rules", a.rules).
+	a.st.Sched.AddUpdate(fixed, "player", systems.NewPlayerControl().Update).
+		AddUpdate(fixed, "steer", phys.Steer).
+		AddUpdate(fixed, "physics", phys.Update).
+		AddUpdate(fixed, "rules", a.rules).
 		AddUpdate(ai, "ai", a.ai.Update).
 		AddUpdate(ai, "looks", a.looks).
 		AddRender(0, "floor", func(_ donburi.World, ev engine.Event) {
@@ -176,9 +179,9 @@ func (a *Arena) build(loop *engine.Loop) {
 
 // spawnProp adds a box or a ball (alternately) at p, at a random angle. The
 // boxes' corners are sharp: cp v2.4.0 lets circles sink into rounded ones
-// (see systems.BodyOptions.CornerRadius).
+// (see physics.BodyOptions.CornerRadius).
 func (a *Arena) spawnProp(p cp.Vector) {
-	o := &systems.BodyOptions{Position: p, Angle: a.rng.Float64() * 2 * math.Pi, Friction: 0.6, Elasticity: 0.4}
+	o := &physics.BodyOptions{Position: p, Angle: a.rng.Float64() * 2 * math.Pi, Friction: 0.6, Elasticity: 0.4}
 	var e donburi.Entity
 	if a.spawns%2 == 0 {
 		o.Mass, o.Sprite = 2, a.sprite(assets.SpriteBox, 1)
@@ -232,7 +235,7 @@ func (a *Arena) freeSpotFrom(p cp.Vector, clear float64) cp.Vector {
 }
 
 // scored counts a star the player touched, and moves it elsewhere.
-func (a *Arena) scored(w donburi.World, c systems.Contact) {
+func (a *Arena) scored(w donburi.World, c physics.Contact) {
 	a.tally().Score++
 	to := a.freeSpotFrom(a.st.Physics.Body(c.A).Position(), 120)
 	a.st.Physics.Teleport(c.B, components.Pose{X: to.X, Y: to.Y})
@@ -240,7 +243,7 @@ func (a *Arena) scored(w donburi.World, c systems.Contact) {
 
 // hurt costs the player health when an agent touches it, and sends the
 // agent fleeing.
-func (a *Arena) hurt(w donburi.World, c systems.Contact) {
+func (a *Arena) hurt(w donburi.World, c physics.Contact) {
 	t := a.tally()
 	t.Health = max(t.Health-5, 0)
 	components.AgentC.Get(w.Entry(c.B)).Damage(0.5, a.st.Physics.Body(c.A).Position())

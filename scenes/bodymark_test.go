@@ -15,7 +15,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/cputime"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
 )
 
 // The bodymark: how many balls the Stress scene holds while its physics tick
@@ -45,19 +45,19 @@ type stressVariant struct {
 	// plain loop: rawStressTicks. Otherwise the scene runs through the
 	// engine with config(n) as its space's settings.
 	raw    bool
-	config func(n int) systems.PhysicsConfig
+	config func(n int) physics.Config
 	// atRest waits for the pile to fall asleep before timing.
 	atRest bool
 }
 
 // cpDefaults is the Stress scene's space with cp's own defaults: what
 // rawStressTicks steps.
-func cpDefaults(int) systems.PhysicsConfig {
-	return systems.PhysicsConfig{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true}
+func cpDefaults(int) physics.Config {
+	return physics.Config{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true}
 }
 
 // hashOnly is the scene's own settings without sleeping.
-func hashOnly(n int) systems.PhysicsConfig {
+func hashOnly(n int) physics.Config {
 	c := StressPhysics(n)
 	c.SleepTimeThreshold, c.IdleSpeedThreshold = 0, 0
 	return c
@@ -65,7 +65,7 @@ func hashOnly(n int) systems.PhysicsConfig {
 
 // hashIter5 is hashOnly with 5 solver iterations instead of 10: what a
 // softer pile buys.
-func hashIter5(n int) systems.PhysicsConfig {
+func hashIter5(n int) physics.Config {
 	c := hashOnly(n)
 	c.Iterations = 5
 	return c
@@ -408,9 +408,9 @@ func TestBodymarkMedian(t *testing.T) {
 // (a world, a Physics with cfg, the scene's bin and balls), without the
 // scene's stage: two of them step side by side in one benchmark. The
 // function it returns runs one tick: the pour, then the physics step.
-func physicsStress(n int, cfg systems.PhysicsConfig) func() {
+func physicsStress(n int, cfg physics.Config) func() {
 	w := donburi.NewWorld()
-	p := systems.NewPhysics(w, cfg)
+	p := physics.New(w, cfg)
 	p.Spawn(stressBin())
 	rng := rand.New(rand.NewPCG(1, 4))
 	balls := 0
@@ -430,14 +430,14 @@ func physicsStress(n int, cfg systems.PhysicsConfig) func() {
 // defaults.
 var stressSettings = []struct {
 	name string
-	set  func(c *systems.PhysicsConfig, n int)
+	set  func(c *physics.Config, n int)
 }{
-	{"hash", func(c *systems.PhysicsConfig, n int) {
+	{"hash", func(c *physics.Config, n int) {
 		h := hashOnly(n)
 		c.SpatialHashCell, c.SpatialHashCells = h.SpatialHashCell, h.SpatialHashCells
 	}},
-	{"iterations=5", func(c *systems.PhysicsConfig, _ int) { c.Iterations = 5 }},
-	{"slop=1", func(c *systems.PhysicsConfig, _ int) { c.CollisionSlop = 1 }},
+	{"iterations=5", func(c *physics.Config, _ int) { c.Iterations = 5 }},
+	{"slop=1", func(c *physics.Config, _ int) { c.CollisionSlop = 1 }},
 }
 
 // BenchmarkStressSettings is what each space setting buys per tick on the

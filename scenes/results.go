@@ -11,7 +11,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // Results shows the score and the time played, then goes back to the Title
@@ -29,7 +29,7 @@ func (r *Results) Name() string { return "Results" }
 
 // Run shows the results until the player moves on.
 func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := newStage(loop, r.Name(), r.opts, systems.StageOptions{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
+	st, err := newStage(loop, r.Name(), r.opts, stage.Options{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
 	if err != nil {
 		return nil, err
 	}

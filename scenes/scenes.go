@@ -1,5 +1,5 @@
 // Package scenes holds the demo's scenes: Title, Arena, Results and Stress.
-// Each is a value that builds a systems.Stage (its world, scheduler, assets,
+// Each is a value that builds a stage.Stage (its world, scheduler, assets,
 // overlay and dev keys) when it starts, releases it when it ends, and hands
 // the loop to the scene that follows.
 package scenes
@@ -9,7 +9,8 @@ import (
 	"io"
 
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // Options are what every demo scene is given.
@@ -24,7 +25,7 @@ type Options struct {
 	// Physics, if set, replaces the Stress scene's space settings (its
 	// Loop field is ignored: the stage sets it). Nil: the scene's own, see
 	// StressPhysics.
-	Physics *systems.PhysicsConfig
+	Physics *physics.Config
 	// Autopilot plays the Arena with a seeded pilot: a tick input
 	// (engine.TickInput) that steers the player's stick from the game
 	// state, the same at any frame rate, and recorded like a player.
@@ -43,7 +44,7 @@ type Options struct {
 	Out io.Writer
 	// OnRelease, if set, is told each time a scene has released its stage:
 	// what was left (0 entities and bodies, a released bundle).
-	OnRelease func(scene string, left systems.Leftovers)
+	OnRelease func(scene string, left stage.Leftovers)
 }
 
 // Validate checks the options a command line can get wrong.
@@ -79,16 +80,16 @@ func First(name string, opts *Options) (engine.Scene, error) {
 
 // newStage makes a scene's stage, telling Options.OnRelease what its
 // release leaves.
-func newStage(loop *engine.Loop, name string, opts *Options, so systems.StageOptions) (*systems.Stage, error) {
+func newStage(loop *engine.Loop, name string, opts *Options, so stage.Options) (*stage.Stage, error) {
 	if opts.OnRelease != nil {
-		so.OnRelease = func(left systems.Leftovers) { opts.OnRelease(name, left) }
+		so.OnRelease = func(left stage.Leftovers) { opts.OnRelease(name, left) }
 	}
-	return systems.NewStage(loop, so)
+	return stage.New(loop, so)
 }
 
 // report writes the summary of a gameplay scene: ticks per group, frames,
 // lost time, and per-system mean and max time.
-func report(out io.Writer, name string, st *systems.Stage, lines ...string) {
+func report(out io.Writer, name string, st *stage.Stage, lines ...string) {
 	if out == nil {
 		return
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/scenes"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // Every scene transition releases the scene's entities, bodies and assets:
@@ -17,12 +17,12 @@ import (
 func TestTransitionsReleaseEverything(t *testing.T) {
 	type release struct {
 		scene string
-		left  systems.Leftovers
+		left  stage.Leftovers
 	}
 	var released []release
 	var out bytes.Buffer
 	opts := &scenes.Options{Seed: 3, Autopilot: true, Out: &out,
-		OnRelease: func(scene string, left systems.Leftovers) { released = append(released, release{scene, left}) }}
+		OnRelease: func(scene string, left stage.Leftovers) { released = append(released, release{scene, left}) }}
 	first, err := scenes.First("title", opts)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestEscGoesBackToTheTitle(t *testing.T) {
 	for _, name := range []string{"arena", "stress"} {
 		var released []string
 		opts := &scenes.Options{Seed: 1, Autopilot: true, Bodies: 50,
-			OnRelease: func(scene string, _ systems.Leftovers) { released = append(released, scene) }}
+			OnRelease: func(scene string, _ stage.Leftovers) { released = append(released, scene) }}
 		first, _ := scenes.First(name, opts)
 		esc := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEscape, frame == 30) })
 		if err := engine.Run(first, &engine.Options{Headless: &engine.Headless{Frames: 60}, Input: esc}); err != nil {

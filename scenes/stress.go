@@ -18,6 +18,8 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // Stress is the interactive per-system benchmark: N balls poured into a bin
@@ -32,7 +34,7 @@ import (
 // replaces those settings.
 type Stress struct {
 	opts   *Options
-	st     *systems.Stage
+	st     *stage.Stage
 	rng    *rand.Rand
 	render *systems.Render
 	balls  *donburi.Query
@@ -40,7 +42,7 @@ type Stress struct {
 	quit   bool // Esc: back to the Title
 	img    *ebiten.Image
 	limit  time.Duration
-	config systems.PhysicsConfig // the space's settings, for the overlay
+	config physics.Config // the space's settings, for the overlay
 }
 
 // Name names the scene.
@@ -53,7 +55,7 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	if s.opts.Physics != nil {
 		s.config = *s.opts.Physics
 	}
-	st, err := newStage(loop, s.Name(), s.opts, systems.StageOptions{
+	st, err := newStage(loop, s.Name(), s.opts, stage.Options{
 		Groups:  []engine.Group{{Name: "physics", Hz: 60}},
 		Physics: &s.config,
 	})
@@ -181,8 +183,8 @@ func stressBall(rng *rand.Rand, want int) (body *cp.Body, shape *cp.Shape, radiu
 // default idle speed (gravity's step, 5 px/s here) is below the jitter of a
 // resting pile, which then never sleeps. Iterations and the collision slop
 // stay at cp's defaults. BenchmarkBodymark measures what each buys.
-func StressPhysics(want int) systems.PhysicsConfig {
-	return systems.PhysicsConfig{
+func StressPhysics(want int) physics.Config {
+	return physics.Config{
 		Gravity:            cp.Vector{Y: 300},
 		NoCollisionEvents:  true,
 		SpatialHashCell:    20 * stressBallScale(want),

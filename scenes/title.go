@@ -9,7 +9,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // Controls is the table of keys, shown on the Title screen and in the README.
@@ -34,7 +34,7 @@ var (
 // Title is the menu: Play, Stress test or Quit, by keyboard or gamepad.
 type Title struct {
 	opts   *Options
-	st     *systems.Stage
+	st     *stage.Stage
 	choice int
 }
 
@@ -43,7 +43,7 @@ func (t *Title) Name() string { return "Title" }
 
 // Run shows the menu and returns the chosen scene.
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := newStage(loop, t.Name(), t.opts, systems.StageOptions{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
+	st, err := newStage(loop, t.Name(), t.opts, stage.Options{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
 	if err != nil {
 		return nil, err
 	}

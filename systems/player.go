@@ -166,3 +166,5 @@ func PlayerInput(in *input.State, pad int, deadZone float64) cp.Vector {
 	}
 	return d.Add(stick).Clamp(1)
 }
+
+func finite(x float64) bool { return x-x == 0 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
 )
 
 // playerRun plays a player (mass 2, Force 400, Speed 100) through a
@@ -19,7 +20,7 @@ import (
 func playerRun(t *testing.T, pl components.Player, script func(frame int64, in *input.State)) (velocities []cp.Vector, body *cp.Body) {
 	t.Helper()
 	w, p := newPhysics(cp.Vector{})
-	e := p.SpawnCircle(10, &systems.BodyOptions{Mass: 2}, components.PlayerC)
+	e := p.SpawnCircle(10, &physics.BodyOptions{Mass: 2}, components.PlayerC)
 	components.PlayerC.SetValue(w.Entry(e), pl)
 	body = p.Body(e)
 	pc := systems.NewPlayerControl()
@@ -156,10 +157,10 @@ func arenaControl(body *cp.Body, p components.Player, in *input.State, dt float6
 // control did, in a damped arena with walls to bump into.
 func TestPlayerControlMatchesTheArena(t *testing.T) {
 	pl := components.Player{Force: 1500, Speed: 260, Face: true}
-	build := func() (donburi.World, *systems.Physics, donburi.Entity) {
+	build := func() (donburi.World, *physics.Physics, donburi.Entity) {
 		w, p := newPhysics(cp.Vector{})
 		p.Space().SetDamping(0.6)
-		p.SpawnWalls([]cp.Vector{{}, {X: 300}, {X: 300, Y: 200}, {Y: 200}, {}}, 8, &systems.BodyOptions{Elasticity: 0.8, Friction: 0.5})
+		p.SpawnWalls([]cp.Vector{{}, {X: 300}, {X: 300, Y: 200}, {Y: 200}, {}}, 8, &physics.BodyOptions{Elasticity: 0.8, Friction: 0.5})
 		body := cp.NewBody(1, cp.MomentForCircle(1, 0, 14, cp.Vector{}))
 		body.SetPosition(cp.Vector{X: 150, Y: 100})
 		shape := cp.NewCircle(body, 14, cp.Vector{})
@@ -197,8 +198,8 @@ func TestPlayerControlMatchesTheArena(t *testing.T) {
 // A kinematic player (a paddle) moves at Speed at once; a static one not at all.
 func TestPlayerControlKinematicAndStatic(t *testing.T) {
 	w, p := newPhysics(cp.Vector{})
-	paddle := p.SpawnBox(60, 10, &systems.BodyOptions{Kind: systems.Kinematic}, components.PlayerC)
-	wall := p.SpawnBox(60, 10, &systems.BodyOptions{Kind: systems.Static, Position: cp.Vector{Y: 50}}, components.PlayerC)
+	paddle := p.SpawnBox(60, 10, &physics.BodyOptions{Kind: physics.Kinematic}, components.PlayerC)
+	wall := p.SpawnBox(60, 10, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{Y: 50}}, components.PlayerC)
 	for _, e := range []donburi.Entity{paddle, wall} {
 		components.PlayerC.SetValue(w.Entry(e), components.Player{Force: 1, Speed: 300})
 	}
@@ -237,7 +238,7 @@ func TestPlayerControlAllocatesNothing(t *testing.T) {
 // a diagonal held, and never up or down.
 func TestPlayerControlAxis(t *testing.T) {
 	w, p := newPhysics(cp.Vector{})
-	paddle := p.SpawnBox(40, 8, &systems.BodyOptions{Kind: systems.Kinematic}, components.PlayerC)
+	paddle := p.SpawnBox(40, 8, &physics.BodyOptions{Kind: physics.Kinematic}, components.PlayerC)
 	components.PlayerC.SetValue(w.Entry(paddle), components.Player{Speed: 300, Axis: components.AxisX})
 	var in input.State
 	in.SetKey(input.KeyArrowLeft, true)
@@ -261,7 +262,7 @@ func TestPlayerControlAxis(t *testing.T) {
 // outside, one step brings it back to the edge.
 func TestPlayerControlBounds(t *testing.T) {
 	w, p := newPhysics(cp.Vector{})
-	paddle := p.SpawnBox(40, 8, &systems.BodyOptions{Kind: systems.Kinematic, Position: cp.Vector{X: -13}}, components.PlayerC)
+	paddle := p.SpawnBox(40, 8, &physics.BodyOptions{Kind: physics.Kinematic, Position: cp.Vector{X: -13}}, components.PlayerC)
 	components.PlayerC.SetValue(w.Entry(paddle), components.Player{Speed: 300, Min: cp.Vector{X: -20}, Max: cp.Vector{X: 20}})
 	var in input.State
 	in.SetKey(input.KeyArrowLeft, true)
@@ -287,3 +288,11 @@ func TestPlayerControlBounds(t *testing.T) {
 		t.Fatalf("teleported to x 50 past a bound at 20: x %v after a step, want 20", x)
 	}
 }
+
+// newPhysics returns a world with physics under gravity.
+func newPhysics(gravity cp.Vector) (donburi.World, *physics.Physics) {
+	w := donburi.NewWorld()
+	return w, physics.New(w, physics.Config{Gravity: gravity})
+}
+
+func nearly(a, b cp.Vector) bool { return a.Distance(b) < 1e-9 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/ebitentest"
 )
 
 // drawCommandsChild, set in the environment, makes TestRenderDrawCommands
@@ -41,7 +42,7 @@ func TestRenderDrawCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the package with -tags ebitenginedebug")
 	}
-	needGame(t) // the child draws: it needs the display
+	ebitentest.NeedGame(t) // the child draws: it needs the display
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command to build the child: %v", err)
@@ -135,7 +136,7 @@ func printDrawCommands(t *testing.T) {
 	if !ebitenDebug {
 		t.Fatalf("%s is set, but the test was built without -tags ebitenginedebug", drawCommandsChild)
 	}
-	onGame(t, func() {
+	ebitentest.OnGame(t, func() {
 		s := newBenchScene(drawCommandsSprites, true, 4)
 		ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
 		frame := func(name string, draw func() int) {

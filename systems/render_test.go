@@ -17,6 +17,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/ebitentest"
 	"github.com/fixedstep/fixedstep/systems"
 )
 
@@ -78,43 +79,12 @@ func addCamera(w donburi.World, t components.Transform, c components.Camera) don
 	return e
 }
 
-// frame is a drawn frame's pixels.
-type frame struct {
-	pix  []byte
-	w, h int
-}
-
-func (f *frame) at(x, y int) color.RGBA {
-	if x < 0 || y < 0 || x >= f.w || y >= f.h {
-		return color.RGBA{}
-	}
-	i := 4 * (y*f.w + x)
-	return color.RGBA{f.pix[i], f.pix[i+1], f.pix[i+2], f.pix[i+3]}
-}
-
-// columns returns the columns holding at least one pixel of colour c, in order.
-func (f *frame) columns(c color.RGBA) []int {
-	var xs []int
-	for x := range f.w {
-		for y := range f.h {
-			if f.at(x, y) == c {
-				xs = append(xs, x)
-				break
-			}
-		}
-	}
-	return xs
-}
-
 // drawFrame clears dst, draws the world on it at alpha and reads it back. It
 // must run on the game (onGame).
-func drawFrame(r *systems.Render, w donburi.World, dst *ebiten.Image, alpha float64) frame {
+func drawFrame(r *systems.Render, w donburi.World, dst *ebiten.Image, alpha float64) ebitentest.Frame {
 	dst.Clear()
 	r.Draw(w, engine.Event{Kind: engine.Render, Alpha: alpha, Screen: dst})
-	b := dst.Bounds()
-	f := frame{pix: make([]byte, 4*b.Dx()*b.Dy()), w: b.Dx(), h: b.Dy()}
-	dst.ReadPixels(f.pix)
-	return f
+	return ebitentest.ReadFrame(dst)
 }
 
 // span returns the first and last column of c, or -1, -1.
@@ -128,9 +98,9 @@ func span(xs []int) (int, int) {
 // A sprite between two ticks is drawn at the interpolated position: at x=10
 // for alpha 0, at x=20 for alpha 0.5, between Prev x=10 and Cur x=30.
 func TestRenderInterpolates(t *testing.T) {
-	var at0, atHalf frame
+	var at0, atHalf ebitentest.Frame
 	var drawn int
-	onGame(t, func() {
+	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
 		tr := components.NewTransform(components.Pose{X: 10, Y: 40})
@@ -144,13 +114,13 @@ func TestRenderInterpolates(t *testing.T) {
 		atHalf = drawFrame(r, w, dst, 0.5)
 		drawn = r.Drawn()
 	})
-	if first, last := span(at0.columns(red)); first != 10 || last != 17 {
+	if first, last := span(at0.Columns(red)); first != 10 || last != 17 {
 		t.Errorf("alpha 0: red in columns %d..%d, want 10..17", first, last)
 	}
-	if first, last := span(atHalf.columns(red)); first != 20 || last != 27 {
+	if first, last := span(atHalf.Columns(red)); first != 20 || last != 27 {
 		t.Errorf("alpha 0.5: red in columns %d..%d, want 20..27", first, last)
 	}
-	if xs := atHalf.columns(blue); len(xs) != 0 {
+	if xs := atHalf.Columns(blue); len(xs) != 0 {
 		t.Errorf("a hidden sprite was drawn in columns %v", xs)
 	}
 	if drawn != 1 {
@@ -160,8 +130,8 @@ func TestRenderInterpolates(t *testing.T) {
 
 // A teleported sprite appears only at its new place, never in between.
 func TestRenderTeleport(t *testing.T) {
-	var f frame
-	onGame(t, func() {
+	var f ebitentest.Frame
+	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
 		tr := components.NewTransform(components.Pose{X: 10, Y: 40})
@@ -170,17 +140,17 @@ func TestRenderTeleport(t *testing.T) {
 		addSprite(w, tr, components.Sprite{Image: atlas.red})
 		f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0.5)
 	})
-	if first, last := span(f.columns(red)); first != 100 || last != 107 {
-		t.Errorf("teleported: red in columns %v, want only 100..107", f.columns(red))
+	if first, last := span(f.Columns(red)); first != 100 || last != 107 {
+		t.Errorf("teleported: red in columns %v, want only 100..107", f.Columns(red))
 	}
 }
 
 // A sprite wrapped across the right edge of a 200-wide world is drawn moving
 // on past the edge, never streaking back across the screen.
 func TestRenderWrapNoStreak(t *testing.T) {
-	var fs []frame
+	var fs []ebitentest.Frame
 	var wrapped bool
-	onGame(t, func() {
+	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
 		tr := components.NewTransform(components.Pose{X: 190, Y: 40})
@@ -199,7 +169,7 @@ func TestRenderWrapNoStreak(t *testing.T) {
 	// Prev is now x=-10 (off screen, left), Cur x=5: from alpha 0.5 on, the
 	// sprite shows at the left edge.
 	for i, f := range fs {
-		xs := f.columns(red)
+		xs := f.Columns(red)
 		if i >= 2 && len(xs) == 0 {
 			t.Errorf("frame %d: the sprite is not drawn", i)
 		}
@@ -216,8 +186,8 @@ func TestRenderWrapNoStreak(t *testing.T) {
 // by the camera's interpolated offset. Zoom scales about the screen's centre
 // and the camera's angle turns the world the other way.
 func TestRenderCamera(t *testing.T) {
-	var at0, atHalf, zoomed, turned frame
-	onGame(t, func() {
+	var at0, atHalf, zoomed, turned ebitentest.Frame
+	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
 		addSprite(w, components.NewTransform(components.Pose{X: 50, Y: 40}), components.Sprite{Image: atlas.red})
@@ -243,19 +213,19 @@ func TestRenderCamera(t *testing.T) {
 		addCamera(w3, components.NewTransform(components.Pose{X: 100, Y: 50, Angle: math.Pi / 2}), components.Camera{})
 		turned = drawFrame(systems.NewRender(w3), w3, dst, 0)
 	})
-	if first, last := span(at0.columns(red)); first != 50 || last != 57 {
+	if first, last := span(at0.Columns(red)); first != 50 || last != 57 {
 		t.Errorf("camera at alpha 0: red in columns %d..%d, want 50..57", first, last)
 	}
-	if first, last := span(atHalf.columns(red)); first != 40 || last != 47 {
+	if first, last := span(atHalf.Columns(red)); first != 40 || last != 47 {
 		t.Errorf("camera at alpha 0.5 (moved 10 right): red in columns %d..%d, want 40..47", first, last)
 	}
-	if first, last := span(zoomed.columns(red)); first != 100 || last != 115 {
+	if first, last := span(zoomed.Columns(red)); first != 100 || last != 115 {
 		t.Errorf("zoom 2: red in columns %d..%d, want 100..115", first, last)
 	}
-	if c := turned.at(103, 26); c != red {
+	if c := turned.At(103, 26); c != red {
 		t.Errorf("turned camera: pixel (103, 26) is %v, want red (the sprite 20 px above the centre)", c)
 	}
-	if xs := turned.columns(red); len(xs) == 0 || xs[0] < 95 || xs[len(xs)-1] > 110 {
+	if xs := turned.Columns(red); len(xs) == 0 || xs[0] < 95 || xs[len(xs)-1] > 110 {
 		t.Errorf("turned camera: red in columns %v, want about 100..108", xs)
 	}
 }
@@ -266,8 +236,8 @@ func TestRenderCamera(t *testing.T) {
 func TestRenderLayers(t *testing.T) {
 	for _, scale := range []int{1, 1_000_000} {
 		t.Run(fmt.Sprintf("layers*%d", scale), func(t *testing.T) {
-			var f frame
-			onGame(t, func() {
+			var f ebitentest.Frame
+			ebitentest.OnGame(t, func() {
 				atlas := newTestAtlas()
 				w := donburi.NewWorld()
 				at := func(x float64) components.Transform { return components.NewTransform(components.Pose{X: x, Y: 40}) }
@@ -278,16 +248,16 @@ func TestRenderLayers(t *testing.T) {
 				addSprite(w, at(82), components.Sprite{Image: atlas.red, Layer: -2 * scale})
 				f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
 			})
-			if c := f.at(51, 43); c != green {
+			if c := f.At(51, 43); c != green {
 				t.Errorf("pixel (51, 43) is %v, want green (layer 2 over red layer 1)", c)
 			}
-			if c := f.at(56, 43); c != blue {
+			if c := f.At(56, 43); c != blue {
 				t.Errorf("pixel (56, 43) is %v, want blue (layer 2, created after green)", c)
 			}
-			if c := f.at(82, 43); c != (color.RGBA{0, 255, 255, 255}) {
+			if c := f.At(82, 43); c != (color.RGBA{0, 255, 255, 255}) {
 				t.Errorf("pixel (82, 43) is %v, want cyan (white tinted by its ColorScale, over red layer -2)", c)
 			}
-			if xs := f.columns(red); len(xs) != 2 || xs[0] != 88 || xs[1] != 89 {
+			if xs := f.Columns(red); len(xs) != 2 || xs[0] != 88 || xs[1] != 89 {
 				t.Errorf("red shows in columns %v, want only 88 and 89 (layer 1 covered; layer -2 under cyan)", xs)
 			}
 		})
@@ -309,8 +279,8 @@ func TestRenderAngleShortestArc(t *testing.T) {
 	if a := math.Remainder(tr.At(0.5).Angle, 2*math.Pi); math.Abs(a) > 1e-9 {
 		t.Errorf("At(0.5).Angle = %v rad, want 0 modulo 2 pi", a)
 	}
-	var f frame
-	onGame(t, func() {
+	var f ebitentest.Frame
+	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
 		// The bar's origin is the middle of its left end: at angle 0 it
@@ -318,10 +288,10 @@ func TestRenderAngleShortestArc(t *testing.T) {
 		addSprite(w, tr, components.Sprite{Image: atlas.bar, OriginX: 0, OriginY: 2})
 		f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0.5)
 	})
-	if c := f.at(110, 49); c != red {
+	if c := f.At(110, 49); c != red {
 		t.Errorf("pixel (110, 49) is %v, want red: the bar points right", c)
 	}
-	if c := f.at(90, 49); c == red {
+	if c := f.At(90, 49); c == red {
 		t.Error("pixel (90, 49) is red: the bar points left (interpolated the long way round)")
 	}
 }
@@ -347,7 +317,7 @@ func TestRenderDrawCalls(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var drawn, calls int
-			onGame(t, func() {
+			ebitentest.OnGame(t, func() {
 				atlases := []*testAtlas{newTestAtlas(), newTestAtlas()}
 				w := donburi.NewWorld()
 				for i := range c.n {
@@ -391,7 +361,7 @@ func TestRenderAllocatesNothing(t *testing.T) {
 		t.Run(fmt.Sprintf("layers*%d", layerScale), func(t *testing.T) {
 			var allocs float64
 			var drawn int
-			onGame(t, func() {
+			ebitentest.OnGame(t, func() {
 				atlas := newTestAtlas()
 				w := donburi.NewWorld()
 				rng := rand.New(rand.NewPCG(1, 2))
@@ -411,7 +381,7 @@ func TestRenderAllocatesNothing(t *testing.T) {
 			if drawn != 100 {
 				t.Errorf("Drawn() = %d, want 100", drawn)
 			}
-			if raceEnabled() {
+			if ebitentest.RaceEnabled() {
 				t.Logf("-race: %v allocations a frame not checked (ebiten's sync.Pool)", allocs)
 			} else if allocs != 0 {
 				t.Errorf("Render.Draw with 100 sprites allocates %v times a frame", allocs)
@@ -582,12 +552,11 @@ func TestRenderBenchmarkDrawsTheSame(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			var engineFrame, rawFrame, triFrame frame
-			onGame(t, func() {
+			var engineFrame, rawFrame, triFrame ebitentest.Frame
+			ebitentest.OnGame(t, func() {
 				s := newBenchScene(c.n, c.turning, c.layers)
-				read := func() frame {
-					f := frame{pix: make([]byte, 4*benchW*benchH), w: benchW, h: benchH}
-					s.dst.ReadPixels(f.pix)
+				read := func() ebitentest.Frame {
+					f := ebitentest.ReadFrame(s.dst)
 					s.dst.Clear()
 					return f
 				}
@@ -598,12 +567,12 @@ func TestRenderBenchmarkDrawsTheSame(t *testing.T) {
 				s.drawRawTriangles()
 				triFrame = read()
 			})
-			compare := func(name string, f frame) (differ, drawn int) {
-				for i := 0; i < len(rawFrame.pix); i += 4 {
-					if rawFrame.pix[i+3] != 0 {
+			compare := func(name string, f ebitentest.Frame) (differ, drawn int) {
+				for i := 0; i < len(rawFrame.Pix); i += 4 {
+					if rawFrame.Pix[i+3] != 0 {
 						drawn++
 					}
-					if !bytes.Equal(f.pix[i:i+4], rawFrame.pix[i:i+4]) {
+					if !bytes.Equal(f.Pix[i:i+4], rawFrame.Pix[i:i+4]) {
 						differ++
 					}
 				}
@@ -660,7 +629,7 @@ func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls i
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
 			n := c.n
-			onGame(b, func() {
+			ebitentest.OnGame(b, func() {
 				s := newBenchScene(n, c.turning, c.layers)
 				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
 				calls := 0
@@ -706,7 +675,7 @@ func benchmarkLockstep(b *testing.B, raw func(*benchScene)) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
 			n := c.n
-			onGame(b, func() {
+			ebitentest.OnGame(b, func() {
 				s := newBenchScene(n, c.turning, c.layers)
 				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
 				var engineTimes, rawTimes, flushTimes, ratios, extras []float64

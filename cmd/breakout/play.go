@@ -17,6 +17,8 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 // The playfield, in pixels and pixels per second.
@@ -83,7 +85,7 @@ type Play struct {
 	Settings
 	Progress
 
-	st                  *systems.Stage
+	st                  *stage.Stage
 	rng                 *rand.Rand // the game's own randomness: serves and power-ups
 	paddle, ball        donburi.Entity
 	score, lives, level int
@@ -93,7 +95,7 @@ type Play struct {
 
 	bricks, powers *donburi.Query
 	found          []donburi.Entity // reused by the systems
-	hits           []systems.Hit
+	hits           []physics.Hit
 	findFallen     func(*donburi.Entry)
 	findBrick      func(*donburi.Entry)
 
@@ -110,9 +112,9 @@ type Play struct {
 // Run plays the game: the walls, paddle, ball and bricks, the systems of
 // its two groups, the contact handlers, and the autopilot when it plays.
 func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := systems.NewStage(loop, systems.StageOptions{
+	st, err := stage.New(loop, stage.Options{
 		Groups:     []engine.Group{{Name: "physics", Hz: 60}, {Name: "wall", Hz: 10}},
-		Physics:    &systems.PhysicsConfig{},
+		Physics:    &physics.Config{},
 		Background: background,
 	})
 	if err != nil {
@@ -123,7 +125,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	p.rng = rand.New(rand.NewPCG(p.Seed, uint64(p.Games))) // each game of a run its own
 	p.bricks = donburi.NewQuery(filter.Contains(BrickC))
 	p.powers = donburi.NewQuery(filter.Contains(PowerC))
-	p.found, p.hits = make([]donburi.Entity, 0, rows*cols), make([]systems.Hit, 0, 8)
+	p.found, p.hits = make([]donburi.Entity, 0, rows*cols), make([]physics.Hit, 0, 8)
 	p.findBrick = func(e *donburi.Entry) { p.found = append(p.found, e.Entity()) }
 	p.findFallen = func(e *donburi.Entry) {
 		if components.TransformC.Get(e).Cur.Y > height+2*powerR {
@@ -134,17 +136,17 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	phys := st.Physics
 	// Walls outside the screen, 8 px thick, open at the bottom.
 	outline := []cp.Vector{{X: -8, Y: height + 100}, {X: -8, Y: top - 8}, {X: width + 8, Y: top - 8}, {X: width + 8, Y: height + 100}}
-	phys.SpawnWalls(outline, 8, &systems.BodyOptions{Elasticity: 1})
+	phys.SpawnWalls(outline, 8, &physics.BodyOptions{Elasticity: 1})
 	st.SpawnSprite(width/2, top-2, st.Rect(width, 4, grey))
 	paddle := st.Rect(paddleW, paddleH, cyan)
 	paddle.Layer = 1
-	p.paddle = phys.SpawnBox(paddleW, paddleH, &systems.BodyOptions{Kind: systems.Kinematic,
+	p.paddle = phys.SpawnBox(paddleW, paddleH, &physics.BodyOptions{Kind: physics.Kinematic,
 		Position: cp.Vector{X: width / 2, Y: paddleY}, Elasticity: 1, Sprite: paddle}, components.PlayerC)
 	components.PlayerC.SetValue(st.World.Entry(p.paddle), components.Player{Speed: paddleSpeed, Axis: components.AxisX,
 		Min: cp.Vector{X: paddleW / 2}, Max: cp.Vector{X: width - paddleW/2}})
 	ball := st.Sprite(assets.SpriteBall)
 	ball.ScaleX, ball.ScaleY, ball.Layer = 0.62, 0.62, 2
-	p.ball = phys.SpawnCircle(ballR, &systems.BodyOptions{Elasticity: 1, Moment: math.Inf(1), Sprite: ball}, BallC)
+	p.ball = phys.SpawnCircle(ballR, &physics.BodyOptions{Elasticity: 1, Moment: math.Inf(1), Sprite: ball}, BallC)
 	p.spawnBricks()
 	p.serve()
 
@@ -177,7 +179,7 @@ func (p *Play) spawnBricks() {
 		for c := range cols {
 			s := p.st.Rect(brickW, brickH, rowColours[r])
 			pos := cp.Vector{X: (width-cols*cellW+cellW)/2 + float64(c)*cellW, Y: firstRow + cellH/2 + float64(r)*cellH}
-			e := p.st.Physics.SpawnBox(brickW, brickH, &systems.BodyOptions{Kind: systems.Static, Position: pos,
+			e := p.st.Physics.SpawnBox(brickW, brickH, &physics.BodyOptions{Kind: physics.Static, Position: pos,
 				Elasticity: 1, Sprite: s}, BrickC)
 			BrickC.SetValue(p.st.World.Entry(e), Brick{Hits: 1 + btoi(r == 0), Points: 10 * (rows - r)})
 		}
@@ -261,7 +263,7 @@ func (p *Play) rules(w donburi.World, ev engine.Event) {
 }
 
 // hitBrick breaks a brick the ball hit, or marks it cracked.
-func (p *Play) hitBrick(w donburi.World, c systems.Contact) {
+func (p *Play) hitBrick(w donburi.World, c physics.Contact) {
 	brick := w.Entry(c.B)
 	b := BrickC.Get(brick)
 	if b.Hits--; b.Hits > 0 {
@@ -276,7 +278,7 @@ func (p *Play) hitBrick(w donburi.World, c systems.Contact) {
 // hitPaddle sends the ball up at an angle set by where it met the paddle's
 // top: straight up at the centre, up to 60 degrees at the ends. A ball
 // already below the top, which the paddle's end knocks, bounces as cp says.
-func (p *Play) hitPaddle(_ donburi.World, c systems.Contact) {
+func (p *Play) hitPaddle(_ donburi.World, c physics.Contact) {
 	ball := p.st.Physics.Body(c.A)
 	if p.serving || ball.Position().Y > paddleY-paddleH/2 {
 		return
@@ -287,7 +289,7 @@ func (p *Play) hitPaddle(_ donburi.World, c systems.Contact) {
 }
 
 // catch applies a power-up the paddle caught.
-func (p *Play) catch(w donburi.World, c systems.Contact) {
+func (p *Play) catch(w donburi.World, c physics.Contact) {
 	switch PowerC.Get(w.Entry(c.B)).Kind {
 	case ExtraBall:
 		p.lives = min(p.lives+1, 9)
@@ -345,7 +347,7 @@ func (p *Play) dropPowerUp(w donburi.World, _ engine.Event) {
 	s.ScaleX, s.ScaleY, s.Layer = 0.6, 0.6, 2
 	// Kinematic and a sensor: it falls at a steady speed through bricks and
 	// the ball, and the paddle (kinematic too) still reports touching it.
-	e := p.st.Physics.SpawnCircle(powerR, &systems.BodyOptions{Kind: systems.Kinematic, Sensor: true,
+	e := p.st.Physics.SpawnCircle(powerR, &physics.BodyOptions{Kind: physics.Kinematic, Sensor: true,
 		Position: cp.Vector{X: from.X, Y: from.Y}, Velocity: cp.Vector{Y: powerFall}, Sprite: s}, PowerC)
 	PowerC.SetValue(w.Entry(e), Power{Kind: kind})
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/physics"
 )
 
 // play runs a game of Play headless, in this process, for the game time
@@ -66,7 +66,7 @@ func TestBallKeepsItsSpeedAndNeverTunnels(t *testing.T) {
 			// collision, and the two close in by more than the ball's
 			// radius a tick. Elsewhere nothing may hold the ball's centre.
 			lost := pos.Y > paddleY-paddleH/2
-			for _, h := range p.st.Physics.QueryPoint(pos, ballR, &systems.QueryFilter{Skip: p.ball}, nil) {
+			for _, h := range p.st.Physics.QueryPoint(pos, ballR, &physics.QueryFilter{Skip: p.ball}, nil) {
 				if lost && h.Entity == p.paddle {
 					continue
 				}
@@ -137,7 +137,7 @@ func TestBricksAndPowerUps(t *testing.T) {
 		}
 		checked = true
 		w := p.st.World
-		var top, bottom []systems.Contact
+		var top, bottom []physics.Contact
 		p.found = p.found[:0]
 		p.bricks.Each(w, p.findBrick)
 		if len(p.found) != rows*cols {
@@ -145,7 +145,7 @@ func TestBricksAndPowerUps(t *testing.T) {
 		}
 		for _, e := range p.found {
 			b := BrickC.Get(w.Entry(e))
-			c := systems.Contact{A: p.ball, B: e}
+			c := physics.Contact{A: p.ball, B: e}
 			switch b.Hits {
 			case 2:
 				top = append(top, c)
@@ -170,10 +170,10 @@ func TestBricksAndPowerUps(t *testing.T) {
 			t.Fatalf("score %d after a bottom brick", p.score)
 		}
 		for _, kind := range []PowerKind{ExtraBall, SlowBall} {
-			e := p.st.Physics.SpawnCircle(powerR, &systems.BodyOptions{Kind: systems.Kinematic, Sensor: true}, PowerC)
+			e := p.st.Physics.SpawnCircle(powerR, &physics.BodyOptions{Kind: physics.Kinematic, Sensor: true}, PowerC)
 			PowerC.SetValue(w.Entry(e), Power{Kind: kind})
 			lives, s := p.lives, p.speed()
-			p.catch(w, systems.Contact{A: p.paddle, B: e})
+			p.catch(w, physics.Contact{A: p.paddle, B: e})
 			if w.Valid(e) {
 				t.Fatalf("%v: the power-up is still there", kind)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/stage"
 )
 
 var (
@@ -35,7 +36,7 @@ type Progress struct {
 
 // Run shows the title until a key starts a game (or Esc quits).
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := systems.NewStage(loop, systems.StageOptions{Background: background})
+	st, err := stage.New(loop, stage.Options{Background: background})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ type Over struct {
 // Run shows the result until a key goes back to the Title.
 func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	o.Best = max(o.Best, o.Score)
-	st, err := systems.NewStage(loop, systems.StageOptions{Background: background})
+	st, err := stage.New(loop, stage.Options{Background: background})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,78 @@
+package stage
+
+import (
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/components"
+)
+
+// Sprite returns a new sprite of the stage's bundle by name (such as
+// assets.SpritePlayer): centred on its entity's position and cut from the
+// bundle's atlas, so that every sprite of the stage draws in one batch. Give
+// it to BodyOptions.Sprite, or set it as an entity's components.SpriteC
+// (*st.Sprite(name)); change Layer, ScaleX, Color... as wanted. It panics on
+// a name the bundle does not have.
+func (s *Stage) Sprite(name string) *components.Sprite {
+	img := s.Bundle.MustSprite(name)
+	b := img.Bounds()
+	return &components.Sprite{Image: img, Atlas: s.Bundle.Atlas(),
+		OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2}
+}
+
+// Rect returns a new sprite drawn as a w x h rectangle of colour c (in
+// world units), centred on its entity's position: the bundle's white pixel
+// (assets.SpritePixel), scaled and tinted, in the same batch as the other
+// sprites. A brick, a paddle, a bar of a HUD.
+func (s *Stage) Rect(w, h float64, c color.Color) *components.Sprite {
+	sp := s.Sprite(assets.SpritePixel)
+	sp.ScaleX, sp.ScaleY = w, h
+	sp.Color.ScaleWithColor(c)
+	return sp
+}
+
+// Text draws str on dst in the bundle's font, size pixels high, in colour
+// c, with its top at y and, by align, its left (text.AlignStart), centre
+// (text.AlignCenter) or right (text.AlignEnd) at x; lines break at "\n".
+// A nil dst, as a headless run's Render events have, draws nothing, so a
+// render system can call it without checking. A call allocates what
+// ebiten's text.Draw does (3 small allocations for a line of a HUD), and
+// nothing more when c is a color.Color variable (var white color.Color =
+// color.RGBA{...}): a color.RGBA passed as it is gets boxed, an allocation
+// at every call.
+func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.Color, align text.Align) {
+	if dst == nil {
+		return
+	}
+	face := s.Bundle.Face(size)
+	m := face.Metrics()
+	var op text.DrawOptions
+	op.GeoM.Translate(x, y)
+	op.ColorScale.ScaleWithColor(c)
+	op.PrimaryAlign = align
+	op.LineSpacing = m.HAscent + m.HDescent + m.HLineGap
+	text.Draw(dst, str, face, &op)
+}
+
+// SpawnSprite creates an entity with no body, drawn as sp (a copy) at x, y:
+// a decoration, a marker, anything a game moves by its Transform
+// (components.Transform.Set) rather than by physics. The component types
+// comps are added too, at their zero values (TransformC and SpriteC among
+// them are not added twice). It returns the entity.
+func (s *Stage) SpawnSprite(x, y float64, sp *components.Sprite, comps ...donburi.IComponentType) donburi.Entity {
+	types := []donburi.IComponentType{components.TransformC, components.SpriteC}
+	for _, c := range comps {
+		if c.Id() != components.TransformC.Id() && c.Id() != components.SpriteC.Id() {
+			types = append(types, c)
+		}
+	}
+	e := s.World.Create(types...)
+	entry := s.World.Entry(e)
+	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: x, Y: y}))
+	components.SpriteC.SetValue(entry, *sp)
+	return e
+}

@@ -1,0 +1,273 @@
+package stage
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+
+	"github.com/yohamta/donburi"
+	"github.com/yohamta/donburi/filter"
+
+	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/systems/devtools"
+	"github.com/fixedstep/fixedstep/systems/physics"
+)
+
+// Stage is what a scene is built on: a world, a scheduler over it, the
+// asset bundle, the overlay and the dev keys, made when the scene starts,
+// and released when it ends, with a check of what was left. A scene's Run
+// makes one, adds its entities and systems, and runs it:
+//
+//	func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
+//		st, err := stage.New(loop, stage.Options{
+//			Groups:  []engine.Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: 10}},
+//			Physics: &physics.Config{},
+//		})
+//		if err != nil {
+//			return nil, err
+//		}
+//		defer st.Release()
+//		// ... entities, and systems added to st.Sched; a rule ends the scene:
+//		st.Sched.AddUpdate(0, "rules", func(w donburi.World, ev engine.Event) {
+//			if p.lives == 0 {
+//				st.End(&GameOver{}) // the next scene, after this tick
+//			}
+//		})
+//		return st.Run()
+//	}
+//
+// Run gives the loop the world's state checksum (by default a
+// state.Hasher over every component of every entity: see
+// Options.Checksum), so that recordings check the state tick by tick
+// and replays say where it first differs. What a scene keeps outside the
+// world (a score in a field of its struct, a menu's choice) is not in it:
+// keep game state in components, so that replays check it and dumps show it.
+type Stage struct {
+	Loop    *engine.Loop
+	World   donburi.World
+	Sched   *engine.Scheduler
+	Bundle  *assets.Bundle
+	Overlay *devtools.Overlay // hidden at first; F3 shows it (see devtools.Keys)
+	Keys    *devtools.Keys    // nil with Options.NoDevKeys
+	// Inspector shows a picked entity's components; hidden at first, F4
+	// shows it (see devtools.Keys).
+	Inspector *devtools.Inspector
+	Physics   *physics.Physics // nil without Options.Physics
+	// State is the hasher of the default state checksum (nil with
+	// Options.Checksum): its ComponentSums say which component types
+	// a tick changed, its Dump writes the world as text.
+	State *state.Hasher
+
+	opts      Options
+	checksum  func() uint64
+	partBase  []string         // the hasher's component names, as last seen
+	partNames []string         // and as the bisector names them
+	event     engine.EventKind // the kind of the event being handled
+	ended     bool
+	next      engine.Scene
+	released  bool
+}
+
+// Options configure a [Stage]. The zero value is one 60 Hz group named
+// "update", the default assets, the dev keys, a hidden overlay and the
+// default state checksum.
+type Options struct {
+	// Groups are the scene's update groups (see engine.Group).
+	Groups []engine.Group
+
+	// Assets loads the scene's bundle; nil means assets.LoadDefault (the
+	// embedded atlas and font).
+	Assets func() (*assets.Bundle, error)
+
+	// Physics, if set, gives the stage a Physics system over its world
+	// (Stage.Physics) with this configuration; its Loop is set to the
+	// stage's loop, so that a bad body ends the run with its error. Add
+	// Physics.Update to the group that steps it.
+	Physics *physics.Config
+
+	// NoDevKeys leaves out the dev keys (F3, F4, P, period, [ and ], F11, F12).
+	NoDevKeys bool
+
+	// Overlay configures the overlay; nil: the defaults, hidden at first.
+	Overlay *devtools.OverlayOptions
+
+	// Background, if set, fills the screen before anything is drawn (a
+	// render system in the lowest layer); nil leaves that to the scene.
+	Background color.Color
+
+	// Checksum, if set, replaces the default state checksum that recordings
+	// store and replays compare (see engine.Loop.SetChecksum): a
+	// state.Hasher over every component of the world (Stage.State).
+	Checksum func() uint64
+
+	// Ignore leaves component types out of the default checksum: state that
+	// is presentation only (an animation's frame, a particle), which may
+	// differ between runs without the game differing.
+	Ignore []donburi.IComponentType
+
+	// OnRelease, if set, is told what Release found left.
+	OnRelease func(Leftovers)
+}
+
+// Leftovers is what a stage still held after releasing: all zero, and the
+// bundle released, when it released everything.
+type Leftovers struct {
+	Entities, Bodies int
+	BundleReleased   bool
+}
+
+// New makes a stage on loop: the world, the scheduler with the
+// groups, the bundle, the overlay (its render system in layer
+// devtools.OverlayLayer), the inspector (an input system and a render system in
+// layer InspectorLayer) and the dev keys (an input system). Release it when the
+// scene ends (defer st.Release()).
+func New(loop *engine.Loop, opts Options) (*Stage, error) {
+	load := opts.Assets
+	if load == nil {
+		load = assets.LoadDefault
+	}
+	b, err := load()
+	if err != nil {
+		return nil, err
+	}
+	w := donburi.NewWorld()
+	s := &Stage{Loop: loop, World: w, Sched: engine.NewScheduler(w, opts.Groups...), Bundle: b, opts: opts}
+	ov := opts.Overlay
+	if ov == nil {
+		ov = &devtools.OverlayOptions{Hidden: true}
+	}
+	s.Overlay = devtools.NewOverlay(loop, s.Sched, ov)
+	s.Sched.AddRender(devtools.OverlayLayer, "overlay", s.Overlay.Draw)
+	if bg := opts.Background; bg != nil {
+		s.Sched.AddRender(math.MinInt, "background", func(_ donburi.World, ev engine.Event) {
+			if screen := window.Screen(ev); screen != nil {
+				screen.Fill(bg)
+			}
+		})
+	}
+	if !opts.NoDevKeys {
+		s.Keys = devtools.NewKeys(loop, s.Overlay)
+		s.Sched.AddInput("devkeys", s.Keys.Input)
+	}
+	if opts.Physics != nil {
+		cfg := *opts.Physics
+		cfg.Loop = loop
+		s.Physics = physics.New(w, cfg)
+	}
+	s.Inspector = devtools.NewInspector(loop, s.Sched, s.Physics, nil)
+	s.Sched.AddInput("inspector", s.Inspector.Input).AddRender(devtools.InspectorLayer, "inspector", s.Inspector.Draw)
+	if s.Keys != nil {
+		s.Keys.Inspector = s.Inspector
+	}
+	s.checksum = opts.Checksum
+	if s.checksum == nil {
+		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore})
+		s.checksum = func() uint64 { return s.State.Sum(w) }
+		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
+		if loop.Detailed() { // the desync bisector: the state after every system, per component type
+			s.Sched.SetProbe(loop)
+			loop.SetStateParts(s.parts)
+		}
+	}
+	return s, nil
+}
+
+// parts appends the component types' sums of the state last hashed, for
+// the desync bisector. Two types of one name (donburi's event buses of one
+// event type) are told apart by a #2, #3 in the order the hasher gives.
+func (s *Stage) parts(dst []engine.StatePart) []engine.StatePart {
+	sums := s.State.ComponentSums()
+	same := len(sums) == len(s.partNames)
+	for i := 0; same && i < len(sums); i++ {
+		same = sums[i].Name == s.partBase[i]
+	}
+	if !same {
+		s.partBase, s.partNames = s.partBase[:0], s.partNames[:0]
+		seen := map[string]int{}
+		for _, c := range sums {
+			seen[c.Name]++
+			name := c.Name
+			if n := seen[c.Name]; n > 1 {
+				name = fmt.Sprintf("%s#%d", c.Name, n)
+			}
+			s.partBase, s.partNames = append(s.partBase, c.Name), append(s.partNames, name)
+		}
+	}
+	for i, c := range sums {
+		dst = append(dst, engine.StatePart{Name: s.partNames[i], Sum: c.Sum})
+	}
+	return dst
+}
+
+// End ends the scene after the current tick, with next as the next scene
+// (nil ends the game). Call it from an update system, on an Update event: a
+// decision made there is what a replay repeats (see the engine package's
+// rule for game decisions). Called on another event, it panics. The first
+// call decides: a later one in the same tick (another system's) is ignored.
+func (s *Stage) End(next engine.Scene) {
+	if s.event != engine.Update {
+		panic(fmt.Sprintf("systems: Stage.End on a %v event: end a scene from an update system, "+
+			"so that a replay ends it on the same tick", s.event))
+	}
+	if !s.ended {
+		s.ended, s.next = true, next
+	}
+}
+
+// Ended reports whether End was called.
+func (s *Stage) Ended() bool { return s.ended }
+
+// Run plays the scene: it starts the loop's timeline with the stage's
+// groups, hands every event to the scheduler (input, update and render
+// systems) until a system calls End or the loop stops, and returns the next
+// scene, or the loop's error. It gives the loop the state checksum first.
+func (s *Stage) Run() (engine.Scene, error) {
+	s.Loop.SetChecksum(s.checksum)
+	for ev := range s.Loop.Events(s.Sched.Groups()...) {
+		s.event = ev.Kind
+		s.Sched.Handle(ev)
+		if s.ended {
+			s.Loop.Checkpoint() // the last tick is checked before the world goes
+			return s.next, nil
+		}
+	}
+	return nil, s.Loop.Err()
+}
+
+// Release removes every entity (their bodies, shapes and constraints leave
+// the space) and frees the bundle's images, then checks what is left,
+// reports it to Options.OnRelease, and returns it. A second call does
+// nothing.
+func (s *Stage) Release() Leftovers {
+	if s.released {
+		return s.leftovers()
+	}
+	s.released = true
+	var all []donburi.Entity
+	donburi.NewQuery(filter.Contains()).Each(s.World, func(e *donburi.Entry) {
+		all = append(all, e.Entity())
+	})
+	for _, e := range all { // collect, then change: no structural change during a query
+		if s.World.Valid(e) {
+			s.World.Remove(e)
+		}
+	}
+	s.Bundle.Deallocate()
+	left := s.leftovers()
+	if s.opts.OnRelease != nil {
+		s.opts.OnRelease(left)
+	}
+	return left
+}
+
+func (s *Stage) leftovers() Leftovers {
+	left := Leftovers{Entities: s.World.Len(), BundleReleased: s.Bundle.Released()}
+	if s.Physics != nil {
+		left.Bodies, _ = s.Physics.Bodies()
+	}
+	return left
+}
