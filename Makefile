@@ -75,8 +75,8 @@ FUZZMINIMIZETIME ?= 5s
 fuzz:
 	GO=$(GO) bash scripts/fuzz.sh $(FUZZTIME) $(FUZZMINIMIZETIME)
 
-# web builds every game under cmd/ (each main package that imports the
-# engine) to WebAssembly into WEB_DIR (ignored by git), each with its page;
+# web builds every game under cmd/ (each main package that imports
+# engine/window) to WebAssembly into WEB_DIR (ignored by git), each with its page;
 # WEB_GAMES=./cmd/demo builds only the packages named. serve serves them on
 # WEB_ADDR: open http://127.0.0.1:8080/demo/ (the query string is the game's
 # flags: /demo/?scene=arena&autopilot&seconds=10&seed=3).

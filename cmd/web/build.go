@@ -105,7 +105,8 @@ func writePage(file, name string, data any) error {
 
 // gamePackages lists the import paths of the main packages patterns name,
 // for GOOS=js. With no patterns: the module's main packages under cmd/ that
-// import its engine package (the games; the tools do not).
+// import its window package (the games that draw; the tools and the
+// headless programs on the simulation core do not).
 func gamePackages(patterns []string) ([]string, error) {
 	mod, err := goCmd("list", "-m")
 	if err != nil {
@@ -139,7 +140,7 @@ func gamePackages(patterns []string) ([]string, error) {
 		case p.Error != nil && auto && strings.Contains(p.Error.Err, "build constraints exclude all Go files"):
 		case p.Error != nil:
 			return nil, fmt.Errorf("%s: %s", p.ImportPath, p.Error.Err)
-		case auto && p.Name == "main" && slices.Contains(p.Deps, mod+"/engine"):
+		case auto && p.Name == "main" && slices.Contains(p.Deps, mod+"/engine/window"):
 			pkgs = append(pkgs, p.ImportPath)
 		case !auto && p.Name != "main":
 			return nil, fmt.Errorf("%s is package %s, not a command (package main)", p.ImportPath, p.Name)

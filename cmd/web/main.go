@@ -7,7 +7,8 @@
 // (and main.wasm.gz), beside OUT/NAME/index.html, the page that runs it, and
 // OUT/wasm_exec.js and OUT/play.js, shared by every game; OUT/index.html lists
 // the games. With no packages it builds every main package under cmd/ that
-// imports the engine: every game of the module, and none of its tools.
+// imports engine/window: every game of the module that draws, and none of
+// its tools.
 //
 // serve serves OUT over HTTP (the .wasm gzipped to browsers that take it),
 // on the loopback address unless told otherwise, and prints each game's URL.

@@ -17,7 +17,8 @@ import (
 const demoPkg = "github.com/fixedstep/fixedstep/cmd/demo"
 
 // Without packages, build takes every main package under cmd/ that imports
-// the engine: the games, not the tools.
+// the window package: the games that draw, not the tools nor the headless
+// programs.
 func TestGamePackagesFindsTheGames(t *testing.T) {
 	pkgs, err := gamePackages(nil)
 	if err != nil {
@@ -26,7 +27,8 @@ func TestGamePackagesFindsTheGames(t *testing.T) {
 	if !slices.Contains(pkgs, demoPkg) {
 		t.Errorf("games %v: no %s", pkgs, demoPkg)
 	}
-	for _, tool := range []string{"github.com/fixedstep/fixedstep/cmd/web", "github.com/fixedstep/fixedstep/cmd/benchtable"} {
+	for _, tool := range []string{"github.com/fixedstep/fixedstep/cmd/web", "github.com/fixedstep/fixedstep/cmd/benchtable",
+		"github.com/fixedstep/fixedstep/cmd/bounce"} {
 		if slices.Contains(pkgs, tool) {
 			t.Errorf("games %v: the tool %s is not a game", pkgs, tool)
 		}
