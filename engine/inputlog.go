@@ -70,9 +70,7 @@ type InputLog struct {
 	// type). A replay that diverges then names the first system whose
 	// effect differs and the component types that differ. It costs a state
 	// hash per system per tick while recording and replaying, and about 5
-	// bytes per system tick and 5 per component type per checked tick: some
-	// 5 KB a second for the demo's Arena (3 systems at 60 Hz, 2 at 10 Hz,
-	// 12 component types).
+	// bytes per system tick and 5 per component type per checked tick.
 	Detail bool
 
 	log      inputlog.Log // the timelines, and the file they are written to (see Create)

@@ -12,10 +12,9 @@ import (
 // frame of the re-run delivers all the ticks up to the end of the scene it
 // runs, or up to the tick wanted, and the recording's checksums are checked
 // on the way. There the loop pauses, and the game goes on live (or, in a
-// replay, replaying). Its cost is that of simulating the run so far again:
-// the demo's Arena re-runs at about 22,000 to 28,500 ticks a second on a
-// 2-core VM, so a step back 10 s into it takes 21 to 27 ms, a minute in 124
-// to 165 ms (BenchmarkArenaRewind, in package scenes).
+// replay, replaying). Its cost is that of simulating the run so far again,
+// so it grows with the run's length: BenchmarkArenaRewind (package scenes)
+// measures a step back 10 s and a minute into the demo's Arena.
 
 // seekTarget is where a rewind goes: after tick `tick` of the first group of
 // timeline `scene`, live (the run's own recording) or replaying.

@@ -93,10 +93,10 @@ type SystemProbe interface {
 func (s *Scheduler) SetProbe(p SystemProbe) { s.probe = p }
 
 // SetTiming turns the timing of every system call on (the default) or off.
-// Timing reads the runtime's monotonic clock once per system call, about
-// 20-25 ns on a 2-core x86 VM (BenchmarkNanotime), and records the time in
-// the system's histogram (BenchmarkSchedulerTiming); off, Stats still counts
-// calls but its durations and histograms stay as they were.
+// Timing reads the runtime's monotonic clock once per system call
+// (BenchmarkNanotime measures the read) and records the time in the
+// system's histogram (BenchmarkSchedulerTiming measures both); off, Stats
+// still counts calls but its durations and histograms stay as they were.
 func (s *Scheduler) SetTiming(on bool) { s.untimed = !on }
 
 // NewScheduler returns a scheduler for world with the given update groups

@@ -41,12 +41,10 @@ import (
 // nothing once its buffers have grown to the number of sprites.
 //
 // Its cost per sprite is a fraction of a plain loop of DrawImage calls over
-// the same sprites with their transforms computed beforehand: about 90-130
-// ns against 370-790 on a 2-core VM, with 1000 or 10,000 sprites in 4
-// layers (BenchmarkRenderOverhead, which times the two in lockstep). Beside
-// one DrawTriangles32 call with every vertex computed beforehand (ebiten's
-// own ~30 ns a sprite), its work adds some 55-95 ns a sprite: the query,
-// interpolation, sine and cosine, layer sort and vertices
+// the same sprites with their transforms computed beforehand
+// (BenchmarkRenderOverhead times the two in lockstep). Beside one
+// DrawTriangles32 call with every vertex computed beforehand, its work is
+// the query, interpolation, sine and cosine, layer sort and vertices
 // (BenchmarkRenderOverheadTriangles). TestRenderDrawCommands counts the GPU
 // draw commands ebiten makes of a frame: one for a thousand sprites from one
 // atlas, as for the DrawImage loop.

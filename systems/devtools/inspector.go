@@ -68,13 +68,12 @@ type InspectorOptions struct {
 // sees the clicks that pick).
 //
 // Its keys and clicks act only while it is shown. Hidden, it costs a branch
-// in each of Input and Draw: no work, no allocation (about 4 ns a frame,
-// BenchmarkInspector/hidden). Shown, a frame between two ticks draws the
+// in each of Input and Draw: no work, no allocation
+// (BenchmarkInspector/hidden). Shown, a frame between two ticks draws the
 // panel laid out at the last tick (one DrawImage) and the outline (one
-// DrawTriangles), allocating nothing (about 25 µs on a 2-core VM with
-// Mesa's software renderer); each tick's rebuild (the visit, the layout of
-// its text) costs some 0.65 ms and 410 allocations there, and is skipped
-// when nothing shown has changed.
+// DrawTriangles), allocating nothing (BenchmarkInspector/shown/between-ticks);
+// each tick's rebuild (the visit, the layout of its text) allocates, and
+// is skipped when nothing shown has changed (BenchmarkInspector/shown/after-a-tick).
 type Inspector struct {
 	loop    *engine.Loop
 	sched   *engine.Scheduler

@@ -489,7 +489,7 @@ func TestInspectorDraws(t *testing.T) {
 // BenchmarkInspector measures a shown inspector's frame on a picked body
 // with a shape and a sprite (the demo's kind of entity), drawn on a screen:
 // between ticks (the panel laid out at the last tick, drawn with one
-// DrawImage, and the outline), and after a tick (the entity dumped, the
+// DrawImage, and the outline), and after a tick (the entity visited, the
 // panel's lines rebuilt and laid out). Hidden is the branch alone.
 // ebiten's queue is flushed between frames, untimed (one pixel read back),
 // as in BenchmarkRender.

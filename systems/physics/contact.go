@@ -61,11 +61,10 @@ type ContactFunc func(w donburi.World, c Contact)
 //
 // With no contact begun or ended in a step, handlers cost nothing and
 // allocate nothing. Otherwise each contact is noted during the step (its
-// point and normal read from cp's arbiter), sorted and dispatched after it:
-// about 70 ns a contact more than the same step with the events alone, on
-// a step whose contacts otherwise cost some 330 ns each in cp and the
-// physics system (BenchmarkContactsOverhead, in lockstep on a 2-core VM),
-// plus the handlers' own work. The buffers grow to the largest step's
+// point and normal read from cp's arbiter), sorted and dispatched after it,
+// a fraction of what the contact costs in cp's step
+// (BenchmarkContactsOverhead times the two in lockstep), plus the
+// handlers' own work. The buffers grow to the largest step's
 // contacts and are reused: no allocation of their own. cp allocates for
 // every contact whatever the handlers (see TestPhysicsAllocatesOnlyInsideCp).
 //

@@ -20,16 +20,16 @@ import (
 // bare cp.NewSpace does. New reads every field back from the space
 // in its tests; [Config.Validate] says what is out of range.
 //
-// Which settings pay off depends on the scene. Measured on the demo's
-// Stress scene, a pile of balls in a bin (BENCHMARKS.md: BenchmarkBodymark,
-// and BenchmarkStressSettings on 2,500 awake balls, per tick in lockstep):
-// sleeping cuts the cost of a pile at rest to almost nothing (more than 4x
-// the balls within an 8 ms tick), but a hit wakes every body the sleeping
-// group touches, and an awake pile costs what it did; the spatial hash saves
-// about 12% of an awake tick (8-16%); 5 Iterations instead of 10 save about
-// 23% and make the pile softer; a CollisionSlop of 1 saves about 7%. Nothing
-// here makes an awake step twice as fast: the step is cp's contact
-// solving and narrow phase, which no setting removes. cp's collision bias and collision persistence are not
+// Which settings pay off depends on the scene. On the demo's Stress scene,
+// a pile of balls in a bin, BenchmarkBodymark finds how many balls fit a
+// tick's budget under each setting and BenchmarkStressSettings weighs each
+// per tick on an awake pile (package scenes; figures in BENCHMARKS.md):
+// sleeping cuts the cost of a pile at rest to almost nothing, but a hit
+// wakes every body the sleeping group touches, and an awake pile costs what
+// it did; the spatial hash, 5 Iterations instead of 10 (a softer pile) and
+// a CollisionSlop of 1 each save a little of an awake tick. Nothing here
+// makes an awake step twice as fast: the step is cp's contact solving and
+// narrow phase, which no setting removes. cp's collision bias and collision persistence are not
 // here: cp v2.4.0 keeps them unexported, with no setter, so they stay at
 // cp's defaults (see [Config.CollisionSlop] for the bias; a contact
 // is remembered for 3 steps after its shapes part).
