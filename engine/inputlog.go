@@ -262,7 +262,7 @@ type ReplayError struct {
 	Name   string // the replayed scene's name
 	Group  string // the group concerned, if any
 	Tick   int64  // the replay's tick of that group
-	Ended  int64  // the tick where the recording's scene ended, if that is the issue
+	Ended  int64  // the tick where the recording's scene ended, if that is what went wrong
 	Reason string // what went wrong, and the likely cause
 }
 

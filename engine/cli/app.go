@@ -77,9 +77,9 @@ import (
 // summary keeps a state checksum a second.
 //
 // A run that is headless, records, replays or has -seconds ends with a
-// summary: the scenes and ticks run, the recording or the replay, and last
-// a line "checksum X", the game state's checksum after the last tick
-// checked. SIGINT and SIGTERM end the run as closing the window does: the
+// summary: the scenes and ticks run (the ticks of each scene's first
+// group), the recording or the replay, and last a line "checksum X", the
+// game state's checksum after the last tick checked. SIGINT and SIGTERM end the run as closing the window does: the
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).
 type App struct {
