@@ -38,8 +38,7 @@ type bisector struct {
 	sums  []uint32 // and the state after each
 
 	ran   []string // replaying: the systems run so far in the current tick
-	next  int      // the recorded system after the last one compared
-	extra string   // a system run since then that the recording did not run
+	extra string   // a system run since the last one compared that the recording did not run
 
 	cursor  []int           // replaying: per group, the next recorded tick with detail
 	partCur int             // replaying: the next recorded tick with parts
@@ -58,7 +57,7 @@ func (b *bisector) begin(n int) {
 
 // beginTick readies the bisector for the systems of a tick.
 func (b *bisector) beginTick() {
-	b.ran, b.next, b.extra = b.ran[:0], 0, ""
+	b.ran, b.extra = b.ran[:0], ""
 }
 
 // systemDiff is where a replay's state first differed after a system.
@@ -147,16 +146,22 @@ func (r *recorder) afterSystem(ev Event, name string) {
 		if b.extra != "" {
 			notes = append(notes, fmt.Sprintf("after %q, which the recording did not run", b.extra))
 		}
-		for _, m := range names[b.next:j] {
-			if !slices.Contains(b.ran, m) {
-				notes = append(notes, fmt.Sprintf("the recording ran %q before it, which this run did not", m))
+		for _, m := range names[:j] { // the recording ran it before this system; this run had not
+			if count(b.ran, m) < count(names[:j], m) {
+				notes = append(notes, fmt.Sprintf("the recording ran %q before it, this run had not", m))
+				break
+			}
+		}
+		for _, m := range b.ran[:len(b.ran)-1] { // this run ran it before this system; the recording after
+			if count(b.ran[:len(b.ran)-1], m) > count(names[:j], m) && count(names[j:], m) > 0 {
+				notes = append(notes, fmt.Sprintf("this run ran %q before it, the recording after", m))
 				break
 			}
 		}
 		f.note = strings.Join(notes, "; ")
 		b.found = f
 	}
-	b.next, b.extra = j+1, ""
+	b.extra = ""
 }
 
 // count returns how many of names are name.
@@ -211,8 +216,8 @@ func (r *recorder) explain(de *DivergenceError, tick int64) {
 		de.System, de.SystemGroup, de.SystemTick, de.SystemNote = f.system, r.loop.groups[f.group].Name, f.tick, f.note
 	}
 	if rs := r.replayed; rs != nil && b.parts != nil && tick >= 0 {
-		if differ, ok := rs.Parts.Differ(&b.partCur, tick, b.logParts()); ok {
-			de.Components = differ
+		if rs.Parts.Has(&b.partCur, tick) {
+			de.Components = rs.Parts.Differ(b.partCur, b.logParts())
 		}
 	}
 	if r.onDivergence != nil {

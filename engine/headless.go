@@ -63,7 +63,7 @@ func NewHeadlessLoop(cfg Config, h *Headless, opts *Options) (*Loop, error) {
 		o = *opts
 	}
 	o.Config = cfg
-	return newLoop(d, &o)
+	return NewLoop(d, &o)
 }
 
 // newHeadlessDriver checks h and returns its driver.

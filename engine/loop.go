@@ -105,7 +105,8 @@ type group struct {
 type Loop struct {
 	cfg       Config
 	driver    Driver
-	holder    Holder // the driver, if it holds game time
+	holder    Holder     // the driver, if it holds game time
+	ender     FrameEnder // the driver, if it is told of each frame drawn
 	input     InputSource
 	tickInput TickInput   // Options.TickInput
 	tickSrc   []TickInput // per group, set by the scene (SetTickInput)
@@ -120,7 +121,7 @@ type Loop struct {
 	afterUpdate func(*Loop, Event) // Options.AfterUpdate
 	rec         recorder           // recording, replay, checksums, the bisector, rewinds
 	updateDone  bool               // the Update event delivered last has been followed up
-	drawn       bool               // a Render was delivered: AfterFrame is due
+	drawn       bool               // a Render was delivered: EndFrame and AfterFrame are due
 	stopAt      time.Duration      // Options.StopAt
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 
@@ -137,7 +138,7 @@ type Loop struct {
 	pacingCarry time.Duration // real minus snapped game time, carried
 	pacingTol   time.Duration
 	paused      bool
-	focusPaused bool // held by the driver: the window lost focus (Window.PauseOnFocusLoss)
+	focusPaused bool // held by the driver (a Holder): a window lost focus
 	stepWanted  bool
 	stepping    bool // this frame is a single step
 
@@ -149,12 +150,23 @@ type Loop struct {
 	stopped            bool
 	err                error
 	stats              LoopStats
-	scenes             int // timelines started
+	scenes             int  // timelines started
+	finished           bool // Finish has run
 }
 
-// newLoop makes a loop on driver d with the configuration, input, context,
-// recording and replay of opts.
-func newLoop(d Driver, opts *Options) (*Loop, error) {
+// NewLoop returns a loop on driver d with the configuration, input,
+// context, recording and replay of opts (nil: the defaults), for a driver
+// that runs the chain itself: it calls [Loop.Run] (package engine/window
+// does, inside ebiten's game loop). A bad option is an error here, before
+// anything runs: a *ConfigError for a bad Config or StopAt, an error for a
+// recording that is not new.
+func NewLoop(d Driver, opts *Options) (*Loop, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.Record != nil && (opts.Record.Scenes() > 0 || opts.Record.Complete()) {
+		return nil, errors.New("engine: Run: Options.Record holds a recording already: give it a new InputLog")
+	}
 	cfg, err := opts.Config.withDefaults()
 	if err != nil {
 		return nil, err
@@ -176,6 +188,7 @@ func newLoop(d Driver, opts *Options) (*Loop, error) {
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	l.holder, _ = d.(Holder)
+	l.ender, _ = d.(FrameEnder)
 	if a, ok := d.(interface{ attach(*Loop) }); ok {
 		a.attach(l)
 	}
@@ -256,9 +269,14 @@ func (l *Loop) Next() bool {
 	if !l.begun && l.Start() != nil {
 		return false
 	}
-	if l.drawn {
+	if l.drawn { // the scene has drawn the last Render event's frame
 		l.drawn = false
-		l.afterFrame(l, l.ev)
+		if l.ender != nil {
+			l.ender.EndFrame()
+		}
+		if l.afterFrame != nil {
+			l.afterFrame(l, l.ev)
+		}
 	}
 	l.followUp()
 	if !l.next() {
@@ -305,7 +323,7 @@ func (l *Loop) next() bool {
 			g := &l.groups[0]
 			l.ev = Event{Kind: Render, Frame: l.frame, Time: l.gameTime,
 				Alpha: l.Alpha(0), ExtDT: l.gameTime - g.lastDue, Screen: screen}
-			l.drawn = l.afterFrame != nil
+			l.drawn = l.ender != nil || l.afterFrame != nil
 			return true
 		}
 	}
@@ -644,7 +662,7 @@ func (l *Loop) Config() Config { return l.cfg }
 func (l *Loop) Paused() bool { return l.paused }
 
 // FocusPaused reports whether game time is held because the window lost
-// focus and [Window.PauseOnFocusLoss] is set. The hold works as a pause
+// focus and window.Options.PauseOnFocusLoss is set. The hold works as a pause
 // (no ticks, frames render with a frozen alpha, no catch-up afterwards) but
 // apart from [Loop.SetPaused]: regaining focus ends the hold and leaves the
 // scene's own pause as it was; a single step asked for during the hold runs
@@ -730,9 +748,28 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 	return l.rec.endTimeline(end, cause)
 }
 
-// finish ends a run: the context is let go, the recording marked whole and
-// its file written.
-func (l *Loop) finish(err error) error {
+// Run runs the scene chain that starts with first on the loop, as [Run]
+// does (with rewinds: [Loop.Rewind] makes it run again from a fresh first
+// scene), then ends the loop ([Loop.Finish]) and returns the chain's
+// error. Call it once.
+func (l *Loop) Run(first Scene) error {
+	if first == nil {
+		return l.Finish(errors.New("engine: Run: the first scene is nil"))
+	}
+	return l.Finish(l.runChains(first))
+}
+
+// Finish ends the loop's run, with err the error it ended with: the
+// context is let go, and the recording (Options.Record) is marked whole and
+// its file written. It returns err, or the recording's error if err is
+// nil. Run calls it; a driver that could not run the chain at all (no
+// window could be opened) calls it instead. A second call returns err and
+// does nothing.
+func (l *Loop) Finish(err error) error {
+	if l.finished {
+		return err
+	}
+	l.finished = true
 	l.release()
 	return l.rec.finish(err)
 }

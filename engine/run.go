@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -107,7 +106,8 @@ func Run(first Scene, opts *Options) error {
 // frame is not drawn).
 //
 // A driver may also be an [InputSource], sampled once a frame unless
-// Options.Input replaces it (the window driver's devices), and a [Holder].
+// Options.Input replaces it (the window driver's devices), a [Holder] and
+// a [FrameEnder].
 type Driver interface {
 	BeginFrame() (now time.Duration, ok bool)
 	BeginRender() (screen any, ok bool)
@@ -121,38 +121,21 @@ type Holder interface {
 	Held() bool
 }
 
+// A FrameEnder is a [Driver] told when the scene has drawn a whole frame:
+// every render system has run on the Render event's screen, which is still
+// the driver's. EndFrame runs on the loop's goroutine, before
+// Options.AfterFrame sees the frame (the window driver saves screenshots
+// there).
+type FrameEnder interface {
+	EndFrame()
+}
+
 // RunOn runs the scene chain that starts with first on driver d, as [Run]
-// does headless: package engine/window calls it inside ebiten's game loop.
-// A bad option is an error before the first scene runs.
+// does headless: [NewLoop], then [Loop.Run].
 func RunOn(d Driver, first Scene, opts *Options) error {
-	if opts == nil {
-		opts = &Options{}
-	}
-	if first == nil {
-		return errors.New("engine: Run: the first scene is nil")
-	}
-	if opts.Record != nil && (opts.Record.Scenes() > 0 || opts.Record.Complete()) {
-		return errors.New("engine: Run: Options.Record holds a recording already: give it a new InputLog")
-	}
-	loop, err := newLoop(d, opts)
+	loop, err := NewLoop(d, opts)
 	if err != nil {
 		return err
 	}
-	return loop.finish(loop.runChains(first))
-}
-
-// CheckOptions returns the error [RunOn] would return for opts before
-// running anything (a bad Config, a negative StopAt), so that a driver can
-// refuse them before it opens a window.
-func CheckOptions(opts *Options) error {
-	if opts == nil {
-		return nil
-	}
-	if _, err := opts.Config.withDefaults(); err != nil {
-		return err
-	}
-	if opts.StopAt < 0 {
-		return &ConfigError{"Options.StopAt", opts.StopAt, "must not be negative (0 means no limit)"}
-	}
-	return nil
+	return loop.Run(first)
 }

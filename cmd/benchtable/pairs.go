@@ -44,7 +44,7 @@ var pairs = []pair{
 	// against the counters alone (lockstep).
 	{"engine", "BenchmarkSchedulerTiming/timed", "BenchmarkSchedulerTiming/untimed"},
 	{"engine", "BenchmarkSchedulerTiming/record", lockstep},
-	// systems/physics_bench_test.go: the physics system against raw cp
+	// systems/physics/bench_test.go: the physics system against raw cp
 	// (bare, and with the same collision callbacks installed), on
 	// SimpleTerrainCircles_N (bodies=N) and a box pyramid (pyramid=N).
 	{"physics", "BenchmarkPhysics/engine", "BenchmarkPhysics/raw-cp"},
@@ -61,13 +61,13 @@ var pairs = []pair{
 	{"render", "BenchmarkRender", "BenchmarkRenderRawTriangles"},
 	{"render", "BenchmarkRenderOverhead", lockstep},
 	{"render", "BenchmarkRenderOverheadTriangles", lockstep},
-	// systems/query_test.go: the entity queries against cp's own (which
-	// answer shapes, and allocate); systems/contact_test.go: a step with
+	// systems/physics/query_test.go: the entity queries against cp's own (which
+	// answer shapes, and allocate); systems/physics/contact_test.go: a step with
 	// component-filtered contact handlers against the same step with the
 	// collision events alone (lockstep).
 	{"queries", "BenchmarkQuery/engine", "BenchmarkQuery/raw-cp"},
 	{"contacts", "BenchmarkContactsOverhead", lockstep},
-	// components/state_bench_test.go: the reflective state hasher against
+	// engine/state/bench_test.go: the reflective state hasher against
 	// the demo's old hand-written checksum (which hashed an eighth as much).
 	{"state hash", "BenchmarkStateHasher", "BenchmarkChecksumHandWritten"},
 	{"state hash", "BenchmarkStateHasherOverhead", lockstep},

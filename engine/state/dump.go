@@ -18,8 +18,17 @@ import (
 // nothing to show is one Empty value. Visit reads w and changes nothing in
 // it; it allocates (it is for tools and failures, not for every tick).
 func (h *Hasher) Visit(w donburi.World, visit func(v *Value)) {
+	h.visitAll(w, h.entities(w), visit)
+}
+
+// entities returns w's entities in entity order, in a slice of their own.
+func (h *Hasher) entities(w donburi.World) []donburi.Entity {
 	h.collect(w)
-	ents := slices.Clone(h.ents)
+	return slices.Clone(h.ents)
+}
+
+// visitAll visits the entities ents of w.
+func (h *Hasher) visitAll(w donburi.World, ents []donburi.Entity, visit func(v *Value)) {
 	sw := &Writer{plans: h.w.plans, visit: visit}
 	for _, e := range ents {
 		h.visitEntity(w, e, sw)
@@ -85,14 +94,14 @@ func Dump(w donburi.World, out io.Writer) error {
 // It allocates (it is for tools and failures, not for every tick).
 func (h *Hasher) Dump(w donburi.World, out io.Writer) error {
 	bw := bufio.NewWriter(out)
-	h.collect(w)
-	if n := len(h.ents); n == 1 {
+	ents := h.entities(w)
+	if len(ents) == 1 {
 		bw.WriteString("# world: 1 entity\n")
 	} else {
-		fmt.Fprintf(bw, "# world: %d entities\n", n)
+		fmt.Fprintf(bw, "# world: %d entities\n", len(ents))
 	}
 	d := textDump{out: bw}
-	h.Visit(w, d.line)
+	h.visitAll(w, ents, d.line)
 	return bw.Flush()
 }
 

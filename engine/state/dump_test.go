@@ -200,3 +200,26 @@ func TestVisitShowsTheDumpAsData(t *testing.T) {
 		t.Error("a visit of an entity not in the world: no error")
 	}
 }
+
+// quiet is a named number whose String says nothing.
+type quiet uint8
+
+func (quiet) String() string { return "" }
+
+type quietComp struct{ Q quiet }
+
+var quietC = donburi.NewComponentType[quietComp]()
+
+// A named value's String goes after it in parentheses, even when it says
+// nothing: the dump shows that the type has one.
+func TestDumpEmptyString(t *testing.T) {
+	w := donburi.NewWorld()
+	w.Create(quietC)
+	var b bytes.Buffer
+	if err := state.Dump(w, &b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "e1v0 quietComp.Q = 0 ()\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("dump:\n%s\nwant the line %q", b.String(), want)
+	}
+}

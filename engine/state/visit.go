@@ -36,9 +36,11 @@ type Value struct {
 	Bits  int            // Float and Complex: 32 or 64, the size of each part
 	Str   string         // String
 	Bytes []byte         // Bytes
-	// Named is what the String method of a named number, bool or string
-	// says of it ("Chase" for an AgentState), "" for other values.
-	Named string
+	// Stringer says that the value is of a named number, bool or string
+	// type with a String method, and Named is what the method says of it
+	// ("Chase" for an AgentState).
+	Stringer bool
+	Named    string
 }
 
 // Kind says what a [Value] holds.
@@ -94,7 +96,7 @@ func (v *Value) AppendText(b []byte) []byte {
 	case Empty:
 		return append(b, "{}"...)
 	}
-	if v.Named != "" {
+	if v.Stringer {
 		b = append(b, " ("...)
 		if strings.ContainsAny(v.Named, "\n\r") {
 			b = strconv.AppendQuote(b, v.Named)
@@ -223,7 +225,7 @@ func scalar(f *field, q unsafe.Pointer) Value {
 		v = Value{Kind: String, Str: *(*string)(q)}
 	}
 	if f.stringer {
-		v.Named, _ = callString(f.typ, q)
+		v.Named, v.Stringer = callString(f.typ, q)
 	}
 	return v
 }

@@ -75,7 +75,7 @@ func Screenshot(path string, done func(path string, err error)) {
 		}
 		return
 	}
-	g.shot.replace(path, done)
+	g.d.shot.replace(path, done)
 }
 
 // shotRequest is a screenshot asked for with Screenshot.

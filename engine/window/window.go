@@ -90,6 +90,7 @@ type driver struct {
 
 	pauseOnFocusLoss bool
 	unfocused        atomic.Bool // the window has no focus (watched under PauseOnFocusLoss)
+	shot             shotRequest // see Screenshot
 }
 
 // BeginFrame starts a frame in an Update: the next one, or this one again
@@ -135,28 +136,36 @@ func (d *driver) Held() bool { return d.pauseOnFocusLoss && d.unfocused.Load() }
 // Sample reads the devices: the loop samples them once a frame.
 func (d *driver) Sample(frame int64, in *input.State) { d.devices.Sample(frame, in) }
 
+// EndFrame saves the screenshot asked for, if any, once the scene has
+// drawn the whole frame on the screen Draw gave.
+func (d *driver) EndFrame() {
+	if d.screen != nil {
+		d.shot.take(d.screen)
+	}
+}
+
 // game is the ebiten.Game that runs the scene chain.
 type game struct {
 	d        driver
+	loop     *engine.Loop
 	first    engine.Scene
-	opts     *engine.Options
 	win      Options
 	resume   func() (struct{}, bool)
 	finished bool
 	err      error
-	shot     shotRequest // see Screenshot
 }
 
 func (g *game) run(yield func(struct{}) bool) {
 	g.d.suspend = yield
-	g.err = engine.RunOn(&g.d, g.first, g.opts)
+	g.err = g.loop.Run(g.first)
 }
 
 func (g *game) Update() error {
 	if g.resume == nil {
 		// iter.Pull's stop is not kept: the coroutine ends by itself when the
-		// chain ends (closing the window stops the loop first, below), and
-		// stop called after RunGame returns would run on another goroutine.
+		// chain ends (closing the window ends the loop's next frame, see
+		// BeginFrame), and stop called after RunGame returns would run on
+		// another goroutine.
 		g.resume, _ = iter.Pull(g.run)
 	}
 	if g.finished {
@@ -178,9 +187,6 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.d.phase, g.d.drawn, g.d.screen = inDraw, false, screen
 	if _, ok := g.resume(); !ok {
 		g.finished = true
-	}
-	if g.d.drawn { // the scene has drawn the whole frame
-		g.shot.take(screen)
 	}
 	g.d.screen = nil
 }
@@ -219,17 +225,19 @@ var running atomic.Pointer[game]
 // rule); without a display it returns an error wrapping ErrNoDisplay that
 // says how to run headless or under xvfb-run.
 func Run(first engine.Scene, opts *engine.Options, win *Options) error {
-	if opts == nil {
-		opts = &engine.Options{}
+	if first == nil {
+		return errors.New("engine: Run: the first scene is nil")
 	}
-	if err := engine.CheckOptions(opts); err != nil {
-		return err
-	}
-	g := &game{first: first, opts: opts}
+	g := &game{first: first}
 	if win != nil {
 		g.win = *win
 	}
 	g.d.clock = engine.NewRealClock()
+	loop, err := engine.NewLoop(&g.d, opts)
+	if err != nil {
+		return err
+	}
+	g.loop = loop
 	g.d.pauseOnFocusLoss = g.win.PauseOnFocusLoss
 	w := g.win
 	if w.Title == "" {
@@ -260,20 +268,21 @@ func Run(first engine.Scene, opts *engine.Options, win *Options) error {
 	}
 	running.Store(g)
 	defer running.Store(nil)
-	if err := ebiten.RunGame(g); err != nil {
-		if g.resume == nil {
-			return fmt.Errorf("engine: %w (%v): run headless (engine.Run; "+
-				"the -headless flag of a game on cli.App) or under a virtual display: xvfb-run -a %s",
-				ErrNoDisplay, err, filepath.Base(os.Args[0]))
-		}
-		return fmt.Errorf("engine: ebiten: %w", err)
+	err = ebiten.RunGame(g)
+	g.d.shot.cancel()
+	switch {
+	case err != nil && g.resume == nil:
+		return loop.Finish(fmt.Errorf("engine: %w (%v): run headless (engine.Run; "+
+			"the -headless flag of a game on cli.App) or under a virtual display: xvfb-run -a %s",
+			ErrNoDisplay, err, filepath.Base(os.Args[0])))
+	case err != nil:
+		return loop.Finish(fmt.Errorf("engine: ebiten: %w", err))
 	}
-	g.shot.cancel()
 	return g.err
 }
 
 // focusPoll is how often the driver asks ebiten whether the window has the
-// focus, under Window.PauseOnFocusLoss.
+// focus, under Options.PauseOnFocusLoss.
 const focusPoll = 50 * time.Millisecond
 
 // watchFocus keeps unfocused up to date until stop is closed. ebiten.IsFocused

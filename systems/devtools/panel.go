@@ -176,13 +176,13 @@ func (i *Inspector) keep(v *state.Value) {
 	sv.short = sv.value
 	switch v.Kind {
 	case state.Float:
-		sv.number = v.Named == "" && !math.IsNaN(v.Float)
+		sv.number = !v.Stringer && !math.IsNaN(v.Float)
 		// Many digits are shown as seven significant ones (474.5000000000153 is 474.5).
 		if sv.number && len(sv.value) > 9 && strings.ContainsAny(sv.value, ".eE") {
 			sv.short = strconv.FormatFloat(v.Float, 'g', 7, 64)
 		}
 	case state.Int, state.Uint, state.Len:
-		sv.number = v.Named == ""
+		sv.number = !v.Stringer
 	}
 	i.values = append(i.values, sv)
 }

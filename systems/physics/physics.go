@@ -272,9 +272,9 @@ func (p *Physics) onRemove(w donburi.World, e donburi.Entity) {
 	}
 }
 
-// Update is the physics system: one fixed step of ev.DT seconds. It pushes
-// every agent's body towards its desired velocity (see SteeringForce), checks
-// every body in the space, steps the space, moves every Transform to its
+// Update is the physics system: one fixed step of ev.DT seconds. It checks
+// every body in the space (agents' steering is Steer's, a system of its
+// own, run before it), steps the space, moves every Transform to its
 // body's pose (the old pose becomes Prev), checking it, then publishes and
 // processes the step's collisions, sorted, and calls the contact handlers
 // (see OnCollide). Once a bad body has been found (see Err) it does nothing.

@@ -33,6 +33,7 @@ type windy struct {
 	clock     bool    // the wind reads the wall clock
 	swing     float64 // how much the weather changes the gust; 0: as recorded
 	added     string  // a system added before physics (a build's new system); "": none
+	addedLast bool    // the added system goes after physics instead
 	pushes    bool    // the added system pushes the balls; false: it changes nothing
 	noWind    bool    // the wind system is left out (a build that removed it)
 }
@@ -98,16 +99,21 @@ func (s windy) scene() engine.Scene {
 		if !s.noWind {
 			st.Sched.AddUpdate(0, "wind", wind)
 		}
-		if s.added != "" {
-			st.Sched.AddUpdate(0, s.added, func(w donburi.World, ev engine.Event) {
-				for e := range balls.Iter(w) {
-					if b := components.BodyC.Get(e).Body; s.pushes && b.GetType() == cp.BODY_DYNAMIC {
-						b.ApplyForceAtLocalPoint(cp.Vector{Y: -1}, cp.Vector{})
-					}
+		added := func(w donburi.World, ev engine.Event) {
+			for e := range balls.Iter(w) {
+				if b := components.BodyC.Get(e).Body; s.pushes && b.GetType() == cp.BODY_DYNAMIC {
+					b.ApplyForceAtLocalPoint(cp.Vector{Y: -1}, cp.Vector{})
 				}
-			})
+			}
 		}
-		st.Sched.AddUpdate(0, "physics", st.Physics.Update).
+		if s.added != "" && !s.addedLast {
+			st.Sched.AddUpdate(0, s.added, added)
+		}
+		st.Sched.AddUpdate(0, "physics", st.Physics.Update)
+		if s.added != "" && s.addedLast {
+			st.Sched.AddUpdate(0, s.added, added)
+		}
+		st.Sched.
 			AddUpdate(0, "end", func(w donburi.World, ev engine.Event) {
 				if ev.Tick == 240 {
 					st.End(nil)
@@ -212,7 +218,8 @@ func TestBisectorCatchesNondeterminism(t *testing.T) {
 // changes nothing replays quietly; one whose new system changes the state
 // is named at the first system the recording also ran, after the new one;
 // one that no longer runs a system is named at the next, with the system it
-// left out.
+// left out; one that runs two systems in another order is named at the
+// first whose state differs, with what it ran before it.
 func TestBisectorMatchesSystemsByName(t *testing.T) {
 	rec := recordWindy(t)
 	if de := replayWindy(t, rec, windy{windScale: 1, added: "watch"}, 60); de != nil {
@@ -224,8 +231,19 @@ func TestBisectorMatchesSystemsByName(t *testing.T) {
 	}
 	t.Logf("a system added that pushes: %v", de)
 	de = replayWindy(t, rec, windy{windScale: 1, noWind: true}, 60)
-	if de == nil || de.System != "physics" || de.SystemNote != `the recording ran "wind" before it, which this run did not` || de.SystemTick != 1 {
+	if de == nil || de.System != "physics" || de.SystemNote != `the recording ran "wind" before it, this run had not` || de.SystemTick != 1 {
 		t.Errorf("a system removed: %v", de)
 	}
 	t.Logf("a system removed: %v", de)
+	// Two systems in another order: the state after the one the recording
+	// ran first differs, and the note says what ran before it.
+	rec = &engine.InputLog{Detail: true}
+	if err := engine.Run(windy{windScale: 1, added: "watch"}.scene(), &engine.Options{Headless: &engine.Headless{FPS: 60}, Record: rec}); err != nil {
+		t.Fatal(err)
+	}
+	de = replayWindy(t, rec, windy{windScale: 1, added: "watch", addedLast: true}, 60)
+	if de == nil || de.System != "watch" || de.SystemNote != `this run ran "physics" before it, the recording after` || de.SystemTick != 1 {
+		t.Errorf("two systems swapped: %v", de)
+	}
+	t.Logf("two systems swapped: %v", de)
 }

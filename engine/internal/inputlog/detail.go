@@ -92,18 +92,20 @@ func (p *PartDetail) add(t int64, parts []Part) (newNames []string) {
 	return newNames
 }
 
-// Differ returns the names of the parts recorded after tick t that differ
-// from parts (a different hash, or a part only one side has), sorted;
-// false when the recording has no parts of that tick. cur is the caller's
-// cursor, as for SysDetail.At.
-func (p *PartDetail) Differ(cur *int, t int64, parts []Part) ([]string, bool) {
+// Has reports whether parts were recorded after tick t, moving cur (the
+// caller's cursor, as for SysDetail.At) to them.
+func (p *PartDetail) Has(cur *int, t int64) bool {
 	for *cur < len(p.ticks) && p.ticks[*cur] < t {
 		*cur++
 	}
-	if *cur == len(p.ticks) || p.ticks[*cur] != t {
-		return nil, false
-	}
-	k := *cur
+	return *cur < len(p.ticks) && p.ticks[*cur] == t
+}
+
+// Differ returns the names of the parts recorded at the cursor Has moved
+// to that differ from parts (a different hash, or a part only one side
+// has), sorted.
+func (p *PartDetail) Differ(cur int, parts []Part) []string {
+	k := cur
 	var out []string
 	rec := map[string]uint32{}
 	for j := p.start[k]; j < p.start[k+1]; j++ {
@@ -120,7 +122,7 @@ func (p *PartDetail) Differ(cur *int, t int64, parts []Part) ([]string, bool) {
 		out = append(out, name)
 	}
 	slices.Sort(out)
-	return slices.Compact(out), true
+	return slices.Compact(out)
 }
 
 // cut keeps the ticks up to t.
