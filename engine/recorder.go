@@ -133,11 +133,13 @@ func (r *recorder) startReplay(i int, name string, groups []Group) (bool, error)
 
 // beginFrame writes the recording so far to its file, when it is time.
 func (r *recorder) beginFrame() error {
-	if r.record == nil {
+	if r.record == nil || r.record.log.File == nil {
 		return nil
 	}
-	return r.record.log.Flush(r.progress())
+	return r.flush()
 }
+
+func (r *recorder) flush() error { return r.record.log.Flush(r.progress()) }
 
 // progress returns the ticks each group of the current timeline has run.
 func (r *recorder) progress() []int64 {
@@ -156,14 +158,17 @@ func (r *recorder) frameBegun() {
 }
 
 // mayTick reports whether the next tick of group g may run: a replay runs
-// no tick past the one where its recording's timeline ended. There, the
+// no tick past the one where its recording's timeline ended.
+func (r *recorder) mayTick(g int) bool {
+	return r.replayed == nil || r.loop.groups[g].ticks < r.replayed.Ticks[g] || r.atRecordingEnd(g)
+}
+
+// atRecordingEnd is called when the next tick of group g would run past
+// the one where the replayed timeline ended, and reports false: there the
 // replay ends as the recording did: the scene must return (EndReturned,
 // EndRestarted), or the loop fails (EndFailed) or stops (any other end).
-func (r *recorder) mayTick(g int) bool {
+func (r *recorder) atRecordingEnd(g int) bool {
 	rs, l := r.replayed, r.loop
-	if rs == nil || l.groups[g].ticks < rs.Ticks[g] {
-		return true
-	}
 	switch SceneEnd(rs.End) {
 	case EndReturned, EndRestarted: // the scene must end now: see beforeRender
 		if r.ending == replaying {
@@ -195,34 +200,67 @@ func (r *recorder) replayInput(g int, tick int64, in *input.State) bool {
 // tickDelivered records the input of the tick just delivered, and notes
 // whether its state checksum is to be recorded or checked.
 func (r *recorder) tickDelivered(g int, tick int64, in *input.State) {
-	if r.record != nil && !in.Same(&r.logged[g]) {
+	if r.record != nil || r.checksum != nil {
+		r.noteTick(g, tick, in)
+	}
+}
+
+// noteTick records the tick's input, notes whether its checksum is due,
+// and readies the bisector for its systems (without a checksum it has none
+// to compare).
+func (r *recorder) noteTick(g int, tick int64, in *input.State) {
+	if r.record != nil {
+		r.logInput(g, tick, in)
+	}
+	if g == 0 && r.checksum != nil {
+		r.dueCheck(tick)
+	}
+	r.bisect.beginTick()
+}
+
+// logInput records the input of tick `tick` of group g where it is not
+// the one the recording predicts.
+func (r *recorder) logInput(g int, tick int64, in *input.State) {
+	if !in.Same(&r.logged[g]) {
 		r.record.log.AddInput(g, tick, &r.logged[g], in)
 		r.logged[g] = *in
 		r.logged[g].ClearEdges()
 	}
-	if g == 0 && r.checksum != nil {
-		r.checkRecord = r.record != nil && tick%r.record.log.Scenes[len(r.record.log.Scenes)-1].Every == 0
-		r.checkReplay = r.replayed != nil && tick%r.replayed.Every == 0
-	}
-	r.bisect.beginTick()
+}
+
+// dueCheck notes whether the state checksum after tick `tick` of the first
+// group is to be recorded or checked.
+func (r *recorder) dueCheck(tick int64) {
+	r.checkRecord = r.record != nil && tick%r.record.log.Scenes[len(r.record.log.Scenes)-1].Every == 0
+	r.checkReplay = r.replayed != nil && tick%r.replayed.Every == 0
 }
 
 // tickHandled is called once the scene has handled an Update event: a
 // recording with detail keeps the tick's system states.
 func (r *recorder) tickHandled(ev *Event) {
-	b := &r.bisect
-	if len(b.sums) > 0 {
-		r.record.log.AddSystems(ev.Group, ev.Tick, b.names, b.sums)
-		b.names, b.sums = b.names[:0], b.sums[:0]
+	if len(r.bisect.sums) > 0 {
+		r.keepSystems(ev)
 	}
+}
+
+// keepSystems records the states after each system of ev's tick.
+func (r *recorder) keepSystems(ev *Event) {
+	b := &r.bisect
+	r.record.log.AddSystems(ev.Group, ev.Tick, b.names, b.sums)
+	b.names, b.sums = b.names[:0], b.sums[:0]
 }
 
 // checkState records or verifies the state checksum of the first group's
 // last tick, if one is due.
 func (r *recorder) checkState() {
-	if !r.checkRecord && !r.checkReplay {
-		return
+	if r.checkRecord || r.checkReplay {
+		r.check()
 	}
+}
+
+// check records or verifies the state checksum of the first group's last
+// tick.
+func (r *recorder) check() {
 	defer func() { r.checkRecord, r.checkReplay = false, false }()
 	if r.checksum == nil { // the scene took it away after the tick
 		return
@@ -260,6 +298,14 @@ func (r *recorder) checkState() {
 // went on a frame past its recording's end fails the loop, and a rewind's
 // re-run that has reached its target stops there.
 func (r *recorder) beforeRender() error {
+	if r.ending != endPassed && r.seek == nil {
+		return nil
+	}
+	return r.renderDue()
+}
+
+// renderDue is beforeRender's work, when there is some.
+func (r *recorder) renderDue() error {
 	if r.ending == endPassed {
 		return r.ranPast()
 	}
