@@ -40,7 +40,7 @@ func (g *appGame) first() (engine.Scene, error) {
 	g.seen = *g.speed
 	seed := g.app.Seed()
 	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
-		var p pendulum
+		var p cart
 		p.x = float64(seed)
 		loop.SetChecksum(func() uint64 { return math.Float64bits(p.x) ^ math.Float64bits(p.v) })
 		loop.SetStateDump(func(w io.Writer) error {
@@ -264,13 +264,14 @@ func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 	}
 }
 
-// pendulum is the appGame's simulation: a damped pendulum, pushed.
-type pendulum struct{ x, v float64 }
+// cart is the appGame's simulation: a cart on a spring, with drag,
+// pushed.
+type cart struct{ x, v float64 }
 
-func (p *pendulum) step(dt float64, push bool) {
-	a := -9.81*math.Sin(p.x) - 0.1*p.v*math.Abs(p.v)
+func (p *cart) step(dt float64, push bool) {
+	a := -0.5*p.x - 0.2*p.v
 	if push {
-		a += 3
+		a += 2
 	}
 	p.v += a * dt
 	p.x += p.v * dt
