@@ -47,7 +47,7 @@ demo-headless:
 # ($(BENCHCOUNT) runs of each GC setting in $(STUTTER_GC)). Then benchstat
 # writes its summary to benchstat.txt and cmd/benchtable rewrites
 # BENCHMARKS.md, keeping the sections it does not make (make bench-web's
-# section between its "web:" markers among them). About 77 minutes on 2
+# section between its "web:" markers among them). 77 to 95 minutes on 2
 # cores (the go test stage 67, the bodymark 10 of them; cmd/stutter 10);
 # the machine should be otherwise idle.
 BENCHCOUNT  ?= 6
