@@ -754,7 +754,7 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 // error. Call it once.
 func (l *Loop) Run(first Scene) error {
 	if first == nil {
-		return l.Finish(errors.New("engine: Run: the first scene is nil"))
+		return l.Finish(ErrNilScene)
 	}
 	return l.Finish(l.runChains(first))
 }

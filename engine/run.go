@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -130,9 +131,16 @@ type FrameEnder interface {
 	EndFrame()
 }
 
+// ErrNilScene is the error of [Run], [RunOn], [Loop.Run] and the window's
+// Run when the first scene is nil: nothing runs and nothing is recorded.
+var ErrNilScene = errors.New("engine: Run: the first scene is nil")
+
 // RunOn runs the scene chain that starts with first on driver d, as [Run]
 // does headless: [NewLoop], then [Loop.Run].
 func RunOn(d Driver, first Scene, opts *Options) error {
+	if first == nil {
+		return ErrNilScene
+	}
 	loop, err := NewLoop(d, opts)
 	if err != nil {
 		return err

@@ -173,8 +173,14 @@ func TestRunErrorsAndStopping(t *testing.T) {
 		t.Fatalf("bad groups: %v", err)
 	}
 
-	if err := engine.Run(nil, headless()); err == nil {
-		t.Fatal("Run(nil) returned nil")
+	// A nil first scene runs nothing and leaves a recording untouched.
+	opts = headless()
+	opts.Record = &engine.InputLog{}
+	if err := engine.Run(nil, opts); !errors.Is(err, engine.ErrNilScene) {
+		t.Fatalf("Run(nil) = %v, want ErrNilScene", err)
+	}
+	if opts.Record.Complete() || opts.Record.Scenes() != 0 {
+		t.Fatalf("Run(nil) changed its recording: complete %v, %d scenes", opts.Record.Complete(), opts.Record.Scenes())
 	}
 }
 

@@ -226,7 +226,7 @@ var running atomic.Pointer[game]
 // says how to run headless or under xvfb-run.
 func Run(first engine.Scene, opts *engine.Options, win *Options) error {
 	if first == nil {
-		return errors.New("engine: Run: the first scene is nil")
+		return engine.ErrNilScene
 	}
 	g := &game{first: first}
 	if win != nil {
