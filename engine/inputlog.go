@@ -349,15 +349,35 @@ func (lg *InputLog) Create(path string) error {
 
 // Close finishes the file [InputLog.Create] began: it writes what is left,
 // syncs it to the disk and renames it from path+".partial" to path,
-// replacing an older file there. After an error the .partial file is left
-// in place, and the error names it. Close without Create does nothing.
-func (lg *InputLog) Close() error {
+// replacing an older file there. A log that recorded no scene (the run
+// never began) is not a recording: its .partial file is removed and
+// whatever was at path stays. After an error the .partial file is left in
+// place, and the error names it. Close without Create does nothing.
+func (lg *InputLog) Close() error { return lg.close(true) }
+
+// ClosePartial finishes the file as [InputLog.Close] does but leaves it at
+// path+".partial" (see [InputLog.Path], which it returns), so that an
+// older recording at path is kept: for a run that failed, whose recording
+// should not replace the one before. The .partial file replays as any
+// recording does. A log that recorded no scene is removed, as by Close.
+func (lg *InputLog) ClosePartial() (string, error) {
+	path := lg.Path()
+	return path, lg.close(false)
+}
+
+func (lg *InputLog) close(rename bool) error {
 	f := lg.log.File
 	if f == nil {
 		return nil
 	}
 	lg.log.File = nil
-	return f.Close()
+	switch {
+	case len(lg.log.Scenes) == 0:
+		return f.Discard()
+	case rename:
+		return f.Close()
+	}
+	return f.Keep()
 }
 
 // Path returns where the log is being recorded (path+".partial" until

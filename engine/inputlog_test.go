@@ -316,6 +316,32 @@ func TestRecordingPathRefusedBeforeTheFirstFrame(t *testing.T) {
 	}
 }
 
+// A run that never began records nothing: Close removes the .partial file
+// and leaves an older recording at the path as it was.
+func TestNoSceneLeavesTheRecordingBefore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.input")
+	old := []byte("an older recording")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lg := &engine.InputLog{}
+	if err := lg.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Run(nil, &engine.Options{Record: lg}); !errors.Is(err, engine.ErrNilScene) {
+		t.Fatalf("Run(nil): %v", err)
+	}
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, old) {
+		t.Fatalf("the older recording: %q, %v", data, err)
+	}
+	if _, err := os.Stat(path + engine.PartialSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the .partial file: %v", err)
+	}
+}
+
 // tinyDisk mounts a tmpfs of size bytes for the test, or skips it where
 // mounting is not allowed (it needs root: make test runs as root in CI).
 func tinyDisk(t *testing.T, size int) string {

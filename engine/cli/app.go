@@ -147,8 +147,14 @@ var standardFlags = []standardFlag{
 	{name: "record", value: func(a *App) any { return &a.record },
 		usage: "record the run to this file, written as it runs",
 		check: func(a *App) error {
-			if a.record != "" && a.record == a.replay {
-				return &FlagError{"record", a.record, "is the file -replay reads"}
+			if a.record == "" {
+				return nil
+			}
+			if a.replay != "" && sameFile(a.record, a.replay) {
+				return &FlagError{"record", a.record, "is the file -replay reads (record to another file)"}
+			}
+			if err := checkWritable(a.record); err != nil {
+				return &FlagError{"record", a.record, err.Error()}
 			}
 			return nil
 		}},
@@ -206,7 +212,13 @@ var standardFlags = []standardFlag{
 			if a.dumpAt == "" {
 				return nil
 			}
-			if _, _, err := parseSceneTick(a.dumpAt); err != nil {
+			scene, tick, err := parseSceneTick(a.dumpAt)
+			if err == nil {
+				if werr := checkWritable(dumpPath(scene, tick)); werr != nil {
+					err = fmt.Errorf("writes %s, which %v", dumpPath(scene, tick), werr)
+				}
+			}
+			if err != nil {
 				return &FlagError{"dump-at", a.dumpAt, err.Error()}
 			}
 			return nil
@@ -422,16 +434,6 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if !summary {
 		opts.Record.ChecksumEvery = 60
 	}
-	if a.record != "" {
-		if err := opts.Record.Create(a.record); err != nil {
-			return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
-		}
-		defer func() {
-			if cerr := opts.Record.Close(); cerr != nil && err == nil {
-				err = cerr
-			}
-		}()
-	}
 	if a.cpuOut != "" {
 		stop, perr := startProfile(a.cpuOut)
 		if perr != nil {
@@ -442,6 +444,11 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 				err = perr
 			}
 		}()
+	}
+	if a.record != "" {
+		if err := opts.Record.Create(a.record); err != nil {
+			return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
+		}
 	}
 	var shot screenshotFlag
 	if a.shot != "" {
@@ -476,6 +483,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if sig != nil && errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
+	saved, saveErr := a.closeRecording(opts.Record, runErr != nil)
 	if runErr == nil && shot.path != "" {
 		runErr = shot.result()
 	}
@@ -483,7 +491,10 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		runErr = dumps.result()
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
-		a.summarize(opts.Record, replay, probe, runErr)
+		a.summarize(opts.Record, replay, probe, saved, runErr)
+	}
+	if runErr == nil {
+		runErr = saveErr
 	}
 	if runErr != nil {
 		return runErr
@@ -492,6 +503,24 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		return &InterruptedError{Signal: sig, Status: signalStatus(sig)}
 	}
 	return nil
+}
+
+// closeRecording finishes -record's file, and says where the recording is
+// (nothing when there is no -record, or the run recorded no scene). A run
+// that failed never replaces a file that was at the path: its recording
+// stays at the path's .partial, beside it.
+func (a *App) closeRecording(rec *engine.InputLog, failed bool) (saved string, err error) {
+	if a.record == "" {
+		return "", nil
+	}
+	if rec.Scenes() == 0 {
+		return "", rec.Close() // nothing recorded: no file, and the path as it was
+	}
+	if _, serr := os.Lstat(a.record); failed && serr == nil {
+		partial, err := rec.ClosePartial()
+		return fmt.Sprintf("%s: the run failed, and %s, there before, was left as it was", partial, a.record), err
+	}
+	return a.record, rec.Close()
 }
 
 // check checks the standard flags' values, before anything runs.
@@ -506,12 +535,24 @@ func (a *App) check() error {
 	return nil
 }
 
+// sameFile reports whether paths a and b name one file: the same string,
+// or (through links, relative and absolute paths) the same file on disk.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
 // checkWritable checks that a file can be written at path, leaving nothing.
 func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return errors.New("is a directory")
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return err
 	}
-	dir := filepath.Dir(path)
+	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -557,9 +598,10 @@ func (a *App) applySettings(lg *engine.InputLog) error {
 	return nil
 }
 
-// summarize prints what the run did, the recording or the replay, and last
-// the state checksum. runErr is the error the run ended with, printed after.
-func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, runErr error) {
+// summarize prints what the run did, the recording (saved: where it is) or
+// the replay, and last the state checksum. runErr is the error the run
+// ended with, printed after.
+func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, runErr error) {
 	out := a.out()
 	names := make([]string, rec.Scenes())
 	for i := range names {
@@ -588,8 +630,8 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, runE
 		}
 		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
 	}
-	if a.record != "" {
-		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), a.record)
+	if saved != "" {
+		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)
 	}
 	for i := rec.Scenes() - 1; i >= 0; i-- {
 		if s := rec.Scene(i); s.Checks > 0 {
@@ -687,9 +729,12 @@ func (d *stateDumps) afterUpdate(loop *engine.Loop, ev engine.Event) {
 	if scene, _ := loop.Scene(); d.path != "" || ev.Group != 0 || ev.Tick != d.tick || scene != d.scene {
 		return
 	}
-	d.path = fmt.Sprintf("dump-%d-%d.txt", d.scene, d.tick)
+	d.path = dumpPath(d.scene, d.tick)
 	d.err = writeDump(loop, d.path)
 }
+
+// dumpPath is the file -dump-at S:T writes.
+func dumpPath(scene int, tick int64) string { return fmt.Sprintf("dump-%d-%d.txt", scene, tick) }
 
 func (d *stateDumps) result() error {
 	if d.path == "" {

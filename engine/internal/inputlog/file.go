@@ -39,7 +39,9 @@ type File struct {
 
 // Create opens path+PartialSuffix, which must not exist, and writes the
 // header and the run record to it. A path that cannot be written is an
-// error now, before anything runs.
+// error now, before anything runs, and so is a path where something other
+// than a regular file is (see atomicfile.Target; a link is followed, and
+// the recording is written beside the file it names).
 func Create(path string, run Run) (*File, error) {
 	if err := CheckSettings(run.Settings); err != nil {
 		return nil, err
@@ -47,10 +49,11 @@ func Create(path string, run Run) (*File, error) {
 	if path == "" {
 		return nil, errors.New("engine: record: no file name")
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("engine: record to %s: is a directory", path)
+	target, err := atomicfile.Target(path) // a link is followed; only a regular file is replaced
+	if err != nil {
+		return nil, fmt.Errorf("engine: record to %s: %w", path, err)
 	}
-	partial := path + PartialSuffix
+	partial := target + PartialSuffix
 	f, err := os.OpenFile(partial, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("engine: record to %s: %s exists, the recording of a run that did not end: "+
@@ -59,7 +62,7 @@ func Create(path string, run Run) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: record: %w", err)
 	}
-	lf := &File{f: f, path: path, partial: partial, last: time.Now()}
+	lf := &File{f: f, path: target, partial: partial, last: time.Now()}
 	header := appendChunk(Header(), appendRunRecord(nil, run))
 	if _, err := f.Write(header); err != nil {
 		f.Close()
@@ -74,9 +77,27 @@ func Create(path string, run Run) (*File, error) {
 func (lf *File) Partial() string { return lf.partial }
 
 // Close writes what is left, syncs the file to the disk and renames it from
-// path+PartialSuffix to path, replacing an older file there. After an error
-// the partial file is left in place, and the error names it.
-func (lf *File) Close() error {
+// path+PartialSuffix to path, replacing an older file there (only a regular
+// one: see atomicfile.Target). After an error the partial file is left in
+// place, and the error names it.
+func (lf *File) Close() error { return lf.close(true) }
+
+// Keep finishes the file as Close does but leaves it at path+PartialSuffix,
+// so that what was at path stays as it was (a run that failed does not
+// replace an older recording).
+func (lf *File) Keep() error { return lf.close(false) }
+
+// Discard closes the file and removes it: nothing was recorded that is
+// worth a file, and what was at path stays as it was.
+func (lf *File) Discard() error {
+	lf.f.Close()
+	if err := os.Remove(lf.partial); err != nil {
+		return fmt.Errorf("engine: recording %s: %w", lf.path, err)
+	}
+	return nil
+}
+
+func (lf *File) close(rename bool) error {
 	err := lf.flush(nil, true)
 	if serr := lf.f.Sync(); err == nil {
 		err = serr
@@ -84,8 +105,10 @@ func (lf *File) Close() error {
 	if cerr := lf.f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(lf.partial, lf.path)
+	if err == nil && rename {
+		if _, err = atomicfile.Target(lf.path); err == nil { // still nothing but a regular file there
+			err = os.Rename(lf.partial, lf.path)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("engine: save recording %s: %w (what was recorded is in %s)", lf.path, err, lf.partial)
