@@ -97,6 +97,7 @@ func Write(path string, data []byte) error {
 	SyncDir(dir)
 	return nil
 }
+
 // SyncDir syncs a folder, so that a rename in it survives a power cut
 // (best effort: not every system syncs folders).
 func SyncDir(dir string) {
