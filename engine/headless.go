@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
@@ -75,7 +76,7 @@ func newHeadlessDriver(h *Headless) (*headlessDriver, error) {
 	}
 	r, ok := rate.New(fps)
 	if !ok {
-		return nil, &ConfigError{"Headless.FPS", h.FPS, "must be a finite rate in (0, 1e9] Hz"}
+		return nil, &ConfigError{"Headless.FPS", h.FPS, fmt.Sprintf("must be a finite rate in [%g, %g] Hz (0: DefaultHz)", rate.MinHz, rate.MaxHz)}
 	}
 	if h.Frames < 0 {
 		return nil, &ConfigError{"Headless.Frames", h.Frames, "must not be negative (0 means no limit)"}

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -221,6 +222,14 @@ func TestHeadlessLimits(t *testing.T) {
 	}
 	if f, ticks := count(engine.Headless{Duration: time.Second, FPS: 30}); f != 31 || ticks != 60 {
 		t.Fatalf("Duration 1s at 30 fps: %d frames, %d ticks, want 31 and 60", f, ticks)
+	}
+	// A refused frame rate's message gives the range the check holds to.
+	for _, fps := range []float64{1e-7, -1, 2e9, math.NaN()} {
+		_, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: fps}, nil)
+		var ce *engine.ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "must be a finite rate in [1e-06, 1e+09] Hz") {
+			t.Errorf("FPS %v: %v", fps, err)
+		}
 	}
 }
 

@@ -47,10 +47,16 @@ type Options struct {
 	OnRelease func(scene string, left stage.Leftovers)
 }
 
+// MaxBodies is the most bodies the Stress scene starts with: many times
+// what a physics tick holds (BenchmarkBodymark), and a few hundred
+// megabytes.
+const MaxBodies = 100_000
+
 // Validate checks the options a command line can get wrong.
 func (o *Options) Validate() error {
-	if o.Bodies < 0 {
-		return fmt.Errorf("bodies %d: must not be negative", o.Bodies)
+	if o.Bodies < 0 || o.Bodies > MaxBodies {
+		return fmt.Errorf("bodies %d: must be in [0, %d] (a bigger pile only fills memory: "+
+			"far fewer fit in a tick, see BenchmarkBodymark)", o.Bodies, MaxBodies)
 	}
 	if o.Churn < 0 {
 		return fmt.Errorf("churn %d: must not be negative", o.Churn)

@@ -256,7 +256,8 @@ func TestKilledRecordingsReplay(t *testing.T) {
 }
 
 // Every bad flag is an error before the first frame: the demo exits at once
-// with a message naming the flag, and plays nothing (no summary).
+// with a message naming the flag and status 2 (a file that cannot be
+// replayed: 1), and plays nothing (no summary).
 func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
 	dir := t.TempDir()
 	partial := filepath.Join(dir, "old.input")
@@ -265,11 +266,15 @@ func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"-headless", "-seconds", "NaN"}, "-seconds NaN: must be a finite number"},
-		{[]string{"-headless", "-seconds", "Inf"}, "-seconds +Inf: must be a finite number"},
-		{[]string{"-headless", "-seconds", "1e10"}, "-seconds 1e+10: must be a finite number"},
-		{[]string{"-headless", "-seconds", "-1"}, "-seconds -1: must be a finite number"},
-		{[]string{"-headless", "-bodies", "-5"}, "bodies -5: must not be negative"},
+		{[]string{"-headless", "-seconds", "NaN"}, "-seconds NaN: must be 0 (no limit) or a number"},
+		{[]string{"-headless", "-seconds", "Inf"}, "-seconds +Inf: must be 0 (no limit) or a number"},
+		{[]string{"-headless", "-seconds", "1e10"}, "-seconds 1e+10: must be 0 (no limit) or a number"},
+		{[]string{"-headless", "-seconds", "1e-12"}, "-seconds 1e-12: must be 0 (no limit) or a number of seconds in [0.001,"},
+		{[]string{"-headless", "-seconds", "-1"}, "-seconds -1: must be 0 (no limit) or a number"},
+		{[]string{"-headless", "-bodies", "-5"}, "-bodies -5: must be in [0, 100000]"},
+		{[]string{"-headless", "-scene", "stress", "-bodies", "100000000"}, "-bodies 100000000: must be in [0, 100000]"},
+		{[]string{"-headless", "-fps", "1e9", "-seconds", "2"}, "-fps 1e+09: must be a frame rate in [1e-06, 1000]"},
+		{[]string{"-headless", "-fps", "1e-7"}, "-fps 1e-07: must be a frame rate in [1e-06, 1000]"},
 		{[]string{"-headless", "-fps", "0"}, "-fps 0: must be a frame rate"},
 		{[]string{"-headless", "-fps", "NaN"}, "-fps NaN: must be a frame rate"},
 		{[]string{"-frames", "0", "-screenshot", filepath.Join(dir, "a.png")}, "-frames 0: must be at least 1"},
@@ -282,7 +287,7 @@ func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
 		{[]string{"-headless", "-replay", "/dev/zero"}, "not an input log"},
 		{[]string{"-headless", "-replay", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"-headless", "-scene", "lobby"}, `no scene "lobby"`},
-		{[]string{"-headless", "-scene", "title"}, "-scene title needs a window"},
+		{[]string{"-headless", "-scene", "title"}, "-scene title: needs a window"},
 		{[]string{"-nosuchflag"}, "flag provided but not defined"},
 	}
 	for _, c := range cases {
@@ -290,6 +295,9 @@ func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
 		out, code := output(t, c.args...)
 		if code == 0 || !strings.Contains(out, c.says) || strings.Contains(out, "run:") {
 			t.Errorf("%s: exit %d, want an error saying %q:\n%s", strings.Join(c.args, " "), code, c.says, out)
+		}
+		if want := 2; !strings.HasPrefix(c.says, "not an input log") && !strings.HasPrefix(c.says, "no such file") && code != want {
+			t.Errorf("%s: exit %d, want %d (a refused flag)", strings.Join(c.args, " "), code, want)
 		}
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%s: took %v to refuse", strings.Join(c.args, " "), d)

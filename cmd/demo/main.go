@@ -13,7 +13,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -41,10 +40,17 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 			app.Default("seconds", "10")
 			app.Default("autopilot", "true")
 			if *scene == "title" && !app.Replaying() {
-				return nil, errors.New("-scene title needs a window (or -replay of a recording): headless runs start at arena or stress")
+				return nil, &cli.FlagError{Flag: "scene", Value: "title", Reason: "needs a window (or -replay of a recording): headless runs start at arena or stress"}
 			}
 		}
 		opts.Seed, opts.Seconds = app.Seed(), app.Seconds()
-		return scenes.First(*scene, opts)
+		if err := opts.Validate(); err != nil {
+			return nil, &cli.FlagError{Reason: "-" + err.Error()}
+		}
+		first, err := scenes.First(*scene, opts)
+		if err != nil { // the options are valid: the name is not
+			return nil, &cli.FlagError{Flag: "scene", Value: *scene, Reason: err.Error()}
+		}
+		return first, nil
 	}
 }

@@ -43,9 +43,9 @@ import (
 //
 //	-headless         no window: frames at a virtual rate, as fast as they run (deterministic)
 //	-realtime         headless at the speed of the real clock; reports CPU use and tick timing
-//	-fps F            the virtual frame rate of -headless (default 60)
+//	-fps F            the virtual frame rate of -headless (default 60; at most MaxFPS)
 //	-seed S           the random seed, for App.Seed (default 1)
-//	-seconds N        stop once the scenes have run N seconds of game time
+//	-seconds N        stop once the scenes have run N seconds of game time (0: no limit)
 //	-record FILE      record the run to FILE, written as it runs (see engine.InputLog.Create)
 //	-replay FILE      replay FILE: its seed and settings too, checking the state every tick
 //	-screenshot FILE  save the -frames'th frame drawn in the window as a PNG, then stop
@@ -104,6 +104,19 @@ type App struct {
 	frames                       int
 }
 
+// Limits of the standard flags' values, beyond those of the engine: values
+// that would never finish, or finish nothing, are refused.
+const (
+	// MaxFPS is the highest -fps: a headless frame draws, and frames beyond
+	// what any display shows only draw the same ticks again (-fps 1e9
+	// -seconds 2 would draw two billion frames).
+	MaxFPS = 1000.0
+	// MinSeconds is the shortest -seconds but 0 (no limit): a millisecond,
+	// the tick of a 1,000 Hz group; a shorter time would end the run after
+	// its first tick whatever was asked.
+	MinSeconds = 0.001
+)
+
 // A standardFlag is one of the flags every game gets: its name, where its
 // value goes (a pointer to a field of the App) and its default, what -h
 // says of it, whether a recording keeps it, and what it refuses. A new
@@ -127,8 +140,9 @@ var standardFlags = []standardFlag{
 	{name: "fps", value: func(a *App) any { return &a.fps }, def: 60.0,
 		usage: "the virtual frame rate of -headless",
 		check: func(a *App) error {
-			if !(a.fps > 0 && a.fps <= rate.MaxHz) {
-				return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in (0, %g]", rate.MaxHz)}
+			if !(a.fps >= rate.MinHz && a.fps <= MaxFPS) {
+				return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in [%g, %g] "+
+					"(a display shows a few hundred frames a second; more frames only draw the same ticks again)", rate.MinHz, MaxFPS)}
 			}
 			return nil
 		}},
@@ -138,9 +152,9 @@ var standardFlags = []standardFlag{
 		usage: "stop once the scenes have run this many seconds of game time (0: no limit)",
 		check: func(a *App) error {
 			limit := float64(math.MaxInt64) / float64(time.Second)
-			if math.IsNaN(a.seconds) || math.IsInf(a.seconds, 0) || a.seconds < 0 || a.seconds > limit {
+			if !(a.seconds == 0 || a.seconds >= MinSeconds && a.seconds <= limit) { // NaN too
 				return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
-					"must be a finite number of seconds in [0, %.4g] (0: no limit)", limit)}
+					"must be 0 (no limit) or a number of seconds in [%g, %.4g] (less is shorter than a tick)", MinSeconds, limit)}
 			}
 			return nil
 		}},
