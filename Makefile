@@ -11,6 +11,11 @@ SHELL   := /bin/bash
 deps:
 	@bash scripts/install-deps.sh
 
+# test checks formatting and vet, runs every test under -race in a virtual
+# display (the physics ones again with cp's debug asserts), then every fuzz
+# target for TESTFUZZTIME, so that a red fuzz target cannot sit unnoticed.
+TESTFUZZTIME ?= 5s
+
 test: deps
 	@unformatted="$$(gofmt -l .)" || exit 1; \
 	if [ -n "$$unformatted" ]; then \
@@ -26,6 +31,7 @@ test: deps
 	else \
 		echo "skipping -tags debug run: no systems/*.go yet"; \
 	fi
+	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s
 
 # soak plays one hour of Arena game time headless with constant spawning and
 # despawning, and checks that the heap, the entity and body counts and the

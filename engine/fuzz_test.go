@@ -257,7 +257,9 @@ func checkConfigError(t *testing.T, err error, groups int) {
 		return
 	}
 	var i int
-	if _, serr := fmt.Sscanf(ce.Field, "Groups[%d].Hz", &i); serr != nil || i < 0 || i >= groups {
+	var field string
+	if _, serr := fmt.Sscanf(ce.Field, "Groups[%d].%s", &i, &field); serr != nil || i < 0 || i >= groups ||
+		!strings.HasPrefix(field, "Hz") && !(field == "Name" && i > 0) { // a name is refused when an earlier group has it
 		t.Fatalf("ConfigError names %q, not a field of the configuration", ce.Field)
 	}
 }
@@ -274,7 +276,9 @@ func checkConfigError(t *testing.T, err error, groups int) {
 // MaxDelta near the largest time.Duration with frames of a day at the largest
 // time scale overflowed game time to a negative value (MaxDelta is now at
 // most MaxDeltaLimit); clamped-overflow, two frames of hours at the largest
-// time scale overflowed LoopStats.Clamped (it now saturates).
+// time scale overflowed LoopStats.Clamped (it now saturates). And one the
+// oracle had wrong: duplicate-name, two groups of one name, which the loop
+// rightly refuses with Groups[1].Name.
 func FuzzConfig(f *testing.F) {
 	frames := binary.LittleEndian.AppendUint64(nil, uint64(16*time.Millisecond))
 	frames = binary.LittleEndian.AppendUint64(frames, uint64(time.Second))
@@ -315,6 +319,9 @@ func FuzzConfig(f *testing.F) {
 				t.Fatalf("a refused Start left the loop running (Err %v)", loop.Err())
 			}
 			return
+		}
+		if len(groups) == 2 && groups[0].Name == groups[1].Name {
+			t.Fatalf("two groups named %q accepted", groups[0].Name)
 		}
 		c := loop.Config()
 		if c.MaxDelta <= 0 || c.MaxUpdatesPerFrame < 1 || c.PacingTolerance <= 0 ||

@@ -25,6 +25,16 @@ targets=(
   ./assets FuzzDecodeFont
 )
 
+# Every fuzz target of the module is listed above: one left out would
+# never run.
+listed=" ${targets[*]} "
+for name in $(grep -rhoE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+' . | sed 's/^func //' | sort -u); do
+  if [[ $listed != *" $name "* ]]; then
+    echo "scripts/fuzz.sh: $name is not in its list of targets: add it" >&2
+    exit 1
+  fi
+done
+
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 summary=()
