@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
@@ -314,6 +315,38 @@ func TestRecordingPathRefusedBeforeTheFirstFrame(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("left behind: %v", entries)
 	}
+}
+
+// A recording is written every second of game time as well as every tenth
+// of a second of real time: a headless run faster than real time, killed,
+// loses at most its last second. Here real time never asks for a write, and
+// a run's file cut by its last byte still replays all but its last second.
+func TestKilledFastRunLosesAtMostASecond(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.input")
+	lg := &engine.InputLog{}
+	if err := lg.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	defer engine.SetFlushEvery(time.Hour)()
+	if _, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, lg, nil, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := engine.ParseInputLog(data[:len(data)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run: 600 ticks at 60 Hz, then 300 at 50 Hz, 16 s of game time.
+	if lost := lg.Ticks() - cut.Ticks(); cut.Complete() || lost > 60 {
+		t.Fatalf("the cut file replays %d of %d ticks (complete %v): it lost more than a second", cut.Ticks(), lg.Ticks(), cut.Complete())
+	}
+	t.Logf("a %d-byte recording of %d ticks, cut by a byte, keeps %d", len(data), lg.Ticks(), cut.Ticks())
 }
 
 // A run that never began records nothing: Close removes the .partial file

@@ -14,8 +14,11 @@ import (
 
 // A recording is written as the game runs: records gather in a buffer, and
 // at the start of a frame, once FlushEvery of real time has passed since
-// the last write (or flushSize bytes have gathered), they go to the file as
-// one chunk, with the timeline's progress. A kill loses at most that much.
+// the last write, or a second of game time (the first group's ticks), or
+// flushSize bytes have gathered, they go to the file as one chunk, with the
+// timeline's progress. A kill loses at most that much: a tenth of a second
+// of a game in a window, a second of game time of one headless, however
+// fast it runs.
 var FlushEvery = 100 * time.Millisecond
 
 const flushSize = 64 << 10
@@ -33,6 +36,7 @@ type File struct {
 	chunk    []byte // the chunk being written, reused
 	last     time.Time
 	progress []int64
+	mark     mark  // the timeline's first-group tick at the last write
 	start    int64 // bytes of the header and the run record: where timelines begin
 	err      error // the first write error
 }
@@ -98,7 +102,7 @@ func (lf *File) Discard() error {
 }
 
 func (lf *File) close(rename bool) error {
-	err := lf.flush(nil, true)
+	err := lf.flush(nil, 0, true)
 	if serr := lf.f.Sync(); err == nil {
 		err = serr
 	}
@@ -117,16 +121,40 @@ func (lf *File) close(rename bool) error {
 	return nil
 }
 
+// A mark is where a timeline was at the file's last write: its index in
+// the log and its first group's ticks.
+type mark struct {
+	scene int
+	tick  int64
+}
+
+// gameSecond reports whether timeline s (the log's scene-th) has run a
+// second of game time, or more, since the last write.
+func (lf *File) gameSecond(s *Scene, scene int) bool {
+	if s == nil || len(s.Groups) == 0 || len(s.Ticks) == 0 {
+		return false
+	}
+	from := int64(0)
+	if lf.mark.scene == scene {
+		from = lf.mark.tick
+	}
+	return float64(s.Ticks[0]-from) >= s.Groups[0].Hz
+}
+
 // flush writes the records gathered to the file as a chunk, once it is time
 // (or always, with force), ending it with the progress of timeline s (nil:
-// none). A write error is kept and returned from then on.
-func (lf *File) flush(s *Scene, force bool) error {
+// none), the log's scene-th. A write error is kept and returned from then
+// on.
+func (lf *File) flush(s *Scene, scene int, force bool) error {
 	if lf.err != nil {
 		return lf.err
 	}
 	now := time.Now()
-	if !force && now.Sub(lf.last) < FlushEvery && len(lf.buf) < flushSize {
+	if !force && now.Sub(lf.last) < FlushEvery && len(lf.buf) < flushSize && !lf.gameSecond(s, scene) {
 		return nil
+	}
+	if s != nil && len(s.Ticks) > 0 {
+		lf.mark = mark{scene, s.Ticks[0]}
 	}
 	if s != nil && (len(lf.buf) > 0 || !slices.Equal(lf.progress, s.Ticks)) {
 		lf.buf = appendProgressRecord(lf.buf, s.Ticks)
@@ -148,7 +176,7 @@ func (lf *File) flush(s *Scene, force bool) error {
 // written again (a rewind's re-run records them anew). An error is kept,
 // like a write's.
 func (lf *File) restart() {
-	lf.buf, lf.progress = lf.buf[:0], lf.progress[:0]
+	lf.buf, lf.progress, lf.mark = lf.buf[:0], lf.progress[:0], mark{}
 	if lf.err != nil {
 		return
 	}

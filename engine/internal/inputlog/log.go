@@ -170,7 +170,7 @@ func (l *Log) Flush(ticks []int64) error {
 		return nil
 	}
 	l.SetTicks(ticks)
-	return l.File.flush(l.current(), false)
+	return l.File.flush(l.current(), len(l.Scenes), false)
 }
 
 // Finish marks the run complete and writes what the file still lacks.
@@ -180,7 +180,7 @@ func (l *Log) Finish() error {
 		return nil
 	}
 	l.File.buf = append(l.File.buf, recRunEnd)
-	return l.File.flush(nil, true)
+	return l.File.flush(nil, 0, true)
 }
 
 // Restart forgets the recorded timelines, for them to be recorded again
