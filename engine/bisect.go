@@ -45,12 +45,13 @@ type bisector struct {
 	partBuf []StatePart     // the scene's parts, reused
 	parts2  []inputlog.Part // and as the log keeps them
 	found   *systemDiff     // replaying: the first system after which the state differed
+	checked bool            // replaying: a system's state has been compared with the recording's
 }
 
 // begin readies the bisector for a timeline of n groups.
 func (b *bisector) begin(n int) {
 	b.beginTick()
-	b.names, b.sums, b.partCur, b.found = b.names[:0], b.sums[:0], 0, nil
+	b.names, b.sums, b.partCur, b.found, b.checked = b.names[:0], b.sums[:0], 0, nil, false
 	b.cursor = slices.Grow(b.cursor[:0], n)[:n]
 	clear(b.cursor)
 }
@@ -140,6 +141,7 @@ func (r *recorder) afterSystem(ev Event, name string) {
 		}
 		return // the recording did not run this system
 	}
+	b.checked = true
 	if sums[j] != sum {
 		f := &systemDiff{group: ev.Group, tick: ev.Tick, system: name, recorded: sums[j], replayed: sum}
 		var notes []string
@@ -215,9 +217,11 @@ func (r *recorder) explain(de *DivergenceError, tick int64) {
 	if f := b.found; f != nil {
 		de.System, de.SystemGroup, de.SystemTick, de.SystemNote = f.system, r.loop.groups[f.group].Name, f.tick, f.note
 	}
+	de.SystemsChecked = b.checked
 	if rs := r.replayed; rs != nil && b.parts != nil && tick >= 0 {
 		if rs.Parts.Has(&b.partCur, tick) {
 			de.Components = rs.Parts.Differ(b.partCur, b.logParts())
+			de.ComponentsChecked = true
 		}
 	}
 	if r.onDivergence != nil {

@@ -27,3 +27,17 @@ func SetFlushEvery(d time.Duration) func() {
 // so that a fuzzer's changes to the records inside get past the checksum
 // and reach the record parser.
 func ResealChunks(data []byte) []byte { return inputlog.ResealChunks(data) }
+
+// DamageChecksum changes the state checksum lg keeps for tick `tick` of
+// its scene-th timeline (from 0), as damage inside a chunk whose own
+// checksum was recomputed would; it reports whether it found one.
+func DamageChecksum(lg *InputLog, scene int, tick int64) bool {
+	checks := lg.log.Scenes[scene].Checks
+	for i := range checks {
+		if checks[i].Tick == tick {
+			checks[i].Sum ^= 1
+			return true
+		}
+	}
+	return false
+}

@@ -207,8 +207,13 @@ func (lg *InputLog) Replayed() ReplayReport { return lg.replayed }
 // group SystemGroup, at or before Tick), and Components the component types
 // (parts of the state) that differ after Tick. Systems are matched by name:
 // where the replay ran a system the recording did not, or the other way
-// round, before System, SystemNote says which. Dump is where the replayed
-// state at Tick was written, when it was (Options.OnDivergence).
+// round, before System, SystemNote says which. SystemsChecked and
+// ComponentsChecked say that the detail was there to compare: with either
+// checked and nothing named, none differs (when neither does, the
+// recorded checksum is not the state's: the file was damaged where its
+// chunk checksum could not see, or the scene's checksum reads something
+// its parts do not). Dump is where the replayed state at Tick was
+// written, when it was (Options.OnDivergence).
 type DivergenceError struct {
 	Scene    int    // the scene's timeline in the log, from 1
 	Name     string // the scene's name
@@ -218,12 +223,14 @@ type DivergenceError struct {
 	Recorded uint64 // the checksum in the log
 	Replayed uint64 // the checksum of the replayed state
 
-	System      string
-	SystemGroup string
-	SystemTick  int64
-	SystemNote  string
-	Components  []string
-	Dump        string
+	System            string
+	SystemGroup       string
+	SystemTick        int64
+	SystemNote        string
+	SystemsChecked    bool
+	Components        []string
+	ComponentsChecked bool
+	Dump              string
 }
 
 func (e *DivergenceError) Error() string {
@@ -245,6 +252,16 @@ func (e *DivergenceError) Error() string {
 	}
 	if len(e.Components) > 0 {
 		msg += fmt.Sprintf("; component types that differ after tick %d: %s", e.Tick, strings.Join(e.Components, ", "))
+	}
+	switch noSystem, noPart := e.SystemsChecked && e.System == "", e.ComponentsChecked && len(e.Components) == 0; {
+	case noSystem && noPart:
+		msg += fmt.Sprintf("; yet no system's state and no component type differs from the recording's detail: "+
+			"the state replayed is the one recorded, and the checksum recorded at tick %d is not its checksum "+
+			"(damaged in the file, or the scene's checksum reads state its parts do not)", e.Tick)
+	case noSystem:
+		msg += "; no system's state differs from the recording's detail"
+	case noPart:
+		msg += fmt.Sprintf("; no component type differs after tick %d", e.Tick)
 	}
 	if e.Dump != "" {
 		msg += "; the replayed state is in " + e.Dump
