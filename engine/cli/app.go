@@ -497,6 +497,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if sig != nil && errors.Is(runErr, context.Canceled) {
 		runErr = nil
 	}
+	if probe != nil {
+		probe.interrupted = sig != nil
+	}
 	saved, saveErr := a.closeRecording(opts.Record, runErr != nil)
 	if runErr == nil && shot.path != "" {
 		runErr = shot.result()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -212,8 +213,8 @@ func TestAppDefault(t *testing.T) {
 }
 
 // Main prints where a scene panicked (the panic's stack, not only its
-// value), and no summary for a run that never began (no display): only the
-// error. Each runs Main in a child process, as a game's main does.
+// value), no summary for a run that never began (no display): only the
+// error, and after Ctrl-C in a -realtime run, its summary at once. Each runs Main in a child process, as a game's main does.
 func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 	switch os.Getenv("ENGINE_TEST_APP_MAIN") {
 	case "panic":
@@ -225,6 +226,19 @@ func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 				for ev := range loop.Events() {
 					if ev.Kind == engine.Update && ev.Tick == 3 {
 						cells[ev.Tick] = 1 // index out of range
+					}
+				}
+				return nil, loop.Err()
+			}), nil
+		})
+	case "interrupt":
+		os.Args = []string{"game", "-realtime", "-seconds", "60"}
+		app := &cli.App{Name: "game"}
+		app.Main(func() (engine.Scene, error) {
+			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+				for ev := range loop.Events() {
+					if ev.Kind == engine.Update && ev.Tick == 30 {
+						syscall.Kill(os.Getpid(), syscall.SIGINT) // the player's Ctrl-C
 					}
 				}
 				return nil, loop.Err()
@@ -258,6 +272,13 @@ func TestAppMainReportsPanicsAndNoDisplay(t *testing.T) {
 		t.Fatalf("a panicking scene: exit %d\n%s", code, out)
 	}
 	t.Logf("a panicking scene:\n%s", out)
+	// Ctrl-C in a -realtime run: the summary at once, without the second
+	// of sleeps that measures the machine after a whole run.
+	out, code = child("interrupt", false)
+	if code != 130 || !strings.Contains(out, "(interrupted: no bare time.Sleep measured after it)") ||
+		strings.Contains(out, "overslept") || !strings.Contains(out, "game: interrupted by interrupt") {
+		t.Fatalf("an interrupted -realtime run: exit %d\n%s", code, out)
+	}
 	out, code = child("nodisplay", false)
 	if code != 1 || !strings.Contains(out, "game: engine: no display") || strings.Contains(out, "run: ") || strings.Contains(out, "checksum") {
 		t.Fatalf("no display: exit %d\n%s", code, out)

@@ -22,6 +22,8 @@ type realtimeProbe struct {
 	scene    int           // the timeline base belongs to
 	lost     time.Duration // game time given up (clamped, dropped) before it
 	errors   []time.Duration
+
+	interrupted bool // a signal ended the run: no second of sleeps after it
 }
 
 func newRealtimeProbe(seconds float64) *realtimeProbe {
@@ -45,7 +47,8 @@ func (p *realtimeProbe) event(loop *engine.Loop, ev engine.Event) {
 }
 
 // line returns CPU use and the tick timing error percentiles, for the
-// scene's report, then the bare sleep's (one second more of the run).
+// scene's report, then the bare sleep's (one second more of the run, left
+// out when a signal ended it: the player asked to stop).
 func (p *realtimeProbe) line() string {
 	wall := time.Since(p.start)
 	cpuNow, measured := cputime.Process()
@@ -55,6 +58,11 @@ func (p *realtimeProbe) line() string {
 		usage = "CPU time not measured here"
 	}
 	p50, p99, worst := percentiles(p.errors)
+	timing := fmt.Sprintf("realtime: %v wall, %s; tick timing error over %d ticks: p50 %v, p99 %v, max %v",
+		wall.Round(time.Millisecond), usage, len(p.errors), p50, p99, worst)
+	if p.interrupted {
+		return timing + " (interrupted: no bare time.Sleep measured after it)"
+	}
 	sleeps := make([]time.Duration, 60)
 	for i := range sleeps {
 		const period = time.Second / 60
@@ -63,9 +71,8 @@ func (p *realtimeProbe) line() string {
 		sleeps[i] = time.Since(t) - period
 	}
 	s50, s99, sMax := percentiles(sleeps)
-	return fmt.Sprintf("realtime: %v wall, %s; tick timing error over %d ticks: p50 %v, p99 %v, max %v "+
-		"(a bare time.Sleep of 1/60 s, 60 times after the run, overslept by p50 %v, p99 %v, max %v)",
-		wall.Round(time.Millisecond), usage, len(p.errors), p50, p99, worst, s50, s99, sMax)
+	return fmt.Sprintf("%s (a bare time.Sleep of 1/60 s, 60 times after the run, overslept by p50 %v, p99 %v, max %v)",
+		timing, s50, s99, sMax)
 }
 
 // percentiles returns the median, 99th percentile and maximum of ds.
