@@ -26,8 +26,8 @@ test: deps
 	$(GO) vet ./...
 	$(XVFB) $(GO) test -race -count=1 ./...
 	@if find . -path ./.git -prune -o -type f -path "*/systems/*.go" -print | grep -q .; then \
-		echo '$(XVFB) $(GO) test -race -count=1 -tags debug ./systems/... ./components/...'; \
-		$(XVFB) $(GO) test -race -count=1 -tags debug ./systems/... ./components/...; \
+		echo '$(XVFB) $(GO) test -race -count=1 -tags debug ./systems/... ./components/... ./third_party/...'; \
+		$(XVFB) $(GO) test -race -count=1 -tags debug ./systems/... ./components/... ./third_party/...; \
 	else \
 		echo "skipping -tags debug run: no systems/*.go yet"; \
 	fi

@@ -1,8 +1,9 @@
 package components
 
 import (
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // AgentState is the state of an agent's finite-state machine. The AI system

@@ -1,8 +1,9 @@
 package components
 
 import (
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Body is an entity's rigid body in its world's cp.Space. The physics system

@@ -1,8 +1,9 @@
 package components
 
 import (
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Player marks the entity the player drives, and how: the arrow keys or WASD,

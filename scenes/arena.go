@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // The Arena's size in world units (one unit is one pixel at zoom 1).

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/cputime"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // The bodymark: how many balls the Stress scene holds while its physics tick

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
@@ -12,6 +11,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // playerRun plays a player (mass 2, Force 400, Speed 100) through a

@@ -4,13 +4,13 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // The box, in world units (y up: cp's gravity pulls towards -y).

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // The playfield, in pixels and pixels per second.

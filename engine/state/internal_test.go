@@ -3,8 +3,9 @@ package state
 import (
 	"testing"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 type scalars struct {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/features/events"
 	"github.com/yohamta/donburi/filter"
@@ -15,6 +14,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // The scene of these tests: a small world of cp bodies (balls and crates

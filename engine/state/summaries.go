@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/jakecoffman/cp/v2"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // builtins are the summaries of types whose state is behind unexported

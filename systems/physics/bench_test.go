@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 func perEntity(b *testing.B, n int) {

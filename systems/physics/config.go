@@ -3,9 +3,8 @@ package physics
 import (
 	"fmt"
 
-	"github.com/jakecoffman/cp/v2"
-
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // DefaultSpatialHashCells is the size of the spatial hash's table when

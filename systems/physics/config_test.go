@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // spaceField reads an unexported field of a cp.Space (cp v2.4.0 has no

@@ -4,8 +4,9 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Contact is two entities' shapes beginning or ending a touch, as a handler

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // A handler gets the entities in its role order, with the normal from A to

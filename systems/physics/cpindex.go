@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/jakecoffman/cp/v2"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // cp keeps a space's shapes in two spatial indexes (dynamic and static; a

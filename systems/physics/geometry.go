@@ -3,7 +3,7 @@ package physics
 import (
 	"math"
 
-	"github.com/jakecoffman/cp/v2"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Geometry of the shapes the spawn helpers make and the queries test: cp

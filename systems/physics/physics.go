@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/features/events"
 	"github.com/yohamta/donburi/filter"
@@ -13,6 +12,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Config configures a world's cp.Space. Zero fields take the

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/jakecoffman/cp/v2"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // pyramidScene builds Chipmunk2D's PyramidStack demo scaled to rows rows

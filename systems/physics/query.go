@@ -4,8 +4,9 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // QueryFilter says which shapes a query sees. The zero value, or nil, sees

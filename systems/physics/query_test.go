@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // queryScene is a row of shapes along the x axis, and a few more:

@@ -5,10 +5,10 @@ import (
 	"math"
 	"slices"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // BodyKind is how a body moves. The zero value is [Dynamic].

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/jakecoffman/cp/v2"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // terrainVertices is the terrain of Chipmunk2D's SimpleTerrain bench scenes

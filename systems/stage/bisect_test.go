@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 	"github.com/yohamta/donburi/filter"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Gust is how hard the bisector scene's wind blows: game state of its own.

@@ -3,7 +3,6 @@ package stage_test
 import (
 	"fmt"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/assets"
@@ -11,6 +10,7 @@ import (
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // A scene on a Stage: a ball dropped onto a floor, drawn with a sprite of

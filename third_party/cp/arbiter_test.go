@@ -1,0 +1,9 @@
+package cp
+
+import (
+	"testing"
+)
+
+func TestStuff(t *testing.T) {
+	t.Log("hi")
+}

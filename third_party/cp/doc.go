@@ -1,0 +1,18 @@
+// Package cp is the project's copy of Chipmunk2D for Go,
+// github.com/jakecoffman/cp/v2 at v2.4.0 (MIT licence, in LICENSE), kept
+// here so that the engine can save and restore a space exactly, which
+// upstream cannot: Space.Snapshot and Space.Restore (snapshot.go). Games
+// import it by this path, so a game in its own module gets it with the
+// engine, without a replace directive.
+//
+// The changes from upstream, each tested (FORK.md lists them):
+//   - Space.Snapshot and Space.Restore, with a Snapshot type, and a mark
+//     field in the objects a snapshot may reach twice;
+//   - free arbiters and spatial hash handles are kept in slices, not in
+//     sync.Pools: a pool could hand out an object a restored space uses
+//     again, and a slice is part of the state a snapshot restores.
+//
+// A step gives bit for bit what upstream's gives (upstream_test.go steps
+// Chipmunk's own bench scenes through both and compares every body after
+// every step).
+package cp

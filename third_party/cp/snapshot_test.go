@@ -1,0 +1,220 @@
+package cp
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// world is a test scene: a bin of balls and boxes on a static floor, a
+// pendulum on a pin joint, a spring, a motor, a collision handler that
+// counts, and a script that adds and removes bodies as it runs; with
+// sleeping, and with the spatial hash or cp's default tree.
+type world struct {
+	space   *Space
+	pcg     *rand.PCG
+	rng     *rand.Rand
+	touches int
+	bodies  []*Body // the script's, removed ones included
+}
+
+func newWorld(hash bool) *world {
+	w := &world{space: NewSpace(), pcg: rand.NewPCG(1, 2)}
+	w.rng = rand.New(w.pcg)
+	s := w.space
+	s.SetGravity(Vector{Y: 300})
+	s.SleepTimeThreshold = 0.5
+	s.IdleSpeedThreshold = 5
+	if hash {
+		s.UseSpatialHash(20, 2000)
+	}
+	walls := [][2]Vector{{{0, 400}, {400, 400}}, {{0, 0}, {0, 400}}, {{400, 0}, {400, 400}}}
+	for _, wall := range walls {
+		seg := s.AddShape(NewSegment(s.StaticBody, wall[0], wall[1], 2))
+		seg.SetFriction(0.8)
+		seg.SetCollisionType(2)
+	}
+	for range 60 {
+		w.spawn()
+	}
+	anchor := s.AddBody(NewKinematicBody())
+	anchor.SetPosition(Vector{X: 200, Y: 50})
+	bob := s.AddBody(NewBody(1, MomentForCircle(1, 0, 8, Vector{})))
+	bob.SetPosition(Vector{X: 260, Y: 50})
+	s.AddShape(NewCircle(bob, 8, Vector{})).SetFriction(0.5)
+	s.AddConstraint(NewPinJoint(anchor, bob, Vector{}, Vector{}))
+	a, b := w.bodies[0], w.bodies[1]
+	s.AddConstraint(NewDampedSpring(a, b, Vector{}, Vector{}, 30, 20, 1))
+	s.AddConstraint(NewSimpleMotor(w.bodies[2], w.bodies[3], 1))
+	s.AddConstraint(NewPivotJoint(w.bodies[4], w.bodies[5], w.bodies[4].Position()))
+	h := s.NewCollisionHandler(1, 2)
+	h.BeginFunc = func(arb *Arbiter, space *Space, data any) bool { w.touches++; return true }
+	return w
+}
+
+// spawn adds a ball or a box somewhere over the bin.
+func (w *world) spawn() *Body {
+	s := w.space
+	x, y := 20+360*w.rng.Float64(), 20+200*w.rng.Float64()
+	var b *Body
+	if w.rng.IntN(3) == 0 {
+		b = s.AddBody(NewBody(1, MomentForBox(1, 12, 10)))
+		s.AddShape(NewBox(b, 12, 10, 0)).SetFriction(0.6)
+	} else {
+		r := 4 + 4*w.rng.Float64()
+		b = s.AddBody(NewBody(1, MomentForCircle(1, 0, r, Vector{})))
+		sh := s.AddShape(NewCircle(b, r, Vector{}))
+		sh.SetFriction(0.7)
+		sh.SetElasticity(0.2)
+		sh.SetCollisionType(1)
+	}
+	b.SetPosition(Vector{X: x, Y: y})
+	w.bodies = append(w.bodies, b)
+	return b
+}
+
+// step runs tick t of the script: a body added every 7th tick, one removed
+// every 11th (with its shapes), a push every 13th.
+func (w *world) step(t int) {
+	s := w.space
+	switch {
+	case t%7 == 0:
+		w.spawn()
+	case t%11 == 0:
+		b := w.bodies[10+t%40]
+		if b.space != nil {
+			for _, sh := range append([]*Shape(nil), b.shapeList...) {
+				s.RemoveShape(sh)
+			}
+			s.RemoveBody(b)
+		}
+	case t%13 == 0:
+		b := w.bodies[t%len(w.bodies)]
+		if b.space != nil {
+			b.Activate()
+			b.ApplyImpulseAtLocalPoint(Vector{X: 40, Y: -80}, Vector{})
+		}
+	}
+	s.Step(1.0 / 60)
+}
+
+// state hashes everything observable of the space, in its own order: each
+// body's pose, velocities, forces and sleep, each arbiter's impulse and
+// contacts, the counts, and the handler's count.
+func (w *world) state() uint64 {
+	h := fnv.New64a()
+	put := func(fs ...float64) {
+		for _, f := range fs {
+			var b [8]byte
+			u := math.Float64bits(f)
+			for i := range b {
+				b[i] = byte(u >> (8 * i))
+			}
+			h.Write(b[:])
+		}
+	}
+	w.space.EachBody(func(b *Body) {
+		put(b.p.X, b.p.Y, b.v.X, b.v.Y, b.a, b.w, b.f.X, b.f.Y, b.t, b.sleepingIdleTime)
+		if b.IsSleeping() {
+			put(1)
+		}
+		b.EachArbiter(func(a *Arbiter) {
+			j := a.TotalImpulse()
+			put(j.X, j.Y, float64(a.Count()), float64(a.state))
+		})
+	})
+	put(float64(len(w.space.arbiters)), float64(w.touches), float64(w.space.stamp))
+	return h.Sum64()
+}
+
+// A snapshot restored gives, step for step, what the steps after it gave:
+// bodies added and removed since, sleeping piles, contacts and joints, with
+// either spatial index; restored again, the same once more.
+func TestSnapshotRestoreIsExact(t *testing.T) {
+	for _, hash := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hash=%v", hash), func(t *testing.T) {
+			w := newWorld(hash)
+			for tick := 1; tick <= 240; tick++ {
+				w.step(tick)
+			}
+			var snap Snapshot
+			if err := w.space.Snapshot(&snap); err != nil {
+				t.Fatal(err)
+			}
+			pcg, touches, nbodies := *w.pcg, w.touches, len(w.bodies)
+			const ahead = 300
+			want := make([]uint64, ahead)
+			sleeping := 0
+			for i := range want {
+				w.step(241 + i)
+				want[i] = w.state()
+				w.space.EachBody(func(b *Body) {
+					if b.IsSleeping() {
+						sleeping++
+					}
+				})
+			}
+			if sleeping == 0 {
+				t.Fatal("no body ever slept: the test does not cover sleeping")
+			}
+			for round := range 2 {
+				if err := w.space.Restore(&snap); err != nil {
+					t.Fatal(err)
+				}
+				*w.pcg, w.touches, w.bodies = pcg, touches, w.bodies[:nbodies]
+				for i := range want {
+					w.step(241 + i)
+					if got := w.state(); got != want[i] {
+						t.Fatalf("restore %d: tick %d differs from the run after the snapshot", round+1, 241+i)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Snapshot and Restore refuse what they cannot do exactly.
+func TestSnapshotRefusals(t *testing.T) {
+	w := newWorld(false)
+	var snap Snapshot
+	if err := NewSpace().Restore(&snap); err == nil {
+		t.Fatal("Restore of an empty snapshot: no error")
+	}
+	if err := w.space.Snapshot(&snap); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewSpace().Restore(&snap); err == nil {
+		t.Fatal("Restore into another space: no error")
+	}
+	w.space.NewCollisionHandler(1, 2).PreSolveFunc = func(arb *Arbiter, space *Space, data any) bool {
+		if err := space.Snapshot(&Snapshot{}); err != ErrSnapshotLocked {
+			t.Errorf("Snapshot during a step: %v", err)
+		}
+		return true
+	}
+	for range 60 {
+		w.space.Step(1.0 / 60)
+	}
+}
+
+// Once a snapshot has held the space, taking it again allocates nothing.
+func TestSnapshotAllocatesNothingOnceWarm(t *testing.T) {
+	w := newWorld(true)
+	for tick := 1; tick <= 120; tick++ {
+		w.space.Step(1.0 / 60)
+	}
+	var snap Snapshot
+	w.space.Snapshot(&snap)
+	if n := testing.AllocsPerRun(20, func() {
+		if err := w.space.Snapshot(&snap); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.space.Restore(&snap); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("a warm snapshot and restore allocate %v times", n)
+	}
+}

@@ -1,0 +1,166 @@
+package cp_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	upstream "github.com/jakecoffman/cp/v2"
+
+	"github.com/fixedstep/fixedstep/third_party/cp"
+)
+
+// physicsLib is what the comparison needs of a cp: build a scene, step it,
+// and read every body.
+type physicsLib interface {
+	setup(gravityY, slop float64, iterations uint, sleep bool)
+	segment(ax, ay, bx, by, friction, elasticity float64)
+	circle(x, y, r, friction float64)
+	box(x, y, size, friction float64)
+	step(dt float64)
+	state() []float64 // every body's x, y, vx, vy, angle, spin, in the space's order
+}
+
+type forkLib struct{ s *cp.Space }
+
+func (l *forkLib) setup(g, slop float64, it uint, sleep bool) {
+	l.s = cp.NewSpace()
+	l.s.Iterations = it
+	l.s.SetGravity(cp.Vector{Y: g})
+	l.s.SetCollisionSlop(slop)
+	if sleep {
+		l.s.SleepTimeThreshold = 0.5
+	}
+}
+
+func (l *forkLib) segment(ax, ay, bx, by, f, e float64) {
+	s := l.s.AddShape(cp.NewSegment(l.s.StaticBody, cp.Vector{X: ax, Y: ay}, cp.Vector{X: bx, Y: by}, 0))
+	s.SetFriction(f)
+	s.SetElasticity(e)
+}
+
+func (l *forkLib) circle(x, y, r, f float64) {
+	m := r * r / 25
+	b := l.s.AddBody(cp.NewBody(m, cp.MomentForCircle(m, 0, r, cp.Vector{})))
+	b.SetPosition(cp.Vector{X: x, Y: y})
+	l.s.AddShape(cp.NewCircle(b, r, cp.Vector{})).SetFriction(f)
+}
+
+func (l *forkLib) box(x, y, size, f float64) {
+	b := l.s.AddBody(cp.NewBody(1, cp.MomentForBox(1, size, size)))
+	b.SetPosition(cp.Vector{X: x, Y: y})
+	l.s.AddShape(cp.NewBox(b, size, size, 0.5)).SetFriction(f)
+}
+
+func (l *forkLib) step(dt float64) { l.s.Step(dt) }
+
+func (l *forkLib) state() (out []float64) {
+	l.s.EachBody(func(b *cp.Body) {
+		p, v := b.Position(), b.Velocity()
+		out = append(out, p.X, p.Y, v.X, v.Y, b.Angle(), b.AngularVelocity())
+	})
+	return out
+}
+
+type upstreamLib struct{ s *upstream.Space }
+
+func (l *upstreamLib) setup(g, slop float64, it uint, sleep bool) {
+	l.s = upstream.NewSpace()
+	l.s.Iterations = it
+	l.s.SetGravity(upstream.Vector{Y: g})
+	l.s.SetCollisionSlop(slop)
+	if sleep {
+		l.s.SleepTimeThreshold = 0.5
+	}
+}
+
+func (l *upstreamLib) segment(ax, ay, bx, by, f, e float64) {
+	s := l.s.AddShape(upstream.NewSegment(l.s.StaticBody, upstream.Vector{X: ax, Y: ay}, upstream.Vector{X: bx, Y: by}, 0))
+	s.SetFriction(f)
+	s.SetElasticity(e)
+}
+
+func (l *upstreamLib) circle(x, y, r, f float64) {
+	m := r * r / 25
+	b := l.s.AddBody(upstream.NewBody(m, upstream.MomentForCircle(m, 0, r, upstream.Vector{})))
+	b.SetPosition(upstream.Vector{X: x, Y: y})
+	l.s.AddShape(upstream.NewCircle(b, r, upstream.Vector{})).SetFriction(f)
+}
+
+func (l *upstreamLib) box(x, y, size, f float64) {
+	b := l.s.AddBody(upstream.NewBody(1, upstream.MomentForBox(1, size, size)))
+	b.SetPosition(upstream.Vector{X: x, Y: y})
+	l.s.AddShape(upstream.NewBox(b, size, size, 0.5)).SetFriction(f)
+}
+
+func (l *upstreamLib) step(dt float64) { l.s.Step(dt) }
+
+func (l *upstreamLib) state() (out []float64) {
+	l.s.EachBody(func(b *upstream.Body) {
+		p, v := b.Position(), b.Velocity()
+		out = append(out, p.X, p.Y, v.X, v.Y, b.Angle(), b.AngularVelocity())
+	})
+	return out
+}
+
+// terrainCircles is Chipmunk's SimpleTerrainCircles bench scene in
+// outline: n circles of radius 5 at seeded points of a disc, falling into
+// a bowl of segments, sleeping on or off.
+func terrainCircles(l physicsLib, n int, sleep bool) {
+	l.setup(-100, 0.5, 10, sleep)
+	const sides = 24
+	for i := range sides {
+		a0, a1 := math.Pi+math.Pi*float64(i)/sides, math.Pi+math.Pi*float64(i+1)/sides
+		l.segment(260*math.Cos(a0), 260*math.Sin(a0), 260*math.Cos(a1), 260*math.Sin(a1), 1, 0)
+	}
+	rng := rand.New(rand.NewPCG(1, 0))
+	for range n {
+		a, d := rng.Float64()*2*math.Pi, math.Sqrt(rng.Float64())
+		l.circle(math.Cos(a)*d*180, math.Sin(a)*d*180, 5, 0.9)
+	}
+}
+
+// pyramidStack is Chipmunk's PyramidStack demo: rows of boxes on a floor.
+func pyramidStack(l physicsLib, rows int) {
+	l.setup(-100, 0.5, 30, false)
+	l.segment(-2000, -240, 2000, -240, 1, 1)
+	top := -240 + 15 + float64(rows-1)*32
+	for i := range rows {
+		for j := 0; j <= i; j++ {
+			l.box(float64(j*32-i*16), top-float64(i*32), 30, 0.8)
+		}
+	}
+}
+
+// Stepped side by side with upstream cp, this copy gives the same bodies,
+// bit for bit, after every step of Chipmunk's bench scenes.
+func TestStepsAsUpstream(t *testing.T) {
+	scenes := []struct {
+		name  string
+		build func(physicsLib)
+	}{
+		{"circles=300", func(l physicsLib) { terrainCircles(l, 300, false) }},
+		{"circles=300/sleeping", func(l physicsLib) { terrainCircles(l, 300, true) }},
+		{"pyramid=105", func(l physicsLib) { pyramidStack(l, 14) }},
+	}
+	for _, sc := range scenes {
+		t.Run(sc.name, func(t *testing.T) {
+			fork, up := &forkLib{}, &upstreamLib{}
+			sc.build(fork)
+			sc.build(up)
+			for step := 1; step <= 400; step++ {
+				fork.step(1.0 / 60)
+				up.step(1.0 / 60)
+				a, b := fork.state(), up.state()
+				if len(a) != len(b) {
+					t.Fatalf("step %d: %d bodies, upstream %d", step, len(a)/6, len(b)/6)
+				}
+				for i := range a {
+					if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+						t.Fatalf("step %d: body %d's value %d is %v, upstream's %v", step, i/6, i%6, a[i], b[i])
+					}
+				}
+			}
+		})
+	}
+}
