@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jakecoffman/cp/v2"
 	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/components"
@@ -24,6 +23,7 @@ import (
 	"github.com/fixedstep/fixedstep/systems/devtools"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // windowChild, set to a folder, makes the test process a child that runs a
