@@ -1,9 +1,8 @@
 package components
 
 import (
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // AgentState is the state of an agent's finite-state machine. The AI system

@@ -1,9 +1,8 @@
 package components
 
 import (
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Body is an entity's rigid body in its world's cp.Space. The physics system

@@ -5,7 +5,8 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Camera makes an entity the point of view that sprites are drawn through.

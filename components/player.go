@@ -1,9 +1,8 @@
 package components
 
 import (
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Player marks the entity the player drives, and how: the arrow keys or WASD,

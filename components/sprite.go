@@ -2,7 +2,8 @@ package components
 
 import (
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Sprite is how an entity is drawn: an image (a sub-image of the scene's

@@ -3,7 +3,7 @@ package components
 import (
 	"math"
 
-	"github.com/yohamta/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Pose is a position in world units and an angle in radians.

@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/ecs"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/ecs"
 )
 
 // BenchmarkFrame measures one frame (input, one tick of each of two 60 Hz

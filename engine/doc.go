@@ -22,7 +22,7 @@
 //		"math"
 //		"time"
 //
-//		"github.com/yohamta/donburi"
+//		"github.com/fixedstep/fixedstep/third_party/donburi"
 //
 //		"github.com/fixedstep/fixedstep/engine"
 //		"github.com/fixedstep/fixedstep/engine/input"

@@ -5,10 +5,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // The loop as a value: a headless loop at a virtual 30 frames per second, with

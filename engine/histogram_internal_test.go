@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Buckets tile the durations: each bucket's upper bound falls in it, the

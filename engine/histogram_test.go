@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // exactQuantile is the q-quantile of sorted samples in Histogram's sense:

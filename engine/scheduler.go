@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/yohamta/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // A System is one piece of game logic, called with the scene's world and the

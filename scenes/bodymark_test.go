@@ -10,12 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/cputime"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // The bodymark: how many balls the Stress scene holds while its physics tick

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/filter"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // soakSample is the state of the process and of the Arena at one moment of

@@ -7,13 +7,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/filter"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // aiScene is a world of agents in a real cp space, built by hand the way

@@ -1,6 +1,6 @@
 package systems
 
-import "github.com/yohamta/donburi"
+import "github.com/fixedstep/fixedstep/third_party/donburi"
 
 // Collision names the two entities whose shapes began or stopped touching,
 // A < B: the event package physics publishes (physics.CollisionBegin and

@@ -8,7 +8,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
-	"github.com/yohamta/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // The player system drives a body from the keys: here a script holds the

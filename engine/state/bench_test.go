@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/filter"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // benchWorld is an arena of n bodies as the demo makes them: each with a

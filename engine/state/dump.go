@@ -7,7 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/yohamta/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Visit shows w's state to visit, value by value: every entity in entity

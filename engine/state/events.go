@@ -5,8 +5,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/features/events"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/features/events"
 )
 
 // donburi's events (features/events) keep each event type's bus in the
@@ -29,7 +29,7 @@ type eventBusLayout struct {
 const eventQueueOffset = unsafe.Offsetof(eventBusLayout{}.queue)
 
 // eventTypeName is how the events package's own component type is named.
-const eventTypePkg, eventTypeName = "github.com/yohamta/donburi/features/events", "eventTypeData"
+const eventTypePkg, eventTypeName = "github.com/fixedstep/fixedstep/third_party/donburi/features/events", "eventTypeData"
 
 func isEventTypeData(t reflect.Type) bool {
 	return t.Name() == eventTypeName && t.PkgPath() == eventTypePkg

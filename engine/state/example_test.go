@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Health is a game's own component: the hasher reads its exported fields

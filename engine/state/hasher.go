@@ -8,7 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Hasher hashes the simulation state of a donburi world: every

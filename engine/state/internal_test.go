@@ -3,9 +3,8 @@ package state
 import (
 	"testing"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 type scalars struct {

@@ -6,7 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // This file turns a Go type into a plan: the list of what the state hasher

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/yohamta/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // A Value is one value of a world's state, as a visit shows it (see

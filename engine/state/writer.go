@@ -9,7 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/yohamta/donburi"
+
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Summarizer is implemented by a type that describes its own state to

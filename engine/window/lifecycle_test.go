@@ -14,11 +14,11 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/jezek/xgb/xproto"
-	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // The window's lifecycle under a real X server (Xvfb, no window manager): each

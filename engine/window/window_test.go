@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // needDisplay skips a test that opens a window when there is no display,

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/devtools"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // An inspector picks what is at a point of the screen, as a click does, and

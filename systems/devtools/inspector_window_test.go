@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/window"
@@ -24,6 +22,7 @@ import (
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // windowChild, set to a folder, makes the test process a child that runs a

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Keys are the keys every game has while it is made and tested:

@@ -12,9 +12,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
-	"github.com/yohamta/donburi"
 
 	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // The panel: the picked entity's values, laid out as lines of text once a

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // spaceField reads an unexported field of a cp.Space (cp v2.4.0 has no

@@ -4,9 +4,8 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Contact is two entities' shapes beginning or ending a touch, as a handler

@@ -10,14 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/filter"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // A handler gets the entities in its role order, with the normal from A to

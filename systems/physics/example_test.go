@@ -3,12 +3,11 @@ package physics_test
 import (
 	"fmt"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // A ball and a crate dropped into a walled room come to rest on its floor.

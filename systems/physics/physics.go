@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/features/events"
-	"github.com/yohamta/donburi/filter"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/features/events"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // Config configures a world's cp.Space. Zero fields take the

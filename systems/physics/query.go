@@ -4,9 +4,8 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // QueryFilter says which shapes a query sees. The zero value, or nil, sees

@@ -7,10 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // queryScene is a row of shapes along the x axis, and a few more:

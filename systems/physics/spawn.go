@@ -5,10 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // BodyKind is how a body moves. The zero value is [Dynamic].

@@ -7,14 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/filter"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // Gust is how hard the bisector scene's wind blows: game state of its own.

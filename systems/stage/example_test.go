@@ -3,14 +3,13 @@ package stage_test
 import (
 	"fmt"
 
-	"github.com/yohamta/donburi"
-
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // A scene on a Stage: a ball dropped onto a floor, drawn with a sprite of

@@ -6,15 +6,14 @@ import (
 	"io"
 	"math"
 
-	"github.com/yohamta/donburi"
-	"github.com/yohamta/donburi/filter"
-
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems/devtools"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 // Stage is what a scene is built on: a world, a scheduler over it, the
