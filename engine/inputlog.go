@@ -139,6 +139,37 @@ func (lg *InputLog) Scene(i int) SceneRecord {
 	return r
 }
 
+// RunChecksum chains the last state checksum of every scene the log holds
+// with the scene's name and the tick it was taken after, in order: two
+// runs that differ in any scene, or in their scenes' order or lengths,
+// differ in it, even when their last scenes end alike (an empty results
+// screen). ok is false when no scene gave a checksum. The command line's
+// summary prints it as the run's checksum, recorded or replayed alike.
+func (lg *InputLog) RunChecksum() (sum uint64, ok bool) {
+	const prime = 1099511628211
+	sum = 14695981039346656037 // FNV-1a, over each scene's name, tick and checksum
+	mix := func(x uint64) {
+		for range 8 {
+			sum = (sum ^ x&0xff) * prime
+			x >>= 8
+		}
+	}
+	for i := range lg.log.Scenes {
+		sc := &lg.log.Scenes[i]
+		n := len(sc.Checks)
+		if n == 0 {
+			continue
+		}
+		ok = true
+		for j := 0; j < len(sc.Name); j++ {
+			sum = (sum ^ uint64(sc.Name[j])) * prime
+		}
+		mix(uint64(sc.Checks[n-1].Tick))
+		mix(sc.Checks[n-1].Sum)
+	}
+	return sum, ok
+}
+
 // Ticks returns how many ticks the log holds: the ticks of every scene's
 // first group, summed.
 func (lg *InputLog) Ticks() int64 {

@@ -349,6 +349,51 @@ func TestKilledFastRunLosesAtMostASecond(t *testing.T) {
 	t.Logf("a %d-byte recording of %d ticks, cut by a byte, keeps %d", len(data), lg.Ticks(), cut.Ticks())
 }
 
+// The run checksum sees every scene: two runs whose last scenes end in the
+// same state, after first scenes that did not, differ in it.
+func TestRunChecksumChainsEveryScene(t *testing.T) {
+	run := func(first uint64) *engine.InputLog {
+		results := engine.NewScene("Results", func(loop *engine.Loop) (engine.Scene, error) {
+			loop.SetChecksum(func() uint64 { return 7 }) // an empty results screen
+			for ev := range loop.Events() {
+				if ev.Kind == engine.Update && ev.Tick == 3 {
+					return nil, nil
+				}
+			}
+			return nil, loop.Err()
+		})
+		play := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+			loop.SetChecksum(func() uint64 { return first })
+			for ev := range loop.Events() {
+				if ev.Kind == engine.Update && ev.Tick == 10 {
+					return results, nil
+				}
+			}
+			return nil, loop.Err()
+		})
+		lg := &engine.InputLog{}
+		if err := engine.Run(play, &engine.Options{Record: lg}); err != nil {
+			t.Fatal(err)
+		}
+		return lg
+	}
+	a, b := run(1), run(2)
+	if a.Scene(1).Checksum != b.Scene(1).Checksum {
+		t.Fatal("the last scenes differ: the test shows nothing")
+	}
+	sa, okA := a.RunChecksum()
+	sb, okB := b.RunChecksum()
+	if !okA || !okB || sa == sb {
+		t.Fatalf("run checksums %016x (%v) and %016x (%v): want two, different", sa, okA, sb, okB)
+	}
+	if again, _ := run(1).RunChecksum(); again != sa {
+		t.Fatalf("the same run twice: %016x, then %016x", sa, again)
+	}
+	if _, ok := (&engine.InputLog{}).RunChecksum(); ok {
+		t.Fatal("a log with no scene has a run checksum")
+	}
+}
+
 // A run that never began records nothing: Close removes the .partial file
 // and leaves an older recording at the path as it was.
 func TestNoSceneLeavesTheRecordingBefore(t *testing.T) {

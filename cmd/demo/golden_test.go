@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,28 +14,42 @@ import (
 )
 
 // golden are recordings made by an earlier build of the engine (commit
-// 201c12a) with the command shown, and the checksum it printed. A build
-// that replays them to another checksum, or records the same command to
-// other records, has changed the game or the recording format: both must
-// stay as they are unless the change means to break old recordings.
+// 201c12a) with the command shown, the checksum it printed (its last
+// scene's state checksum, which the recording keeps), and the run's
+// checksum this build prints (every scene's chained: InputLog.RunChecksum).
+// A build that replays them to other checksums, or records the same command
+// to other records, has changed the game or the recording format: both
+// must stay as they are unless the change means to break old recordings.
 var golden = []struct {
-	file, checksum string
-	args           []string // what recorded it (with -record testdata/golden/<file>)
+	file, last, checksum string
+	args                 []string // what recorded it (with -record testdata/golden/<file>)
 }{
-	{"arena.input", "64a5093ae24294b9", []string{"-headless", "-seconds", "5", "-seed", "2", "-fps", "37"}},
-	{"arena-detail.input", "d2d7a24784bee220", []string{"-headless", "-seconds", "10", "-seed", "7", "-detail"}},
-	{"stress.input", "3976cfe3bf69b002", []string{"-headless", "-scene", "stress", "-bodies", "300", "-seconds", "3", "-seed", "3"}},
+	{"arena.input", "64a5093ae24294b9", "294f907db572bfb6", []string{"-headless", "-seconds", "5", "-seed", "2", "-fps", "37"}},
+	{"arena-detail.input", "d2d7a24784bee220", "79b245cf37e024ee", []string{"-headless", "-seconds", "10", "-seed", "7", "-detail"}},
+	{"stress.input", "3976cfe3bf69b002", "d714021280bf7700", []string{"-headless", "-scene", "stress", "-bodies", "300", "-seconds", "3", "-seed", "3"}},
 	// Played in a window under Xvfb from the Title, Enter pressed through
 	// the X server: -autopilot -seconds 4 -seed 9.
-	{"window-title.input", "7b757575a1edd5f0", nil},
+	{"window-title.input", "7b757575a1edd5f0", "f75902cdc4e8f8dc", nil},
 }
 
 // Every golden recording replays headless, at two frame rates, to the
-// checksum it was recorded with, every checksum on the way matching.
+// checksums it was recorded with, every checksum on the way matching; its
+// last scene's checksum is the one the earlier build printed.
 func TestGoldenRecordingsReplay(t *testing.T) {
 	for _, g := range golden {
+		path := filepath.Join("testdata", "golden", g.file)
+		lg, err := engine.LoadInputLog(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%016x", lg.Scene(lg.Scenes()-1).Checksum); got != g.last {
+			t.Errorf("%s: the last scene's checksum is %s, the earlier build printed %s", g.file, got, g.last)
+		}
+		if sum, _ := lg.RunChecksum(); fmt.Sprintf("%016x", sum) != g.checksum {
+			t.Errorf("%s: its run checksum is %016x, want %s", g.file, sum, g.checksum)
+		}
 		for _, fps := range []string{"24", "144"} {
-			out, code := output(t, "-headless", "-replay", filepath.Join("testdata", "golden", g.file), "-fps", fps)
+			out, code := output(t, "-headless", "-replay", path, "-fps", fps)
 			m := checksumRE.FindStringSubmatch(out)
 			if code != 0 || m == nil || m[1] != g.checksum || !replayedRE.MatchString(out) {
 				t.Errorf("%s at %s fps: exit %d, want checksum %s, every checksum matched:\n%s", g.file, fps, code, g.checksum, out)

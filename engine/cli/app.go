@@ -79,7 +79,9 @@ import (
 // A run that is headless, records, replays or has -seconds ends with a
 // summary: the scenes and ticks run (the ticks of each scene's first
 // group), the recording or the replay, and last a line "checksum X", the
-// game state's checksum after the last tick checked. SIGINT and SIGTERM end the run as closing the window does: the
+// run's checksum: every scene's last state checksum chained
+// (engine.InputLog.RunChecksum), so that runs differing in any scene print
+// different lines. SIGINT and SIGTERM end the run as closing the window does: the
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).
 type App struct {
@@ -650,11 +652,9 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 	if saved != "" {
 		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)
 	}
-	for i := rec.Scenes() - 1; i >= 0; i-- {
-		if s := rec.Scene(i); s.Checks > 0 {
-			fmt.Fprintf(out, "checksum %016x\n", s.Checksum)
-			return
-		}
+	if sum, ok := rec.RunChecksum(); ok {
+		fmt.Fprintf(out, "checksum %016x\n", sum)
+		return
 	}
 	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Loop.SetChecksum)")
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // A game's main on the App: a flag of its own, the standard ones, and a
-// summary that ends with the state checksum. Main would parse os.Args and
+// summary that ends with the run's checksum (the scene's last state
+// checksum, 120, chained with its name and tick: InputLog.RunChecksum). Main would parse os.Args and
 // exit; Run takes the arguments and returns (here: headless, one second of
 // game time).
 func ExampleApp() {
@@ -30,6 +31,6 @@ func ExampleApp() {
 	fmt.Println("err:", err)
 	// Output:
 	// run: 1 scenes (Count), 60 ticks
-	// checksum 0000000000000078
+	// checksum 8268c04b4e087390
 	// err: <nil>
 }

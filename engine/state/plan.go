@@ -3,6 +3,7 @@ package state
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -117,12 +118,31 @@ func (w *Writer) planFor(t reflect.Type) *plan {
 }
 
 // typeName names a type stably across processes and builds: its package
-// path and name, or for an unnamed type its Go syntax.
+// path and name, or for an unnamed type its Go syntax. A type of the
+// project's copies of donburi and cp is named by its upstream package
+// path, as before the copies, so that checksums stay those recordings
+// were made with.
 func typeName(t reflect.Type) string {
 	if t.Name() != "" && t.PkgPath() != "" {
-		return t.PkgPath() + "." + t.Name()
+		return upstreamPath(t.PkgPath()) + "." + t.Name()
 	}
 	return t.String()
+}
+
+// upstreamPaths are the project's copies of libraries and their upstream
+// package paths.
+var upstreamPaths = [...][2]string{
+	{"github.com/fixedstep/fixedstep/third_party/donburi", "github.com/yohamta/donburi"},
+	{"github.com/fixedstep/fixedstep/third_party/cp", "github.com/jakecoffman/cp/v2"},
+}
+
+func upstreamPath(pkg string) string {
+	for _, p := range upstreamPaths {
+		if rest, ok := strings.CutPrefix(pkg, p[0]); ok && (rest == "" || rest[0] == '/') {
+			return p[1] + rest
+		}
+	}
+	return pkg
 }
 
 // isDirect reports whether an interface holding a t keeps the value itself
