@@ -513,6 +513,23 @@ func Collide(a, b *Shape, collisionID uint32, contacts []Contact) CollisionInfo 
 		info.b = b
 	}
 
-	BuiltinCollisionFuncs[info.a.Order()+info.b.Order()*SHAPE_TYPE_NUM](&info)
+	// A switch of direct calls, not BuiltinCollisionFuncs: a call through
+	// the table makes info escape to the heap, once per colliding pair.
+	switch info.a.Order() + info.b.Order()*SHAPE_TYPE_NUM {
+	case 0:
+		CircleToCircle(&info)
+	case 3:
+		CircleToSegment(&info)
+	case 4:
+		SegmentToSegment(&info)
+	case 6:
+		CircleToPoly(&info)
+	case 7:
+		SegmentToPoly(&info)
+	case 8:
+		PolyToPoly(&info)
+	default:
+		CollisionError(&info)
+	}
 	return info
 }

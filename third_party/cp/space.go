@@ -53,6 +53,8 @@ type Space struct {
 	postStepCallbacks []*PostStepCallback
 
 	StaticBody *Body
+
+	lookupKey CollisionHandler // LookupHandler's key, reused
 }
 
 func arbiterSetEql(shapes ShapePair, arb *Arbiter) bool {
@@ -837,8 +839,10 @@ func (space *Space) PopContacts(count int) {
 }
 
 func (space *Space) LookupHandler(a, b CollisionType, defaultHandler *CollisionHandler) *CollisionHandler {
-	types := &CollisionHandler{TypeA: a, TypeB: b}
-	handler := space.collisionHandlers.Find(HashPair(HashValue(a), HashValue(b)), types)
+	// The key lives in the space: one made here would escape to the heap
+	// (through the set's comparison function) at every lookup.
+	space.lookupKey.TypeA, space.lookupKey.TypeB = a, b
+	handler := space.collisionHandlers.Find(HashPair(HashValue(a), HashValue(b)), &space.lookupKey)
 	if handler != nil {
 		return handler
 	}
@@ -940,7 +944,7 @@ func (space *Space) PointQueryNearest(point Vector, maxDistance float64, filter 
 	info := &PointQueryInfo{nil, Vector{}, maxDistance, Vector{}}
 	context := &PointQueryContext{point, maxDistance, filter, nil}
 
-	bb := NewBBForCircle(point, math.Max(maxDistance, 0))
+	bb := NewBBForCircle(point, max(maxDistance, 0))
 	space.dynamicShapes.class.Query(context, bb, NearestPointQueryNearest, info)
 	space.staticShapes.class.Query(context, bb, NearestPointQueryNearest, info)
 

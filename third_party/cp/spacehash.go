@@ -236,7 +236,7 @@ restart:
 		if hand.stamp == hash.stamp {
 			continue
 		} else if other != nil {
-			t = math.Min(t, f(obj, other, data))
+			t = min(t, f(obj, other, data))
 			hand.stamp = hash.stamp
 		} else {
 			hash.removeOrphanedHandles(binPtr)
@@ -305,7 +305,7 @@ func (hash *SpaceHash) SegmentQuery(obj any, a, b Vector, t_exit float64, f Spat
 
 	for t < t_exit {
 		idx := hashFunc(HashValue(cellX), HashValue(cellY), HashValue(hash.numCells))
-		t_exit = math.Min(t_exit, hash.segmentQueryHelper(&hash.table[idx], obj, f, data))
+		t_exit = min(t_exit, hash.segmentQueryHelper(&hash.table[idx], obj, f, data))
 
 		if nextV < nextH {
 			cellY += yInc
