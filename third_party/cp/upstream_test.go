@@ -169,6 +169,9 @@ func TestStepsAsUpstream(t *testing.T) {
 // allocates for every colliding pair: its collision info escapes through
 // the function table, and each handler lookup builds a key on the heap).
 func TestStepAllocatesNothingOnceWarm(t *testing.T) {
+	if debugBuild {
+		t.Skip("cp's debug asserts allocate (-tags debug)")
+	}
 	l := &forkLib{}
 	terrainCircles(l, 500, false)
 	for range 300 {
