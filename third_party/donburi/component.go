@@ -33,6 +33,7 @@ type ComponentType[T any] struct {
 	name       string
 	defaultVal interface{}
 	query      *Query
+	newStore   func() component.ValueStore // nil: a store of T (see StoreAs)
 }
 
 // Typ returns the reflect.Type of the ComponentType.
@@ -179,8 +180,23 @@ func AllComponentTypes() []IComponentType {
 	return globalComponentTypes
 }
 
-// NewValueStore returns a store of T values, for world snapshots.
-func (c *ComponentType[T]) NewValueStore() component.ValueStore { return &valueStore[T]{} }
+// NewValueStore returns a store of T values, for world snapshots (of S
+// values after StoreAs).
+func (c *ComponentType[T]) NewValueStore() component.ValueStore {
+	if c.newStore != nil {
+		return c.newStore()
+	}
+	return &valueStore[T]{}
+}
+
+// SetValueStore makes world snapshots save and restore c's values with the
+// stores newStore makes, instead of copying T values: for a component type
+// whose slots hold another type in fact (the events package keeps an event
+// type's bus in a slot of the event's type), or whose values hold slices
+// or maps they change in place, which a copy would share.
+func SetValueStore[T any](c *ComponentType[T], newStore func() component.ValueStore) {
+	c.newStore = newStore
+}
 
 type savedValue[T any] struct {
 	p *T

@@ -3,8 +3,10 @@ package events
 import (
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/component"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
@@ -28,6 +30,7 @@ type (
 	eventBusData[T any] struct {
 		subscribers []Subscriber[T]
 		queue       []T
+		spare       []T // the queue's other buffer: processing swaps them, so that a warm bus allocates nothing
 	}
 	eventTypeData struct {
 		eventName string
@@ -51,6 +54,7 @@ func ProcessAllEvents(w donburi.World) {
 // NewEventType creates a new event type.
 func NewEventType[T any]() *EventType[T] {
 	eventBus := donburi.NewComponentType[T]()
+	donburi.SetValueStore(eventBus, func() component.ValueStore { return &busStore[T]{} }) // its slot holds the bus
 	var t T
 	e := &EventType[T]{
 		eventName:     reflect.TypeOf(t).Name(),
@@ -104,7 +108,7 @@ func (e *EventType[T]) ProcessEvents(w donburi.World) {
 	// The outer loop is needed, because events can trigger more events.
 	for len(eventBus.queue) > 0 {
 		queue := eventBus.queue
-		eventBus.queue = nil
+		eventBus.queue = eventBus.spare[:0] // events published while these are processed
 		for _, event := range queue {
 			for _, s := range eventBus.subscribers {
 				if Debug {
@@ -114,6 +118,8 @@ func (e *EventType[T]) ProcessEvents(w donburi.World) {
 				s(w, event)
 			}
 		}
+		clear(queue)
+		eventBus.spare = queue[:0]
 	}
 }
 
@@ -138,4 +144,40 @@ func getEventType(e *donburi.Entry) *eventTypeData {
 
 func newEventBusData[T any]() *eventBusData[T] {
 	return &eventBusData[T]{}
+}
+
+// busStore saves event buses for world snapshots: each bus's value and the
+// events queued in it (processing reuses the queue's memory, so the
+// snapshot keeps its own copy of them).
+type busStore[T any] struct {
+	buses  []*eventBusData[T]
+	values []eventBusData[T]
+	queued []T
+}
+
+func (s *busStore[T]) Add(p unsafe.Pointer) {
+	b := (*eventBusData[T])(p)
+	s.buses = append(s.buses, b)
+	s.values = append(s.values, *b)
+	s.queued = append(s.queued, b.queue...)
+}
+
+func (s *busStore[T]) Restore() {
+	off := 0
+	for i, b := range s.buses {
+		*b = s.values[i]
+		off += copy(b.queue, s.queued[off:off+len(b.queue)])
+	}
+}
+
+func (s *busStore[T]) Reset() {
+	clear(s.buses)
+	clear(s.values)
+	clear(s.queued)
+	s.buses, s.values, s.queued = s.buses[:0], s.values[:0], s.queued[:0]
+}
+
+func (s *busStore[T]) Bytes() int {
+	var t T
+	return len(s.buses)*int(unsafe.Sizeof(eventBusData[T]{})+8) + len(s.queued)*int(unsafe.Sizeof(t))
 }
