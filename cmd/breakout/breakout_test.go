@@ -153,7 +153,7 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err := x.Wait(60 * time.Second)
+	out, err := x.Wait(windowtest.Stall)
 	if err != nil {
 		t.Fatalf("the window run: %v\n%s", err, out)
 	}
@@ -184,7 +184,10 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 func TestScreenshotShowsTheGame(t *testing.T) {
 	needDisplay(t)
 	path := filepath.Join(t.TempDir(), "play.png")
-	if out, code := output(t, "-autopilot", "-seed", "3", "-screenshot", path, "-frames", "240"); code != 0 {
+	// The frame after the game's 60th tick (a second of play), however slow
+	// the frames come: -frames N would take later moments on a busy machine,
+	// where each frame runs more ticks.
+	if out, code := output(t, "-autopilot", "-seed", "3", "-screenshot", path, "-screenshot-at", "2:60"); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	data, err := os.ReadFile(path)
@@ -279,7 +282,7 @@ func TestDevKeysInTheWindow(t *testing.T) {
 	if err := x.Tap("p", 100*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	out, err := x.Wait(60 * time.Second)
+	out, err := x.Wait(windowtest.Stall)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

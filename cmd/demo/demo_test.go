@@ -112,7 +112,7 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 	if err := p.TapAll(100*time.Millisecond, 300*time.Millisecond, "Return"); err != nil { // after a little time on the Title
 		t.Fatal(err)
 	}
-	out, err := p.Wait(60 * time.Second)
+	out, err := p.Wait(windowtest.Stall)
 	if err != nil {
 		t.Fatalf("the window run: %v\n%s", err, out)
 	}
@@ -208,15 +208,22 @@ func TestKilledRecordingsReplay(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// Wait for a second of play to reach the file.
-			deadline := time.Now().Add(30 * time.Second)
-			for {
-				if fi, err := os.Stat(rec + ".partial"); err == nil && fi.Size() > 2000 {
-					break
+			// Wait for a second of play to reach the file, for as long as
+			// the demo starts (its CPU time grows) or records (the file
+			// grows).
+			size := func() int64 {
+				if fi, err := os.Stat(rec + ".partial"); err == nil {
+					return fi.Size()
 				}
-				if time.Now().After(deadline) {
+				return -1
+			}
+			cpu := windowtest.CPUProgress(cmd.Process.Pid)
+			watch := windowtest.NewWatch(func() string { return fmt.Sprintf("%s, %d bytes recorded", cpu(), size()) })
+			for size() <= 2000 {
+				if err := watch.Check(); err != nil {
 					cmd.Process.Kill()
-					t.Fatalf("nothing recorded after 30 s:\n%s", out.String())
+					cmd.Wait()
+					t.Fatalf("waiting for a second of play in %s.partial: %v; output:\n%s", filepath.Base(rec), err, out.String())
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
@@ -369,7 +376,7 @@ func TestF12SavesAScreenshot(t *testing.T) {
 	if err := p.TapAll(50*time.Millisecond, 600*time.Millisecond, "F3", "F12"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := p.Wait(60 * time.Second)
+	out, err := p.Wait(windowtest.Stall)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -420,7 +427,7 @@ func TestRewindInAWindow(t *testing.T) {
 	if err := p.TapAll(60*time.Millisecond, 300*time.Millisecond, "p", "comma", "comma", "p"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := p.Wait(60 * time.Second)
+	out, err := p.Wait(windowtest.Stall)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -492,13 +499,16 @@ func TestInspectorInTheWindow(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		err = x.Tap("F12", 50*time.Millisecond)
 	}
+	if err == nil { // Left is held until the frame is saved, however slow the frames come
+		err = x.WaitOutput("screenshot saved to ")
+	}
 	if err == nil {
 		err = x.Release("Left")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := x.Wait(60 * time.Second)
+	out, err := x.Wait(windowtest.Stall)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

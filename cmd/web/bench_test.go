@@ -50,7 +50,7 @@ func BenchmarkArenaFrameRate(b *testing.B) {
 	}
 	var browserFPS, windowFPS []float64
 	for b.Loop() {
-		p := play(b, "/arenafps/?seconds=10&seed=1", 3*time.Minute)
+		p := play(b, "/arenafps/?seconds=10&seed=1")
 		if p.exitCode != 0 {
 			b.Fatalf("exit code %d:\n%s", p.exitCode, p.console.text())
 		}

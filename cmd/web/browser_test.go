@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -13,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +23,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // The end-to-end tests build the demo to WebAssembly once, serve it with
@@ -133,6 +135,12 @@ func (c *console) text() string {
 	return strings.Join(c.lines, "\n")
 }
 
+func (c *console) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.lines)
+}
+
 // played is one run of a game in a page: its console, its exit code and
 // the tab, still open until the test ends.
 type played struct {
@@ -143,19 +151,25 @@ type played struct {
 	elapsed  time.Duration // from navigation to the program's exit
 	download string        // directory downloads go to, each file named by its GUID
 
-	mu    sync.Mutex
-	names map[string]string // download GUID -> the name the page gave it
-	done  map[string]bool   // GUIDs of completed downloads
+	mu       sync.Mutex
+	names    map[string]string // download GUID -> the name the page gave it
+	done     map[string]bool   // GUIDs of completed downloads
+	received int64             // bytes downloaded, all downloads together
 
 	completed chan struct{} // a download completed
 }
 
-// downloaded waits (at most timeout) for the page's download of name to
-// complete and returns its contents.
-func (p *played) downloaded(t testing.TB, name string, timeout time.Duration) []byte {
+// downloaded waits for the page's download of name to complete and returns
+// its contents. It waits for as long as the browser downloads (a download
+// begins, bytes arrive, one completes), at most windowtest.Stall without
+// that.
+func (p *played) downloaded(t testing.TB, name string) []byte {
 	t.Helper()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	watch := windowtest.NewWatch(func() string {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return fmt.Sprintf("downloads begun %v, %d completed, %d bytes received", p.names, len(p.done), p.received)
+	})
 	for {
 		p.mu.Lock()
 		for guid, n := range p.names {
@@ -168,22 +182,23 @@ func (p *played) downloaded(t testing.TB, name string, timeout time.Duration) []
 				return data
 			}
 		}
-		names := fmt.Sprint(p.names)
 		p.mu.Unlock()
 		select {
 		case <-p.completed:
-		case <-timer.C:
-			t.Fatalf("no completed download of %s after %v (downloads begun: %s); console:\n%s", name, timeout, names, p.console.text())
+		case <-time.After(100 * time.Millisecond):
+			if err := watch.Check(); err != nil {
+				t.Fatalf("no completed download of %s: %v; console:\n%s", name, err, p.console.text())
+			}
 		}
 	}
 }
 
-// play opens path on the server in a new tab and waits (at most timeout)
-// for the program to exit.
-func play(t testing.TB, path string, timeout time.Duration) *played {
+// play opens path on the server in a new tab and waits for the program to
+// exit (see wait).
+func play(t testing.TB, path string) *played {
 	t.Helper()
 	p := open(t, path)
-	p.wait(t, timeout)
+	p.wait(t)
 	return p
 }
 
@@ -221,6 +236,9 @@ func open(t testing.TB, path string) *played {
 			p.names[ev.GUID] = ev.SuggestedFilename
 			p.mu.Unlock()
 		case *browser.EventDownloadProgress:
+			p.mu.Lock()
+			p.received += int64(ev.ReceivedBytes)
+			p.mu.Unlock()
 			if ev.State == browser.DownloadProgressStateCompleted {
 				p.mu.Lock()
 				p.done[ev.GUID] = true
@@ -242,25 +260,79 @@ func open(t testing.TB, path string) *played {
 		t.Fatal(err)
 	}
 	p.start = time.Now()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(960, 540), chromedp.Navigate(served+path)); err != nil {
+	// Until the page's load event: its scripts loaded (the program is then
+	// fetched and run, which wait follows). Only the test binary's deadline,
+	// if it has one, bounds it.
+	nav := ctx
+	if dl := windowtest.Deadline(); !dl.IsZero() {
+		var cancel context.CancelFunc
+		nav, cancel = context.WithDeadline(ctx, dl)
+		defer cancel()
+	}
+	if err := chromedp.Do(nav, chromedp.EmulateViewport(960, 540), chromedp.Navigate(served+path)); err != nil {
 		t.Fatalf("%s: %v\nconsole:\n%s", path, err, p.console.text())
 	}
 	return p
 }
 
-// wait waits (at most timeout) for the page's program to exit.
-func (p *played) wait(t testing.TB, timeout time.Duration) {
+// pageState is what until reads from the page each time it looks.
+type pageState struct {
+	Done    bool  `json:"done"`    // the condition waited for holds
+	Exit    *int  `json:"exit"`    // the program's exit code, once it has exited
+	Frames  int64 `json:"frames"`  // play.js's goProgress: animation frames requested
+	Printed int64 `json:"printed"` // and bytes printed
+}
+
+// until waits for the JavaScript expression cond to be true in the page,
+// for as long as the page makes progress: its program runs frames or prints
+// (play.js's goProgress), or the console gets a line. Without progress for
+// windowtest.Stall, or at the test's deadline, the test fails, and says
+// what the page had done and when, with its console so far. A program that
+// never yields to the browser (the headless driver on its manual clock)
+// leaves the page no time to answer until it exits, which it does within a
+// few seconds: a page that has not answered for Stall is a stuck page.
+func (p *played) until(t testing.TB, what, cond string) pageState {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, timeout)
-	defer cancel()
-	// goExitCode is set when the program exits (0 is falsy: poll for a string).
-	code, err := chromedp.Run(ctx, chromedp.Poll[string](`globalThis.goExitCode === undefined ? "" : String(globalThis.goExitCode)`,
-		chromedp.WithPollingInterval(100*time.Millisecond)))
-	p.elapsed = time.Since(p.start)
-	if err != nil {
-		t.Fatalf("%v\nconsole:\n%s", err, p.console.text())
+	var st pageState
+	var answered time.Time // when the page last answered
+	watch := windowtest.NewWatch(func() string {
+		return fmt.Sprintf("%d animation frames, %d bytes printed, %d console lines", st.Frames, st.Printed, p.console.len())
+	})
+	expr := `({done: !!(` + cond + `), exit: globalThis.goExitCode ?? null,
+		frames: globalThis.goProgress?.frames ?? 0, printed: globalThis.goProgress?.printed ?? 0})`
+	for {
+		// A page busy running its program answers once the program yields:
+		// a look that gets no answer in 5 s is tried again.
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](expr))
+		cancel()
+		switch {
+		case err == nil:
+			st, answered = got, time.Now()
+			if st.Done {
+				return st
+			}
+		case p.ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded):
+			t.Fatalf("waiting for %s: %v; console:\n%s", what, err, p.console.text())
+		}
+		if err := watch.Check(); err != nil {
+			last := "never answered"
+			if !answered.IsZero() {
+				last = "last answered " + time.Since(answered).Round(100*time.Millisecond).String() + " ago"
+			}
+			t.Fatalf("waiting for %s: the page: %v; it %s, %v after it was opened; console so far:\n%s",
+				what, err, last, time.Since(p.start).Round(100*time.Millisecond), p.console.text())
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
-	p.exitCode, _ = strconv.Atoi(code)
+}
+
+// wait waits for the page's program to exit (see until for how long).
+func (p *played) wait(t testing.TB) {
+	t.Helper()
+	st := p.until(t, "the program to exit", `globalThis.goExitCode !== undefined`)
+	p.elapsed = time.Since(p.start)
+	p.exitCode = *st.Exit
 }
 
 var realtimeRE = regexp.MustCompile(`realtime: .*`)
@@ -303,7 +375,7 @@ func lastChecksum(t testing.TB, out string) string {
 func TestBrowserAutopilotMatchesNative(t *testing.T) {
 	setup(t)
 	want := lastChecksum(t, native(t, "-headless", "-seconds", "10", "-seed", "1"))
-	p := play(t, "/demo/?scene=arena&autopilot&seconds=10&seed=1", 3*time.Minute)
+	p := play(t, "/demo/?scene=arena&autopilot&seconds=10&seed=1")
 	got := p.checksum(t)
 	t.Logf("checksum: browser %s, native headless %s (page ran %v)", got, want, p.elapsed.Round(time.Millisecond))
 	if got != want {
@@ -380,7 +452,7 @@ func TestBrowserHeadlessMatchesNative(t *testing.T) {
 			}
 		}
 		want := lastChecksum(t, native(t, append([]string{"-headless"}, args...)...))
-		p := play(t, "/demo/?"+query, 3*time.Minute)
+		p := play(t, "/demo/?"+query)
 		got := p.checksum(t)
 		t.Logf("?%s: checksum: browser %s, native %s (page ran %v)", query, got, want, p.elapsed.Round(time.Millisecond))
 		if got != want {
@@ -400,10 +472,10 @@ func TestBrowserHeadlessMatchesNative(t *testing.T) {
 // in the browser fails and says why.
 func TestBrowserRecordingReplaysNatively(t *testing.T) {
 	setup(t)
-	p := play(t, "/demo/?scene=arena&autopilot&seconds=3&seed=4&record=arena.input", 2*time.Minute)
+	p := play(t, "/demo/?scene=arena&autopilot&seconds=3&seed=4&record=arena.input")
 	got := p.checksum(t)
 	rec := filepath.Join(t.TempDir(), "arena.input")
-	if err := os.WriteFile(rec, p.downloaded(t, "arena.input", 30*time.Second), 0o644); err != nil {
+	if err := os.WriteFile(rec, p.downloaded(t, "arena.input"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	replayed := lastChecksum(t, native(t, "-headless", "-seconds", "3", "-replay", rec, "-fps", "37"))
@@ -412,7 +484,7 @@ func TestBrowserRecordingReplaysNatively(t *testing.T) {
 	}
 
 	// A page cannot read a file it did not write: the demo says so.
-	p = play(t, "/demo/?replay=arena.input", time.Minute)
+	p = play(t, "/demo/?replay=arena.input")
 	if p.exitCode == 0 || !strings.Contains(p.console.text(), "open arena.input: No such file or directory") {
 		t.Errorf("-replay in the browser: exit code %d, console:\n%s", p.exitCode, p.console.text())
 	}
@@ -426,29 +498,36 @@ func TestBrowserScreenshotKeyDownloads(t *testing.T) {
 	// Once the Arena has drawn a few frames, hold F12 for two frames (a press
 	// and release within one frame would never be seen).
 	frames := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))`
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`!!document.querySelector("canvas") && document.querySelector("canvas").width >= 960`)); err != nil {
-		t.Fatal(err)
-	}
+	p.until(t, "the Arena's canvas", `!!document.querySelector("canvas") && document.querySelector("canvas").width >= 960`)
 	key := input.DispatchKeyEventParams{Key: "F12", Code: "F12", WindowsVirtualKeyCode: 123, NativeVirtualKeyCode: 123}
 	down, up := key, key
 	down.Type, up.Type = input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp
-	for _, step := range []func() error{
-		func() error {
-			_, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](frames, chromedp.EvalAwaitPromise))
+	// Each step is three frames of the page or a key sent to it: within
+	// windowtest.Stall on a page that makes progress at all.
+	for i, step := range []func(context.Context) error{
+		func(ctx context.Context) error {
+			_, err := chromedp.Run(ctx, chromedp.Evaluate[any](frames, chromedp.EvalAwaitPromise))
 			return err
 		},
-		func() error { _, err := chromedp.Call(p.ctx, input.DispatchKeyEvent, down); return err },
-		func() error {
-			_, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](frames, chromedp.EvalAwaitPromise))
+		func(ctx context.Context) error {
+			_, err := chromedp.Call(ctx, input.DispatchKeyEvent, down)
 			return err
 		},
-		func() error { _, err := chromedp.Call(p.ctx, input.DispatchKeyEvent, up); return err },
+		func(ctx context.Context) error {
+			_, err := chromedp.Run(ctx, chromedp.Evaluate[any](frames, chromedp.EvalAwaitPromise))
+			return err
+		},
+		func(ctx context.Context) error { _, err := chromedp.Call(ctx, input.DispatchKeyEvent, up); return err },
 	} {
-		if err := step(); err != nil {
-			t.Fatal(err)
+		ctx, cancel := context.WithTimeout(p.ctx, windowtest.Stall)
+		err := step(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("step %d of F12 (frames, down, frames, up): %v, %v after the page was opened; console:\n%s",
+				i+1, err, time.Since(p.start).Round(100*time.Millisecond), p.console.text())
 		}
 	}
-	p.wait(t, 2*time.Minute)
+	p.wait(t)
 	p.checksum(t)
 	var name string
 	for _, line := range strings.Split(p.console.text(), "\n") {
@@ -459,7 +538,7 @@ func TestBrowserScreenshotKeyDownloads(t *testing.T) {
 	if name == "" {
 		t.Fatalf("no screenshot download; console:\n%s", p.console.text())
 	}
-	data := p.downloaded(t, name, 30*time.Second)
+	data := p.downloaded(t, name)
 	if dir := os.Getenv("WEB_SCREENSHOT_DIR"); dir != "" {
 		os.WriteFile(filepath.Join(dir, "browser-f12.png"), data, 0o644)
 	}

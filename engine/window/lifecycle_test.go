@@ -1,10 +1,8 @@
 package window_test
 
 import (
-	"bufio"
 	"fmt"
 	"image/color"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -25,7 +23,8 @@ import (
 // scenario runs in a child process, because ebiten.RunGame runs once per
 // process, and the child's own X client (windowtest.Client) does to the window what a
 // window manager would. The parent checks that the child passed, what it
-// printed, and that it exited soon after Run returned.
+// printed, and that it exited after Run returned (the child's watchdog ends a
+// child that does not).
 
 // windowScenario names the scenario a child process runs.
 const windowScenario = "ENGINE_TEST_WINDOW_SCENARIO"
@@ -34,8 +33,10 @@ const windowScenario = "ENGINE_TEST_WINDOW_SCENARIO"
 const runReturned = "RUN RETURNED"
 
 // runWindowChild runs test in a child process with the scenario selected and
-// returns what it printed. It fails t if the child fails, if Run does not
-// return within 90 s, or if the process does not exit within 20 s after it.
+// returns what it printed. It fails t if the child fails, or if it stops
+// making progress (windowtest.RunChild: the child's watchdog, started by
+// childWatch, ends it when its frames stop or, once Run has returned, when
+// the process has not exited).
 func runWindowChild(t *testing.T, test, scenario string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v", "-test.count=1")
@@ -45,66 +46,22 @@ func runWindowChild(t *testing.T, test, scenario string) string {
 	}
 	defer d.Close()
 	cmd.Env = append(d.Env(nil), windowScenario+"="+scenario)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	returned, read := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(read)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(nil, 1<<20)
-		seen := false
-		for sc.Scan() {
-			out.WriteString(sc.Text() + "\n")
-			if !seen && strings.HasPrefix(sc.Text(), runReturned) {
-				seen = true
-				close(returned)
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
-	exited := make(chan error, 1)
-	go func() {
-		err := cmd.Wait()
-		pw.Close()
-		exited <- err
-	}()
-	kill := func(why string) {
-		cmd.Process.Kill()
-		<-exited
-		<-read
-		t.Fatalf("child %s: %s\n%s", scenario, why, out.String())
-	}
-	select {
-	case <-returned:
-		select {
-		case err = <-exited:
-		case <-time.After(20 * time.Second):
-			kill("still running 20 s after Run returned")
-		}
-	case err = <-exited:
-	case <-time.After(90 * time.Second):
-		kill("Run did not return within 90 s")
-	}
-	<-read
+	out, err := windowtest.RunChild(cmd)
 	if err != nil {
-		t.Fatalf("child %s: %v\n%s", scenario, err, out.String())
+		t.Fatalf("child %s: %v\n%s", scenario, err, out)
 	}
-	return out.String()
+	return out
 }
 
-// childFail ends a child process with a message for the parent.
 // childWindow connects to the X server as a second client and finds the
-// child's window by its title, or fails the child.
+// child's window by its title (waiting while the process starts up: its CPU
+// time grows), or fails the child.
 func childWindow(title string) (*windowtest.Client, xproto.Window) {
 	x, err := windowtest.Dial()
 	if err != nil {
 		childFail("%v", err)
 	}
-	win, err := x.FindWindow(title, 20*time.Second)
+	win, err := x.FindWindow(title, windowtest.NewWatch(windowtest.CPUProgress(os.Getpid())))
 	if err != nil {
 		x.Close()
 		childFail("%v", err)
@@ -112,22 +69,42 @@ func childWindow(title string) (*windowtest.Client, xproto.Window) {
 	return x, win
 }
 
+// childFail ends a child process with a message for the parent.
 func childFail(format string, args ...any) {
 	fmt.Printf("CHILD FAIL: "+format+"\n", args...)
 	os.Exit(2)
 }
 
-// childDeadline ends the child if it has not finished within d, saying where it was.
-func childDeadline(d time.Duration, where func() string) {
-	time.AfterFunc(d, func() { childFail("not done after %v: %s", d, where()) })
+// childReturned is set in a child once window.Run has returned.
+var childReturned atomic.Bool
+
+// childWatch starts the child's watchdog (windowtest.ChildWatchdog) on
+// where, which says how far the child has got (its frames among it), and
+// once Run has returned on that alone: the watchdog ends a child that stops
+// drawing before Run returns, or that does not exit after it.
+func childWatch(where func() string) {
+	windowtest.ChildWatchdog(func() string {
+		if childReturned.Load() {
+			return "Run returned; the process has yet to exit"
+		}
+		return where()
+	})
 }
 
-// waitUntil polls cond every 10 ms until it holds, or fails the child after d.
-func waitUntil(d time.Duration, what string, cond func() bool) {
-	deadline := time.Now().Add(d)
+// maxWaitFrames is how many frames a child's wait for the window or the
+// scene to do something goes on: what it waits for takes a few frames, and
+// 600 frames are 10 s at 60 Hz, longer on a busy machine, as long as
+// needed. Counted in frames, the wait is as long whatever the machine's
+// load; a child whose frames stop is ended by its watchdog.
+const maxWaitFrames = 600
+
+// waitFrames polls cond every 10 ms until it holds, or fails the child once
+// frames has gone maxWaitFrames past what it was when the wait began.
+func waitFrames(frames *atomic.Int64, what string, cond func() bool) {
+	start := frames.Load()
 	for !cond() {
-		if time.Now().After(deadline) {
-			childFail("waited %v for %s", d, what)
+		if n := frames.Load() - start; n > maxWaitFrames {
+			childFail("waited %d frames for %s", n, what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -159,16 +136,17 @@ func closeChild(t *testing.T) {
 	title := childTitle("close")
 	var frames atomic.Int64
 	var released, sent atomic.Bool
-	childDeadline(60*time.Second, func() string { return fmt.Sprintf("%d frames, sent %v", frames.Load(), sent.Load()) })
+	childWatch(func() string { return fmt.Sprintf("%d frames, sent %v", frames.Load(), sent.Load()) })
 	go func() {
 		x, win := childWindow(title)
 		defer x.Close()
-		waitUntil(20*time.Second, "30 frames", func() bool { return frames.Load() >= 30 })
+		waitFrames(&frames, "30 frames", func() bool { return frames.Load() >= 30 })
 		sent.Store(true)
 		if err := x.RequestClose(win); err != nil {
 			childFail("%v", err)
 		}
 		fmt.Printf("X: sent WM_DELETE_WINDOW to 0x%x after %d frames\n", win, frames.Load())
+		waitFrames(&frames, "Run to return after WM_DELETE_WINDOW", childReturned.Load)
 	}()
 	forever := engine.NewScene("Forever", func(loop *engine.Loop) (engine.Scene, error) {
 		defer released.Store(true)
@@ -180,6 +158,7 @@ func closeChild(t *testing.T) {
 		return nil, loop.Err()
 	})
 	err := window.Run(forever, nil, &window.Options{Title: title, Width: 320, Height: 240})
+	childReturned.Store(true)
 	fmt.Printf("%s err=%v released=%v sent=%v frames=%d\n", runReturned, err, released.Load(), sent.Load(), frames.Load())
 	if err != nil || !released.Load() || !sent.Load() {
 		t.Fatal("want Run to return nil after the close request, with the scene's release run")
@@ -226,14 +205,14 @@ func resizeChild(t *testing.T, scenario string) {
 		outW.Store(int64(ow))
 		outH.Store(int64(oh))
 	})
-	childDeadline(60*time.Second, func() string {
+	childWatch(func() string {
 		return fmt.Sprintf("%d frames, resized %v, outside %dx%d", frames.Load(), resized.Load(), outW.Load(), outH.Load())
 	})
 	var before atomic.Value // what the scene had drawn on before the resize
 	go func() {
 		x, xwin := childWindow(title)
 		defer x.Close()
-		waitUntil(20*time.Second, "10 frames", func() bool { return frames.Load() >= 10 })
+		waitFrames(&frames, "10 frames", func() bool { return frames.Load() >= 10 })
 		before.Store(fmt.Sprintf("outside=%dx%d screen=%dx%d", outW.Load(), outH.Load(), scrW.Load(), scrH.Load()))
 		if err := x.Resize(xwin, w1, h1); err != nil {
 			childFail("%v", err)
@@ -244,6 +223,7 @@ func resizeChild(t *testing.T, scenario string) {
 			childFail("%v", err)
 		}
 		fmt.Printf("X: resized 0x%x to %dx%d; the server says %dx%d\n", xwin, w1, h1, w, h)
+		waitFrames(&frames, "Run to return after the resize", childReturned.Load)
 	}()
 	scene := engine.NewScene("Resized", func(loop *engine.Loop) (engine.Scene, error) {
 		sched := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "update", Hz: 60})
@@ -269,6 +249,7 @@ func resizeChild(t *testing.T, scenario string) {
 		return nil, loop.Err()
 	})
 	err := window.Run(scene, nil, &win)
+	childReturned.Store(true)
 	fmt.Printf("%s err=%v\n", runReturned, err)
 	got := fmt.Sprintf("before %v after outside=%dx%d screen=%dx%d", before.Load(), outW.Load(), outH.Load(), scrW.Load(), scrH.Load())
 	fmt.Printf("RESIZE %s (%d frames)\n", got, frames.Load())
@@ -323,7 +304,7 @@ func focusChild(t *testing.T, scenario string) {
 	title := childTitle(scenario)
 	var stage atomic.Int32
 	var frames atomic.Int64
-	childDeadline(60*time.Second, func() string { return fmt.Sprintf("stage %d, %d frames", stage.Load(), frames.Load()) })
+	childWatch(func() string { return fmt.Sprintf("stage %d, %d frames", stage.Load(), frames.Load()) })
 	go func() {
 		x, win := childWindow(title)
 		defer x.Close()
@@ -339,7 +320,7 @@ func focusChild(t *testing.T, scenario string) {
 		// give focus to win until the scene reaches stage `until`, taking it
 		// back if another test's window on this display takes it.
 		give := func(w xproto.Window, until int32) {
-			deadline := time.Now().Add(20 * time.Second)
+			start := frames.Load()
 			for stage.Load() < until {
 				if f, err := x.Focused(); err != nil {
 					childFail("%v", err)
@@ -348,8 +329,8 @@ func focusChild(t *testing.T, scenario string) {
 						childFail("%v", err)
 					}
 				}
-				if time.Now().After(deadline) {
-					childFail("stage %d: the scene did not get to stage %d within 20 s", stage.Load(), until)
+				if n := frames.Load() - start; n > maxWaitFrames {
+					childFail("stage %d: the scene did not get to stage %d within %d frames", stage.Load(), until, n)
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
@@ -364,7 +345,7 @@ func focusChild(t *testing.T, scenario string) {
 		}
 		fmt.Printf("X: focus moved to 0x%x\n", other)
 		stage.Store(focusOut)
-		waitUntil(20*time.Second, "30 frames without focus", func() bool { return stage.Load() >= focusGiveBack })
+		waitFrames(&frames, "30 frames without focus", func() bool { return stage.Load() >= focusGiveBack })
 		if err := x.Focus(win); err != nil {
 			childFail("%v", err)
 		}
@@ -489,6 +470,7 @@ func focusChild(t *testing.T, scenario string) {
 	}
 	err := window.Run(scene, nil, &window.Options{Title: title, Width: 320, Height: 240,
 		PauseOnFocusLoss: pause})
+	childReturned.Store(true)
 	fmt.Printf("%s err=%v\n", runReturned, err)
 	fmt.Printf("FOCUS %s: %d ticks; unfocused: %d frames (%d with a screen), %d ticks, %v of game time; "+
 		"focus lost %d times, regained %d times", scenario, ticks, unfocusedFrames, unfocusedScreen,

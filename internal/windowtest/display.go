@@ -1,7 +1,6 @@
 package windowtest
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -21,12 +20,16 @@ import (
 // focus. It needs Xvfb (Debian's xvfb package; make test installs it).
 type Display struct {
 	Name string // ":N", for DISPLAY
-	proc *exec.Cmd
+
+	proc   *exec.Cmd
+	exited chan struct{} // closed once proc has exited
 }
 
 // NewDisplay starts an Xvfb server (1280x1024, 24 bits) on a display
 // number it picks itself (-displayfd: no race with other servers starting
-// at the same time) and waits for it to take connections.
+// at the same time) and waits for it to take connections, for as long as
+// Xvfb works at starting (its CPU time, with that of the xkbcomp it runs,
+// grows), at most Stall without that (and not past Deadline).
 func NewDisplay() (*Display, error) {
 	bin, err := exec.LookPath("Xvfb")
 	if err != nil {
@@ -37,12 +40,21 @@ func NewDisplay() (*Display, error) {
 		return nil, err
 	}
 	defer r.Close()
+	var stderr output
 	proc := exec.Command(bin, "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset")
 	proc.ExtraFiles = []*os.File{w} // fd 3
+	proc.Stderr = &stderr
 	err = proc.Start()
 	w.Close()
 	if err != nil {
 		return nil, fmt.Errorf("windowtest: start Xvfb: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() { proc.Wait(); close(exited) }()
+	fail := func(format string, args ...any) (*Display, error) {
+		proc.Process.Kill()
+		<-exited
+		return nil, fmt.Errorf("windowtest: Xvfb "+format+"; its output:\n%s", append(args, stderr.String())...)
 	}
 	got := make(chan string, 1)
 	go func() {
@@ -50,26 +62,35 @@ func NewDisplay() (*Display, error) {
 		n, _ := r.Read(buf)
 		got <- strings.TrimSpace(string(buf[:n]))
 	}()
-	select {
-	case num := <-got:
-		if num == "" {
-			proc.Process.Kill()
-			proc.Wait()
-			return nil, errors.New("windowtest: Xvfb gave no display number")
-		}
-		d := &Display{Name: ":" + num, proc: proc}
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if c, err := xgb.NewConnDisplay(d.Name); err == nil {
-				c.Close()
-				return d, nil
+	watch := NewWatch(CPUProgress(proc.Process.Pid))
+	var num string
+	for num == "" {
+		select {
+		case num = <-got:
+			if num == "" {
+				return fail("gave no display number")
+			}
+		case <-exited:
+			return fail("exited before it gave a display number (%v)", proc.ProcessState)
+		case <-time.After(20 * time.Millisecond):
+			if err := watch.Check(); err != nil {
+				return fail("gave no display number: %v", err)
 			}
 		}
-		d.Close()
-		return nil, fmt.Errorf("windowtest: Xvfb %s took no connection within 10 s", d.Name)
-	case <-time.After(10 * time.Second):
-		proc.Process.Kill()
-		proc.Wait()
-		return nil, errors.New("windowtest: Xvfb gave no display number within 10 s")
+	}
+	d := &Display{Name: ":" + num, proc: proc, exited: exited}
+	watch = NewWatch(CPUProgress(proc.Process.Pid))
+	for {
+		c, err := xgb.NewConnDisplay(d.Name)
+		if err == nil {
+			c.Close()
+			return d, nil
+		}
+		if werr := watch.Check(); werr != nil {
+			d.Close()
+			return nil, fmt.Errorf("windowtest: Xvfb %s took no connection (%v): %w; its output:\n%s", d.Name, err, werr, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -80,14 +101,12 @@ func (d *Display) Close() {
 	if d.proc == nil || d.proc.Process == nil {
 		return
 	}
-	done := make(chan struct{})
-	go func() { d.proc.Wait(); close(done) }()
 	d.proc.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-done:
+	case <-d.exited:
 	case <-time.After(5 * time.Second):
 		d.proc.Process.Kill()
-		<-done
+		<-d.exited
 	}
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/jezek/xgb/damage"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -35,6 +37,12 @@ func (o *output) Write(b []byte) (int, error) {
 	return o.buf.Write(b)
 }
 
+func (o *output) Len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Len()
+}
+
 func (o *output) String() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -43,9 +51,11 @@ func (o *output) String() string {
 
 // Start starts cmd on a display of its own (NewDisplay: so that keys and
 // clicks reach its window whatever other tests do meanwhile; its stdout and
-// stderr are kept: Output), waits up to 20 s for its window titled title,
-// and gives the window the focus. On an error the program is killed and the
-// error holds its output. Close the Program when done.
+// stderr are kept: Output), waits for its window titled title, and gives
+// the window the focus. It waits for as long as the program works at
+// starting (its CPU time or its output grows), at most Stall without that
+// (and not past Deadline). On an error the program is killed and the error
+// holds its output. Close the Program when done.
 func Start(cmd *exec.Cmd, title string) (*Program, error) {
 	d, err := NewDisplay()
 	if err != nil {
@@ -62,7 +72,10 @@ func Start(cmd *exec.Cmd, title string) (*Program, error) {
 	c, err := DialDisplay(d.Name)
 	if err == nil {
 		p.Client = c
-		p.Window, err = c.FindWindow(title, 20*time.Second)
+		cpu := CPUProgress(cmd.Process.Pid)
+		p.Window, err = c.FindWindow(title, NewWatch(func() string {
+			return fmt.Sprintf("%s, %d bytes of output", cpu(), p.out.Len())
+		}))
 	}
 	if err == nil {
 		err = c.Focus(p.Window)
@@ -77,18 +90,102 @@ func Start(cmd *exec.Cmd, title string) (*Program, error) {
 // Output returns what the program has printed so far.
 func (p *Program) Output() string { return p.out.String() }
 
-// Wait waits up to timeout for the program to exit and returns its output
-// and how it exited; a program still running then is killed, and the
-// error says so.
-func (p *Program) Wait(timeout time.Duration) (string, error) {
-	select {
-	case err := <-p.done:
-		p.done <- err // for Close
-		return p.Output(), err
-	case <-time.After(timeout):
-		p.cmd.Process.Kill()
-		return p.Output(), fmt.Errorf("windowtest: %s still ran after %v: killed", p.cmd.Path, timeout)
+// Wait waits for the program to exit and returns its output and how it
+// exited. It waits for as long as the program makes progress: it draws
+// frames in its window (as the X server's DAMAGE extension reports them) or
+// prints; at most stall without either (Stall is the package's choice;
+// more is no better), and not past Deadline. A program still running then
+// is killed, and the error says so, with the progress last seen.
+func (p *Program) Wait(stall time.Duration) (string, error) {
+	err := p.await(stall, func() bool { return false })
+	if exit, ok := err.(exitError); ok {
+		return p.Output(), exit.err
 	}
+	return p.Output(), err
+}
+
+// WaitOutput waits until the program has printed s, for as long as it
+// makes progress (as Wait does, with Stall: a program that stalls is
+// killed). It returns an error if the program exits first, or stalls.
+func (p *Program) WaitOutput(s string) error {
+	err := p.await(Stall, func() bool { return strings.Contains(p.Output(), s) })
+	if exit, ok := err.(exitError); ok {
+		return fmt.Errorf("windowtest: %s exited (%v) without printing %q", p.cmd.Path, exit.err, s)
+	}
+	if err != nil {
+		return fmt.Errorf("waiting for %q: %w", s, err)
+	}
+	return nil
+}
+
+// exitError is await's error when the program has exited: err is how.
+type exitError struct{ err error }
+
+func (e exitError) Error() string { return fmt.Sprintf("exited: %v", e.err) }
+
+// await waits until cond holds (nil), the program exits (an exitError) or
+// stalls for stall (it is then killed).
+func (p *Program) await(stall time.Duration, cond func() bool) error {
+	frames, stop := p.countFrames()
+	defer stop()
+	watch := NewWatch(func() string {
+		return fmt.Sprintf("%d frames seen drawn, %d bytes of output", frames(), p.out.Len())
+	})
+	watch.Stall = stall
+	for !cond() {
+		select {
+		case err := <-p.done:
+			p.done <- err // for Close and the next wait
+			return exitError{err}
+		case <-time.After(50 * time.Millisecond):
+			if err := watch.Check(); err != nil {
+				p.cmd.Process.Kill()
+				return fmt.Errorf("windowtest: %s killed: %w", p.cmd.Path, err)
+			}
+		}
+	}
+	return nil
+}
+
+// countFrames has the X server report each frame the program draws in its
+// window (DAMAGE at the non-empty level: a report, then nothing until the
+// test takes it and clears the damage) and returns a function that counts
+// the reports that have arrived, and one that stops the count. Reports are
+// taken when the count is read, so it counts at most one frame a read:
+// fewer than were drawn, but it grows while the program draws. The count
+// takes the Client's events (PollEvent gets none meanwhile). Without the
+// extension it counts nothing: the output is then the only progress seen.
+func (p *Program) countFrames() (count func() int, stop func()) {
+	none := func() int { return 0 }
+	if damage.Init(p.conn) != nil {
+		return none, func() {}
+	}
+	if _, err := damage.QueryVersion(p.conn, 1, 1).Reply(); err != nil {
+		return none, func() {}
+	}
+	id, err := damage.NewDamageId(p.conn)
+	if err != nil {
+		return none, func() {}
+	}
+	if damage.CreateChecked(p.conn, id, xproto.Drawable(p.Window), damage.ReportLevelNonEmpty).Check() != nil {
+		return none, func() {}
+	}
+	n := 0
+	count = func() int {
+		for {
+			// Errors are for the requests below once the window is
+			// gone with its damage, as the program exits: not counted.
+			ev, _ := p.conn.PollForEvent()
+			if ev == nil {
+				return n
+			}
+			if e, ok := ev.(damage.NotifyEvent); ok && e.Damage == id {
+				n++
+				damage.Subtract(p.conn, id, 0, 0) // report the next frame
+			}
+		}
+	}
+	return count, func() { damage.Destroy(p.conn, id) }
 }
 
 // TapAll taps the keys named in turn, each held for hold, with gap before

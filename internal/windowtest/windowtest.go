@@ -6,6 +6,11 @@
 // extension, so that the game reads them as it reads a real keyboard and
 // mouse. It needs $DISPLAY; it does not need a window manager.
 //
+// Its waits follow the progress of what they wait on, never a guess of how
+// long it takes (a shared machine may be many times slower than a quiet
+// one): a Watch lets a wait go on while the program draws frames, prints or
+// starts up, and fails it after Stall without any, saying what it saw last.
+//
 // A Client is used by one goroutine.
 package windowtest
 
@@ -66,17 +71,17 @@ func (x *Client) Title(win xproto.Window) string {
 	return ""
 }
 
-// FindWindow waits up to timeout for a viewable window titled title,
-// searched from the root down (a direct child of the root when no window
-// manager has reparented it).
-func (x *Client) FindWindow(title string, timeout time.Duration) (xproto.Window, error) {
-	deadline := time.Now().Add(timeout)
+// FindWindow waits for a viewable window titled title, searched from the
+// root down (a direct child of the root when no window manager has
+// reparented it), for as long as watch's Check allows (see Watch: the
+// progress of the program that is to open it, such as its CPU time).
+func (x *Client) FindWindow(title string, watch *Watch) (xproto.Window, error) {
 	for {
 		if w, ok, err := x.search(x.screen.Root, title); err != nil || ok {
 			return w, err
 		}
-		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("no viewable window titled %q after %v", title, timeout)
+		if err := watch.Check(); err != nil {
+			return 0, fmt.Errorf("no viewable window titled %q: %w", title, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -1,12 +1,15 @@
 package windowtest_test
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/jezek/xgb/xproto"
 
+	"github.com/fixedstep/fixedstep/internal/cputime"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
@@ -133,5 +136,66 @@ func TestClickReachesTheWindowUnderThePointer(t *testing.T) {
 	}
 	if err := x.MouseDown(0); err == nil {
 		t.Error("MouseDown(0): no error")
+	}
+}
+
+// A Watch lets a wait go on for as long as its progress changes, however
+// long that takes in all, and fails it once the progress has stayed the same
+// for its Stall, or at its deadline, saying what the progress was last.
+func TestWatchFailsWhenProgressStops(t *testing.T) {
+	n := 0
+	w := windowtest.NewWatch(func() string { return fmt.Sprintf("%d frames", n) })
+	w.Stall = 100 * time.Millisecond
+	for range 5 { // 5 changes 60 ms apart (or more on a busy machine): longer than Stall in all
+		time.Sleep(60 * time.Millisecond)
+		n++
+		if err := w.Check(); err != nil {
+			t.Fatalf("after %d changes: %v", n, err)
+		}
+	}
+	time.Sleep(150 * time.Millisecond)
+	err := w.Check()
+	if err == nil || !strings.Contains(err.Error(), "no progress for 100ms") || !strings.Contains(err.Error(), "progress: 5 frames, last changed") {
+		t.Fatalf("no progress for 150 ms: %v", err)
+	}
+
+	w = windowtest.NewWatch(func() string { n++; return fmt.Sprintf("%d frames", n) })
+	w.Deadline = time.Now().Add(50 * time.Millisecond)
+	time.Sleep(60 * time.Millisecond)
+	if err := w.Check(); err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("past the deadline: %v", err)
+	}
+}
+
+// CPUTime reads a process's CPU time, which work moves forward: as much
+// as getrusage says the work took (within /proc's 10 ms ticks), however
+// long it took on the wall clock.
+func TestCPUTimeGrowsWithWork(t *testing.T) {
+	before, err := windowtest.CPUTime(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := cputime.Process()
+	for now := start; now-start < 200*time.Millisecond; now, _ = cputime.Process() {
+	}
+	after, err := windowtest.CPUTime(os.Getpid())
+	if err != nil || after-before < 150*time.Millisecond {
+		t.Fatalf("CPU time %v, then %v after 200 ms of work (%v)", before, after, err)
+	}
+}
+
+// Deadline is the test binary's deadline (go test -timeout), less the time
+// a wait needs to say what it saw.
+func TestDeadlineIsTheTestBinarys(t *testing.T) {
+	want, ok := t.Deadline()
+	got := windowtest.Deadline()
+	if !ok {
+		if !got.IsZero() {
+			t.Fatalf("no -timeout, but a deadline %v", got)
+		}
+		t.Skip("-timeout 0: no deadline")
+	}
+	if early := want.Sub(got); early < 10*time.Second || early > time.Minute {
+		t.Fatalf("deadline %v, %v before the test binary's %v", got, early, want)
 	}
 }

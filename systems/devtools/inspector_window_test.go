@@ -3,7 +3,6 @@ package devtools_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"image/png"
 	"os"
@@ -48,22 +47,22 @@ func TestInspectorClickInAWindow(t *testing.T) {
 		t.Skip("no DISPLAY: run under xvfb-run -a, or make test")
 	}
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestInspectorClickInAWindow$", "-test.v", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestInspectorClickInAWindow$", "-test.v", "-test.count=1")
 	d, err := windowtest.NewDisplay() // its own: clicks and keys reach its window whatever other tests do
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	cmd.Env = append(d.Env(nil), windowChild+"="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS") {
+	// For as long as the child prints: its watchdog ends it when its frames
+	// stop (see inspectorWindowChild).
+	out, err := windowtest.RunChild(cmd)
+	if err != nil || !strings.Contains(out, "--- PASS") {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 	t.Logf("child:\n%s", out)
 	var cx, cy int
-	for line := range strings.Lines(string(out)) {
+	for line := range strings.Lines(out) {
 		if _, err := fmt.Sscanf(line, "CIRCLE AT %d %d", &cx, &cy); err == nil {
 			break
 		}
@@ -121,19 +120,38 @@ func inspectorWindowChild(t *testing.T, dir string) {
 		done     bool
 		circle   donburi.Entity
 		frames   int
+		waiting  = "the window"
+		returned bool
 		cx, cy   float64 // the circle on the screen
 	)
 	state := func(f func()) { mu.Lock(); defer mu.Unlock(); f() }
+	// The watchdog ends the child when its frames stop (the window not
+	// found or not drawing, the process not exiting after Run returned).
+	windowtest.ChildWatchdog(func() (p string) {
+		state(func() {
+			p = fmt.Sprintf("%d frames, waiting for %s", frames, waiting)
+			if returned {
+				p = "Run returned; the process has yet to exit"
+			}
+		})
+		return p
+	})
+	// wait waits for cond, for up to 600 frames: 10 s at 60 Hz, longer on a
+	// busy machine, as long as needed (what it waits for comes a few frames
+	// after a key or a click).
+	const maxWaitFrames = 600
 	wait := func(what string, cond func() bool) {
-		deadline := time.Now().Add(20 * time.Second)
+		var start int
+		state(func() { start, waiting = frames, what })
 		for {
 			var ok bool
-			state(func() { ok = cond() })
+			var n int
+			state(func() { ok, n = cond(), frames-start })
 			if ok {
 				return
 			}
-			if time.Now().After(deadline) {
-				fmt.Printf("CHILD FAIL: waited 20 s for %s\n", what)
+			if n > maxWaitFrames {
+				fmt.Printf("CHILD FAIL: waited %d frames for %s\n", n, what)
 				os.Exit(2)
 			}
 			time.Sleep(10 * time.Millisecond)
@@ -184,7 +202,7 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			os.Exit(2)
 		}
 		defer x.Close()
-		win, err := x.FindWindow(title, 20*time.Second)
+		win, err := x.FindWindow(title, windowtest.NewWatch(windowtest.CPUProgress(os.Getpid())))
 		if err == nil {
 			err = x.Focus(win)
 		}
@@ -220,11 +238,13 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			fmt.Printf("CHILD FAIL: %v\n", err)
 			os.Exit(2)
 		}
+		wait("the screenshot", func() bool { return done })
 	}()
 	err := window.Run(scene, nil, &window.Options{Title: title, Width: 480, Height: 300,
 		ScreenWidth: 480, ScreenHeight: 300})
 	mu.Lock()
 	defer mu.Unlock()
+	returned = true
 	fmt.Printf("CIRCLE AT %d %d\n", int(cx), int(cy))
 	sc := bufio.NewScanner(strings.NewReader(panelTxt))
 	for sc.Scan() {

@@ -13,6 +13,12 @@
 // does not rename or remove it within a moment) the browser downloads it
 // under its base name, so -record, -cpuprofile and screenshots arrive as
 // downloads. Reading a file it did not write fails with "no such file".
+//
+// window.goProgress says how far the program has got, for whoever watches
+// the page (the tests tell a slow page from a stuck one by it): frames, the
+// animation frames requested on the page (a game requests the next once it
+// has run a frame), and printed, the bytes the program has written to
+// stdout and stderr.
 "use strict";
 
 (() => {
@@ -23,10 +29,19 @@
 		err.code = code;
 		return err;
 	};
+	const progress = { frames: 0, printed: 0 };
+	globalThis.goProgress = progress;
+	const requestFrame = globalThis.requestAnimationFrame.bind(globalThis);
+	globalThis.requestAnimationFrame = (callback) => {
+		progress.frames++;
+		return requestFrame(callback);
+	};
+
 	const decoder = new TextDecoder("utf-8");
 	const output = []; // everything the program printed, for the page
 	const lines = { 1: "", 2: "" };
 	const print = (fd, buf) => {
+		progress.printed += buf.length;
 		const text = decoder.decode(buf, { stream: true });
 		output.push(text);
 		lines[fd] += text;
