@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"math"
 	"math/bits"
@@ -123,6 +124,7 @@ type Loop struct {
 	updateDone  bool               // the Update event delivered last has been followed up
 	drawn       bool               // a Render was delivered: EndFrame and AfterFrame are due
 	stopAt      time.Duration      // Options.StopAt
+	syncTest    int                // Options.SyncTest
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 
 	// the current timeline
@@ -182,9 +184,12 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	if opts.StopAt < 0 {
 		return nil, &ConfigError{"Options.StopAt", opts.StopAt, "must not be negative (0 means no limit)"}
 	}
+	if opts.SyncTest < 0 || opts.SyncTest > MaxSyncTest {
+		return nil, &ConfigError{"Options.SyncTest", opts.SyncTest, fmt.Sprintf("must be in [0, %d] ticks (0: off)", MaxSyncTest)}
+	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
-		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt}
+		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	l.holder, _ = d.(Holder)
@@ -635,6 +640,11 @@ func (l *Loop) Ticks(g int) int64 {
 	}
 	return l.groups[g].ticks
 }
+
+// SyncTest returns Options.SyncTest: how many ticks the scene should roll
+// back and simulate again before each tick of its first group, checking
+// that it is deterministic (0: not at all). stage.Stage does it.
+func (l *Loop) SyncTest() int { return l.syncTest }
 
 // GameTime returns game time in the current timeline.
 func (l *Loop) GameTime() time.Duration { return l.gameTime }

@@ -41,6 +41,14 @@ type Options struct {
 	// writes its file's last records, but does not close the file.
 	Record *InputLog
 
+	// SyncTest, when positive, asks the scene to check its determinism as
+	// it runs: before every tick of its first group, roll its state back
+	// SyncTest ticks, simulate them again with the same input, and compare
+	// every tick's state checksum with the first pass's (a rollback
+	// session's test mode). The loop only carries it (Loop.SyncTest); a
+	// scene built on stage.Stage does the checking. At most MaxSyncTest.
+	SyncTest int
+
 	// StopAt, when positive, stops the run (as Loop.Stop does) right after
 	// the tick that brings the game time of its scenes' first groups, summed
 	// over the scenes, to StopAt: the same tick at any frame rate.
@@ -130,6 +138,10 @@ type Holder interface {
 type FrameEnder interface {
 	EndFrame()
 }
+
+// MaxSyncTest is the most ticks Options.SyncTest rolls back: a second of a
+// 60 Hz game, each tick simulated that many times over.
+const MaxSyncTest = 60
 
 // ErrNilScene is the error of [Run], [RunOn], [Loop.Run] and the window's
 // Run when the first scene is nil: nothing runs and nothing is recorded.

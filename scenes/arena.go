@@ -102,7 +102,8 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 }
 
 func (a *Arena) build(loop *engine.Loop) {
-	a.rng = rand.New(rand.NewPCG(a.opts.Seed, 2))
+	pcg := rand.NewPCG(a.opts.Seed, 2)
+	a.rng = rand.New(pcg)
 	a.limit = arenaLimit
 	if a.opts.Seconds > 0 {
 		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
@@ -153,6 +154,16 @@ func (a *Arena) build(loop *engine.Loop) {
 	a.agents = donburi.NewQuery(filter.Contains(components.AgentC, components.SpriteC))
 	a.stars = donburi.NewQuery(filter.Contains(goalC))
 	a.ai = systems.NewAI(w, phys.Space(), a.opts.Seed)
+	// The scene's state outside the world, saved with it (-synctest): the
+	// random sources the rules and the AI draw from, the props' order and
+	// count, the time played, the quit. Not the autopilot's: it is the
+	// player, whose input the re-simulated ticks get as they had it.
+	stage.Keep(a.st, pcg)
+	stage.Keep(a.st, a.ai.Source())
+	stage.KeepSlice(a.st, &a.props)
+	stage.Keep(a.st, &a.spawns)
+	stage.Keep(a.st, &a.played)
+	stage.Keep(a.st, &a.quit)
 	a.render = systems.NewRender(w)
 	phys.OnCollide(components.PlayerC, goalC, a.scored)
 	phys.OnCollide(components.PlayerC, components.AgentC, a.hurt)

@@ -75,8 +75,13 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 }
 
 func (s *Stress) build() {
-	s.rng = rand.New(rand.NewPCG(s.opts.Seed, 4))
+	pcg := rand.NewPCG(s.opts.Seed, 4)
+	s.rng = rand.New(pcg)
 	s.want = s.opts.Bodies
+	// The scene's state outside the world, saved with it (-synctest).
+	stage.Keep(s.st, pcg)
+	stage.Keep(s.st, &s.want)
+	stage.Keep(s.st, &s.quit)
 	s.limit = time.Duration(s.opts.Seconds * float64(time.Second))
 	s.st.Physics.Spawn(stressBin())
 	s.img = s.st.Bundle.MustSprite(assets.SpriteBall)

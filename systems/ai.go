@@ -53,6 +53,7 @@ type AI struct {
 	Filter cp.ShapeFilter
 
 	space           *cp.Space
+	pcg             *rand.PCG // rng's state
 	rng             *rand.Rand
 	agents, players *donburi.Query
 	sighted         cp.SpaceBBQueryFunc // ai.markSighted, made once
@@ -73,10 +74,12 @@ type AI struct {
 // NewAI returns the AI system of world w, querying space for sight, with its
 // random source seeded by seed.
 func NewAI(w donburi.World, space *cp.Space, seed uint64) *AI {
+	pcg := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
 	ai := &AI{
 		Filter:  cp.SHAPE_FILTER_ALL,
 		space:   space,
-		rng:     rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+		pcg:     pcg,
+		rng:     rand.New(pcg),
 		agents:  donburi.NewQuery(filter.Contains(components.AgentC, components.TransformC)),
 		players: donburi.NewQuery(filter.Contains(components.PlayerC, components.TransformC)),
 	}
@@ -91,6 +94,10 @@ func NewAI(w donburi.World, space *cp.Space, seed uint64) *AI {
 // may draw from it; the draws stay deterministic as long as the systems run
 // in a fixed order.
 func (ai *AI) Rand() *rand.Rand { return ai.rng }
+
+// Source returns the state of the random source: game state outside the
+// world, for a scene to keep with its snapshots (stage.Keep).
+func (ai *AI) Source() *rand.PCG { return ai.pcg }
 
 // Update is the AI system: one AI tick of ev.DT seconds (see [AI]). Agents
 // are read from their Transforms (Cur) and written in their Agent

@@ -122,7 +122,17 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	p.st, p.lives, p.level = st, p.Lives, 1
-	p.rng = rand.New(rand.NewPCG(p.Seed, uint64(p.Games))) // each game of a run its own
+	pcg := rand.NewPCG(p.Seed, uint64(p.Games)) // each game of a run its own
+	p.rng = rand.New(pcg)
+	// The game's state outside the world, saved with it (-synctest). Not the
+	// autopilot's: it is the player.
+	stage.Keep(st, pcg)
+	stage.Keep(st, &p.score)
+	stage.Keep(st, &p.lives)
+	stage.Keep(st, &p.level)
+	stage.Keep(st, &p.broken)
+	stage.Keep(st, &p.serving)
+	stage.Keep(st, &p.slow)
 	p.bricks = donburi.NewQuery(filter.Contains(BrickC))
 	p.powers = donburi.NewQuery(filter.Contains(PowerC))
 	p.found, p.hits = make([]donburi.Entity, 0, rows*cols), make([]physics.Hit, 0, 8)

@@ -56,6 +56,8 @@ import (
 //	-cpuprofile FILE  write a CPU profile of the run
 //	-detail           record what the desync bisector needs (see engine.InputLog.Detail)
 //	-dump-at S:T      write the world after tick T of scene S (T alone: scene 1) to dump-S-T.txt
+//	-synctest N       before every tick, roll the game back N ticks, simulate them again and
+//	                  check every tick's state is the same (a scene on stage.Stage; 0: off)
 //
 // A replay that diverges says where (the tick; with -detail at recording,
 // the system and the component types), and writes the replayed world at
@@ -103,7 +105,7 @@ type App struct {
 	fps, seconds                 float64
 	seed                         uint64
 	record, replay, shot, cpuOut string
-	frames                       int
+	frames, syncTest             int
 }
 
 // Limits of the standard flags' values, beyond those of the engine: values
@@ -219,6 +221,14 @@ var standardFlags = []standardFlag{
 		check: func(a *App) error {
 			if a.detail && a.record == "" {
 				return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
+			}
+			return nil
+		}},
+	{name: "synctest", value: func(a *App) any { return &a.syncTest },
+		usage: "before every tick, roll the game back this many ticks, simulate them again and check the state is the same (0: off)",
+		check: func(a *App) error {
+			if a.syncTest < 0 || a.syncTest > engine.MaxSyncTest {
+				return &FlagError{"synctest", fmt.Sprint(a.syncTest), fmt.Sprintf("must be a number of ticks in [0, %d] (0: off)", engine.MaxSyncTest)}
 			}
 			return nil
 		}},
@@ -436,7 +446,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		return err
 	}
 
-	opts := &engine.Options{Config: a.Config, Replay: replay,
+	opts := &engine.Options{Config: a.Config, Replay: replay, SyncTest: a.syncTest,
 		StopAt: time.Duration(a.seconds * float64(time.Second))}
 	if a.Headless() {
 		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime}
@@ -648,6 +658,9 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 			how += "; the recording was cut short there (a crash or a kill)"
 		}
 		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
+	}
+	if a.syncTest > 0 && runErr == nil {
+		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.syncTest)
 	}
 	if saved != "" {
 		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)

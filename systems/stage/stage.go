@@ -69,6 +69,8 @@ type Stage struct {
 	ended     bool
 	next      engine.Scene
 	released  bool
+	keepers   []keeper  // Keep's
+	sync      *syncTest // with engine.Options.SyncTest
 }
 
 // Options configure a [Stage]. The zero value is one 60 Hz group named
@@ -172,6 +174,9 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 			loop.SetStateParts(s.parts)
 		}
 	}
+	if n := loop.SyncTest(); n > 0 {
+		s.sync = newSyncTest(n, opts.Checksum == nil && loop.Detailed())
+	}
 	return s, nil
 }
 
@@ -227,6 +232,12 @@ func (s *Stage) Ended() bool { return s.ended }
 func (s *Stage) Run() (engine.Scene, error) {
 	s.Loop.SetChecksum(s.checksum)
 	for ev := range s.Loop.Events(s.Sched.Groups()...) {
+		if s.sync != nil && ev.Kind == engine.Update {
+			if err := s.sync.update(s, ev); err != nil {
+				s.Loop.Fail(err)
+				continue
+			}
+		}
 		s.event = ev.Kind
 		s.Sched.Handle(ev)
 		if s.ended {

@@ -1,0 +1,160 @@
+package stage
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+)
+
+// The sync test (engine.Options.SyncTest, the command line's -synctest N):
+// before every tick of the first group, the stage rolls its state back N
+// ticks (the world, the cp space, what the scene keeps with Keep), runs
+// the update systems again on the same events and input, and compares the
+// state checksum at every tick boundary with the first pass's, as a
+// rollback session would re-simulate, every tick. A difference is the
+// scene's error: it names the tick and the component types that differ.
+// The re-simulated ticks count in the systems' timings.
+
+// syncTest is the stage's ring of N+1 tick boundaries.
+type syncTest struct {
+	n      int
+	slots  []syncSlot
+	taken  int64 // boundaries taken
+	probed bool  // the scheduler's probe is the loop's (the bisector)
+}
+
+// syncSlot is the state before tick `tick` of the first group, and the
+// update events handled from there to the next boundary.
+type syncSlot struct {
+	tick   int64
+	sum    uint64
+	parts  []state.ComponentSum
+	phys   physics.Snapshot
+	world  donburi.Snapshot
+	events []syncEvent
+}
+
+type syncEvent struct {
+	ev engine.Event
+	in input.State
+}
+
+func newSyncTest(n int, probed bool) *syncTest {
+	return &syncTest{n: n, slots: make([]syncSlot, n+1), probed: probed}
+}
+
+// update is told of every Update event before the scheduler handles it.
+func (t *syncTest) update(s *Stage, ev engine.Event) error {
+	if ev.Group == 0 {
+		if err := t.boundary(s, ev.Tick); err != nil {
+			return err
+		}
+	}
+	sl := &t.slots[(t.taken-1)%int64(len(t.slots))]
+	sl.events = append(sl.events, syncEvent{ev: ev, in: *ev.Input})
+	return nil
+}
+
+// boundary checks the ticks before tick `tick` again, then saves the state
+// before it.
+func (t *syncTest) boundary(s *Stage, tick int64) error {
+	sum := s.checksum()
+	if t.taken >= int64(t.n) {
+		from := t.taken - int64(t.n)
+		if err := t.restore(s, from); err != nil {
+			return err
+		}
+		if t.probed {
+			s.Sched.SetProbe(nil) // the bisector's detail is the first pass's
+		}
+		for j := from; j < t.taken; j++ {
+			sl := &t.slots[j%int64(len(t.slots))]
+			if j > from {
+				if err := t.check(s, sl.tick, sl.sum, sl.parts, tick); err != nil {
+					return err
+				}
+			}
+			for i := range sl.events {
+				e := &sl.events[i]
+				ev := e.ev
+				in := e.in
+				ev.Input = &in
+				s.event = engine.Update
+				s.Sched.Handle(ev)
+			}
+		}
+		if t.probed {
+			s.Sched.SetProbe(s.Loop)
+		}
+		if err := t.check(s, tick, sum, t.parts(s, nil), tick); err != nil {
+			return err
+		}
+	}
+	sl := &t.slots[t.taken%int64(len(t.slots))]
+	sl.tick, sl.sum, sl.events = tick, sum, sl.events[:0]
+	sl.parts = t.parts(s, sl.parts[:0])
+	if err := t.save(s, sl, int(t.taken%int64(len(t.slots)))); err != nil {
+		return err
+	}
+	t.taken++
+	return nil
+}
+
+// check compares the state at the boundary before tick `at`, simulated
+// again, with the first pass's.
+func (t *syncTest) check(s *Stage, at int64, want uint64, wantParts []state.ComponentSum, now int64) error {
+	got := s.checksum()
+	if got == want {
+		return nil
+	}
+	var differ []string
+	if s.State != nil {
+		for _, p := range s.State.ComponentSums() {
+			i := slices.IndexFunc(wantParts, func(w state.ComponentSum) bool { return w.Name == p.Name })
+			if i < 0 || wantParts[i].Sum != p.Sum {
+				differ = append(differ, p.Name)
+			}
+		}
+	}
+	what := "state kept outside the stage's world and Keep, or a system that is not deterministic"
+	if len(differ) > 0 {
+		what = "component types that differ: " + strings.Join(differ, ", ")
+	}
+	return fmt.Errorf("stage: synctest: the state after tick %d of group %q differs when simulated again from tick %d "+
+		"(checksum %016x, first %016x): %s", at-1, s.Sched.Groups()[0].Name, now-int64(t.n), got, want, what)
+}
+
+func (t *syncTest) parts(s *Stage, dst []state.ComponentSum) []state.ComponentSum {
+	if s.State == nil {
+		return dst
+	}
+	return append(dst, s.State.ComponentSums()...)
+}
+
+func (t *syncTest) save(s *Stage, sl *syncSlot, slot int) error {
+	for _, k := range s.keepers {
+		k.save(slot)
+	}
+	if s.Physics != nil {
+		return s.Physics.Snapshot(&sl.phys)
+	}
+	return donburi.SnapshotWorld(s.World, &sl.world)
+}
+
+func (t *syncTest) restore(s *Stage, boundary int64) error {
+	slot := int(boundary % int64(len(t.slots)))
+	for _, k := range s.keepers {
+		k.restore(slot)
+	}
+	sl := &t.slots[slot]
+	if s.Physics != nil {
+		return s.Physics.Restore(&sl.phys)
+	}
+	return donburi.RestoreWorld(s.World, &sl.world)
+}

@@ -1,0 +1,67 @@
+package stage_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+)
+
+// Counter is game state in a component.
+type Counter struct{ N int64 }
+
+var counterC = donburi.NewComponentType[Counter]()
+
+// counting is a scene whose rule adds a scene variable to a component and
+// then grows the variable: deterministic only if the variable is saved
+// with the world (keep), which -synctest checks; a 10 Hz group runs too.
+func counting(keep bool, ran *int64) engine.Scene {
+	return engine.NewScene("Counting", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := stage.New(loop, stage.Options{
+			Groups: []engine.Group{{Name: "logic", Hz: 60}, {Name: "slow", Hz: 10}}})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		e := st.World.Entry(st.World.Create(counterC))
+		var step int64 = 1
+		if keep {
+			stage.Keep(st, &step)
+		}
+		st.Sched.AddUpdate(0, "count", func(w donburi.World, ev engine.Event) {
+			counterC.Get(e).N += step
+			if ev.Tick == 120 {
+				*ran = counterC.Get(e).N
+				st.End(nil)
+			}
+		}).AddUpdate(1, "grow", func(w donburi.World, ev engine.Event) { step++ })
+		return st.Run()
+	})
+}
+
+// With every piece of state saved, -synctest passes and the run ends as
+// without it; with a scene variable left out, it fails at the first tick
+// whose state differs, naming the component type that shows it.
+func TestSyncTestChecksTheScene(t *testing.T) {
+	var plain, synced int64
+	if err := engine.Run(counting(true, &plain), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Run(counting(true, &synced), &engine.Options{SyncTest: 8}); err != nil || synced != plain {
+		t.Fatalf("-synctest 8 with the state kept: %v, counter %d, want %d", err, synced, plain)
+	}
+	var lost int64
+	err := engine.Run(counting(false, &lost), &engine.Options{SyncTest: 8})
+	var se *engine.SceneError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "stage: synctest: the state after tick") ||
+		!strings.Contains(err.Error(), "component types that differ: "+counterC.Name()) {
+		t.Fatalf("a variable left out: %v", err)
+	}
+	t.Log(err)
+	if _, err := engine.NewLoop(nil, &engine.Options{SyncTest: engine.MaxSyncTest + 1}); !errors.As(err, new(*engine.ConfigError)) {
+		t.Fatalf("SyncTest past MaxSyncTest: %v", err)
+	}
+}
