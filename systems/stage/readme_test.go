@@ -72,7 +72,7 @@ func TestReadmeGame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err := x.Wait(20 * time.Second) // Esc ends the game
+	out, err := x.Wait(windowtest.Stall) // Esc ends the game
 	if err != nil {
 		t.Fatalf("the window run: %v\n%s", err, out)
 	}
