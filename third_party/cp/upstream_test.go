@@ -3,6 +3,7 @@ package cp_test
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	upstream "github.com/jakecoffman/cp/v2"
@@ -30,6 +31,7 @@ func (l *forkLib) setup(g, slop float64, it uint, sleep bool) {
 	l.s.SetCollisionSlop(slop)
 	if sleep {
 		l.s.SleepTimeThreshold = 0.5
+		l.s.IdleSpeedThreshold = 20 // a pile at rest jitters faster than cp's default threshold
 	}
 }
 
@@ -54,6 +56,15 @@ func (l *forkLib) box(x, y, size, f float64) {
 
 func (l *forkLib) step(dt float64) { l.s.Step(dt) }
 
+func (l *forkLib) sleeping() (n int) {
+	l.s.EachBody(func(b *cp.Body) {
+		if b.IsSleeping() {
+			n++
+		}
+	})
+	return n
+}
+
 func (l *forkLib) state() (out []float64) {
 	l.s.EachBody(func(b *cp.Body) {
 		p, v := b.Position(), b.Velocity()
@@ -71,6 +82,7 @@ func (l *upstreamLib) setup(g, slop float64, it uint, sleep bool) {
 	l.s.SetCollisionSlop(slop)
 	if sleep {
 		l.s.SleepTimeThreshold = 0.5
+		l.s.IdleSpeedThreshold = 20 // a pile at rest jitters faster than cp's default threshold
 	}
 }
 
@@ -148,9 +160,11 @@ func TestStepsAsUpstream(t *testing.T) {
 			fork, up := &forkLib{}, &upstreamLib{}
 			sc.build(fork)
 			sc.build(up)
+			asleep := 0
 			for step := 1; step <= 400; step++ {
 				fork.step(1.0 / 60)
 				up.step(1.0 / 60)
+				asleep = max(asleep, fork.sleeping())
 				a, b := fork.state(), up.state()
 				if len(a) != len(b) {
 					t.Fatalf("step %d: %d bodies, upstream %d", step, len(a)/6, len(b)/6)
@@ -161,6 +175,10 @@ func TestStepsAsUpstream(t *testing.T) {
 					}
 				}
 			}
+			if strings.HasSuffix(sc.name, "/sleeping") && asleep == 0 {
+				t.Fatal("no body fell asleep: the scene does not test sleeping")
+			}
+			t.Logf("%d bodies asleep at most", asleep)
 		})
 	}
 }
