@@ -20,16 +20,18 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 607 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 50 are plumbing, lines a game would not
+// Size: 617 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 60 are plumbing, lines a game would not
 // write if the engine did them:
 //
 //   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 31 in play.go: queries, reusable buffers and closures for iterating
+//   - 41 in play.go: queries, reusable buffers and closures for iterating
 //     and removing entities without allocating (20), the HUD's text cache
-//     (5), hooking up the autopilot (4), and a note on a cp allocation (2).
+//     (5), hooking up the autopilot (4), a note on the serve's height (2),
+//     and the game's state outside the world declared for snapshots and
+//     -synctest (stage.Keep, 10).
 //
 // The rest is the game: its rules, layout, screens, autopilot and summary.
 package main

@@ -29,7 +29,7 @@ const (
 	paddleSpeed      = 480.0
 	ballR            = 8.0
 	// serveY is the ball's centre while it waits on the paddle, 4 px above
-	// it: at 2 px cp tests the pair every step, which allocates.
+	// it (at 2 px, cp tested the pair every step; recordings keep 4 px).
 	serveY         = paddleY - paddleH/2 - ballR - 4
 	cols, rows     = 10, 6
 	brickW, brickH = 56.0, 18.0

@@ -24,7 +24,8 @@ import (
 // A snapshot's memory is reused by the next Snapshot into it: once it has
 // held a space of a size, snapshotting that space again allocates nothing.
 // The values are shallow where the space's are: UserData, callbacks and
-// collision handlers' functions are kept as they were, not copied.
+// collision handlers' functions are kept as they were, not copied; a
+// constraint class of the game's own (not one of cp's joints) is not saved.
 //
 // A Snapshot is for one space; Restore into another is an error.
 type Snapshot struct {
