@@ -257,11 +257,11 @@ func TestPhysicsAllocatesOnlyQueueGrowth(t *testing.T) {
 	}
 	t.Logf("allocations per step, SimpleTerrainCircles_300 after landing: physics Update %.1f, cp Step with callbacks %.1f, without %.1f; %.1f collision events per step",
 		engineAllocs/20, handlerAllocs/20, bareAllocs/20, float64(total)/20)
-	if handlerAllocs != 0 || bareAllocs != 0 {
+	if !debugBuild && (handlerAllocs != 0 || bareAllocs != 0) { // cp's debug asserts allocate
 		t.Fatalf("cp's Step allocated %v times with callbacks, %v without: want none", handlerAllocs, bareAllocs)
 	}
-	if engineAllocs > queueBound {
-		t.Fatalf("physics Update allocated %v times, donburi's queues explain at most %v", engineAllocs, queueBound)
+	if extra := engineAllocs - handlerAllocs; extra > queueBound {
+		t.Fatalf("physics Update allocated %v times, cp's Step %v: donburi's queues explain at most %v more", engineAllocs, handlerAllocs, queueBound)
 	}
 }
 
