@@ -175,7 +175,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 		}
 	}
 	if n := loop.SyncTest(); n > 0 {
-		s.sync = newSyncTest(n, opts.Checksum == nil && loop.Detailed())
+		s.sync = newSyncTest(s, n, opts.Checksum == nil && loop.Detailed())
 	}
 	return s, nil
 }

@@ -17,16 +17,23 @@ import (
 // ticks (the world, the cp space, what the scene keeps with Keep), runs
 // the update systems again on the same events and input, and compares the
 // state checksum at every tick boundary with the first pass's, as a
-// rollback session would re-simulate, every tick. A difference is the
-// scene's error: it names the tick and the component types that differ.
-// The re-simulated ticks count in the systems' timings.
+// rollback session would re-simulate, every tick. It also takes the
+// checksum after every update system, in both passes, as the desync
+// bisector does. A difference is the scene's error: it names the tick, the
+// first system after which the state differed, and the component types
+// that differ. The re-simulated ticks count in the systems' timings.
 
 // syncTest is the stage's ring of N+1 tick boundaries.
 type syncTest struct {
 	n      int
 	slots  []syncSlot
 	taken  int64 // boundaries taken
-	probed bool  // the scheduler's probe is the loop's (the bisector)
+	probed bool  // the loop is the bisector's probe too: told of the first pass's systems
+
+	s        *Stage
+	resim    *syncSlot // the slot being simulated again, nil in the first pass
+	cursor   int       // the next of resim's systems
+	diverged string    // where a system's state first differed in the second pass
 }
 
 // syncSlot is the state before tick `tick` of the first group, and the
@@ -38,6 +45,12 @@ type syncSlot struct {
 	phys   physics.Snapshot
 	world  donburi.Snapshot
 	events []syncEvent
+	sums   []systemSum // the checksum after every update system, in order
+}
+
+type systemSum struct {
+	name string
+	sum  uint64
 }
 
 type syncEvent struct {
@@ -45,8 +58,31 @@ type syncEvent struct {
 	in input.State
 }
 
-func newSyncTest(n int, probed bool) *syncTest {
-	return &syncTest{n: n, slots: make([]syncSlot, n+1), probed: probed}
+func newSyncTest(s *Stage, n int, probed bool) *syncTest {
+	t := &syncTest{n: n, slots: make([]syncSlot, n+1), probed: probed, s: s}
+	s.Sched.SetProbe(t)
+	return t
+}
+
+// AfterSystem takes the checksum after an update system: kept in the first
+// pass, compared in the second.
+func (t *syncTest) AfterSystem(ev engine.Event, name string) {
+	sum := t.s.checksum()
+	if sl := t.resim; sl != nil {
+		if t.diverged == "" && (t.cursor >= len(sl.sums) || sl.sums[t.cursor].name != name || sl.sums[t.cursor].sum != sum) {
+			t.diverged = fmt.Sprintf("; it first differed after system %q in tick %d of group %q",
+				name, ev.Tick, t.s.Sched.Groups()[ev.Group].Name)
+		}
+		t.cursor++
+		return
+	}
+	if t.taken > 0 {
+		sl := &t.slots[(t.taken-1)%int64(len(t.slots))]
+		sl.sums = append(sl.sums, systemSum{name, sum})
+	}
+	if t.probed {
+		t.s.Loop.AfterSystem(ev, name)
+	}
 }
 
 // update is told of every Update event before the scheduler handles it.
@@ -70,16 +106,16 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 		if err := t.restore(s, from); err != nil {
 			return err
 		}
-		if t.probed {
-			s.Sched.SetProbe(nil) // the bisector's detail is the first pass's
-		}
+		t.diverged = ""
 		for j := from; j < t.taken; j++ {
 			sl := &t.slots[j%int64(len(t.slots))]
 			if j > from {
 				if err := t.check(s, sl.tick, sl.sum, sl.parts, tick); err != nil {
+					t.resim = nil
 					return err
 				}
 			}
+			t.resim, t.cursor = sl, 0
 			for i := range sl.events {
 				e := &sl.events[i]
 				ev := e.ev
@@ -89,15 +125,13 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 				s.Sched.Handle(ev)
 			}
 		}
-		if t.probed {
-			s.Sched.SetProbe(s.Loop)
-		}
+		t.resim = nil
 		if err := t.check(s, tick, sum, t.parts(s, nil), tick); err != nil {
 			return err
 		}
 	}
 	sl := &t.slots[t.taken%int64(len(t.slots))]
-	sl.tick, sl.sum, sl.events = tick, sum, sl.events[:0]
+	sl.tick, sl.sum, sl.events, sl.sums = tick, sum, sl.events[:0], sl.sums[:0]
 	sl.parts = t.parts(s, sl.parts[:0])
 	if err := t.save(s, sl, int(t.taken%int64(len(t.slots)))); err != nil {
 		return err
@@ -127,7 +161,7 @@ func (t *syncTest) check(s *Stage, at int64, want uint64, wantParts []state.Comp
 		what = "component types that differ: " + strings.Join(differ, ", ")
 	}
 	return fmt.Errorf("stage: synctest: the state after tick %d of group %q differs when simulated again from tick %d "+
-		"(checksum %016x, first %016x): %s", at-1, s.Sched.Groups()[0].Name, now-int64(t.n), got, want, what)
+		"(checksum %016x, first %016x)%s; %s", at-1, s.Sched.Groups()[0].Name, now-int64(t.n), got, want, t.diverged, what)
 }
 
 func (t *syncTest) parts(s *Stage, dst []state.ComponentSum) []state.ComponentSum {

@@ -44,7 +44,8 @@ func counting(keep bool, ran *int64) engine.Scene {
 
 // With every piece of state saved, -synctest passes and the run ends as
 // without it; with a scene variable left out, it fails at the first tick
-// whose state differs, naming the component type that shows it.
+// whose state differs, naming the system that read the variable and the
+// component type that shows it.
 func TestSyncTestChecksTheScene(t *testing.T) {
 	var plain, synced int64
 	if err := engine.Run(counting(true, &plain), nil); err != nil {
@@ -57,6 +58,7 @@ func TestSyncTestChecksTheScene(t *testing.T) {
 	err := engine.Run(counting(false, &lost), &engine.Options{SyncTest: 8})
 	var se *engine.SceneError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "stage: synctest: the state after tick") ||
+		!strings.Contains(err.Error(), `it first differed after system "count" in tick 1 of group "logic"`) ||
 		!strings.Contains(err.Error(), "component types that differ: "+counterC.Name()) {
 		t.Fatalf("a variable left out: %v", err)
 	}
