@@ -20,8 +20,8 @@ var counterC = donburi.NewComponentType[Counter]()
 // with the world (keep), which -synctest checks; a 10 Hz group runs too.
 func counting(keep bool, ran *int64) engine.Scene {
 	return engine.NewScene("Counting", func(loop *engine.Loop) (engine.Scene, error) {
-		st, err := stage.New(loop, stage.Options{
-			Groups: []engine.Group{{Name: "logic", Hz: 60}, {Name: "slow", Hz: 10}}})
+		st, err := stage.New(loop, stage.Options{ // a faster third group ticks before the first group does
+			Groups: []engine.Group{{Name: "logic", Hz: 60}, {Name: "slow", Hz: 10}, {Name: "fast", Hz: 240}}})
 		if err != nil {
 			return nil, err
 		}
@@ -37,7 +37,8 @@ func counting(keep bool, ran *int64) engine.Scene {
 				*ran = counterC.Get(e).N
 				st.End(nil)
 			}
-		}).AddUpdate(1, "grow", func(w donburi.World, ev engine.Event) { step++ })
+		}).AddUpdate(1, "grow", func(w donburi.World, ev engine.Event) { step++ }).
+			AddUpdate(2, "spin", func(w donburi.World, ev engine.Event) { counterC.Get(e).N ^= 1 })
 		return st.Run()
 	})
 }
