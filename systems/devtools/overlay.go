@@ -105,7 +105,12 @@ type Overlay struct {
 }
 
 // OverlayLayer is the render layer of a Stage's overlay: above the game's.
-const OverlayLayer = 1 << 20
+// BackgroundLayer is its background's: below the game's. The overlay's
+// table names both, and math.MinInt and math.MaxInt, by what they are.
+const (
+	OverlayLayer    = 1 << 20
+	BackgroundLayer = -(1 << 20)
+)
 
 // overlayPad is the panel's margin around its text, in pixels.
 const overlayPad = 4
@@ -399,7 +404,18 @@ func appendPhase(b []byte, st *engine.SystemStats, groups []engine.Group) []byte
 	case st.Group == engine.InputPhase:
 		return append(b, "input"...)
 	}
-	return strconv.AppendInt(append(b, "render "...), int64(st.Layer), 10)
+	b = append(b, "render "...)
+	switch st.Layer {
+	case BackgroundLayer:
+		return append(b, "background"...)
+	case OverlayLayer:
+		return append(b, "overlay"...)
+	case math.MinInt:
+		return append(b, "first"...)
+	case math.MaxInt:
+		return append(b, "last"...)
+	}
+	return strconv.AppendInt(b, int64(st.Layer), 10)
 }
 
 // utf8Len counts the runes of s: a column's width in a monospaced face

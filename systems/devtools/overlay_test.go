@@ -3,6 +3,7 @@ package devtools_test
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,8 @@ func newOverlayRig(t *testing.T, input engine.InputSource, opts devtools.Overlay
 	r.sched.AddUpdate(0, "step bodies", nothing)
 	r.sched.AddUpdate(1, "think", nothing)
 	r.sched.AddRender(0, "sprites", nothing)
+	r.sched.AddRender(devtools.BackgroundLayer, "backdrop", nothing)
+	r.sched.AddRender(math.MinInt, "under all", nothing)
 	opts.Clock = r.clock
 	r.ov = devtools.NewOverlay(r.loop, r.sched, &opts)
 	r.sched.AddUpdate(0, "overlay keys", r.ov.Input)
@@ -93,11 +96,14 @@ func TestOverlayText(t *testing.T) {
 		"entities 5  bodies 3",
 		"system", "group", "calls", "mean µs", "p99 µs", "max µs", "last µs",
 		"step bodies", "think", "sprites", "overlay keys", "overlay",
-		"physics", "ai", "render 0", "render 100",
+		"physics", "ai", "render 0", "render 100", "render background", "render first",
 	} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("text lacks %q", want)
 		}
+	}
+	if strings.Contains(txt, "-9223372036854775808") || strings.Contains(txt, "-1048576") {
+		t.Error("a layer is printed as a number where it has a name")
 	}
 	// Columns line up: every table row is as long as the header.
 	lines := strings.Split(txt, "\n")

@@ -118,7 +118,12 @@ func (p *Physics) QuerySegment(a, b cp.Vector, radius float64, f *QueryFilter, d
 
 // QueryBox appends to dst every entity with a shape that overlaps the
 // rectangle bb (its real outline, rounding included, not just its bounding
-// box; touching counts), and returns the extended slice. The hits appended
+// box; touching counts), and returns the extended slice. bb is cp's BB:
+// L and R are its smallest and largest x, B and T its smallest and largest
+// y, whichever way y points; with the engine's screen coordinates (y
+// down) B is the rectangle's top edge on screen and T its bottom
+// (cp.BB{L: x0, B: y0, R: x1, T: y1} for the corners (x0, y0), (x1, y1),
+// x0 <= x1 and y0 <= y1). The hits appended
 // are sorted by entity; only Entity and Shape are set. It allocates only
 // when dst has no room left.
 func (p *Physics) QueryBox(bb cp.BB, f *QueryFilter, dst []Hit) []Hit {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/engine"
@@ -144,7 +143,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 	s.Overlay = devtools.NewOverlay(loop, s.Sched, ov)
 	s.Sched.AddRender(devtools.OverlayLayer, "overlay", s.Overlay.Draw)
 	if bg := opts.Background; bg != nil {
-		s.Sched.AddRender(math.MinInt, "background", func(_ donburi.World, ev engine.Event) {
+		s.Sched.AddRender(devtools.BackgroundLayer, "background", func(_ donburi.World, ev engine.Event) {
 			if screen := window.Screen(ev); screen != nil {
 				screen.Fill(bg)
 			}
