@@ -91,7 +91,8 @@ type group struct {
 //     due ticks of all groups arrive in due-time order, ties in declaration order.
 //  3. Game time advances by real time times the time scale, at most MaxDelta a
 //     frame. Pause stops it; a single step runs exactly one tick of the first group.
-//  4. Input comes first, and each press reaches exactly one tick of each group.
+//  4. Input comes first, and each press reaches exactly one tick of each group
+//     (a press made while paused reaches none: keys and buttons held still do).
 //  5. At most MaxUpdatesPerFrame ticks of a group run between two renders; the
 //     rest is dropped (reported) or carried.
 //  6. Render gets Alpha in [0,1) and ExtDT.
@@ -390,10 +391,14 @@ func (l *Loop) beginFrame() bool {
 	if l.cfg.Overrun == Drop && !l.stepping && l.rec.seek == nil {
 		l.dropOverrun()
 	}
+	held := (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil
 	for i := range l.groups {
 		g := &l.groups[i]
 		g.inFrame = 0
 		g.pending.Accumulate(&l.sample)
+		if held { // rule 4: a press made while paused was for the pause, not for a tick
+			g.pending.ClearEdges()
+		}
 	}
 	return true
 }

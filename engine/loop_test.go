@@ -266,6 +266,64 @@ func TestPauseStepAndTimeScale(t *testing.T) {
 	}
 }
 
+// Rule 4 under a pause: a key pressed while paused (the pause's own, or
+// Esc meant for a pause menu) reaches no tick, also not the first tick
+// after the pause; a key held through it is still down; a press in a
+// single step's frame reaches the step's tick.
+func TestPressesWhilePausedReachNoTick(t *testing.T) {
+	h := engine.Headless{FPS: 60}
+	keys := heldFrom{presses{20: input.KeyEscape, 55: input.KeyA}, 30, input.KeyW}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, &engine.Options{Input: keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loop.Start(engine.Group{Name: "physics", Hz: 60}); err != nil {
+		t.Fatal(err)
+	}
+	runFrames(t, loop, 15)
+	loop.SetPaused(true)
+	runFrames(t, loop, 30) // Esc is pressed and released while paused; W pressed and held on
+	loop.Step()
+	stepped := runFrames(t, loop, 1)
+	loop.SetPaused(false)
+	after := runFrames(t, loop, 20)
+	for _, f := range append(stepped, after...) {
+		for _, u := range f.updates {
+			if u.Input.KeyPressed(input.KeyEscape) || u.Input.KeyPressed(input.KeyW) {
+				t.Fatalf("frame %d's tick %d sees a press made while paused (Esc %v, W %v)", f.n, u.Tick,
+					u.Input.KeyPressed(input.KeyEscape), u.Input.KeyPressed(input.KeyW))
+			}
+		}
+	}
+	if len(stepped[0].updates) != 1 || !stepped[0].updates[0].Input.KeyDown(input.KeyW) {
+		t.Fatalf("the step's tick: %d ticks, W down %v (W is held)", len(stepped[0].updates),
+			len(stepped[0].updates) == 1 && stepped[0].updates[0].Input.KeyDown(input.KeyW))
+	}
+	sawA := false
+	for _, f := range after {
+		for _, u := range f.updates {
+			sawA = sawA || u.Input.KeyPressed(input.KeyA)
+		}
+	}
+	if !sawA {
+		t.Fatal("a press after the pause reached no tick")
+	}
+}
+
+// heldFrom is presses, and one key held down from a frame on.
+type heldFrom struct {
+	presses
+	from int64
+	key  input.Key
+}
+
+func (h heldFrom) Sample(frame int64, in *input.State) {
+	h.presses.Sample(frame, in)
+	if frame >= h.from {
+		in.SetKey(h.key, true)
+	}
+}
+
 // The window driver's hold for lost focus (Window.PauseOnFocusLoss) works as a
 // pause that is not the scene's: no ticks and a frozen alpha while held, no
 // catch-up after it, and a scene's own pause (and a step asked for while
