@@ -153,15 +153,17 @@ func NewInspector(loop *engine.Loop, sched *engine.Scheduler, physics *physics.P
 		opts = &InspectorOptions{}
 	}
 	i := &Inspector{
-		loop:       loop,
-		sched:      sched,
-		phys:       physics,
-		face:       opts.Face,
-		visible:    opts.Visible,
-		cameras:    donburi.NewQuery(filter.Contains(components.CameraC, components.TransformC)),
-		all:        donburi.NewQuery(filter.Contains()),
-		loose:      donburi.NewQuery(filter.And(filter.Contains(components.TransformC), filter.Not(filter.Contains(components.BodyC)))),
-		transforms: donburi.NewQuery(filter.Contains(components.TransformC)),
+		loop:    loop,
+		sched:   sched,
+		phys:    physics,
+		face:    opts.Face,
+		visible: opts.Visible,
+		cameras: donburi.NewQuery(filter.Contains(components.CameraC, components.TransformC)),
+		all:     donburi.NewQuery(filter.Contains()),
+		// A camera is no thing in the world to click on (Tab still visits it).
+		loose: donburi.NewQuery(filter.And(filter.Contains(components.TransformC),
+			filter.Not(filter.Contains(components.BodyC)), filter.Not(filter.Contains(components.CameraC)))),
+		transforms: donburi.NewQuery(filter.And(filter.Contains(components.TransformC), filter.Not(filter.Contains(components.CameraC)))),
 		stale:      true,
 	}
 	if i.face == nil {
