@@ -79,6 +79,7 @@ func (d *Keys) Input(_ donburi.World, ev engine.Event) {
 	}
 	if in.KeyPressed(input.KeyComma) {
 		to := l.Ticks(0) - 1
+		carry(l, d.overlay, d.Inspector)
 		if err := l.Rewind(1); err != nil {
 			fmt.Fprintf(d.log(), "rewind: %v\n", err)
 		} else {

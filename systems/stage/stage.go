@@ -163,6 +163,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 	if s.Keys != nil {
 		s.Keys.Inspector = s.Inspector
 	}
+	devtools.CarryOver(loop, s.Overlay, s.Inspector) // a step back's re-run: the view as it was
 	s.checksum = opts.Checksum
 	if s.checksum == nil {
 		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore})
