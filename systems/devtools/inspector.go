@@ -117,6 +117,8 @@ type Inspector struct {
 	cache    *ebiten.Image
 	panel    *ebiten.Image
 	rect     image.Rectangle // the panel on the screen
+	avoid    *Overlay        // a panel to stay clear of (Avoid)
+	top      int             // where the panel starts: below avoid's when they would overlap
 	screenW  int
 	screenH  int
 	op       ebiten.DrawImageOptions
@@ -208,6 +210,10 @@ func (i *Inspector) Select(e donburi.Entity) {
 // is scrolled off the screen. It is "" before the first frame shown.
 func (i *Inspector) Text() string { return i.text }
 
+// Avoid makes the panel keep clear of the overlay's: drawn below it when,
+// side by side, the two would overlap. stage.New does it for its overlay.
+func (i *Inspector) Avoid(o *Overlay) { i.avoid = o }
+
 // Rect returns where the panel was last drawn on the screen (empty before
 // the first frame drawn, or while hidden): clicks inside it never pick.
 func (i *Inspector) Rect() image.Rectangle {
@@ -276,8 +282,14 @@ func (i *Inspector) Draw(w donburi.World, ev engine.Event) {
 		i.outline(w, ev, screen)
 	}
 	b := screen.Bounds()
-	if i.relayout || b.Dx() != i.screenW || b.Dy() != i.screenH {
-		i.screenW, i.screenH = b.Dx(), b.Dy()
+	top := 0
+	if i.avoid != nil { // below the overlay's panel when side by side they would overlap
+		if r := i.avoid.Rect(); !r.Empty() && r.Max.X > b.Dx()-i.rect.Dx() {
+			top = r.Max.Y
+		}
+	}
+	if i.relayout || b.Dx() != i.screenW || b.Dy() != i.screenH || top != i.top {
+		i.screenW, i.screenH, i.top = b.Dx(), b.Dy(), top
 		i.layout()
 	}
 	if i.panel != nil {

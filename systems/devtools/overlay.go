@@ -181,6 +181,15 @@ func (o *Overlay) AddLines(f func(b []byte) []byte) {
 // Visible reports whether the overlay is shown.
 func (o *Overlay) Visible() bool { return o.visible }
 
+// Rect returns where the panel was last drawn on the screen (empty before
+// the first frame drawn, or while hidden).
+func (o *Overlay) Rect() image.Rectangle {
+	if !o.visible || o.panel == nil {
+		return image.Rectangle{}
+	}
+	return o.panel.Bounds().Sub(o.panel.Bounds().Min).Add(image.Pt(int(o.x), int(o.y)))
+}
+
 // SetVisible shows or hides the overlay. Shown again, it starts a new
 // measuring window and shows its text at once.
 func (o *Overlay) SetVisible(v bool) {

@@ -334,3 +334,30 @@ func TestOverlayShowsP99(t *testing.T) {
 
 // The size of the screens the overlay's tests draw on.
 const screenW, screenH = 200, 100
+
+// Shown together on a screen too narrow for both side by side, the
+// inspector's panel goes below the overlay's instead of over it; on a wide
+// screen it stays at the top right.
+func TestInspectorKeepsClearOfTheOverlay(t *testing.T) {
+	for _, c := range []struct {
+		w, h  int
+		below bool
+	}{{520, 600, true}, {2000, 600, false}} {
+		r := newOverlayRig(t, nil, devtools.OverlayOptions{})
+		ins := devtools.NewInspector(r.loop, r.sched, nil, &devtools.InspectorOptions{Visible: true})
+		ins.Avoid(r.ov)
+		ins.Select(r.world.Create(components.TransformC))
+		ebitentest.OnGame(t, func() {
+			screen := ebiten.NewImage(c.w, c.h)
+			for range 3 {
+				ev := engine.Event{Kind: engine.Render, Screen: screen}
+				r.ov.Draw(r.world, ev)
+				ins.Draw(r.world, ev)
+			}
+		})
+		ov, in := r.ov.Rect(), ins.Rect()
+		if ov.Empty() || in.Empty() || ov.Overlaps(in) || (in.Min.Y >= ov.Max.Y) != c.below {
+			t.Errorf("%dx%d screen: overlay at %v, inspector at %v (below it: want %v)", c.w, c.h, ov, in, c.below)
+		}
+	}
+}

@@ -340,7 +340,7 @@ func cutColumns(s string, n int) string {
 func (i *Inspector) layout() {
 	i.relayout = false
 	lineH := i.lineHeight()
-	i.maxRows = max(3, int((float64(i.screenH)-2*overlayPad)/lineH))
+	i.maxRows = max(3, int((float64(i.screenH-i.top)-2*overlayPad)/lineH))
 	body := len(i.lines) - 1     // the lines below the title
 	footed := body > i.maxRows-1 // they do not all fit: a last line says so
 	avail := i.maxRows - 1
@@ -410,5 +410,5 @@ func (i *Inspector) layout() {
 	}
 	i.panel = i.cache.SubImage(image.Rect(0, 0, pw, ph)).(*ebiten.Image)
 	x0 := max(0, i.screenW-pw) // on a narrow screen, cut on the right
-	i.rect = image.Rect(x0, 0, x0+pw, ph)
+	i.rect = image.Rect(x0, i.top, x0+pw, i.top+ph)
 }

@@ -159,6 +159,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 		s.Physics = physics.New(w, cfg)
 	}
 	s.Inspector = devtools.NewInspector(loop, s.Sched, s.Physics, nil)
+	s.Inspector.Avoid(s.Overlay)
 	s.Sched.AddInput("inspector", s.Inspector.Input).AddRender(devtools.InspectorLayer, "inspector", s.Inspector.Draw)
 	if s.Keys != nil {
 		s.Keys.Inspector = s.Inspector
