@@ -297,6 +297,26 @@ func (r *pickRig) screenOf(x, y float64) (float64, float64) {
 	return view.Apply(x, y)
 }
 
+// Once a frame is drawn, the first Tab picks the first entity on the
+// screen, not a wall off it; the next ones go on in entity order.
+func TestInspectorTabStartsOnScreen(t *testing.T) {
+	r := newPickRig(480, 240)
+	first := r.w.Entry(r.circle)
+	components.TransformC.Get(first).Cur = components.Pose{X: -9000, Y: 0} // the first entity, far off screen
+	components.TransformC.Get(first).Prev = components.TransformC.Get(first).Cur
+	ebitentest.OnGame(t, func() {
+		r.ins.Draw(r.w, engine.Event{Kind: engine.Render, Screen: ebiten.NewImage(r.sw, r.sh)})
+	})
+	r.ins.Input(r.w, keyEvent([]input.Key{input.KeyTab}))
+	if e, ok := r.ins.Selected(); !ok || e != r.box {
+		t.Fatalf("the first Tab picked %v, want the box, the first entity on the screen", e)
+	}
+	r.ins.Input(r.w, keyEvent([]input.Key{input.KeyTab}))
+	if e, _ := r.ins.Selected(); e != r.sensor {
+		t.Fatalf("the second Tab picked %v, want the next in entity order, the sensor", e)
+	}
+}
+
 // A click is mapped through the camera's view of the last frame: it picks
 // the body whose shape is under it (sensors too), the entity without a body
 // whose Transform is within the pick radius (not the camera, which is not

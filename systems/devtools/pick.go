@@ -17,7 +17,9 @@ import (
 
 // Cycle picks the entity step places after the picked one in entity order
 // (by id; a negative step goes back), wrapping around at either end: from
-// none (or a removed entity), step 1 picks the first entity after its id.
+// none (or a removed entity), step 1 picks the first entity after its id;
+// from none once a frame has been drawn, the first entity (by id) whose
+// Transform is on the screen, rather than a level's wall far off it.
 // Repeated, it visits every entity of the world in turn, in the same order
 // every time. An empty world picks none.
 func (i *Inspector) Cycle(w donburi.World, step int) {
@@ -32,6 +34,11 @@ func (i *Inspector) Cycle(w donburi.World, step int) {
 // neighbour returns the entity whose id follows (or precedes) the picked
 // one's, wrapping around; donburi.Null in an empty world.
 func (i *Inspector) neighbour(w donburi.World, next bool) donburi.Entity {
+	if !i.hasSel && next && i.viewed {
+		if e, ok := i.firstOnScreen(w); ok {
+			return e
+		}
+	}
 	var cur donburi.Entity
 	if i.hasSel {
 		cur = i.sel
@@ -64,6 +71,23 @@ func (i *Inspector) neighbour(w donburi.World, next bool) donburi.Entity {
 		return wrap
 	}
 	return best
+}
+
+// firstOnScreen returns the entity of lowest id whose Transform the last
+// frame drew on the screen (a camera is not in the picture).
+func (i *Inspector) firstOnScreen(w donburi.World) (donburi.Entity, bool) {
+	best, found := donburi.Null, false
+	for entry := range i.transforms.Iter(w) {
+		pos := components.TransformC.Get(entry).At(i.alpha)
+		x, y := i.view.Apply(pos.X, pos.Y)
+		if x < 0 || y < 0 || x >= float64(i.screenW) || y >= float64(i.screenH) {
+			continue
+		}
+		if e := entry.Entity(); !found || e.Id() < best.Id() {
+			best, found = e, true
+		}
+	}
+	return best, found
 }
 
 // Pick returns the entity at screen point x, y, as a click there finds it
