@@ -394,10 +394,11 @@ func TestRunChecksumChainsEveryScene(t *testing.T) {
 	}
 }
 
-// A run that never began records nothing: Close removes the .partial file
-// and leaves an older recording at the path as it was.
-func TestNoSceneLeavesTheRecordingBefore(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "run.input")
+// recordingOverOld puts an older recording at dir/run.input and starts a
+// new one to that path, returning the path, the old bytes and the log.
+func recordingOverOld(t *testing.T, dir string) (string, []byte, *engine.InputLog) {
+	t.Helper()
+	path := filepath.Join(dir, "run.input")
 	old := []byte("an older recording")
 	if err := os.WriteFile(path, old, 0o644); err != nil {
 		t.Fatal(err)
@@ -406,6 +407,13 @@ func TestNoSceneLeavesTheRecordingBefore(t *testing.T) {
 	if err := lg.Create(path); err != nil {
 		t.Fatal(err)
 	}
+	return path, old, lg
+}
+
+// A run that never began records nothing: Close removes the .partial file
+// and leaves an older recording at the path as it was.
+func TestNoSceneLeavesTheRecordingBefore(t *testing.T) {
+	path, old, lg := recordingOverOld(t, t.TempDir())
 	if err := engine.Run(nil, &engine.Options{Record: lg}); !errors.Is(err, engine.ErrNilScene) {
 		t.Fatalf("Run(nil): %v", err)
 	}
@@ -441,15 +449,7 @@ func tinyDisk(t *testing.T, size int) string {
 // replays. A failed Save leaves the file it would have replaced as it was.
 func TestFullDiskLosesNoRecording(t *testing.T) {
 	dir := tinyDisk(t, 16<<10)
-	path := filepath.Join(dir, "run.input")
-	old := []byte("an older recording")
-	if err := os.WriteFile(path, old, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lg := &engine.InputLog{}
-	if err := lg.Create(path); err != nil {
-		t.Fatal(err)
-	}
+	path, old, lg := recordingOverOld(t, dir)
 	defer engine.SetFlushEvery(0)()
 	_, err := playChecked(60, &randomPlayer{rand.New(rand.NewPCG(1, 2))}, lg, nil, 0, nil)
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), path+engine.PartialSuffix) {

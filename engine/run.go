@@ -44,8 +44,8 @@ type Options struct {
 	// SyncTest, when positive, asks the scene to check its determinism as
 	// it runs: before every tick of its first group, roll its state back
 	// SyncTest ticks, simulate them again with the same input, and compare
-	// every tick's state checksum with the first pass's (a rollback
-	// session's test mode). The loop only carries it (Loop.SyncTest); a
+	// every tick's state checksum with the first pass's (the test mode of
+	// rollback netcode, as GGRS's SyncTest). The loop only carries it (Loop.SyncTest); a
 	// scene built on stage.Stage does the checking. At most MaxSyncTest.
 	SyncTest int
 

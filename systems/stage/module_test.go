@@ -17,15 +17,7 @@ func TestReadmeGameInItsOwnModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module (-short)")
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(readme)
-	i := strings.Index(src, "## A game of your own")
-	j := strings.Index(src[i:], "```go\n")
-	code := src[i+j+len("```go\n"):]
-	code = code[:strings.Index(code, "```")]
+	code := readmeGame(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -13,24 +13,31 @@ import (
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
-// The README's game is a complete program on the kit: built from the
-// README as it stands, it runs headless; played in a window under Xvfb with
-// real key presses (the arrows steer the ship onto the star, Esc ends the
-// game, decided on a tick), it records, and the recording replays headless
-// at 24, 60 and 144 fps to the same checksum, ending where it ended.
-func TestReadmeGame(t *testing.T) {
+// readmeGame returns the Go program under the README's "A game of your
+// own".
+func readmeGame(t *testing.T) string {
+	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := string(readme)
 	i := strings.Index(src, "## A game of your own")
-	j := strings.Index(src[i:], "```go\n")
+	j := strings.Index(src[max(i, 0):], "```go\n")
 	if i < 0 || j < 0 {
 		t.Fatal("README.md has no Go program under \"A game of your own\"")
 	}
 	code := src[i+j+len("```go\n"):]
-	code = code[:strings.Index(code, "```")]
+	return code[:strings.Index(code, "```")]
+}
+
+// The README's game is a complete program on the kit: built from the
+// README as it stands, it runs headless; played in a window under Xvfb with
+// real key presses (the arrows steer the ship onto the star, Esc ends the
+// game, decided on a tick), it records, and the recording replays headless
+// at 24, 60 and 144 fps to the same checksum, ending where it ended.
+func TestReadmeGame(t *testing.T) {
+	code := readmeGame(t)
 	// A package under testdata is left out of ./... but builds when named.
 	if err := os.MkdirAll("testdata", 0o755); err != nil { // not in git: a fresh clone has none
 		t.Fatal(err)

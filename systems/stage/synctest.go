@@ -16,8 +16,8 @@ import (
 // before every tick of the first group, the stage rolls its state back N
 // ticks (the world, the cp space, what the scene keeps with Keep), runs
 // the update systems again on the same events and input, and compares the
-// state checksum at every tick boundary with the first pass's, as a
-// rollback session would re-simulate, every tick. It also takes the
+// state checksum at every tick boundary with the first pass's, as
+// rollback netcode re-simulates, every tick. It also takes the
 // checksum after every update system, in both passes, as the desync
 // bisector does. A difference is the scene's error: it names the tick, the
 // first system after which the state differed, and the component types

@@ -8,20 +8,27 @@ import (
 	"testing"
 )
 
+// fileAndLink makes a folder with a regular file, "file", and a symbolic
+// link to it, "link".
+func fileAndLink(t *testing.T) (dir, file, link string) {
+	t.Helper()
+	dir = t.TempDir()
+	file, link = filepath.Join(dir, "file"), filepath.Join(dir, "link")
+	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("file", link); err != nil {
+		t.Fatal(err)
+	}
+	return dir, file, link
+}
+
 // Target lets a write replace only a regular file: nothing there or a
 // regular file is the path itself, a link is followed to the file it
 // names, and a directory, a device, a pipe or a link to nothing is refused
 // with what is there.
 func TestTarget(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "file")
-	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink("file", link); err != nil {
-		t.Fatal(err)
-	}
+	dir, file, link := fileAndLink(t)
 	chain := filepath.Join(dir, "chain")
 	if err := os.Symlink("link", chain); err != nil {
 		t.Fatal(err)
@@ -60,15 +67,7 @@ func TestTarget(t *testing.T) {
 // Write replaces a regular file, writes through a link to the file it
 // names (the link stays a link), and leaves a pipe as it was.
 func TestWriteKeepsWhatIsNotARegularFile(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "file")
-	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink("file", link); err != nil {
-		t.Fatal(err)
-	}
+	dir, file, link := fileAndLink(t)
 	if err := Write(link, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
