@@ -126,6 +126,7 @@ type Loop struct {
 	drawn       bool               // a Render was delivered: EndFrame and AfterFrame are due
 	stopAt      time.Duration      // Options.StopAt
 	syncTest    int                // Options.SyncTest
+	keyframes   int64              // Options.Keyframes
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 
 	// the current timeline
@@ -188,9 +189,12 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	if opts.SyncTest < 0 || opts.SyncTest > MaxSyncTest {
 		return nil, &ConfigError{"Options.SyncTest", opts.SyncTest, fmt.Sprintf("must be in [0, %d] ticks (0: off)", MaxSyncTest)}
 	}
+	if opts.Keyframes < 0 || opts.Keyframes > MaxKeyframes {
+		return nil, &ConfigError{"Options.Keyframes", opts.Keyframes, fmt.Sprintf("must be in [0, %d] ticks (0: none)", MaxKeyframes)}
+	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
-		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest}
+		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes)}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	l.holder, _ = d.(Holder)
@@ -311,6 +315,12 @@ func (l *Loop) next() bool {
 			l.ev = Event{Kind: Input, Frame: l.frame, Time: l.tickedUntil, Input: &l.sample}
 			return true
 		case stateUpdates:
+			if r := &l.rec; r.rewind != nil && r.rewind.keyframe {
+				if err := r.restoreKeyframe(); err != nil {
+					l.fail(err)
+					continue
+				}
+			}
 			if l.nextTick() {
 				return true
 			}
@@ -558,6 +568,12 @@ func (l *Loop) nextTick() bool {
 	g := &l.groups[best]
 	if g.inFrame >= l.tickLimit(best) {
 		return false
+	}
+	if best == 0 && l.keyframes > 0 && l.rec.state != nil {
+		if err := l.rec.maybeKeyframe(); err != nil {
+			l.fail(err)
+			return false
+		}
 	}
 	g.ticks++
 	g.inFrame++

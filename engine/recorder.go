@@ -47,6 +47,8 @@ type recorder struct {
 	restart func() (Scene, error) // Options.Restart
 	rewind  *seekTarget           // asked for by Rewind
 	seek    *seekTarget           // a rewind's re-run, under way
+	state   SceneState            // the scene's, for keyframes (keyframe.go)
+	keys    keyframes             // the timeline's keyframes
 }
 
 // replayEnding is how far a replay is from the end of the recorded
@@ -69,6 +71,7 @@ func (r *recorder) beginTimeline(groups []Group) error {
 	l := r.loop
 	r.replayed, r.ending = nil, replaying
 	r.checkRecord, r.checkReplay, r.checkNext, r.checkSince = false, false, 0, 0
+	r.keys.clear()
 	n := len(groups)
 	r.logged = slices.Grow(r.logged[:0], n)[:n]
 	clear(r.logged)
@@ -376,7 +379,7 @@ func (r *recorder) finish(err error) error {
 
 // sceneStarts forgets the scene before's checksum and bisector hooks.
 func (r *recorder) sceneStarts() {
-	r.checksum = nil
+	r.checksum, r.state = nil, nil
 	r.bisect.parts, r.bisect.dump = nil, nil
 }
 

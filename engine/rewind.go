@@ -6,56 +6,69 @@ import (
 	"time"
 )
 
-// Rewind: stepping the game back while paused, exactly. The loop re-runs
-// the run from its first scene (Options.Restart makes a fresh one) with the
-// run's own recording, or the recording being replayed, at full speed: every
-// frame of the re-run delivers all the ticks up to the end of the scene it
-// runs, or up to the tick wanted, and the recording's checksums are checked
-// on the way. There the loop pauses, and the game goes on live (or, in a
-// replay, replaying). Its cost is that of simulating the run so far again,
-// so it grows with the run's length: BenchmarkArenaRewind (package scenes)
-// measures a step back 10 s and a minute into the demo's Arena.
+// Rewind: stepping the game back while paused, exactly. With keyframes
+// (Options.Keyframes and a scene that gives its SceneState: keyframe.go)
+// the loop restores the last keyframe at or before the tick wanted and
+// simulates the few ticks after it again, in the current scene:
+// BenchmarkStepBack (package scenes) measures it flat in the game's length.
+// Without one, the loop re-runs the run from its first scene
+// (Options.Restart makes a fresh one) with the run's own recording, or the
+// recording being replayed, at full speed: every frame of the re-run
+// delivers all the ticks up to the end of the scene it runs, or up to the
+// tick wanted. Either way the recording's checksums are checked on the way,
+// and there the loop pauses, and the game goes on live (or, in a replay,
+// replaying). A re-run's cost is that of simulating the run so far again
+// (BenchmarkStepBack's rerun/at=1m).
 
 // seekTarget is where a rewind goes: after tick `tick` of the first group of
 // timeline `scene`, live (the run's own recording) or replaying.
 type seekTarget struct {
-	scene int
-	tick  int64
-	live  bool
+	scene    int
+	tick     int64
+	live     bool
+	keyframe bool // from a keyframe of the current timeline (keyframe.go)
 }
 
 // errRewind ends a chain that is to be re-run for a rewind.
 var errRewind = errors.New("engine: rewind")
 
 // Rewind steps the game back n ticks of the first group (to the scene's
-// start at most) while paused: it re-runs the run from its first scene to
-// there, at full speed, and stays paused. It is exact: the game is
-// deterministic and the recording's checksums are checked on the way. The
-// scene's Run returns (its release runs) and is made anew by the re-run.
+// start at most) while paused, and stays paused there. It is exact: the
+// game is deterministic and the recording's checksums are checked on the
+// way. From a keyframe (see Options.Keyframes) it restores the scene's
+// state and simulates fewer than Options.Keyframes ticks again, before the
+// frame's ticks; otherwise it re-runs the run from its first scene to there,
+// at full speed: the scene's Run returns (its release runs) and is made
+// anew by the re-run.
 //
 // The run's recording ([Options.Record]) then holds the run as it goes on
 // from there: what was recorded after the tick is dropped, in memory and,
 // for a log being written to a file ([InputLog.Create]), in the file too.
 //
-// It needs [Options.Restart] (cli.App sets it), and the run recorded or
-// replayed; otherwise, or when not paused, it returns an error that says
-// why and does nothing. Call it
-// from the loop's goroutine (an input system: devtools.Keys binds it to
-// the comma key).
+// It needs the run recorded or replayed, and a keyframe or
+// [Options.Restart] (cli.App sets both); otherwise, or when not paused, it
+// returns an error that says why and does nothing. Call it from the loop's
+// goroutine (an input system: devtools.Keys binds it to the comma key).
 func (l *Loop) Rewind(n int64) error {
 	switch {
 	case !l.paused:
 		return errors.New("engine: rewind: only while paused")
 	case n < 1:
 		return fmt.Errorf("engine: rewind %d ticks: at least 1", n)
-	case l.rec.restart == nil:
-		return errors.New("engine: rewind: the run has no Options.Restart to make its first scene again")
 	case l.rec.replay == nil && l.rec.record == nil:
 		return errors.New("engine: rewind: the run is neither recorded nor replayed")
-	case !l.begun || l.rec.seek != nil:
+	case !l.begun || l.rec.seek != nil || l.rec.rewind != nil:
 		return errors.New("engine: rewind: no scene timeline to rewind")
 	}
-	l.rec.rewind = &seekTarget{scene: l.scenes, tick: max(l.groups[0].ticks-n, 0), live: l.rec.replay == nil}
+	t := &seekTarget{scene: l.scenes, tick: max(l.groups[0].ticks-n, 0), live: l.rec.replay == nil}
+	if t.keyframe = l.rec.keyframeFor(t.tick); t.keyframe {
+		l.rec.rewind = t // restored before the frame's ticks (see restoreKeyframe)
+		return nil
+	}
+	if l.rec.restart == nil {
+		return errors.New("engine: rewind: the run has no Options.Restart to make its first scene again")
+	}
+	l.rec.rewind = t
 	l.stopped = true
 	return nil
 }

@@ -49,6 +49,16 @@ type Options struct {
 	// scene built on stage.Stage does the checking. At most MaxSyncTest.
 	SyncTest int
 
+	// Keyframes, when positive, has the loop take a keyframe of the
+	// scene's state (a SceneState: stage.Stage gives it) every Keyframes
+	// ticks of its first group, keeping the last KeyframeSlots, so that
+	// Loop.Rewind restores one and simulates fewer than Keyframes ticks
+	// again instead of re-running the run (see SceneState). A keyframe
+	// costs about one physics step of the scene (BenchmarkStepBack, package
+	// scenes, measures both). cli.App sets DefaultKeyframes for a window
+	// run. At most MaxKeyframes.
+	Keyframes int
+
 	// StopAt, when positive, stops the run (as Loop.Stop does) right after
 	// the tick that brings the game time of its scenes' first groups, summed
 	// over the scenes, to StopAt: the same tick at any frame rate.

@@ -1,52 +1,102 @@
 package scenes
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems/physics"
 )
 
-// BenchmarkArenaRewind is what a step back costs in the Arena (headless,
-// the autopilot playing): the game pauses at tick N and steps back one tick,
-// which re-runs the Arena from its start to tick N-1. It reports the time of
-// that re-run and the ticks it re-simulates a second; a step back is instant
-// (under a 60 Hz frame) while N-1 ticks take less than 16.7 ms at that rate.
-func BenchmarkArenaRewind(b *testing.B) {
-	for _, at := range []int64{600, 3600} {
-		b.Run(fmt.Sprintf("at-tick-%d", at), func(b *testing.B) {
-			var total time.Duration
-			for b.Loop() {
-				opts := &Options{Seed: 3, Autopilot: true, Seconds: 120}
-				var asked time.Time
-				var took time.Duration
-				rewound := false
-				hook := func(loop *engine.Loop, ev engine.Event) {
-					switch {
-					case !rewound && ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == at:
-						loop.SetPaused(true)
-					case !rewound && ev.Kind == engine.Input && loop.Paused():
-						rewound = true
-						asked = time.Now()
-						if err := loop.Rewind(1); err != nil {
-							b.Fatal(err)
-						}
-					case rewound && ev.Kind == engine.Render && !loop.Rewinding() && took == 0:
-						took = time.Since(asked)
-						loop.Stop()
-					}
-				}
-				err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, OnEvent: hook,
-					Record: &engine.InputLog{}, Restart: func() (engine.Scene, error) { return &Arena{opts: opts}, nil }})
-				if err != nil || took == 0 {
-					b.Fatalf("%v, the rewind took %v", err, took)
-				}
-				total += took
+// stepBack plays the Arena (headless, the autopilot playing) to tick `at`
+// of its physics group, pauses, steps back one tick, and returns how long
+// the step back took: from Loop.Rewind to the first frame drawn at the tick
+// it went to. With keyframes (Options.Keyframes) the step back restores
+// the last keyframe and simulates the ticks after it again; without, it
+// re-runs the Arena from its start. It also returns the checksum the
+// first pass left at tick at-1 and the one after the step back, and how
+// many times the Arena's setup ran.
+func stepBack(tb testing.TB, at int64, keyframes int) (took time.Duration, first, again uint64, setups, keyBytes int) {
+	tb.Helper()
+	opts := &Options{Seed: 3, Autopilot: true, Undying: true, Seconds: float64(at)/60 + 10}
+	var asked time.Time
+	rewound := false
+	var st *Arena
+	arena := func() (engine.Scene, error) {
+		setups++
+		st = &Arena{opts: opts}
+		return st, nil
+	}
+	hook := func(loop *engine.Loop, ev engine.Event) {
+		switch {
+		case !rewound && ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == at:
+			loop.SetPaused(true)
+		case !rewound && ev.Kind == engine.Input && loop.Paused():
+			rewound = true
+			asked = time.Now()
+			if err := loop.Rewind(1); err != nil {
+				tb.Fatal(err)
 			}
-			per := total / time.Duration(b.N)
-			b.ReportMetric(float64(per.Microseconds())/1000, "ms/rewind")
-			b.ReportMetric(float64(at-1)/per.Seconds(), "ticks/s")
+		case rewound && ev.Kind == engine.Render && !loop.Rewinding() && took == 0:
+			took = time.Since(asked)
+			again = st.st.State.Sum(st.world)
+			var snap physics.Snapshot // what a keyframe of the Arena holds, but a few kept values
+			if err := st.st.Physics.Snapshot(&snap); err != nil {
+				tb.Fatal(err)
+			}
+			keyBytes = snap.Bytes()
+			loop.Stop()
+		}
+	}
+	after := func(loop *engine.Loop, ev engine.Event) {
+		if !rewound && ev.Group == 0 && ev.Tick == at-1 {
+			first = st.st.State.Sum(st.world)
+		}
+	}
+	scene, _ := arena()
+	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, OnEvent: hook, AfterUpdate: after,
+		Record: &engine.InputLog{}, Restart: arena, Keyframes: keyframes})
+	if err != nil || took == 0 {
+		tb.Fatalf("%v, the step back took %v", err, took)
+	}
+	return took, first, again, setups, keyBytes
+}
+
+// A step back from a keyframe in the Arena leaves the state the first pass
+// left at that tick, without running the Arena's setup again.
+func TestArenaStepBackFromAKeyframe(t *testing.T) {
+	_, first, again, setups, _ := stepBack(t, 1000, engine.DefaultKeyframes)
+	if first == 0 || first != again || setups != 1 {
+		t.Fatalf("tick 999 left %x, the step back %x; the setup ran %d times", first, again, setups)
+	}
+}
+
+// BenchmarkStepBack is what a step back (the dev keys' comma) costs in the
+// Arena one and ten minutes into the game, from keyframes a second apart
+// (the window's default): restoring the last keyframe and simulating the
+// 59 ticks after it again, the most it ever simulates. Its ms/rewind is
+// flat in the game's length and under a 60 Hz frame (16.7 ms); MiB/ring
+// is the memory of the KeyframeSlots keyframes (the last 16 s). The
+// sub-benchmark rerun/at=1m is the same step back without keyframes (the
+// Arena re-run from its start), for the ratio.
+func BenchmarkStepBack(b *testing.B) {
+	for _, c := range []struct {
+		name      string
+		at        int64
+		keyframes int
+	}{{"at=1m", 3600, engine.DefaultKeyframes}, {"at=10m", 36000, engine.DefaultKeyframes}, {"rerun/at=1m", 3600, 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			var keyBytes int
+			for b.Loop() {
+				took, _, _, _, n := stepBack(b, c.at, c.keyframes)
+				total += took
+				keyBytes = n
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/rewind")
+			if c.keyframes > 0 {
+				b.ReportMetric(float64(keyBytes*engine.KeyframeSlots)/(1<<20), "MiB/ring")
+			}
 		})
 	}
 }

@@ -450,6 +450,8 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		StopAt: time.Duration(a.seconds * float64(time.Second))}
 	if a.Headless() {
 		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime}
+	} else {
+		opts.Keyframes = engine.DefaultKeyframes // a step back (the dev keys' comma) in constant time
 	}
 	// The run is recorded in memory (or to -record's file), for its summary
 	// and for rewinds (Loop.Rewind re-runs it from a fresh first scene). A

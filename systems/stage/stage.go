@@ -232,6 +232,7 @@ func (s *Stage) Ended() bool { return s.ended }
 // scene, or the loop's error. It gives the loop the state checksum first.
 func (s *Stage) Run() (engine.Scene, error) {
 	s.Loop.SetChecksum(s.checksum)
+	s.Loop.SetSceneState(&sceneState{s: s})
 	for ev := range s.Loop.Events(s.Sched.Groups()...) {
 		if s.sync != nil && ev.Kind == engine.Update {
 			if err := s.sync.update(s, ev); err != nil {

@@ -136,6 +136,11 @@ func (d *SysDetail) cut(t int64) {
 		d.sums = d.sums[:d.start[k]]
 	}
 	d.ticks = d.ticks[:k]
+	n := 0
+	for n < len(d.names) && d.names[n].from <= t {
+		n++
+	}
+	d.names = d.names[:n]
 }
 
 // cut keeps the ticks up to t.

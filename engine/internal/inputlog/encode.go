@@ -9,7 +9,25 @@ func Encode(run Run, l *Log) ([]byte, error) {
 	if err := CheckSettings(run.Settings); err != nil {
 		return nil, err
 	}
-	p := appendRunRecord(nil, run)
+	p := appendScenes(appendRunRecord(nil, run), l)
+	if l.Complete {
+		p = append(p, recRunEnd)
+	}
+	return appendChunk(Header(), p), nil
+}
+
+// CheckSettings refuses a setting longer than MaxSetting.
+func CheckSettings(settings map[string]string) error {
+	for k, v := range settings {
+		if len(k) > MaxSetting || len(v) > MaxSetting {
+			return fmt.Errorf("engine: input log: setting %.40q of %d bytes, more than %d", k, len(k)+len(v), MaxSetting)
+		}
+	}
+	return nil
+}
+
+// appendScenes appends the records of the log's timelines to p.
+func appendScenes(p []byte, l *Log) []byte {
 	for i := range l.Scenes {
 		s := &l.Scenes[i]
 		p = appendSceneRecord(p, s)
@@ -53,18 +71,5 @@ func Encode(run Run, l *Log) ([]byte, error) {
 			p = appendProgressRecord(p, s.Ticks)
 		}
 	}
-	if l.Complete {
-		p = append(p, recRunEnd)
-	}
-	return appendChunk(Header(), p), nil
-}
-
-// CheckSettings refuses a setting longer than MaxSetting.
-func CheckSettings(settings map[string]string) error {
-	for k, v := range settings {
-		if len(k) > MaxSetting || len(v) > MaxSetting {
-			return fmt.Errorf("engine: input log: setting %.40q of %d bytes, more than %d", k, len(k)+len(v), MaxSetting)
-		}
-	}
-	return nil
+	return p
 }

@@ -1,0 +1,74 @@
+package inputlog
+
+import (
+	"slices"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+)
+
+// Cutting a timeline back: a rewind from a keyframe goes back to where the
+// recording stood when the keyframe was taken, and records the ticks after
+// it anew.
+
+// A Mark is where the timeline being recorded stood after some ticks: the
+// length of each group's entries and the number of checksums. Taking one
+// into a Mark that held one before allocates nothing.
+type Mark struct {
+	ticks  []int64 // per group: ticks run
+	off    []int   // per group: bytes of its entries
+	n      []int   // per group: its entries
+	last   []int64 // per group: the tick of its last entry
+	checks int
+}
+
+// Mark sets m to where the current timeline stands after ticks[g] ticks of
+// each group g.
+func (l *Log) Mark(m *Mark, ticks []int64) {
+	s := l.current()
+	m.ticks = append(m.ticks[:0], ticks...)
+	m.off, m.n, m.last = m.off[:0], m.n[:0], m.last[:0]
+	for g := range s.Input {
+		m.off = append(m.off, len(s.Input[g]))
+		m.n = append(m.n, s.InputN[g])
+		m.last = append(m.last, s.Last[g])
+	}
+	m.checks = len(s.Checks)
+}
+
+// Last returns the tick of group g's last entry at the mark: where a
+// Cursor resumes (see Cursor.Resume).
+func (m *Mark) Last(g int) int64 { return m.last[g] }
+
+// CutTo cuts the current timeline back to m, a mark taken in it, and
+// returns what was cut as a timeline of its own (its entries and
+// checksums, its own copy) for a Cursor to resume on. A log recorded to a
+// file is written again from its first timeline (a recording holds a few
+// kilobytes a minute).
+func (l *Log) CutTo(m *Mark) *Scene {
+	s := l.current()
+	tail := &Scene{Name: s.Name, Groups: s.Groups, Every: s.Every, Input: make([][]byte, len(s.Input)),
+		Ticks: slices.Clone(s.Ticks), Checks: slices.Clone(s.Checks[m.checks:])}
+	for g := range s.Input {
+		tail.Input[g] = slices.Clone(s.Input[g][m.off[g]:])
+		s.Input[g], s.InputN[g], s.Last[g] = s.Input[g][:m.off[g]], m.n[g], m.last[g]
+	}
+	s.Checks = s.Checks[:m.checks]
+	for g := range s.Sys {
+		s.Sys[g].cut(m.ticks[g])
+	}
+	s.Parts.cut(m.ticks[0])
+	copy(s.Ticks, m.ticks)
+	if l.File != nil {
+		l.File.restart()
+		l.File.buf = appendScenes(l.File.buf, l)
+	}
+	return tail
+}
+
+// Resume puts the cursor on entries that follow tick `after` of its group,
+// with held the held state there (what the recording predicts for the next
+// tick).
+func (c *Cursor) Resume(entries []byte, after int64, held input.State) {
+	*c = Cursor{data: entries, held: held}
+	c.peek(after)
+}
