@@ -127,6 +127,7 @@ type Loop struct {
 	stopAt      time.Duration      // Options.StopAt
 	syncTest    int                // Options.SyncTest
 	keyframes   int64              // Options.Keyframes
+	game        GameInfo           // Options.Game
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 
 	// the current timeline
@@ -192,11 +193,23 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	if opts.Keyframes < 0 || opts.Keyframes > MaxKeyframes {
 		return nil, &ConfigError{"Options.Keyframes", opts.Keyframes, fmt.Sprintf("must be in [0, %d] ticks (0: none)", MaxKeyframes)}
 	}
+	if opts.Load != nil && opts.Replay != nil {
+		return nil, errors.New("engine: Run: Options.Load and Options.Replay: a run goes on from a save or replays a recording, not both")
+	}
+	if opts.Load != nil {
+		if err := opts.Load.check(opts.Game); err != nil {
+			return nil, err
+		}
+	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
-		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes)}
+		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes),
+		game: opts.Game}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
+	if opts.Load != nil {
+		l.rec.startLoad(opts.Load)
+	}
 	l.holder, _ = d.(Holder)
 	l.ender, _ = d.(FrameEnder)
 	if a, ok := d.(interface{ attach(*Loop) }); ok {
@@ -302,6 +315,7 @@ func (l *Loop) Next() bool {
 func (l *Loop) next() bool {
 	for {
 		if l.Stopped() {
+			l.rec.maybeSave() // a save asked for on the last tick
 			l.halt()
 			return false
 		}
@@ -543,6 +557,9 @@ func (l *Loop) dropOverrun() {
 
 // nextTick delivers the next due tick, if any, by the rules of the loop.
 func (l *Loop) nextTick() bool {
+	if l.rec.save != nil {
+		l.rec.maybeSave()
+	}
 	// Rule 3: paused or held, no tick runs, but a single step's (and a
 	// rewind's re-run, which goes back to a paused game).
 	if (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil {
@@ -614,6 +631,7 @@ func (l *Loop) tickInputOf(i int, g *group) {
 	g.tick = g.pending
 	g.pending.ClearEdges()
 	if l.rec.replayInput(i, g.ticks, &g.tick) {
+		g.srcPrev = g.tick // what the source gave when recorded: a run going on live from here derives its edges from it
 		return
 	}
 	if src := l.tickSource(i); src != nil {

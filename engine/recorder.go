@@ -47,6 +47,7 @@ type recorder struct {
 	restart func() (Scene, error) // Options.Restart
 	rewind  *seekTarget           // asked for by Rewind
 	seek    *seekTarget           // a rewind's re-run, under way
+	save    *saveRequest          // asked for by Loop.Save (savegame.go)
 	state   SceneState            // the scene's, for keyframes (keyframe.go)
 	keys    keyframes             // the timeline's keyframes
 }
@@ -313,7 +314,7 @@ func (r *recorder) renderDue() error {
 		return r.ranPast()
 	}
 	if r.seek != nil {
-		r.seekFrameDone()
+		return r.seekFrameDone()
 	}
 	return nil
 }

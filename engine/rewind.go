@@ -26,7 +26,8 @@ type seekTarget struct {
 	scene    int
 	tick     int64
 	live     bool
-	keyframe bool // from a keyframe of the current timeline (keyframe.go)
+	keyframe bool  // from a keyframe of the current timeline (keyframe.go)
+	load     *Save // going on from a save (savegame.go): just before the next tick, not paused
 }
 
 // errRewind ends a chain that is to be re-run for a rewind.
@@ -129,6 +130,8 @@ func (l *Loop) startSeek() (Scene, error) {
 func (l *Loop) seekTime() time.Duration {
 	g, r := &l.groups[0], &l.rec
 	switch {
+	case l.scenes == r.seek.scene && r.seek.load != nil:
+		return loadTime(g, r.seek.tick)
 	case l.scenes == r.seek.scene:
 		return g.rate.Due(r.seek.tick)
 	case r.replayed != nil:
@@ -138,14 +141,20 @@ func (l *Loop) seekTime() time.Duration {
 }
 
 // seekFrameDone ends the re-run once a frame of the target's timeline has
-// delivered its ticks: the loop pauses there, live or replaying.
-func (r *recorder) seekFrameDone() {
+// delivered its ticks: the loop pauses there, live or replaying; a load
+// checks the state against the save's and goes on.
+func (r *recorder) seekFrameDone() error {
 	if r.loop.scenes != r.seek.scene {
-		return
+		return nil
 	}
-	if r.seek.live {
+	t := r.seek
+	if t.live {
 		r.replay, r.replayed = nil, nil
 	}
 	r.seek = nil
+	if t.load != nil {
+		return r.loadDone(t.load)
+	}
 	r.loop.paused = true
+	return nil
 }

@@ -86,6 +86,18 @@ type Options struct {
 	// which re-runs the run from it. cli.App sets it.
 	Restart func() (Scene, error)
 
+	// Game names the game and its version in the saves the run writes
+	// (Loop.Save); Load refuses a save of another.
+	Game GameInfo
+
+	// Load, if set, goes on from a save (LoadSave): the run simulates the
+	// saved run again at full speed from its first scene (a fresh one, as
+	// Run's first) to the save's tick, checking its checksums, and goes on
+	// live from there; its recording (Record) holds the whole run, the
+	// saved part included. A save of another Game, or with Replay, is an
+	// error before anything runs.
+	Load *Save
+
 	// Replay, if set, feeds every tick the input it had when recorded, in
 	// place of live input and TickInput (Input events still carry the live
 	// sample), checks the state, and ends the run where the recording

@@ -1,0 +1,230 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
+)
+
+// Save games. A save holds the run up to a tick as the run's own recording
+// does: every scene's timeline and the input of every tick, with the state
+// checksum at the tick it stops after. Loading one (Options.Load)
+// simulates the run again from its first scene to there at full speed,
+// checking the recording's checksums on the way and the save's at the end,
+// and the game goes on live from there. The game is deterministic, so this
+// is the state the save was made in, exactly: the world, the physics (cp's
+// hidden state included: its contact impulses, its spatial index, its
+// sleeping bodies), the random sources, and whatever the scenes keep in
+// their values, carried from scene to scene as the run carried it. Nothing
+// needs declaring for a save, and a save is small (a few kilobytes a
+// minute), but loading costs the simulation of the run so far
+// (BenchmarkLoad, package scenes, measures it).
+
+// GameInfo names a game and its version in the saves it writes: a save
+// from another game, or from another version of this one, is refused.
+type GameInfo struct {
+	Name, Version string
+}
+
+// A Save is a save file read by [LoadSave]: a run up to a tick, to go on
+// from with Options.Load.
+type Save struct {
+	Game      GameInfo
+	Scene     int    // the scene timeline it stops in, from 1
+	SceneName string // that scene's name
+	Tick      int64  // the ticks of that timeline's first group it ran
+	Checksum  uint64 // the state checksum there (0: the scene had none)
+
+	log *InputLog
+}
+
+// Seed returns the seed the saved run's recording holds (InputLog.Seed).
+func (s *Save) Seed() uint64 { return s.log.Seed }
+
+// Settings returns the settings the saved run's recording holds
+// (InputLog.Settings): a game's flags, which a load must run with.
+func (s *Save) Settings() map[string]string { return s.log.Settings }
+
+// ErrBadSave is wrapped by every error about a malformed save file.
+var ErrBadSave = inputlog.ErrBadSave
+
+// ParseSave decodes a save file's bytes. A file that is not a save, of
+// another format version, cut short or damaged (a changed byte) is an
+// error wrapping ErrBadSave that says which.
+func ParseSave(data []byte) (*Save, error) {
+	meta, run, l, err := inputlog.ParseSave(data)
+	if err != nil {
+		return nil, err
+	}
+	lg := &InputLog{Seed: run.Seed, Settings: run.Settings, log: *l}
+	return &Save{Game: GameInfo{meta.Game, meta.Version}, Scene: meta.Scene, SceneName: l.Scenes[meta.Scene-1].Name,
+		Tick: meta.Tick, Checksum: meta.Sum, log: lg}, nil
+}
+
+// LoadSave reads and checks a save file (see ParseSave).
+func LoadSave(path string) (*Save, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("engine: load save: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("engine: load save %s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, inputlog.MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("engine: load save %s: %w", path, err)
+	}
+	s, err := ParseSave(data)
+	if err != nil {
+		return nil, fmt.Errorf("engine: load save %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// check refuses a save made by another game or version than game.
+func (s *Save) check(game GameInfo) error {
+	switch {
+	case s.Game.Name != game.Name:
+		return fmt.Errorf("engine: load: a save of game %q; this game is %q", s.Game.Name, game.Name)
+	case s.Game.Version != game.Version:
+		return fmt.Errorf("engine: load: a save of %s version %q; this is version %q", game.Name, s.Game.Version, game.Version)
+	}
+	return nil
+}
+
+// saveRequest is a save asked for by Loop.Save, written once the run is
+// at a tick boundary of the first group.
+type saveRequest struct {
+	path string
+	done func(error)
+}
+
+// Save asks for the game to be saved to path once every tick due before
+// the first group's next tick has run (at once between ticks; from an
+// update system, after the tick and those of other groups due with it),
+// and tells done (which may be nil) how it went. The run must be recorded
+// ([Options.Record]: cli.App records every run). The file is written whole
+// or not at all (a file beside it, renamed over it), and only a save file
+// is replaced: a recording or any other file at path is an error and stays.
+// A later call before the save is written replaces the earlier one, whose
+// done hears of it. Call it from the loop's goroutine.
+func (l *Loop) Save(path string, done func(error)) {
+	if old := l.rec.save; old != nil && old.done != nil {
+		old.done(errors.New("engine: save: replaced by a later save"))
+	}
+	l.rec.save = &saveRequest{path, done}
+}
+
+// maybeSave writes the save asked for, once the run is at a tick boundary
+// of the first group: every group has run its ticks due before the first
+// group's next one.
+func (r *recorder) maybeSave() {
+	l := r.loop
+	if r.save == nil || !l.begun || r.seek != nil || r.rewind != nil {
+		return
+	}
+	for i := range l.groups {
+		if l.groups[i].nextDue < l.groups[0].nextDue {
+			return
+		}
+	}
+	req := r.save
+	r.save = nil
+	err := r.writeSave(req.path)
+	if req.done != nil {
+		req.done(err)
+	}
+}
+
+// writeSave writes the run so far to path as a save.
+func (r *recorder) writeSave(path string) error {
+	l := r.loop
+	if r.record == nil {
+		return errors.New("engine: save: the run is not recorded (Options.Record)")
+	}
+	counts := make([]int64, len(l.groups))
+	for i := range l.groups {
+		counts[i] = l.groups[i].ticks
+	}
+	r.record.log.SetTicks(counts)
+	var sum uint64
+	if r.checksum != nil {
+		sum = r.checksum()
+	}
+	meta := inputlog.SaveMeta{Game: l.game.Name, Version: l.game.Version, Scene: l.scenes, Tick: counts[0], Sum: sum}
+	p := r.record.prefix(l.scenes, counts)
+	data, err := inputlog.EncodeSave(meta, p.run(), &p.log)
+	if err != nil {
+		return fmt.Errorf("engine: save %s: %w", path, err)
+	}
+	return writeSaveFile(path, data)
+}
+
+// writeSaveFile writes data to path by rename, replacing only a save.
+func writeSaveFile(path string, data []byte) error {
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return fmt.Errorf("engine: save to %s: %w", path, err)
+	}
+	if old, err := os.Open(target); err == nil {
+		head := make([]byte, len(inputlog.SaveMagic))
+		n, _ := io.ReadFull(old, head)
+		old.Close()
+		if !inputlog.IsSave(head[:n]) {
+			return fmt.Errorf("engine: save to %s: a file that is not a save is there (a recording?): save elsewhere, or move it", path)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("engine: save: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), target)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("engine: save to %s: %w", path, err)
+	}
+	atomicfile.SyncDir(filepath.Dir(target))
+	return nil
+}
+
+// startLoad readies the loop to go on from a save: the run is simulated
+// again from its first scene to the save's tick, replaying the save's
+// recording (recorded anew, when the run records), then goes on live.
+func (r *recorder) startLoad(s *Save) {
+	r.replay = s.log
+	r.seek = &seekTarget{scene: s.Scene, tick: s.Tick, live: true, load: s}
+}
+
+// loadDone checks the state the load reached against the save's checksum.
+func (r *recorder) loadDone(s *Save) error {
+	if r.checksum == nil || s.Checksum == 0 {
+		return nil
+	}
+	l := r.loop
+	if sum := r.checksum(); sum != s.Checksum {
+		return &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: l.groups[0].ticks,
+			Since: r.checkSince, Recorded: s.Checksum, Replayed: sum}
+	}
+	return nil
+}
+
+// loadTime is the game time a load's re-run goes to in the save's scene:
+// just before the first group's next tick, so that every group has run the
+// ticks it had when saved.
+func loadTime(g *group, tick int64) time.Duration { return g.rate.Due(tick+1) - 1 }
