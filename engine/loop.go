@@ -151,6 +151,7 @@ type Loop struct {
 	ev                 Event
 	frame              int64
 	sample, prevSample input.State
+	scratch            input.State // a tick source's answer that the recording's replaces
 	stopWanted         atomic.Bool
 	stopped            bool
 	err                error
@@ -197,7 +198,7 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 		return nil, errors.New("engine: Run: Options.Load and Options.Replay: a run goes on from a save or replays a recording, not both")
 	}
 	if opts.Load != nil {
-		if err := opts.Load.check(opts.Game); err != nil {
+		if err := opts.Load.CheckGame(opts.Game); err != nil {
 			return nil, err
 		}
 	}
@@ -632,6 +633,14 @@ func (l *Loop) tickInputOf(i int, g *group) {
 	g.pending.ClearEdges()
 	if l.rec.replayInput(i, g.ticks, &g.tick) {
 		g.srcPrev = g.tick // what the source gave when recorded: a run going on live from here derives its edges from it
+		if src := l.tickSource(i); src != nil && l.rec.seek != nil && l.rec.seek.live {
+			// A re-run that goes on live (a load, a step back): the source
+			// is asked as it was, its answer replaced by the recording's,
+			// so that a source with state of its own (an autopilot's
+			// random source) is where it was when the tick was recorded.
+			l.scratch = g.pending
+			src.SampleTick(TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &l.scratch)
+		}
 		return
 	}
 	if src := l.tickSource(i); src != nil {

@@ -88,8 +88,9 @@ func LoadSave(path string) (*Save, error) {
 	return s, nil
 }
 
-// check refuses a save made by another game or version than game.
-func (s *Save) check(game GameInfo) error {
+// CheckGame refuses a save made by another game, or another version of
+// it, than game (Options.Load is refused the same way).
+func (s *Save) CheckGame(game GameInfo) error {
 	switch {
 	case s.Game.Name != game.Name:
 		return fmt.Errorf("engine: load: a save of game %q; this game is %q", s.Game.Name, game.Name)
@@ -191,6 +192,9 @@ func writeSaveFile(path string, data []byte) error {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), target)

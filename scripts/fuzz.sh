@@ -19,6 +19,7 @@ go=${GO:-go}
 targets=(
   ./engine FuzzLoopDeltas
   ./engine FuzzParseInputLog
+  ./engine FuzzParseSave
   ./engine FuzzConfig
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex

@@ -7,7 +7,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -16,9 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -58,6 +55,14 @@ import (
 //	-dump-at S:T      write the world after tick T of scene S (T alone: scene 1) to dump-S-T.txt
 //	-synctest N       before every tick, roll the game back N ticks, simulate them again and
 //	                  check every tick's state is the same (a scene on stage.Stage; 0: off)
+//	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
+//	-load FILE        go on from a save: its seed and settings too; the saved run is
+//	                  simulated again (checked) and played on, in a window or headless
+//
+// A save (engine.Loop.Save) names the game (Name) and its Version: a save
+// of another game or version, damaged or cut short, is refused by name.
+// A run loaded from a save records the whole run, the saved part included,
+// so that its recording replays alone.
 //
 // A replay that diverges says where (the tick; with -detail at recording,
 // the system and the component types), and writes the replayed world at
@@ -75,8 +80,9 @@ import (
 //
 // The run is recorded in memory (or to -record's file) whatever the flags,
 // and first is the run's Options.Restart, so that engine.Loop.Rewind (the
-// dev keys' comma) can re-run it to an earlier tick; a window run with no
-// summary keeps a state checksum a second.
+// dev keys' comma) can go back to an earlier tick: from the keyframes a
+// window run keeps (engine.DefaultKeyframes), or by re-running the run. A
+// window run with no summary keeps a state checksum a second.
 //
 // A run that is headless, records, replays or has -seconds ends with a
 // summary: the scenes and ticks run (the ticks of each scene's first
@@ -87,7 +93,11 @@ import (
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).
 type App struct {
-	Name   string         // the program's name, in messages; default the executable's
+	Name   string         // the program's name, in messages and saves; default the executable's
+	// Version is the game's version, in its saves: a save of another
+	// version is refused. Default: the main module's version in the
+	// build's information ("(devel)" for a build of a checkout).
+	Version string
 	Window window.Options // the window, when not headless
 	Config engine.Config  // the loop's configuration
 
@@ -101,7 +111,8 @@ type App struct {
 
 	flags                        *flag.FlagSet
 	headless, realtime, detail   bool
-	dumpAt, shotAt               string
+	dumpAt, shotAt, saveAt       string
+	save, load                   string
 	fps, seconds                 float64
 	seed                         uint64
 	record, replay, shot, cpuOut string
@@ -211,6 +222,20 @@ var standardFlags = []standardFlag{
 			}
 			if a.shot == "" {
 				return &FlagError{"screenshot-at", a.shotAt, "goes with -screenshot FILE: where to save it"}
+			}
+			return nil
+		}},
+	{name: "save", value: func(a *App) any { return &a.save },
+		usage: "save the game to this file after tick T of scene S (-save-at S:T); -load goes on from it",
+		check: func(a *App) error { return a.checkSave() }},
+	{name: "save-at", value: func(a *App) any { return &a.saveAt },
+		usage: "where -save saves: after tick T of scene S (S:T; T alone: scene 1)",
+		check: func(a *App) error { return a.checkSaveAt() }},
+	{name: "load", value: func(a *App) any { return &a.load },
+		usage: "go on from this save (its seed and settings too): the saved run is simulated again, checked, then played on",
+		check: func(a *App) error {
+			if a.load != "" && a.replay != "" {
+				return &FlagError{"load", a.load, "goes on from a save; -replay replays a recording: one or the other"}
 			}
 			return nil
 		}},
@@ -427,12 +452,18 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		if replay, err = engine.LoadInputLog(a.replay); err != nil {
 			return err
 		}
-		if err := a.applySettings(replay); err != nil {
+		if err := a.applySettings("replay", a.replay, "recording", replay.Settings); err != nil {
 			return err
 		}
 		a.seed = replay.Seed
 	}
-	if err := a.check(); err != nil { // the replay's settings, before the game reads them
+	var save *engine.Save
+	if a.load != "" {
+		if save, err = a.loadSave(); err != nil {
+			return err
+		}
+	}
+	if err := a.check(); err != nil { // the replay's or the save's settings, before the game reads them
 		return err
 	}
 	scene, err := first()
@@ -446,7 +477,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		return err
 	}
 
-	opts := &engine.Options{Config: a.Config, Replay: replay, SyncTest: a.syncTest,
+	opts := &engine.Options{Config: a.Config, Replay: replay, Load: save, Game: a.game(), SyncTest: a.syncTest,
 		StopAt: time.Duration(a.seconds * float64(time.Second))}
 	if a.Headless() {
 		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime}
@@ -490,7 +521,16 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	opts.OnDivergence = dumps.diverged
 	if a.dumpAt != "" {
 		dumps.scene, dumps.tick, _ = parseSceneTick(a.dumpAt)
-		opts.AfterUpdate = dumps.afterUpdate
+	}
+	saving := &savePoint{path: a.save}
+	if a.saveAt != "" {
+		saving.scene, saving.tick, _ = parseSceneTick(a.saveAt)
+	}
+	if a.dumpAt != "" || a.save != "" {
+		opts.AfterUpdate = func(loop *engine.Loop, ev engine.Event) {
+			dumps.afterUpdate(loop, ev)
+			saving.afterUpdate(loop, ev)
+		}
 	}
 	var probe *realtimeProbe
 	if a.realtime {
@@ -520,6 +560,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	}
 	if runErr == nil && a.dumpAt != "" {
 		runErr = dumps.result()
+	}
+	if runErr == nil && a.save != "" {
+		runErr = saving.result(a.out())
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
 		a.summarize(opts.Record, replay, probe, saved, runErr)
@@ -603,194 +646,29 @@ func (a *App) settings() map[string]string {
 	return m
 }
 
-// applySettings sets the flags from a recording's settings; a flag given
-// on the command line with another value is an error.
-func (a *App) applySettings(lg *engine.InputLog) error {
+// applySettings sets the flags from the settings of a recording or a
+// save (what, read by flag `from` from path); a flag given on the command
+// line with another value is an error.
+func (a *App) applySettings(from, path, what string, settings map[string]string) error {
 	given := map[string]bool{}
 	a.flags.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	names := make([]string, 0, len(lg.Settings))
-	for name := range lg.Settings {
+	names := make([]string, 0, len(settings))
+	for name := range settings {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		value := lg.Settings[name]
+		value := settings[name]
 		f := a.flags.Lookup(name)
 		switch {
 		case f == nil || unrecordedStandard(name):
-			return &FlagError{"replay", a.replay, fmt.Sprintf("the recording was made with -%s %s, a flag this program does not have", name, value)}
+			return &FlagError{from, path, fmt.Sprintf("the %s was made with -%s %s, a flag this program does not have", what, name, value)}
 		case given[name] && f.Value.String() != value:
-			return &FlagError{name, f.Value.String(), fmt.Sprintf("the recording was made with -%s %s: a replay runs as it was recorded (drop -%s)", name, value, name)}
+			return &FlagError{name, f.Value.String(), fmt.Sprintf("the %s was made with -%s %s: a %s runs as the %s was made (drop -%s)", what, name, value, from, what, name)}
 		}
 		if err := a.flags.Set(name, value); err != nil {
-			return &FlagError{"replay", a.replay, fmt.Sprintf("the recording's -%s %s: %v", name, value, err)}
+			return &FlagError{from, path, fmt.Sprintf("the %s's -%s %s: %v", what, name, value, err)}
 		}
 	}
 	return nil
-}
-
-// summarize prints what the run did, the recording (saved: where it is) or
-// the replay, and last the state checksum. runErr is the error the run
-// ended with, printed after.
-func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, runErr error) {
-	out := a.out()
-	names := make([]string, rec.Scenes())
-	for i := range names {
-		names[i] = rec.Scene(i).Name
-	}
-	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), strings.Join(names, ", "), rec.Ticks())
-	if probe != nil {
-		fmt.Fprintln(out, probe.line())
-	}
-	if replay != nil {
-		r := replay.Replayed()
-		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)
-		var de *engine.DivergenceError
-		var re *engine.ReplayError
-		switch {
-		case errors.As(runErr, &de):
-			how = fmt.Sprintf("%d checksums matched, then tick %d's differed (the error below)", r.Checked, de.Tick)
-		case errors.As(runErr, &re):
-			how += ", then the replay left the recording (the error below)"
-		case runErr != nil:
-			how += ", then the run failed (the error below)"
-		case !r.Finished:
-			how += "; stopped before the recording's end"
-		case !replay.Complete():
-			how += "; the recording was cut short there (a crash or a kill)"
-		}
-		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
-	}
-	if a.syncTest > 0 && runErr == nil {
-		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.syncTest)
-	}
-	if saved != "" {
-		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)
-	}
-	if sum, ok := rec.RunChecksum(); ok {
-		fmt.Fprintf(out, "checksum %016x\n", sum)
-		return
-	}
-	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Loop.SetChecksum)")
-}
-
-// startProfile starts a CPU profile to path, and returns what stops it.
-func startProfile(path string) (func() error, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() error {
-		pprof.StopCPUProfile()
-		return f.Close()
-	}, nil
-}
-
-// screenshotFlag saves the frame-th frame drawn, or with a scene the first
-// frame drawn after its tick `tick`, then stops the loop.
-type screenshotFlag struct {
-	path   string
-	frame  int
-	scene  int
-	tick   int64
-	frames int
-	err    error
-	done   bool
-}
-
-func (s *screenshotFlag) afterFrame(loop *engine.Loop, ev engine.Event) {
-	screen := window.Screen(ev)
-	if s.done || screen == nil {
-		return
-	}
-	s.frames++
-	scene, _ := loop.Scene()
-	if s.scene == 0 && s.frames == s.frame || s.scene > 0 && (scene > s.scene || scene == s.scene && loop.Ticks(0) >= s.tick) {
-		s.done = true
-		s.err = window.SaveScreenshot(s.path, screen)
-		loop.Stop()
-	}
-}
-
-func (s *screenshotFlag) result() error {
-	if s.err != nil {
-		return s.err
-	}
-	if !s.done && s.scene > 0 {
-		return fmt.Errorf("-screenshot-at %d:%d: the run never reached tick %d of scene %d", s.scene, s.tick, s.tick, s.scene)
-	}
-	if !s.done {
-		return fmt.Errorf("-screenshot: the game ended after %d frames, before frame %d", s.frames, s.frame)
-	}
-	return nil
-}
-
-// parseSceneTick reads -dump-at's and -screenshot-at's S:T (or T, for
-// scene 1).
-func parseSceneTick(v string) (scene int, tick int64, err error) {
-	scene = 1
-	t := v
-	if i := strings.IndexByte(v, ':'); i >= 0 {
-		if _, err := fmt.Sscanf(v[:i], "%d", &scene); err != nil || scene < 1 || fmt.Sprint(scene) != v[:i] {
-			return 0, 0, errors.New("want S:T, a scene number from 1 and a tick from 1 (or T alone: scene 1)")
-		}
-		t = v[i+1:]
-	}
-	if _, err := fmt.Sscanf(t, "%d", &tick); err != nil || tick < 1 || fmt.Sprint(tick) != t {
-		return 0, 0, errors.New("want S:T, a scene number from 1 and a tick from 1 (or T alone: scene 1)")
-	}
-	return scene, tick, nil
-}
-
-// stateDumps writes the world as text: after tick `tick` of scene `scene`
-// (-dump-at), and where a replay diverged.
-type stateDumps struct {
-	scene int
-	tick  int64
-	path  string
-	err   error
-}
-
-// afterUpdate writes the dump -dump-at asks for once the scene has handled
-// its tick.
-func (d *stateDumps) afterUpdate(loop *engine.Loop, ev engine.Event) {
-	if scene, _ := loop.Scene(); d.path != "" || ev.Group != 0 || ev.Tick != d.tick || scene != d.scene {
-		return
-	}
-	d.path = dumpPath(d.scene, d.tick)
-	d.err = writeDump(loop, d.path)
-}
-
-// dumpPath is the file -dump-at S:T writes.
-func dumpPath(scene int, tick int64) string { return fmt.Sprintf("dump-%d-%d.txt", scene, tick) }
-
-func (d *stateDumps) result() error {
-	if d.path == "" {
-		return fmt.Errorf("-dump-at %d:%d: the run never reached tick %d of scene %d", d.scene, d.tick, d.tick, d.scene)
-	}
-	if d.err != nil {
-		return fmt.Errorf("-dump-at: %w", d.err)
-	}
-	return nil
-}
-
-// diverged writes the replayed world where the replay diverged.
-func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
-	path := fmt.Sprintf("diverged-%d-%d.txt", de.Scene, de.Tick)
-	if err := writeDump(loop, path); err == nil {
-		de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
-	}
-}
-
-// writeDump writes the loop's scene state to a new file at path.
-func writeDump(loop *engine.Loop, path string) error {
-	var buf bytes.Buffer
-	if err := loop.DumpState(&buf); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, buf.Bytes())
 }

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
+	"github.com/fixedstep/fixedstep/engine/window"
+)
+
+// startProfile starts a CPU profile to path, and returns what stops it.
+func startProfile(path string) (func() error, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
+}
+
+// screenshotFlag saves the frame-th frame drawn, or with a scene the first
+// frame drawn after its tick `tick`, then stops the loop.
+type screenshotFlag struct {
+	path   string
+	frame  int
+	scene  int
+	tick   int64
+	frames int
+	err    error
+	done   bool
+}
+
+func (s *screenshotFlag) afterFrame(loop *engine.Loop, ev engine.Event) {
+	screen := window.Screen(ev)
+	if s.done || screen == nil {
+		return
+	}
+	s.frames++
+	scene, _ := loop.Scene()
+	if s.scene == 0 && s.frames == s.frame || s.scene > 0 && (scene > s.scene || scene == s.scene && loop.Ticks(0) >= s.tick) {
+		s.done = true
+		s.err = window.SaveScreenshot(s.path, screen)
+		loop.Stop()
+	}
+}
+
+func (s *screenshotFlag) result() error {
+	if s.err != nil {
+		return s.err
+	}
+	if !s.done && s.scene > 0 {
+		return fmt.Errorf("-screenshot-at %d:%d: the run never reached tick %d of scene %d", s.scene, s.tick, s.tick, s.scene)
+	}
+	if !s.done {
+		return fmt.Errorf("-screenshot: the game ended after %d frames, before frame %d", s.frames, s.frame)
+	}
+	return nil
+}
+
+// parseSceneTick reads -dump-at's and -screenshot-at's S:T (or T, for
+// scene 1).
+func parseSceneTick(v string) (scene int, tick int64, err error) {
+	scene = 1
+	t := v
+	if i := strings.IndexByte(v, ':'); i >= 0 {
+		if _, err := fmt.Sscanf(v[:i], "%d", &scene); err != nil || scene < 1 || fmt.Sprint(scene) != v[:i] {
+			return 0, 0, errors.New("want S:T, a scene number from 1 and a tick from 1 (or T alone: scene 1)")
+		}
+		t = v[i+1:]
+	}
+	if _, err := fmt.Sscanf(t, "%d", &tick); err != nil || tick < 1 || fmt.Sprint(tick) != t {
+		return 0, 0, errors.New("want S:T, a scene number from 1 and a tick from 1 (or T alone: scene 1)")
+	}
+	return scene, tick, nil
+}
+
+// stateDumps writes the world as text: after tick `tick` of scene `scene`
+// (-dump-at), and where a replay diverged.
+type stateDumps struct {
+	scene int
+	tick  int64
+	path  string
+	err   error
+}
+
+// afterUpdate writes the dump -dump-at asks for once the scene has handled
+// its tick.
+func (d *stateDumps) afterUpdate(loop *engine.Loop, ev engine.Event) {
+	if scene, _ := loop.Scene(); d.path != "" || ev.Group != 0 || ev.Tick != d.tick || scene != d.scene {
+		return
+	}
+	d.path = dumpPath(d.scene, d.tick)
+	d.err = writeDump(loop, d.path)
+}
+
+// dumpPath is the file -dump-at S:T writes.
+func dumpPath(scene int, tick int64) string { return fmt.Sprintf("dump-%d-%d.txt", scene, tick) }
+
+func (d *stateDumps) result() error {
+	if d.path == "" {
+		return fmt.Errorf("-dump-at %d:%d: the run never reached tick %d of scene %d", d.scene, d.tick, d.tick, d.scene)
+	}
+	if d.err != nil {
+		return fmt.Errorf("-dump-at: %w", d.err)
+	}
+	return nil
+}
+
+// diverged writes the replayed world where the replay diverged.
+func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
+	path := fmt.Sprintf("diverged-%d-%d.txt", de.Scene, de.Tick)
+	if err := writeDump(loop, path); err == nil {
+		de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
+	}
+}
+
+// writeDump writes the loop's scene state to a new file at path.
+func writeDump(loop *engine.Loop, path string) error {
+	var buf bytes.Buffer
+	if err := loop.DumpState(&buf); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, buf.Bytes())
+}

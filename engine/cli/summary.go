@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// summarize prints what the run did, the recording (saved: where it is) or
+// the replay, and last the state checksum. runErr is the error the run
+// ended with, printed after.
+func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, runErr error) {
+	out := a.out()
+	names := make([]string, rec.Scenes())
+	for i := range names {
+		names[i] = rec.Scene(i).Name
+	}
+	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), strings.Join(names, ", "), rec.Ticks())
+	if probe != nil {
+		fmt.Fprintln(out, probe.line())
+	}
+	if replay != nil {
+		r := replay.Replayed()
+		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)
+		var de *engine.DivergenceError
+		var re *engine.ReplayError
+		switch {
+		case errors.As(runErr, &de):
+			how = fmt.Sprintf("%d checksums matched, then tick %d's differed (the error below)", r.Checked, de.Tick)
+		case errors.As(runErr, &re):
+			how += ", then the replay left the recording (the error below)"
+		case runErr != nil:
+			how += ", then the run failed (the error below)"
+		case !r.Finished:
+			how += "; stopped before the recording's end"
+		case !replay.Complete():
+			how += "; the recording was cut short there (a crash or a kill)"
+		}
+		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
+	}
+	if a.syncTest > 0 && runErr == nil {
+		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.syncTest)
+	}
+	if saved != "" {
+		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)
+	}
+	if sum, ok := rec.RunChecksum(); ok {
+		fmt.Fprintf(out, "checksum %016x\n", sum)
+		return
+	}
+	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Loop.SetChecksum)")
+}

@@ -1,0 +1,90 @@
+package scenes
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// saveRun plays a demo scene headless, recorded, going on from load (nil:
+// from the start), and saving after tick `at` of the first group when at
+// > 0. It returns the run's checksum (every scene's last state, chained),
+// the save's path, and what check said of the scene at the save.
+func saveRun(t *testing.T, first func() engine.Scene, load *engine.Save, at int64, check func() bool) (sum uint64, path string, ok bool) {
+	t.Helper()
+	rec := &engine.InputLog{}
+	var saveErr error
+	if at > 0 {
+		path = filepath.Join(t.TempDir(), "game.sav")
+	}
+	after := func(loop *engine.Loop, ev engine.Event) {
+		if at > 0 && ev.Group == 0 && ev.Tick == at {
+			ok = check == nil || check()
+			loop.Save(path, func(err error) { saveErr = err })
+		}
+	}
+	err := engine.Run(first(), &engine.Options{Headless: &engine.Headless{FPS: 50}, Record: rec, Load: load, AfterUpdate: after})
+	if err != nil || saveErr != nil {
+		t.Fatalf("%v; saving: %v", err, saveErr)
+	}
+	sum, done := rec.RunChecksum()
+	if !done {
+		t.Fatalf("no run checksum")
+	}
+	return sum, path, ok
+}
+
+// saveLoadContinue saves the game at each tick of ats, loads the save and
+// plays on: the run ends with the checksum of the run that was never
+// saved, and so does the run that saved.
+func saveLoadContinue(t *testing.T, first func() engine.Scene, ats []int64, check func() bool) {
+	t.Helper()
+	want, _, _ := saveRun(t, first, nil, 0, nil)
+	for _, at := range ats {
+		saved, path, ok := saveRun(t, first, nil, at, check)
+		if !ok {
+			t.Fatalf("tick %d: the scene was not as the test needs it at the save", at)
+		}
+		save, err := engine.LoadSave(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, _, _ := saveRun(t, first, save, 0, nil)
+		if saved != want || loaded != want {
+			t.Fatalf("saved after tick %d: the run that saved ended on %x, the run loaded from it on %x; the run that did not save on %x",
+				at, saved, loaded, want)
+		}
+	}
+}
+
+// Save, load, continue equals the uninterrupted run at ten random ticks
+// of the Arena from tick 1,000 on (its agents fighting, its props pushed
+// about, its random sources drawn from).
+func TestArenaSaveLoadContinue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 23))
+	ats := make([]int64, 10)
+	for i := range ats {
+		ats[i] = 1000 + rng.Int64N(1400)
+	}
+	slices.Sort(ats)
+	t.Logf("saved after ticks %v", ats)
+	opts := &Options{Seed: 9, Autopilot: true, Undying: true, Seconds: 40}
+	saveLoadContinue(t, func() engine.Scene { return &Arena{opts: opts} }, ats, nil)
+}
+
+// Save, load, continue equals the uninterrupted run in the Stress scene
+// with its pile asleep at the save (cp's sleeping components, with their
+// idle times and cached contacts, are what the load must reach).
+func TestStressSaveLoadContinue(t *testing.T) {
+	var s *Stress
+	opts := &Options{Seed: 3, Bodies: 300, Seconds: 10}
+	first := func() engine.Scene {
+		s = &Stress{opts: opts}
+		return s
+	}
+	asleep := func() bool { return s.st.Physics.Sleeping() > 0 }
+	saveLoadContinue(t, first, []int64{420, 555}, asleep)
+}
