@@ -93,13 +93,13 @@ import (
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).
 type App struct {
-	Name   string         // the program's name, in messages and saves; default the executable's
+	Name string // the program's name, in messages and saves; default the executable's
 	// Version is the game's version, in its saves: a save of another
 	// version is refused. Default: the main module's version in the
 	// build's information ("(devel)" for a build of a checkout).
 	Version string
-	Window window.Options // the window, when not headless
-	Config engine.Config  // the loop's configuration
+	Window  window.Options // the window, when not headless
+	Config  engine.Config  // the loop's configuration
 
 	// Unrecorded names game flags that only say how to show the game
 	// (a volume, a window size): recordings leave them out.
