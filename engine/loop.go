@@ -314,9 +314,11 @@ func (l *Loop) Next() bool {
 
 // next is Next without the hooks.
 func (l *Loop) next() bool {
+	if l.rec.save != nil {
+		l.rec.maybeSave()
+	}
 	for {
 		if l.Stopped() {
-			l.rec.maybeSave() // a save asked for on the last tick
 			l.halt()
 			return false
 		}
@@ -558,9 +560,6 @@ func (l *Loop) dropOverrun() {
 
 // nextTick delivers the next due tick, if any, by the rules of the loop.
 func (l *Loop) nextTick() bool {
-	if l.rec.save != nil {
-		l.rec.maybeSave()
-	}
 	// Rule 3: paused or held, no tick runs, but a single step's (and a
 	// rewind's re-run, which goes back to a paused game).
 	if (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil {

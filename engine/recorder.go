@@ -173,6 +173,9 @@ func (r *recorder) mayTick(g int) bool {
 // EndRestarted), or the loop fails (EndFailed) or stops (any other end).
 func (r *recorder) atRecordingEnd(g int) bool {
 	rs, l := r.replayed, r.loop
+	if r.seek != nil && l.scenes == r.seek.scene {
+		return false // a re-run's own timeline ends where the re-run goes
+	}
 	switch SceneEnd(rs.End) {
 	case EndReturned, EndRestarted: // the scene must end now: see beforeRender
 		if r.ending == replaying {

@@ -27,7 +27,7 @@ type seekTarget struct {
 	tick     int64
 	live     bool
 	keyframe bool  // from a keyframe of the current timeline (keyframe.go)
-	load     *Save // going on from a save (savegame.go): just before the next tick, not paused
+	load     *Save // going on from a save (savegame.go): not paused after
 }
 
 // errRewind ends a chain that is to be re-run for a rewind.
@@ -131,7 +131,7 @@ func (l *Loop) seekTime() time.Duration {
 	g, r := &l.groups[0], &l.rec
 	switch {
 	case l.scenes == r.seek.scene && r.seek.load != nil:
-		return loadTime(g, r.seek.tick)
+		return l.loadTime(r.replayed.Ticks)
 	case l.scenes == r.seek.scene:
 		return g.rate.Due(r.seek.tick)
 	case r.replayed != nil:

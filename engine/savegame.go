@@ -107,10 +107,10 @@ type saveRequest struct {
 	done func(error)
 }
 
-// Save asks for the game to be saved to path once every tick due before
-// the first group's next tick has run (at once between ticks; from an
-// update system, after the tick and those of other groups due with it),
-// and tells done (which may be nil) how it went. The run must be recorded
+// Save asks for the game to be saved to path as it is once the scene has
+// handled the current event (from an update system: after its tick), and
+// tells done (which may be nil) how it went, at the next call to Next: a
+// scene that ends on the tick is not saved after it (done is not told). The run must be recorded
 // ([Options.Record]: cli.App records every run). The file is written whole
 // or not at all (a file beside it, renamed over it), and only a save file
 // is replaced: a recording or any other file at path is an error and stays.
@@ -123,18 +123,12 @@ func (l *Loop) Save(path string, done func(error)) {
 	l.rec.save = &saveRequest{path, done}
 }
 
-// maybeSave writes the save asked for, once the run is at a tick boundary
-// of the first group: every group has run its ticks due before the first
-// group's next one.
+// maybeSave writes the save asked for, once the scene has handled the
+// event it was asked in: the state is whole between two events.
 func (r *recorder) maybeSave() {
 	l := r.loop
 	if r.save == nil || !l.begun || r.seek != nil || r.rewind != nil {
 		return
-	}
-	for i := range l.groups {
-		if l.groups[i].nextDue < l.groups[0].nextDue {
-			return
-		}
 	}
 	req := r.save
 	r.save = nil
@@ -229,6 +223,14 @@ func (r *recorder) loadDone(s *Save) error {
 }
 
 // loadTime is the game time a load's re-run goes to in the save's scene:
-// just before the first group's next tick, so that every group has run the
-// ticks it had when saved.
-func loadTime(g *group, tick int64) time.Duration { return g.rate.Due(tick+1) - 1 }
+// the due time of the last tick any group had run, so that each runs the
+// ticks it had (the recording's end stops a group there); ticks due with
+// them that the save came before run in the next frame, as they ran after
+// it in the run that saved.
+func (l *Loop) loadTime(ticks []int64) time.Duration {
+	var t time.Duration
+	for i := range l.groups {
+		t = max(t, l.groups[i].rate.Due(ticks[i]))
+	}
+	return t
+}

@@ -2,9 +2,11 @@ package scenes
 
 import (
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 )
@@ -87,4 +89,57 @@ func TestStressSaveLoadContinue(t *testing.T) {
 	}
 	asleep := func() bool { return s.st.Physics.Sleeping() > 0 }
 	saveLoadContinue(t, first, []int64{420, 555}, asleep)
+}
+
+// BenchmarkLoad is what going on from a save of the Arena costs one and
+// ten minutes into the game (headless, the autopilot playing): the saved
+// run simulated again, checked, from the first scene to the save's tick,
+// until the first frame drawn after it. KiB/save is the save file's size.
+func BenchmarkLoad(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		at   int64
+	}{{"at=1m", 3600}, {"at=10m", 36000}} {
+		b.Run(c.name, func(b *testing.B) {
+			opts := &Options{Seed: 3, Autopilot: true, Undying: true, Seconds: float64(c.at)/60 + 10}
+			path := filepath.Join(b.TempDir(), "arena.sav")
+			var saveErr error
+			save := func(loop *engine.Loop, ev engine.Event) {
+				if ev.Group == 0 && ev.Tick == c.at {
+					loop.Save(path, func(err error) { saveErr = err })
+					loop.Stop()
+				}
+			}
+			if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
+				AfterUpdate: save}); err != nil || saveErr != nil {
+				b.Fatal(err, saveErr)
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var total time.Duration
+			for b.Loop() {
+				s, err := engine.LoadSave(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				var took time.Duration
+				stop := func(loop *engine.Loop, ev engine.Event) {
+					if ev.Kind == engine.Render && !loop.Rewinding() && took == 0 {
+						took = time.Since(start)
+						loop.Stop()
+					}
+				}
+				if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
+					Load: s, OnEvent: stop}); err != nil || took == 0 {
+					b.Fatal(err, took)
+				}
+				total += took
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/load")
+			b.ReportMetric(float64(fi.Size())/1024, "KiB/save")
+		})
+	}
 }

@@ -93,7 +93,9 @@ import (
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).
 type App struct {
-	Name string // the program's name, in messages and saves; default the executable's
+	// Name is the program's name, in messages and saves; default the
+	// executable's.
+	Name string
 	// Version is the game's version, in its saves: a save of another
 	// version is refused. Default: the main module's version in the
 	// build's information ("(devel)" for a build of a checkout).
