@@ -84,7 +84,10 @@
 //   - A replay that drifts says where: the tick, and with the detail of a
 //     recording (InputLog.Detail) the system and the component types
 //     ([DivergenceError]); [Loop.DumpState] writes the state as text.
-//     [Loop.Rewind] steps a paused game back, exactly, by re-running it.
+//     [Loop.Rewind] steps a paused game back, exactly: from a keyframe of
+//     the scene's state ([SceneState], Options.Keyframes) in constant time,
+//     or by re-running the run. [Loop.Save] writes a save game, and
+//     Options.Load goes on from one ([LoadSave]).
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
 //
 // # Game decisions happen on Update events

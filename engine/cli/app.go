@@ -486,9 +486,10 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	} else {
 		opts.Keyframes = engine.DefaultKeyframes // a step back (the dev keys' comma) in constant time
 	}
-	// The run is recorded in memory (or to -record's file), for its summary
-	// and for rewinds (Loop.Rewind re-runs it from a fresh first scene). A
-	// window run with no summary keeps a state checksum a second.
+	// The run is recorded in memory (or to -record's file), for its summary,
+	// for saves and for rewinds (Loop.Rewind simulates again from the
+	// recording, from a keyframe or from a fresh first scene). A window run
+	// with no summary keeps a state checksum a second.
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
 	opts.Record = &engine.InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
 	opts.Restart = first

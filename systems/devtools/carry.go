@@ -7,8 +7,8 @@ import (
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
-// A step back (the comma key) re-runs the run, and the scene is made anew:
-// so that the developer's view stays as it was, the overlay's and the
+// A step back (the comma key) further than the keyframes reach re-runs the
+// run, and the scene is made anew: so that the developer's view stays as it was, the overlay's and the
 // inspector's visibility and the picked entity are carried over to the dev
 // tools the re-run makes (the re-run makes the same entities, so the picked
 // one is the same entity again).

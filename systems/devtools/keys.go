@@ -21,17 +21,18 @@ import (
 //	F4      the inspector (click an entity, or Tab, to see its components)
 //	P       pause
 //	.       a single step while paused
-//	,       a step back while paused (engine.Loop.Rewind: the run re-run to one tick before)
+//	,       a step back while paused (engine.Loop.Rewind: to one tick before, from a keyframe)
 //	[ and ] time scale halved and doubled (1/16 to 16)
 //	F11     fullscreen
 //	F12     a screenshot of the next frame, to a PNG file
 //
 // They act on the frame's live input (Input events): they change how the
 // game is shown and how fast it runs, never what happens in it, so replays
-// are the same with or without them. A step back re-runs the run to the tick
-// before (exactly: see engine.Loop.Rewind); it needs a run made by
-// cli.App (or with Options.Restart), and the recording then goes on from
-// the tick stepped back to. Add Input as an input system
+// are the same with or without them. A step back goes to the tick before,
+// exactly (engine.Loop.Rewind: from the last keyframe, or by re-running the
+// run); it needs a run made by cli.App (or recorded, with Options.Keyframes
+// or Options.Restart), and the recording then goes on from the tick
+// stepped back to. Add Input as an input system
 // (Scheduler.AddInput); Stage does. Nothing here allocates per frame, but
 // for the screenshot.
 type Keys struct {

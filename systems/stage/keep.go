@@ -6,7 +6,9 @@ import "slices"
 // state a scene keeps outside components, such as a random source
 // (stage.Keep(st, pcg) for the *rand.PCG under a rand.Rand), a counter or
 // a flag of the scene's struct. Without it, -synctest finds the scene
-// nondeterministic: its roll-backs would leave that state as it was. The value is
+// nondeterministic (its roll-backs would leave that state as it was), and
+// a step back from a keyframe (engine.Options.Keyframes) leaves it as it
+// is. A save needs nothing: a load simulates the run again. The value is
 // copied as a Go assignment copies it: a slice the scene changes in place
 // goes in with KeepSlice. Call it while building the scene.
 func Keep[T any](s *Stage, p *T) { s.keepers = append(s.keepers, &keptValue[T]{p: p}) }
