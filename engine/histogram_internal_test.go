@@ -43,24 +43,25 @@ func (s *SystemStats) addPlain(d time.Duration) {
 }
 
 // BenchmarkSchedulerTiming is the cost of timing systems: ten no-op systems
-// in one group, untimed and timed (a clock read, the counters and the
-// histogram per call); and, in lockstep, the recording of one call with the
+// in one group, untimed, timed as the scheduler times by default (one run
+// in DefaultTimingEvery sampled) and timed every call (a clock read, the
+// counters and the histogram per call); and, in lockstep, the recording of one call with the
 // histogram against the counters alone (batches of 4096 calls of each,
 // alternating which goes first, on the durations of a 1-4 ms system), which
 // reports both per call and the median of the per-batch ratios, minus one,
 // in percent.
 func BenchmarkSchedulerTiming(b *testing.B) {
-	for _, timed := range []bool{false, true} {
-		name := "untimed"
-		if timed {
-			name = "timed"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		every int // 0: untimed
+	}{{"untimed", 0}, {"timed", DefaultTimingEvery}, {"timed-every-call", 1}} {
+		b.Run(c.name, func(b *testing.B) {
 			s := NewScheduler(nil)
 			for range 10 {
 				s.AddUpdate(0, "noop", func(donburi.World, Event) {})
 			}
-			s.SetTiming(timed)
+			s.SetTiming(c.every > 0)
+			s.SetTimingEvery(c.every)
 			ev := Event{Kind: Update}
 			b.ReportAllocs()
 			for b.Loop() {

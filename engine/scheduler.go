@@ -21,45 +21,54 @@ const (
 )
 
 // SystemStats is the measured time of one system. Durations are from the
-// runtime's monotonic clock, read once between consecutive systems.
+// runtime's monotonic clock, read once between consecutive systems, in a
+// sample of the calls (see [Scheduler.SetTimingEvery]): Count is every
+// call, Timed those timed, and the figures are the timed calls'.
 //
-// Times holds every call's time in a fixed-size histogram (about 4 KB per
-// system, whatever the number of calls), for percentiles: a mean hides the
-// calls that make a frame hitch, the p99 does not. Recording a call in it
-// allocates nothing and costs a few nanoseconds beside the clock read
-// (BenchmarkSchedulerTiming).
+// Times holds every timed call's time in a fixed-size histogram (about 4
+// KB per system, whatever the number of calls), for percentiles: a mean
+// hides the calls that make a frame hitch, the p99 does not. Recording a
+// call in it allocates nothing and costs a few nanoseconds beside the
+// clock read (BenchmarkSchedulerTiming).
 type SystemStats struct {
 	Name  string
 	Group int // index of its update group, or RenderPhase or InputPhase
 	Layer int // render layer (render systems only)
 
 	Count int64         // calls
+	Timed int64         // calls timed
 	Total time.Duration // sum of their times
 	Max   time.Duration // the longest
 	Last  time.Duration // the latest
-	Times Histogram     // every call's time
+	Times Histogram     // every timed call's time
 }
 
-// Mean returns the mean time per call, 0 before the first.
+// Mean returns the mean time per timed call, 0 before the first.
 func (s *SystemStats) Mean() time.Duration {
-	if s.Count == 0 {
+	if s.Timed == 0 {
 		return 0
 	}
-	return s.Total / time.Duration(s.Count)
+	return s.Total / time.Duration(s.Timed)
 }
 
 // Quantile returns the q-quantile of the time per call (Quantile(0.99) is
-// the p99), within 6.25% and never below the true value; 0 before the first
-// call. See [Histogram.Quantile].
+// the p99) over the timed calls, within 6.25% and never below the true
+// value; 0 before the first. See [Histogram.Quantile].
 func (s *SystemStats) Quantile(q float64) time.Duration { return s.Times.Quantile(q) }
 
 func (s *SystemStats) add(d time.Duration) {
-	s.Count++
+	s.Timed++
 	s.Total += d
 	s.Last = d
 	s.Max = max(s.Max, d)
 	s.Times.Record(d)
 }
+
+// DefaultTimingEvery is how many calls a scheduler's timing samples one of,
+// by default: the clock read between systems costs tens of nanoseconds on
+// a VM, more than many systems take, so timing every call would weigh on
+// the frame it measures (BenchmarkFrame's timed beside its untimed case).
+const DefaultTimingEvery = 16
 
 // Scheduler runs a scene's systems over its donburi.World: update systems in
 // fixed-rate groups, in the order they were added, render systems by layer
@@ -77,6 +86,8 @@ type Scheduler struct {
 	fns     []System
 	stats   []SystemStats
 	untimed bool
+	every   uint32 // time one run in every (on average); 0: DefaultTimingEvery
+	sample  uint32 // the sampler's state (xorshift)
 	probe   SystemProbe
 }
 
@@ -92,12 +103,25 @@ type SystemProbe interface {
 // probe's time is not counted in the systems' timings.
 func (s *Scheduler) SetProbe(p SystemProbe) { s.probe = p }
 
-// SetTiming turns the timing of every system call on (the default) or off.
+// SetTiming turns the timing of system calls on (the default) or off.
 // Timing reads the runtime's monotonic clock once per system call
 // (BenchmarkNanotime measures the read) and records the time in the
-// system's histogram (BenchmarkSchedulerTiming measures both); off, Stats
-// still counts calls but its durations and histograms stay as they were.
+// system's histogram (BenchmarkSchedulerTiming measures both), in a sample
+// of the calls (SetTimingEvery); off, Stats still counts calls but its
+// durations and histograms stay as they were.
 func (s *Scheduler) SetTiming(on bool) { s.untimed = !on }
+
+// SetTimingEvery sets how many of the scheduler's runs (an event's
+// systems: an Update of a group, a Render, an Input) timing samples one
+// of, at random so that no periodic work is always or never sampled: 1
+// times every run, as a profiler would want; the default is
+// DefaultTimingEvery. A spike in a run not sampled is not seen in Max.
+func (s *Scheduler) SetTimingEvery(n int) {
+	if n < 1 {
+		n = 1
+	}
+	s.every = uint32(n)
+}
 
 // NewScheduler returns a scheduler for world with the given update groups
 // (one group "update" at 60 Hz if none are given). Rates are checked by
@@ -220,7 +244,7 @@ func (s *Scheduler) Handle(ev Event) {
 }
 
 func (s *Scheduler) run(systems []int, ev Event) {
-	if s.untimed {
+	if s.untimed || !s.sampled() {
 		for _, i := range systems {
 			s.fns[i](s.world, ev)
 			s.stats[i].Count++
@@ -231,9 +255,30 @@ func (s *Scheduler) run(systems []int, ev Event) {
 	for _, i := range systems {
 		s.fns[i](s.world, ev)
 		now := nanotime()
+		s.stats[i].Count++
 		s.stats[i].add(time.Duration(now - t))
 		t = now
 	}
+}
+
+// sampled reports whether this run is timed: one in `every`, at random.
+func (s *Scheduler) sampled() bool {
+	every := s.every
+	if every == 0 {
+		every = DefaultTimingEvery
+	}
+	if every == 1 {
+		return true
+	}
+	x := s.sample
+	if x == 0 {
+		x = 0x9e3779b9
+	}
+	x ^= x << 13
+	x ^= x >> 17
+	x ^= x << 5
+	s.sample = x
+	return x%every == 0
 }
 
 // Stats returns every system's timing, in the order the systems were added.
@@ -245,7 +290,7 @@ func (s *Scheduler) Stats() []SystemStats { return s.stats }
 func (s *Scheduler) ResetStats() {
 	for i := range s.stats {
 		st := &s.stats[i]
-		st.Count, st.Total, st.Max, st.Last = 0, 0, 0, 0
+		st.Count, st.Timed, st.Total, st.Max, st.Last = 0, 0, 0, 0, 0
 		st.Times.Reset()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
@@ -156,8 +157,26 @@ func TestSchedulerUntimed(t *testing.T) {
 		t.Fatalf("calls %d, stats %+v", calls, st)
 	}
 	s.SetTiming(true)
+	s.SetTimingEvery(1)
 	s.Update(engine.Event{Kind: engine.Update})
-	if st := s.Stats()[0]; st.Count != 6 || st.Last <= 0 {
+	if st := s.Stats()[0]; st.Count != 6 || st.Timed != 1 || st.Last <= 0 {
 		t.Fatalf("timing back on: %+v", st)
+	}
+}
+
+// Timing samples one run in DefaultTimingEvery, at random: every call is
+// counted, about one in sixteen timed, and the mean is the timed calls'.
+func TestSchedulerSamplesTiming(t *testing.T) {
+	s := engine.NewScheduler(donburi.NewWorld())
+	s.AddUpdate(0, "a", func(donburi.World, engine.Event) {}).AddUpdate(0, "b", func(donburi.World, engine.Event) {})
+	const runs = 8000
+	for range runs {
+		s.Update(engine.Event{Kind: engine.Update})
+	}
+	a, b := s.Stats()[0], s.Stats()[1]
+	want := runs / engine.DefaultTimingEvery
+	if a.Count != runs || b.Count != runs || a.Timed != b.Timed || a.Timed < int64(want)*8/10 || a.Timed > int64(want)*12/10 ||
+		a.Mean() != a.Total/time.Duration(a.Timed) {
+		t.Fatalf("%d runs: %d and %d calls counted, %d and %d timed (want about %d)", runs, a.Count, b.Count, a.Timed, b.Timed, want)
 	}
 }
