@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -60,7 +61,9 @@ type InputLog struct {
 	// replay names the exact tick where it diverged). A larger value makes
 	// the file smaller (a checksum costs 10 bytes) and a divergence is then
 	// known to lie between two checksums. Replaying uses the value each scene
-	// was recorded with.
+	// was recorded with. NoChecksums keeps none: the run takes no state
+	// checksum at all (a full hash of the world in one tick costs
+	// milliseconds in a big world).
 	ChecksumEvery int
 
 	// Detail, when recording, also keeps what the desync bisector needs
@@ -76,6 +79,10 @@ type InputLog struct {
 	log      inputlog.Log // the timelines, and the file they are written to (see Create)
 	replayed ReplayReport
 }
+
+// NoChecksums is the InputLog.ChecksumEvery that keeps no state checksum:
+// one every 2^31-1 ticks, over a year at 60 Hz.
+const NoChecksums = math.MaxInt32
 
 // SceneEnd says how a scene timeline of a recording ended.
 type SceneEnd uint8

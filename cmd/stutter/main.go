@@ -43,6 +43,8 @@ func main() {
 	flag.BoolVar(&cfg.sleeping, "sleeping", false, "keep the scene's sleeping on (off by default: a resting pile that sleeps allocates nothing and shows no stutter)")
 	flag.StringVar(&gc, "gc", "100,400,off:1GiB", "garbage collector settings, comma-separated: GOGC values, or GOGC:GOMEMLIMIT")
 	flag.IntVar(&cfg.count, "count", 1, "runs of each setting")
+	flag.IntVar(&cfg.checksumEvery, "checksum-every", 0, "record the run in memory with a state checksum every N ticks (0: none)")
+	flag.IntVar(&cfg.keyframes, "keyframes", 0, "record the run in memory and keep a keyframe every N ticks for a step back, as a window run of cli.App does (0: none)")
 	flag.BoolVar(&cfg.child, "child", false, "(internal) run once with the environment's GC settings")
 	flag.Parse()
 	settings, err := parseSettings(gc)
@@ -64,6 +66,8 @@ type config struct {
 	window        bool
 	sleeping      bool
 	settings      []gcSetting
+	checksumEvery int // 0: the run is not recorded
+	keyframes     int
 	count         int
 	child         bool
 }

@@ -23,6 +23,10 @@ import (
 // a child, one run under the environment's GC settings; otherwise a header
 // and cfg.count rounds of every setting, each in a child process.
 func Run(cfg config, out io.Writer) error {
+	if cfg.checksumEvery < 0 || cfg.keyframes < 0 || cfg.keyframes > engine.MaxKeyframes {
+		return fmt.Errorf("-checksum-every %d, -keyframes %d: want 0 (none) or a number of ticks (-keyframes at most %d)",
+			cfg.checksumEvery, cfg.keyframes, engine.MaxKeyframes)
+	}
 	if cfg.bodies <= 0 || cfg.seconds <= 0 || cfg.skip < 0 || cfg.count <= 0 {
 		return fmt.Errorf("-bodies %d, -seconds %v, -skip %v, -count %d: want positive (-skip may be 0)",
 			cfg.bodies, cfg.seconds, cfg.skip, cfg.count)
@@ -60,7 +64,8 @@ func Run(cfg config, out io.Writer) error {
 // copying its result line to out.
 func runChild(self string, cfg config, s gcSetting, out io.Writer) error {
 	args := []string{"-child", fmt.Sprint("-bodies=", cfg.bodies), fmt.Sprint("-seconds=", cfg.seconds),
-		fmt.Sprint("-skip=", cfg.skip), fmt.Sprint("-window=", cfg.window), fmt.Sprint("-sleeping=", cfg.sleeping)}
+		fmt.Sprint("-skip=", cfg.skip), fmt.Sprint("-window=", cfg.window), fmt.Sprint("-sleeping=", cfg.sleeping),
+		fmt.Sprint("-checksum-every=", cfg.checksumEvery), fmt.Sprint("-keyframes=", cfg.keyframes)}
 	cmd := exec.Command(self, args...)
 	cmd.Env = append(withoutGCEnv(os.Environ()), "GOGC="+s.GOGC)
 	if s.MemLimit != "" {
@@ -149,6 +154,13 @@ func measure(cfg config) (*result, error) {
 		return nil, err
 	}
 	eopts := &engine.Options{OnEvent: p.event}
+	if cfg.checksumEvery > 0 || cfg.keyframes > 0 {
+		eopts.Record = &engine.InputLog{ChecksumEvery: cfg.checksumEvery}
+		if cfg.checksumEvery == 0 {
+			eopts.Record.ChecksumEvery = engine.NoChecksums
+		}
+		eopts.Keyframes = cfg.keyframes
+	}
 	runtime.LockOSThread() // headless, the scene runs here: threadTime reads this thread
 	defer runtime.UnlockOSThread()
 	if cfg.window {
@@ -257,6 +269,9 @@ func (r *result) line(cfg config, s gcSetting) string {
 		mode = "window"
 	}
 	name := fmt.Sprintf("BenchmarkStutter/mode=%s/bodies=%d/%s", mode, cfg.bodies, s.name())
+	if cfg.checksumEvery > 0 || cfg.keyframes > 0 {
+		name += fmt.Sprintf("/checksum=%d/keyframes=%d", cfg.checksumEvery, cfg.keyframes)
+	}
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)) }
 	tp, cp, fp := percentiles(r.ticks), percentiles(r.tickCPU), percentiles(r.frames)
 	cpu := "" // the thread CPU times, headless only (see threadCPUUsable)

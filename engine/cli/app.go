@@ -55,6 +55,8 @@ import (
 //	-dump-at S:T      write the world after tick T of scene S (T alone: scene 1) to dump-S-T.txt
 //	-synctest N       before every tick, roll the game back N ticks, simulate them again and
 //	                  check every tick's state is the same (a scene on stage.Stage; 0: off)
+//	-keyframes N      in a window, a keyframe every N ticks for a step back (default
+//	                  engine.DefaultKeyframes; 0: none, a step back re-runs the run)
 //	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
 //	-load FILE        go on from a save: its seed and settings too; the saved run is
 //	                  simulated again (checked) and played on, in a window or headless
@@ -81,8 +83,9 @@ import (
 // The run is recorded in memory (or to -record's file) whatever the flags,
 // and first is the run's Options.Restart, so that engine.Loop.Rewind (the
 // dev keys' comma) can go back to an earlier tick: from the keyframes a
-// window run keeps (engine.DefaultKeyframes), or by re-running the run. A
-// window run with no summary keeps a state checksum a second.
+// window run keeps (engine.DefaultKeyframes, -keyframes), or by re-running
+// the run. A window run with no summary keeps no state checksum: nothing
+// would read it, and a full hash of a big world takes milliseconds.
 //
 // A run that is headless, records, replays or has -seconds ends with a
 // summary: the scenes and ticks run (the ticks of each scene's first
@@ -118,7 +121,7 @@ type App struct {
 	fps, seconds                 float64
 	seed                         uint64
 	record, replay, shot, cpuOut string
-	frames, syncTest             int
+	frames, syncTest, keyframes  int
 }
 
 // Limits of the standard flags' values, beyond those of the engine: values
@@ -238,6 +241,14 @@ var standardFlags = []standardFlag{
 		check: func(a *App) error {
 			if a.load != "" && a.replay != "" {
 				return &FlagError{"load", a.load, "goes on from a save; -replay replays a recording: one or the other"}
+			}
+			return nil
+		}},
+	{name: "keyframes", value: func(a *App) any { return &a.keyframes }, def: engine.DefaultKeyframes,
+		usage: "in a window, a keyframe every N ticks, for a step back in constant time (0: none, a step back re-runs the run)",
+		check: func(a *App) error {
+			if a.keyframes < 0 || a.keyframes > engine.MaxKeyframes {
+				return &FlagError{"keyframes", fmt.Sprint(a.keyframes), fmt.Sprintf("must be a number of ticks in [0, %d] (0: none)", engine.MaxKeyframes)}
 			}
 			return nil
 		}},
@@ -484,17 +495,17 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if a.Headless() {
 		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime}
 	} else {
-		opts.Keyframes = engine.DefaultKeyframes // a step back (the dev keys' comma) in constant time
+		opts.Keyframes = a.keyframes // a step back (the dev keys' comma) in constant time
 	}
 	// The run is recorded in memory (or to -record's file), for its summary,
 	// for saves and for rewinds (Loop.Rewind simulates again from the
 	// recording, from a keyframe or from a fresh first scene). A window run
-	// with no summary keeps a state checksum a second.
+	// with no summary keeps no state checksum.
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
 	opts.Record = &engine.InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
 	opts.Restart = first
 	if !summary {
-		opts.Record.ChecksumEvery = 60
+		opts.Record.ChecksumEvery = engine.NoChecksums // nothing reads them: no full hash in a tick
 	}
 	if a.cpuOut != "" {
 		stop, perr := startProfile(a.cpuOut)
