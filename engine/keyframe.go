@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
@@ -32,7 +33,23 @@ const (
 	// DefaultKeyframes, the last 16 seconds at 60 Hz are a step back in
 	// constant time.
 	KeyframeSlots = 16
+	// KeyframeMaxCost is the longest a keyframe may take: one that takes
+	// longer (a world of thousands of awake bodies) ends keyframes for the
+	// timeline, so that they never cost a frame. A step back then re-runs
+	// the run.
+	KeyframeMaxCost = 4 * time.Millisecond
+	// KeyframeMaxBytes bounds the ring's memory: a keyframe whose size,
+	// KeyframeSlots times, would pass it ends keyframes for the timeline
+	// (when the SceneState says its size: a StateSizer).
+	KeyframeMaxBytes = 64 << 20
 )
+
+// A StateSizer is a SceneState that says how many bytes a slot holds, so
+// that the loop keeps its keyframes' memory under KeyframeMaxBytes.
+// stage.Stage's is one.
+type StateSizer interface {
+	StateBytes(slot int) int
+}
 
 // A SceneState saves a scene's whole simulation state into numbered slots
 // in memory (0 to KeyframeSlots-1) and puts it back from them, exactly:
@@ -75,12 +92,19 @@ type keyframe struct {
 
 // keyframes is a timeline's ring of keyframes, oldest first from `first`.
 type keyframes struct {
-	ring  []keyframe
-	first int // the oldest keyframe's slot
-	n     int // keyframes held
+	ring    []keyframe
+	first   int   // the oldest keyframe's slot
+	n       int   // keyframes held
+	stopped error // why keyframes stopped in this timeline (too slow, too big)
 }
 
-func (k *keyframes) clear() { k.first, k.n = 0, 0 }
+func (k *keyframes) clear() { k.first, k.n, k.stopped = 0, 0, nil }
+
+// KeyframesStopped returns why the loop stopped taking keyframes in the
+// current timeline (a keyframe took longer than KeyframeMaxCost, or the
+// ring would pass KeyframeMaxBytes), nil while it takes them. A step back
+// past the keyframes it holds re-runs the run.
+func (l *Loop) KeyframesStopped() error { return l.rec.keys.stopped }
 
 // slot returns the slot of the i-th keyframe held, oldest first.
 func (k *keyframes) slot(i int) int { return (k.first + i) % KeyframeSlots }
@@ -109,10 +133,10 @@ func (k *keyframes) at(tick int64) int {
 func (r *recorder) maybeKeyframe() error {
 	l := r.loop
 	t := l.groups[0].ticks
-	if r.state == nil || l.keyframes == 0 || t%l.keyframes != 0 || r.seek != nil {
+	k := &r.keys
+	if r.state == nil || l.keyframes == 0 || t%l.keyframes != 0 || r.seek != nil || k.stopped != nil {
 		return nil
 	}
-	k := &r.keys
 	if last := k.newest(); last != nil && last.tick >= t {
 		return nil
 	}
@@ -124,8 +148,16 @@ func (r *recorder) maybeKeyframe() error {
 		k.n--
 	}
 	slot := k.slot(k.n)
+	start := nanotime()
 	if err := r.state.SaveState(slot); err != nil {
 		return fmt.Errorf("engine: keyframe before tick %d of group %q: %w", t+1, l.groups[0].Name, err)
+	}
+	if took := time.Duration(nanotime() - start); took > KeyframeMaxCost {
+		k.stopped = fmt.Errorf("engine: keyframes stopped: the one after tick %d took %v, more than %v", t, took.Round(time.Microsecond), KeyframeMaxCost)
+	}
+	if sz, ok := r.state.(StateSizer); ok && sz.StateBytes(slot) > KeyframeMaxBytes/KeyframeSlots {
+		k.stopped = fmt.Errorf("engine: keyframes stopped: the one after tick %d holds %d KiB; %d of them would pass %d MiB",
+			t, sz.StateBytes(slot)>>10, KeyframeSlots, KeyframeMaxBytes>>20)
 	}
 	kf := &k.ring[slot]
 	kf.tick = t

@@ -3,7 +3,9 @@ package engine_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 )
@@ -162,5 +164,62 @@ func TestKeyframeRewindPastTheRing(t *testing.T) {
 	}
 	if r.err == nil || r.setups != 1 {
 		t.Fatalf("a step back past the keyframes without Restart: %v, %d setups", r.err, r.setups)
+	}
+}
+
+// slowState is a steerState whose keyframes take longer than
+// KeyframeMaxCost, or say they hold more than KeyframeMaxBytes allows.
+type slowState struct {
+	steerState
+	slow  bool
+	bytes int
+	saves int
+}
+
+func (k *slowState) SaveState(slot int) error {
+	k.saves++
+	if k.slow {
+		time.Sleep(engine.KeyframeMaxCost + time.Millisecond)
+	}
+	return k.steerState.SaveState(slot)
+}
+
+func (k *slowState) StateBytes(int) int { return k.bytes }
+
+// A keyframe that takes longer than KeyframeMaxCost, or whose ring would
+// pass KeyframeMaxBytes, is the timeline's last: the loop says why and
+// takes no more (a step back past it re-runs the run: see
+// TestKeyframeRewindPastTheRing).
+func TestKeyframesStopWhenTooCostly(t *testing.T) {
+	for _, c := range []struct {
+		state *slowState
+		says  string
+	}{{&slowState{slow: true}, "took"}, {&slowState{bytes: engine.KeyframeMaxBytes}, "KiB"}} {
+		var stopped error
+		scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+			var s steer
+			c.state.s = &s
+			loop.SetChecksum(s.checksum)
+			loop.SetSceneState(c.state)
+			for ev := range loop.Events() {
+				if ev.Kind == engine.Update {
+					s.update(ev)
+					if ev.Tick == 300 {
+						stopped = loop.KeyframesStopped()
+						loop.Stop()
+					}
+				}
+			}
+			return nil, loop.Err()
+		})
+		if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Keyframes: 60}); err != nil {
+			t.Fatal(err)
+		}
+		if stopped == nil || !strings.Contains(stopped.Error(), c.says) {
+			t.Errorf("keyframes stopped: %v, want it to say %q", stopped, c.says)
+		}
+		if saves := c.state.saves; saves != 1 {
+			t.Errorf("%d keyframes taken after the one that stopped them", saves-1)
+		}
 	}
 }

@@ -85,6 +85,9 @@ func (d *Keys) Input(_ donburi.World, ev engine.Event) {
 			fmt.Fprintf(d.log(), "rewind: %v\n", err)
 		} else {
 			fmt.Fprintf(d.log(), "rewind: back to tick %d\n", max(to, 0))
+			if err := l.KeyframesStopped(); err != nil {
+				fmt.Fprintf(d.log(), "rewind: %v (a step back past them re-runs the run)\n", err)
+			}
 		}
 	}
 	if in.KeyPressed(input.KeyBracketLeft) {

@@ -52,3 +52,15 @@ func (k *sceneState) RestoreState(slot int) error {
 	}
 	return donburi.RestoreWorld(s.World, &sl.world)
 }
+
+// StateBytes is the memory slot holds (the world and the space; the kept
+// values are a few words).
+func (k *sceneState) StateBytes(slot int) int {
+	if slot >= len(k.slots) {
+		return 0
+	}
+	if k.s.Physics != nil {
+		return k.slots[slot].phys.Bytes()
+	}
+	return k.slots[slot].world.Bytes()
+}
