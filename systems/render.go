@@ -2,6 +2,7 @@ package systems
 
 import (
 	"cmp"
+	"image"
 	"math"
 	"slices"
 
@@ -35,6 +36,11 @@ import (
 // source-over blend and shader, so ebiten merges the calls of the two kinds
 // into the same GPU draw commands.
 //
+// A sprite wholly off the screen is culled: a bounds test (an upright
+// sprite's rectangle; a turned one's circle around its origin) without its
+// sine and cosine, its sort or its vertices (Culled counts them). One that
+// covers any pixel of the screen is always drawn.
+//
 // Sprites of equal layers are drawn in query order (the order they were
 // created in, until entities are removed). Draw sorts only when the layers
 // met are out of order, and then by counting (see sortByLayer); it allocates
@@ -58,6 +64,7 @@ type Render struct {
 	indices   []uint32 // 0, 1, 2, 1, 2, 3, then the same 4 higher per quad
 	opts      ebiten.DrawTrianglesOptions
 	drawn     int
+	culled    int
 	drawCalls int
 }
 
@@ -131,6 +138,10 @@ func NewRender(w donburi.World) *Render {
 // Drawn returns the number of sprites the last Draw drew.
 func (r *Render) Drawn() int { return r.drawn }
 
+// Culled returns the number of sprites the last Draw left out because they
+// were wholly off the screen.
+func (r *Render) Culled() int { return r.culled }
+
 // DrawCalls returns the number of DrawTriangles32 calls the last Draw made:
 // one per run of consecutive sprites, in drawing order, that share a source
 // image (see [components.Sprite.Atlas]), and one more for every maxBatch
@@ -143,7 +154,7 @@ func (r *Render) DrawCalls() int { return r.drawCalls }
 // r.Draw). With no screen (headless) it returns at once. Hidden sprites and
 // sprites without an image are skipped.
 func (r *Render) Draw(w donburi.World, ev engine.Event) {
-	r.drawn, r.drawCalls = 0, 0
+	r.drawn, r.culled, r.drawCalls = 0, 0, 0
 	screen := window.Screen(ev)
 	if screen == nil {
 		return
@@ -156,13 +167,24 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 		v = [6]float64{1, 0, 0, 1, 0, 0}
 	}
 
+	// The screen, for culling, and how much the view stretches a length.
+	sb := screen.Bounds()
+	clip := [4]float64{float64(sb.Min.X), float64(sb.Min.Y), float64(sb.Max.X), float64(sb.Max.Y)}
+	stretch := maxStretch(&v)
+
 	// Collect: each sprite's pose at alpha, and its quad on the screen.
 	items := r.items[:0]
 	sorted := true
 	last, lo, hi := math.MinInt, math.MaxInt, math.MinInt
-	for e := range r.sprites.Iter(w) {
+	for e := range r.sprites.IterStable(w) { // draws, and adds or removes no entity
 		s := components.SpriteC.Get(e)
 		if s.Hidden || s.Image == nil {
+			continue
+		}
+		p := components.TransformC.Get(e).At(ev.Alpha)
+		bounds := s.Image.Bounds()
+		if offScreen(s, p, bounds, &v, stretch, &clip) {
+			r.culled++
 			continue
 		}
 		if s.Layer < last {
@@ -171,7 +193,7 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 		last = s.Layer
 		lo, hi = min(lo, s.Layer), max(hi, s.Layer)
 		items = append(items, drawItem{})
-		spriteItem(&items[len(items)-1], s, components.TransformC.Get(e).At(ev.Alpha), &v)
+		spriteItem(&items[len(items)-1], s, p, bounds, &v)
 	}
 	r.items = items
 	if !sorted {
@@ -268,7 +290,7 @@ var snapTo = [17]float32{
 // tx, ty): Translate(-origin), Scale, Rotate(p.Angle), Translate(p.X, p.Y),
 // then the view, composed directly in float64 and rounded to float32 as
 // DrawImage rounds its GeoM.
-func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, v *[6]float64) {
+func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64) {
 	sx, sy := s.ScaleX, s.ScaleY
 	if sx == 0 {
 		sx = 1
@@ -292,7 +314,6 @@ func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, v *[6]flo
 	it.tx = float32(v[0]*tx + v[1]*ty + v[4])
 	it.ty = float32(v[2]*tx + v[3]*ty + v[5])
 
-	bounds := s.Image.Bounds()
 	it.sx0, it.sy0 = float32(bounds.Min.X), float32(bounds.Min.Y)
 	it.sx1, it.sy1 = float32(bounds.Max.X), float32(bounds.Max.Y)
 	it.src = s.Atlas
@@ -301,4 +322,49 @@ func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, v *[6]flo
 	}
 	it.r, it.g, it.bl, it.al = s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()
 	it.layer = s.Layer
+}
+
+// offScreen reports whether sprite s, its image's rectangle bounds, at pose
+// p through the view v, covers no pixel of clip (x0, y0, x1, y1). An
+// upright sprite is tested by its rectangle's corners through the view; a
+// turned one, without its sine and cosine, by the circle around its origin
+// that holds the rectangle at any angle, its radius times stretch, the
+// most the view stretches a length. The snapping of vertices moves them by
+// less than half a pixel, so a quad whose extent ends on the clip's edge
+// covers none of its pixels' centres.
+func offScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64, stretch float64, clip *[4]float64) bool {
+	sx, sy := s.ScaleX, s.ScaleY
+	if sx == 0 {
+		sx = 1
+	}
+	if sy == 0 {
+		sy = 1
+	}
+	w, h := float64(bounds.Dx()), float64(bounds.Dy())
+	lx0, lx1 := -s.OriginX*sx, (w-s.OriginX)*sx
+	ly0, ly1 := -s.OriginY*sy, (h-s.OriginY)*sy
+	if p.Angle == 0 {
+		x0, y0 := math.Inf(1), math.Inf(1)
+		x1, y1 := math.Inf(-1), math.Inf(-1)
+		for _, c := range [4][2]float64{{lx0, ly0}, {lx1, ly0}, {lx0, ly1}, {lx1, ly1}} {
+			wx, wy := p.X+c[0], p.Y+c[1]
+			x, y := v[0]*wx+v[1]*wy+v[4], v[2]*wx+v[3]*wy+v[5]
+			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+		}
+		return x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3]
+	}
+	ex := max(math.Abs(lx0), math.Abs(lx1))
+	ey := max(math.Abs(ly0), math.Abs(ly1))
+	r := math.Sqrt(ex*ex+ey*ey) * stretch
+	x := v[0]*p.X + v[1]*p.Y + v[4]
+	y := v[2]*p.X + v[3]*p.Y + v[5]
+	return x+r <= clip[0] || x-r >= clip[2] || y+r <= clip[1] || y-r >= clip[3]
+}
+
+// maxStretch returns the most the linear part of view v (a, b, c, d)
+// lengthens a vector: its largest singular value.
+func maxStretch(v *[6]float64) float64 {
+	t := v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3]
+	d := v[0]*v[3] - v[1]*v[2]
+	return math.Sqrt((t + math.Sqrt(max(t*t-4*d*d, 0))) / 2)
 }

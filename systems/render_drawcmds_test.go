@@ -137,7 +137,7 @@ func printDrawCommands(t *testing.T) {
 		t.Fatalf("%s is set, but the test was built without -tags ebitenginedebug", drawCommandsChild)
 	}
 	ebitentest.OnGame(t, func() {
-		s := newBenchScene(drawCommandsSprites, true, 4)
+		s := newBenchScene(drawCommandsSprites, true, 4, 0)
 		ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
 		frame := func(name string, draw func() int) {
 			draw() // once unlogged: ebiten settles its own atlases on first use

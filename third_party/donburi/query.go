@@ -138,6 +138,30 @@ func (q *Query) Iter(w World) iter.Seq[*Entry] {
 	}
 }
 
+// IterStable is Iter for a loop that adds and removes no entity (a render
+// system, a read of the world): it takes each archetype's lock once, to
+// read its entities, not around every entity it yields. An entity added
+// in the loop is not visited; one removed in it may make the loop skip or
+// repeat another.
+func (q *Query) IterStable(w World) iter.Seq[*Entry] {
+	return func(yield func(*Entry) bool) {
+		accessor := w.StorageAccessor()
+		iter := storage.NewEntityIterator(0, accessor.Archetypes, q.evaluateQuery(w, &accessor))
+		for iter.HasNext() {
+			archetype := iter.Next()
+			archetype.Lock()
+			entities := archetype.Entities()
+			archetype.Unlock()
+			for _, entity := range entities {
+				entry := w.Entry(entity)
+				if entry.entity.IsReady() && !yield(entry) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Each iterates over all entities that match the query.
 func (q *Query) Each(w World, callback func(*Entry)) {
 	q.EachUntil(w, func(entry *Entry) bool {
