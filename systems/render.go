@@ -355,10 +355,12 @@ func offScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, 
 	}
 	ex := max(math.Abs(lx0), math.Abs(lx1))
 	ey := max(math.Abs(ly0), math.Abs(ly1))
-	r := math.Sqrt(ex*ex+ey*ey) * stretch
+	rr := (ex*ex + ey*ey) * stretch * stretch // the radius, squared: no square root
 	x := v[0]*p.X + v[1]*p.Y + v[4]
 	y := v[2]*p.X + v[3]*p.Y + v[5]
-	return x+r <= clip[0] || x-r >= clip[2] || y+r <= clip[1] || y-r >= clip[3]
+	dx := max(clip[0]-x, x-clip[2], 0) // how far the origin is beside the clip, or 0
+	dy := max(clip[1]-y, y-clip[3], 0)
+	return dx*dx >= rr && dx > 0 || dy*dy >= rr && dy > 0
 }
 
 // maxStretch returns the most the linear part of view v (a, b, c, d)
