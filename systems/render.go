@@ -37,8 +37,8 @@ import (
 // into the same GPU draw commands.
 //
 // A sprite wholly off the screen is culled: a bounds test (an upright
-// sprite's rectangle; a turned one's circle around its origin) without its
-// sine and cosine, its sort or its vertices (Culled counts them). One that
+// sprite's quad; a turned one's circle around its origin, before its sine
+// and cosine), without its sort or its vertices (Culled counts them). One that
 // covers any pixel of the screen is always drawn.
 //
 // Sprites of equal layers are drawn in query order (the order they were
@@ -169,7 +169,7 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 
 	// The screen, for culling, and how much the view stretches a length.
 	sb := screen.Bounds()
-	clip := [4]float64{float64(sb.Min.X), float64(sb.Min.Y), float64(sb.Max.X), float64(sb.Max.Y)}
+	clip := [4]float32{float32(sb.Min.X), float32(sb.Min.Y), float32(sb.Max.X), float32(sb.Max.Y)}
 	stretch := maxStretch(&v)
 
 	// Collect: each sprite's pose at alpha, and its quad on the screen.
@@ -183,7 +183,15 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 		}
 		p := components.TransformC.Get(e).At(ev.Alpha)
 		bounds := s.Image.Bounds()
-		if offScreen(s, p, bounds, &v, stretch, &clip) {
+		if p.Angle != 0 && turnedOffScreen(s, p, bounds, &v, stretch, &clip) { // before its sine and cosine
+			r.culled++
+			continue
+		}
+		items = append(items, drawItem{})
+		it := &items[len(items)-1]
+		spriteItem(it, s, p, bounds, &v)
+		if p.Angle == 0 && it.offScreen(&clip) { // by its quad, which cost no sine and cosine
+			items = items[:len(items)-1]
 			r.culled++
 			continue
 		}
@@ -192,8 +200,6 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 		}
 		last = s.Layer
 		lo, hi = min(lo, s.Layer), max(hi, s.Layer)
-		items = append(items, drawItem{})
-		spriteItem(&items[len(items)-1], s, p, bounds, &v)
 	}
 	r.items = items
 	if !sorted {
@@ -324,15 +330,14 @@ func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, bounds im
 	it.layer = s.Layer
 }
 
-// offScreen reports whether sprite s, its image's rectangle bounds, at pose
-// p through the view v, covers no pixel of clip (x0, y0, x1, y1). An
-// upright sprite is tested by its rectangle's corners through the view; a
-// turned one, without its sine and cosine, by the circle around its origin
-// that holds the rectangle at any angle, its radius times stretch, the
+// turnedOffScreen reports whether turned sprite s, its image's rectangle
+// bounds, at pose p through the view v, covers no pixel of clip (x0, y0,
+// x1, y1), without its sine and cosine: by the circle around its origin
+// that holds its rectangle at any angle, its radius times stretch, the
 // most the view stretches a length. The snapping of vertices moves them by
 // less than half a pixel, so a quad whose extent ends on the clip's edge
 // covers none of its pixels' centres.
-func offScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64, stretch float64, clip *[4]float64) bool {
+func turnedOffScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64, stretch float64, clip *[4]float32) bool {
 	sx, sy := s.ScaleX, s.ScaleY
 	if sx == 0 {
 		sx = 1
@@ -341,26 +346,25 @@ func offScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, 
 		sy = 1
 	}
 	w, h := float64(bounds.Dx()), float64(bounds.Dy())
-	lx0, lx1 := -s.OriginX*sx, (w-s.OriginX)*sx
-	ly0, ly1 := -s.OriginY*sy, (h-s.OriginY)*sy
-	if p.Angle == 0 {
-		x0, y0 := math.Inf(1), math.Inf(1)
-		x1, y1 := math.Inf(-1), math.Inf(-1)
-		for _, c := range [4][2]float64{{lx0, ly0}, {lx1, ly0}, {lx0, ly1}, {lx1, ly1}} {
-			wx, wy := p.X+c[0], p.Y+c[1]
-			x, y := v[0]*wx+v[1]*wy+v[4], v[2]*wx+v[3]*wy+v[5]
-			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
-		}
-		return x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3]
-	}
-	ex := max(math.Abs(lx0), math.Abs(lx1))
-	ey := max(math.Abs(ly0), math.Abs(ly1))
+	ex := max(math.Abs(s.OriginX*sx), math.Abs((w-s.OriginX)*sx))
+	ey := max(math.Abs(s.OriginY*sy), math.Abs((h-s.OriginY)*sy))
 	rr := (ex*ex + ey*ey) * stretch * stretch // the radius, squared: no square root
 	x := v[0]*p.X + v[1]*p.Y + v[4]
 	y := v[2]*p.X + v[3]*p.Y + v[5]
-	dx := max(clip[0]-x, x-clip[2], 0) // how far the origin is beside the clip, or 0
-	dy := max(clip[1]-y, y-clip[3], 0)
+	dx := max(float64(clip[0])-x, x-float64(clip[2]), 0) // how far the origin is beside the clip, or 0
+	dy := max(float64(clip[1])-y, y-float64(clip[3]), 0)
 	return dx*dx >= rr && dx > 0 || dy*dy >= rr && dy > 0
+}
+
+// offScreen reports whether it's quad covers no pixel of clip: the box
+// around its four corners (before snapping, which moves them by less than
+// half a pixel) lies beyond an edge.
+func (it *drawItem) offScreen(clip *[4]float32) bool {
+	w, h := it.sx1-it.sx0, it.sy1-it.sy0
+	ax, by, cx, dy := it.a*w, it.b*h, it.c*w, it.d*h
+	x0, x1 := it.tx+min(ax, 0)+min(by, 0), it.tx+max(ax, 0)+max(by, 0)
+	y0, y1 := it.ty+min(cx, 0)+min(dy, 0), it.ty+max(cx, 0)+max(dy, 0)
+	return x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3]
 }
 
 // maxStretch returns the most the linear part of view v (a, b, c, d)
