@@ -189,6 +189,7 @@ type Physics struct {
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
 	contacts         contactHandlers // OnCollide and OnSeparate (contact.go)
+	noEvents         bool            // Config.NoCollisionEvents
 	queries          *queryState     // made by the first query (query.go)
 }
 
@@ -207,11 +208,8 @@ func New(w donburi.World, cfg Config) *Physics {
 		agents: donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC)),
 	}
 	cfg.apply(p.space)
-	if !cfg.NoCollisionEvents {
-		h := p.space.NewWildcardCollisionHandler(0)
-		h.BeginFunc = p.onBegin
-		h.SeparateFunc = p.onSeparate
-	}
+	p.noEvents = cfg.NoCollisionEvents
+	p.watchType(0)
 	w.OnRemove(p.onRemove)
 	return p
 }
@@ -401,8 +399,16 @@ func compareCollisions(a, b Collision) int {
 	return cmp.Compare(a.B, b.B)
 }
 
+// onBegin is every watched type's begin: a one-way platform's verdict (a
+// contact it lets through is ignored until the shapes part, and not
+// reported), then the contact noted for the events.
 func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
-	if c, ok := collision(arb); ok {
+	a, b := arb.Shapes()
+	if p.passes(a, b, arb.Normal()) {
+		arb.UserData = passedThrough{}
+		return false
+	}
+	if c, ok := collision(arb); ok && !p.noEvents {
 		p.begins = append(p.begins, c)
 		p.noteContact(arb, c, true)
 	}
@@ -410,20 +416,25 @@ func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 }
 
 func (p *Physics) onSeparate(arb *cp.Arbiter, _ *cp.Space, _ any) {
+	if _, passed := arb.UserData.(passedThrough); passed || p.noEvents {
+		return
+	}
 	if c, ok := collision(arb); ok {
 		p.separate = append(p.separate, c)
 		p.noteContact(arb, c, false)
 	}
 }
 
-// collision names the entities of an arbiter's shapes. When both shapes have
-// the watched type cp calls the wildcard handler twice, once each way round:
-// only the call with the lower entity first counts. A contact between two
-// shapes of no entity names nothing and is not reported.
+// collision names the entities of an arbiter's shapes. cp calls the
+// wildcard handlers of both shapes' collision types, once each way round:
+// only the call with the lower type first counts, and with one type the
+// call with the lower entity first. A contact between two shapes of no
+// entity names nothing and is not reported.
 func collision(arb *cp.Arbiter) (Collision, bool) {
 	a, b := arb.Shapes()
 	ea, eb := entityOf(a), entityOf(b)
-	if ea == donburi.Null && eb == donburi.Null || a.CollisionType() == b.CollisionType() && ea > eb {
+	ta, tb := a.CollisionType(), b.CollisionType()
+	if ea == donburi.Null && eb == donburi.Null || ta > tb || ta == tb && ea > eb {
 		return Collision{}, false
 	}
 	return Collision{A: min(ea, eb), B: max(ea, eb)}, true

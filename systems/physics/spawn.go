@@ -110,6 +110,20 @@ type BodyOptions struct {
 	Categories, Mask uint
 	Group            uint
 
+	// CollisionType is cp's collision type of the shape, for the game's
+	// own cp collision handlers (Physics.Space); 0 is the default. Contact
+	// events (OnCollide, CollisionBegin) report every type: a game's
+	// handler for a pair of types (Space().NewCollisionHandler) replaces
+	// the physics' own, so it calls cp's CallWildcardBeginA and B (and the
+	// others) for the events to go on.
+	CollisionType cp.CollisionType
+	// OneWay, when not zero, makes the shape a one-way platform solid from
+	// this side (the outward normal of its top: (0, -1) with y pointing
+	// down): a shape that first touches it from that side collides, one
+	// from any other side passes through, unreported (see OneWay and
+	// DropThroughC). It takes the collision type OneWayCollisionType.
+	OneWay cp.Vector
+
 	// CornerRadius rounds a box's or polygon's corners; the outline stays
 	// the size given (cp's own rounding grows the shape by the radius all
 	// round). It must be less than half the box's shorter side; a polygon
@@ -321,6 +335,7 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 	mustNonNegative(fn, "MaxSpeed", o.MaxSpeed)
 	mustNonNegative(fn, "Friction", o.Friction)
 	mustNonNegative(fn, "Elasticity", o.Elasticity)
+	checkCollisionType(fn, o)
 	if o.Sprite != nil && o.Sprite.Image == nil {
 		panic(fmt.Sprintf("systems: %s: Sprite has no Image", fn))
 	}
@@ -373,6 +388,19 @@ func shapeSettings(s *cp.Shape, o *BodyOptions) {
 // spawnEntity spawns body and shapes with the Sprite of o and comps (those
 // that Spawn or the Sprite adds anyway left out, so that none is there twice).
 func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions, comps []donburi.IComponentType) donburi.Entity {
+	t := o.CollisionType
+	if o.OneWay != (cp.Vector{}) {
+		t = OneWayCollisionType
+	}
+	for _, s := range shapes {
+		s.SetCollisionType(t)
+	}
+	if t != 0 {
+		p.watchType(t)
+	}
+	if t == OneWayCollisionType {
+		comps = append(slices.Clone(comps), OneWayC)
+	}
 	extra := make([]donburi.IComponentType, 0, len(comps)+1)
 	for _, c := range comps {
 		if c == nil {
@@ -396,6 +424,9 @@ func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions,
 			s.OriginX, s.OriginY = float64(b.Dx())/2, float64(b.Dy())/2
 		}
 		components.SpriteC.SetValue(p.world.Entry(e), s)
+	}
+	if t == OneWayCollisionType {
+		OneWayC.SetValue(p.world.Entry(e), OneWay{Normal: o.OneWay.Normalize()})
 	}
 	return e
 }
