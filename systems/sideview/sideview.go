@@ -1,0 +1,242 @@
+// Package sideview is a side-view character controller for platform
+// games: running on the ground and in the air, slopes, jumps with coyote
+// time, a buffered press and a height the button holds, moving platforms
+// that carry, one-way platforms passed from below and dropped through on
+// demand, ground and walls found with their normals.
+//
+// A character is an entity spawned by the physics system (a dynamic body
+// with a shape; physics.BodyOptions.Moment math.Inf(1) keeps it upright)
+// with a Character component: its settings, and the state the controller
+// keeps in it (on the ground, the ground's normal, the walls touched, the
+// jump's timers), so that a recording replays it, a step back or a
+// snapshot restores it and the state checksum covers it. The Controller
+// system reads each tick's input and sets the body's velocity before the
+// physics step; the world is y down, as the render system draws it.
+//
+//	ctl := sideview.NewController()
+//	st.Sched.AddUpdate(g, "controller", ctl.Update).AddUpdate(g, "physics", st.Physics.Update)
+//	e := st.Physics.SpawnBox(12, 24, &physics.BodyOptions{Position: start, Moment: math.Inf(1)}, sideview.CharacterC)
+//	sideview.CharacterC.SetValue(st.World.Entry(e), sideview.Character{RunSpeed: 180})
+package sideview
+
+import (
+	"math"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
+)
+
+// Character is a side-view character: its settings (zero takes the
+// default named) and the controller's state.
+type Character struct {
+	RunSpeed    float64 // world units a second; 200
+	GroundAccel float64 // how fast it reaches RunSpeed on the ground, units/s²; 2000
+	AirAccel    float64 // the same in the air; 1000
+	JumpSpeed   float64 // upward speed at take-off; 420
+	JumpCut     float64 // what a jump's upward speed keeps when the button is let go early; 0.45
+	MaxFall     float64 // the fastest fall; 700
+	CoyoteTime  float64 // seconds after leaving the ground in which a jump still takes off; 0.1
+	BufferTime  float64 // seconds a jump pressed in the air waits for the ground; 0.1
+	DropTime    float64 // seconds it falls through one-way platforms after Down and Jump on one; 0.25
+	MaxSlope    float64 // the steepest ground, radians from level (steeper is a wall); 50°
+	Pad         int     // its gamepad slot
+
+	// The controller's state, from the contacts of the last physics step.
+	OnGround     bool
+	GroundNormal cp.Vector // unit, from the ground up to the character
+	GroundVel    cp.Vector // the ground's velocity under it (a moving platform's)
+	OnOneWay     bool      // the ground is a one-way platform
+	WallNormal   cp.Vector // from a wall it touches to it (zero: none); X > 0 is a wall on its left
+	Coyote       float64   // seconds left in which a jump still takes off
+	Buffered     float64   // seconds left of a jump press waiting for the ground
+	Rising       bool      // in a jump whose height the button still holds
+	Dropping     float64   // seconds left of falling through one-way platforms
+}
+
+// CharacterC is the component of a side-view character.
+var CharacterC = donburi.NewComponentType[Character]()
+
+func (c *Character) or(v *float64, def float64) float64 {
+	if *v == 0 {
+		return def
+	}
+	return *v
+}
+
+// Controls are a tick's commands to a character.
+type Controls struct {
+	Move        float64 // -1 (left) to 1 (right)
+	Jump        bool    // the jump button is held
+	JumpPressed bool    // and went down since the last tick
+	Down        bool    // down is held (with a jump press on a one-way platform: drop through)
+}
+
+// DefaultControls reads the arrows or A and D (move), Space, Up or W
+// (jump), Down or S, and gamepad slot pad's left stick (and D-pad) and
+// bottom face button.
+func DefaultControls(in *input.State, pad int) Controls {
+	var c Controls
+	if in.KeyDown(input.KeyArrowLeft) || in.KeyDown(input.KeyA) || in.GamepadDown(pad, input.GamepadLeftLeft) {
+		c.Move--
+	}
+	if in.KeyDown(input.KeyArrowRight) || in.KeyDown(input.KeyD) || in.GamepadDown(pad, input.GamepadLeftRight) {
+		c.Move++
+	}
+	if x := in.GamepadAxis(pad, input.AxisLeftStickHorizontal); math.Abs(x) > 0.2 {
+		c.Move += x
+	}
+	c.Move = max(-1, min(c.Move, 1))
+	for _, k := range [...]input.Key{input.KeySpace, input.KeyArrowUp, input.KeyW} {
+		c.Jump = c.Jump || in.KeyDown(k)
+		c.JumpPressed = c.JumpPressed || in.KeyPressed(k)
+	}
+	c.Jump = c.Jump || in.GamepadDown(pad, input.GamepadRightBottom)
+	c.JumpPressed = c.JumpPressed || in.GamepadPressed(pad, input.GamepadRightBottom)
+	c.Down = in.KeyDown(input.KeyArrowDown) || in.KeyDown(input.KeyS) || in.GamepadDown(pad, input.GamepadLeftBottom) ||
+		in.GamepadAxis(pad, input.AxisLeftStickVertical) > 0.5
+	return c
+}
+
+// Controller is the side-view controller system.
+type Controller struct {
+	// Controls turns a tick's input into a character's commands; nil is
+	// DefaultControls. An autopilot drives a character through the input
+	// (an engine.TickInput), so that it records and replays like a player.
+	Controls func(in *input.State, pad int) Controls
+
+	chars *donburi.Query
+}
+
+// NewController returns the controller system.
+func NewController() *Controller {
+	return &Controller{chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
+}
+
+// Update is the system: for every character, its contacts read, its
+// timers run, and its velocity set from the tick's controls. Schedule it
+// in the physics group right before the physics system. It allocates
+// nothing.
+func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
+	if !(ev.DT > 0) {
+		return
+	}
+	read := ctl.Controls
+	if read == nil {
+		read = DefaultControls
+	}
+	for e := range ctl.chars.Iter(w) {
+		c := CharacterC.Get(e)
+		body := components.BodyC.Get(e).Body
+		if body == nil || body.GetType() != cp.BODY_DYNAMIC {
+			continue
+		}
+		var in Controls
+		if ev.Input != nil {
+			in = read(ev.Input, c.Pad)
+		}
+		c.sense(body, math.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
+		c.drop(w, e, in, ev.DT)
+		c.move(body, in, ev.DT)
+	}
+}
+
+// sense reads the body's contacts of the last step: the ground (the
+// contact whose normal points most upward, within the slope), its
+// velocity, and a wall.
+func (c *Character) sense(body *cp.Body, minUp float64) {
+	c.OnGround, c.OnOneWay = false, false
+	c.GroundNormal, c.GroundVel, c.WallNormal = cp.Vector{}, cp.Vector{}, cp.Vector{}
+	best := minUp
+	body.EachArbiter(func(arb *cp.Arbiter) {
+		n := arb.Normal().Neg() // from the other shape to the character
+		_, other := arb.Shapes()
+		switch up := -n.Y; {
+		case up >= best:
+			best = up
+			c.OnGround, c.GroundNormal = true, n
+			c.OnOneWay = other.CollisionType() == physics.OneWayCollisionType
+			set := arb.ContactPointSet()
+			c.GroundVel = other.Body().VelocityAtWorldPoint(set.Points[0].PointB)
+		case math.Abs(n.X) >= minUp:
+			c.WallNormal = n
+		}
+	})
+}
+
+// drop starts and ends a fall through one-way platforms: Down with a jump
+// press on one.
+func (c *Character) drop(w donburi.World, e *donburi.Entry, in Controls, dt float64) {
+	if in.Down && in.JumpPressed && c.OnGround && c.OnOneWay {
+		c.Dropping = c.or(&c.DropTime, 0.25)
+		if !e.HasComponent(physics.DropThroughC) {
+			e.AddComponent(physics.DropThroughC)
+		}
+		return
+	}
+	if c.Dropping > 0 {
+		if c.Dropping -= dt; c.Dropping <= 0 {
+			c.Dropping = 0
+			if e.HasComponent(physics.DropThroughC) {
+				e.RemoveComponent(physics.DropThroughC)
+			}
+		}
+	}
+}
+
+// move runs the jump's timers and sets the body's velocity: along the
+// ground (relative to it, so that a moving platform carries), or in the
+// air; a jump takes off from the ground or within the coyote time, and a
+// press waits the buffer time for the ground.
+func (c *Character) move(body *cp.Body, in Controls, dt float64) {
+	if c.Rising && body.Velocity().Sub(c.GroundVel).Dot(c.GroundNormal) > 0 {
+		c.OnGround = false // taking off: the ground it leaves is behind it
+	}
+	if c.OnGround {
+		c.Coyote = c.or(&c.CoyoteTime, 0.1)
+	} else {
+		c.Coyote = max(c.Coyote-dt, 0)
+	}
+	switch {
+	case in.JumpPressed && !(in.Down && c.OnOneWay && c.OnGround):
+		c.Buffered = c.or(&c.BufferTime, 0.1)
+	default:
+		c.Buffered = max(c.Buffered-dt, 0)
+	}
+	target := in.Move * c.or(&c.RunSpeed, 200)
+	v := body.Velocity()
+	if c.OnGround && c.Dropping == 0 {
+		n := c.GroundNormal
+		t := cp.Vector{X: -n.Y, Y: n.X} // along the ground, rightwards
+		rel := v.Sub(c.GroundVel)
+		along := approach(rel.Dot(t), target, c.or(&c.GroundAccel, 2000)*dt)
+		v = c.GroundVel.Add(t.Mult(along)).Add(n.Mult(rel.Dot(n)))
+	} else {
+		v.X = approach(v.X, target, c.or(&c.AirAccel, 1000)*dt)
+	}
+	if c.Buffered > 0 && c.Coyote > 0 {
+		v.Y = min(c.GroundVel.Y, 0) - c.or(&c.JumpSpeed, 420)
+		c.Buffered, c.Coyote, c.Rising = 0, 0, true
+	}
+	if c.Rising && v.Y >= 0 {
+		c.Rising = false
+	}
+	if c.Rising && !in.Jump {
+		v.Y *= c.or(&c.JumpCut, 0.45)
+		c.Rising = false
+	}
+	v.Y = min(v.Y, c.or(&c.MaxFall, 700))
+	body.SetVelocityVector(v)
+}
+
+// approach moves x towards target by at most step.
+func approach(x, target, step float64) float64 {
+	if x < target {
+		return min(x+step, target)
+	}
+	return max(x-step, target)
+}
