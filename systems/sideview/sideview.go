@@ -104,10 +104,13 @@ func DefaultControls(in *input.State, pad int) Controls {
 
 // Controller is the side-view controller system.
 type Controller struct {
-	// Controls turns a tick's input into a character's commands; nil is
-	// DefaultControls. An autopilot drives a character through the input
-	// (an engine.TickInput), so that it records and replays like a player.
-	Controls func(in *input.State, pad int) Controls
+	// Controls gives a character its commands for the tick: from the
+	// tick's input (a player; in is nil on a tick without input) or from
+	// the entity's own components (an enemy's patrol). Nil: DefaultControls
+	// of the character's Pad for every character. An autopilot drives a
+	// player through the input (an engine.TickInput), so that it records
+	// and replays like a player.
+	Controls func(e *donburi.Entry, in *input.State) Controls
 
 	chars *donburi.Query
 }
@@ -125,10 +128,6 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 	if !(ev.DT > 0) {
 		return
 	}
-	read := ctl.Controls
-	if read == nil {
-		read = DefaultControls
-	}
 	for e := range ctl.chars.Iter(w) {
 		c := CharacterC.Get(e)
 		body := components.BodyC.Get(e).Body
@@ -136,8 +135,11 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 			continue
 		}
 		var in Controls
-		if ev.Input != nil {
-			in = read(ev.Input, c.Pad)
+		switch {
+		case ctl.Controls != nil:
+			in = ctl.Controls(e, ev.Input)
+		case ev.Input != nil:
+			in = DefaultControls(ev.Input, c.Pad)
 		}
 		c.sense(body, math.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
 		c.drop(w, e, in, ev.DT)

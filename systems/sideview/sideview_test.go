@@ -249,3 +249,21 @@ func TestControllerAllocatesNothing(t *testing.T) {
 		t.Errorf("Controller.Update allocates %v times a tick", n)
 	}
 }
+
+// Controls can drive a character from its own components, without input:
+// an enemy that walks right.
+func TestControlsFromComponents(t *testing.T) {
+	walker := donburi.NewTag()
+	r := newRig(t, cp.Vector{Y: -12})
+	r.w.Entry(r.hero).AddComponent(walker)
+	r.ctl.Controls = func(e *donburi.Entry, in *input.State) sideview.Controls {
+		if e.HasComponent(walker) {
+			return sideview.Controls{Move: 1}
+		}
+		return sideview.DefaultControls(in, 0)
+	}
+	r.run(60)
+	if x := r.pos().X; x < 150 {
+		t.Errorf("walked to x %v in a second, want about 190", x)
+	}
+}
