@@ -1,0 +1,97 @@
+// Command platformer is a platform game on the engine's pieces: levels
+// made in Tiled (package systems/level), a character run by the side-view
+// controller (systems/sideview), a camera that follows it (systems/camera),
+// one-way platforms and stomped enemies (systems/physics). A Title, then
+// the levels (stars to collect, enemies to jump on or avoid, the exit at
+// the far end), then the Results, and back to the Title.
+//
+//	go run ./cmd/platformer                        # in a window: Enter to start, arrows or A/D, Space or Up to jump
+//	go run ./cmd/platformer -headless -seconds 60  # no window: the autopilot plays; a summary, then "checksum X"
+//	go run ./cmd/platformer -record run.input      # play, recording; -replay run.input plays it again, checked
+//
+// Its command line is cli.App's (-headless, -fps, -seed, -seconds, -record,
+// -replay, -save, -load, -synctest, ...) and its own: -autopilot and
+// -lives. Headless, unless replaying, the autopilot plays for 60 s. Down
+// with Jump drops through a plank. The dev keys (F3, F4, P, period, comma,
+// [ and ], F11, F12) are the Stage's.
+//
+// Missing, for now: sprite animation and sound (the engine has neither
+// yet); the characters are coloured boxes and the enemies the atlas's
+// creature.
+//
+// Size: 427 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 44 (10%) are plumbing, lines a game would
+// not write if the engine did them:
+//
+//   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
+//   - 8 in screens.go: colours kept as color.Color so that drawing text
+//     does not allocate (2), hooking up the autopilot (6);
+//   - 25 in play.go: embedding the levels (4), loading and releasing one
+//     (5), adding its tile layers' render systems (3), the state outside
+//     the world declared for snapshots and -synctest (stage.Keep, 2),
+//     hooking up the autopilot (3), query buffers (2), the HUD's text
+//     cache (6).
+//
+// Genre code the engine could still own, about 56 lines: an enemy's patrol
+// that turns at walls and ledges (13), the stomp (an enemy touched from
+// above dies, the hero bounces: 10), a fall off the level and the respawn
+// at the start (6), and the autopilot's sensing of gaps, walls and enemies
+// ahead (27).
+package main
+
+import (
+	"fmt"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
+)
+
+// The screen, in pixels; the camera shows the world at twice that.
+const width, height = 640, 360
+
+func main() {
+	app := &cli.App{Name: "platformer", Window: window.Options{Title: "fixedstep platformer",
+		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
+	app.Main(platformer(app))
+}
+
+// Settings are the game's own flags, handed from scene to scene.
+type Settings struct {
+	Autopilot  bool
+	StartLives int // at the start of a game
+}
+
+// platformer defines the game's flags on app and returns its first scene's
+// maker.
+func platformer(app *cli.App) func() (engine.Scene, error) {
+	var s Settings
+	app.Flags().BoolVar(&s.Autopilot, "autopilot", false, "the autopilot plays: starts games, runs and jumps (default on headless)")
+	app.Flags().IntVar(&s.StartLives, "lives", 3, "lives at the start of a game")
+	return func() (engine.Scene, error) {
+		if app.Headless() {
+			app.Default("autopilot", "true")
+			app.Default("seconds", "60")
+		}
+		if s.StartLives < 1 || s.StartLives > 99 {
+			return nil, &cli.FlagError{Flag: "lives", Value: fmt.Sprint(s.StartLives), Reason: "must be 1 to 99"}
+		}
+		return &Title{Settings: s}, nil
+	}
+}
+
+// pressAfter is a TickInput for the screens' autopilot: it holds key down
+// from tick n on, a press the tick sees as a KeyPressed edge.
+func pressAfter(key input.Key, n int64) engine.TickInput {
+	return engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+		in.SetKey(key, t.Tick >= n)
+	})
+}
+
+// started reports whether the tick's input starts something: Enter, Space,
+// or the gamepad's bottom face button.
+func started(in *input.State) bool {
+	return in.KeyPressed(input.KeyEnter) || in.KeyPressed(input.KeySpace) ||
+		in.GamepadPressed(0, input.GamepadRightBottom)
+}

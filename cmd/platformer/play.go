@@ -1,0 +1,252 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"github.com/fixedstep/fixedstep/assets"
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/camera"
+	"github.com/fixedstep/fixedstep/systems/level"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/sideview"
+	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+)
+
+// The levels, made in Tiled: levels/levelN.tmx with their tileset.
+//
+//go:embed levels
+var levels embed.FS
+
+// lastLevel is the number of levels.
+const lastLevel = 2
+
+// Game is what a game carries from level to level.
+type Game struct {
+	Level, Lives, Stars, Stomped int
+	Best                         int // the best game's stars, for the Title
+}
+
+// Patrol is an enemy's walk: Dir is -1 (left) or 1 (right).
+type Patrol struct{ Dir float64 }
+
+var (
+	heroC  = donburi.NewTag()
+	enemyC = donburi.NewComponentType[Patrol]()
+	starC  = donburi.NewTag()
+	exitC  = donburi.NewTag()
+)
+
+// Play is one level.
+type Play struct {
+	Settings
+	Game
+
+	st     *stage.Stage
+	lv     *level.Level
+	hero   donburi.Entity
+	start  cp.Vector
+	events struct{ hurt, exit bool } // from the contact handlers, for the rules
+	hits   []physics.Hit             // the enemies' ledge queries, reused
+	hud    string
+	hudKey [3]int
+}
+
+// Run plays the level until the hero reaches the exit or runs out of lives.
+func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
+	st, err := stage.New(loop, stage.Options{
+		Groups:     []engine.Group{{Name: "physics", Hz: 60}},
+		Physics:    &physics.Config{Gravity: cp.Vector{Y: 1000}}, // y down
+		Background: sky,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Release()
+	lv, err := level.Load(levels, fmt.Sprintf("levels/level%d.tmx", p.Level))
+	if err != nil {
+		return nil, err
+	}
+	defer lv.Release()
+	p.st, p.lv = st, lv
+	p.build()
+	stage.Keep(st, &p.Game)
+	stage.Keep(st, &p.events)
+	if p.Autopilot {
+		loop.SetTickInput(0, &pilot{p: p})
+	}
+	ctl := sideview.NewController()
+	ctl.Controls = p.controls
+	st.Sched.AddUpdate(0, "controller", ctl.Update).
+		AddUpdate(0, "physics", st.Physics.Update).
+		AddUpdate(0, "camera", camera.NewSystem().Update).
+		AddUpdate(0, "rules", p.rules).
+		AddRender(0, "sprites", systems.NewRender(st.World).Draw).
+		AddRender(10, "hud", p.drawHUD)
+	next, err := st.Run()
+	how := "stopped"
+	switch {
+	case p.events.exit:
+		how = "reached the exit"
+	case p.Lives == 0:
+		how = "out of lives"
+	}
+	fmt.Printf("level %d: %s, %d stars, %d stomped, %d lives, %.1f s\n", p.Level, how, p.Stars, p.Stomped, p.Lives,
+		float64(loop.Ticks(0))/60)
+	return next, err
+}
+
+// build puts the level in the world: its ground and planks, the hero at
+// the start, the enemies, stars and the exit where the map's objects are,
+// the camera, and what touching each does.
+func (p *Play) build() {
+	st, lv, phys := p.st, p.lv, p.st.Physics
+	for i, l := range lv.Build(st.World, phys).Layers {
+		st.Sched.AddRender(-10+i, "tiles "+l.Name(), l.Draw)
+	}
+	start := lv.Objects("player")[0]
+	p.start = cp.Vector{X: start.X, Y: start.Y - 12}
+	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: p.start, Moment: math.Inf(1),
+		Sprite: st.Rect(12, 22, color.RGBA{250, 210, 80, 255})}, sideview.CharacterC, heroC)
+	sideview.CharacterC.SetValue(st.World.Entry(p.hero), sideview.Character{RunSpeed: 150, JumpSpeed: 380})
+	creature := st.Sprite(assets.SpriteAgent)
+	creature.ScaleX, creature.ScaleY = 0.6, 0.6
+	for _, o := range lv.Objects("enemy") {
+		e := phys.SpawnBox(14, 14, &physics.BodyOptions{Position: cp.Vector{X: o.X, Y: o.Y - 7}, Moment: math.Inf(1),
+			Sprite: creature}, sideview.CharacterC, enemyC)
+		sideview.CharacterC.SetValue(st.World.Entry(e), sideview.Character{RunSpeed: 40, GroundAccel: 400})
+		enemyC.SetValue(st.World.Entry(e), Patrol{Dir: -1})
+	}
+	for _, o := range lv.Objects("star") {
+		phys.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: o.X, Y: o.Y},
+			Sprite: st.Sprite(assets.SpriteGoal)}, starC)
+	}
+	for _, o := range lv.Objects("exit") {
+		phys.SpawnBox(o.Width, o.Height, &physics.BodyOptions{Kind: physics.Static, Sensor: true,
+			Position: cp.Vector{X: o.X + o.Width/2, Y: o.Y + o.Height/2},
+			Sprite:   st.Rect(o.Width, o.Height, color.RGBA{90, 220, 120, 255})}, exitC)
+	}
+	phys.OnCollide(heroC, starC, func(w donburi.World, c physics.Contact) {
+		p.Stars++
+		w.Remove(c.B)
+	})
+	phys.OnCollide(heroC, enemyC, func(w donburi.World, c physics.Contact) {
+		if c.Normal.Y > 0.6 { // the enemy is under the hero: stomped
+			p.Stomped++
+			w.Remove(c.B)
+			b := phys.Body(p.hero)
+			b.SetVelocity(b.Velocity().X, -300)
+			return
+		}
+		p.events.hurt = true
+	})
+	phys.OnCollide(heroC, exitC, func(donburi.World, physics.Contact) { p.events.exit = true })
+	camera.Spawn(st.World, components.Camera{Zoom: 2}, camera.Follow{Target: p.hero, DeadZone: cp.Vector{X: 24, Y: 30},
+		LookAhead: 0.3, Smoothing: 6, View: cp.Vector{X: width / 2, Y: height / 2}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
+}
+
+// controls drives the hero from the input and the enemies from their
+// patrol: each walks until a wall or a ledge turns it.
+func (p *Play) controls(e *donburi.Entry, in *input.State) sideview.Controls {
+	if !e.HasComponent(enemyC) {
+		if in == nil {
+			return sideview.Controls{}
+		}
+		return sideview.DefaultControls(in, 0)
+	}
+	pt, c := enemyC.Get(e), sideview.CharacterC.Get(e)
+	if c.WallNormal.X*pt.Dir < 0 {
+		pt.Dir = -pt.Dir
+	} else if c.OnGround {
+		pos := components.BodyC.Get(e).Body.Position()
+		ahead := cp.Vector{X: pos.X + pt.Dir*10, Y: pos.Y + 10}
+		p.hits = p.st.Physics.QueryPoint(ahead, 2, &physics.QueryFilter{Skip: e.Entity()}, p.hits[:0])
+		if len(p.hits) == 0 {
+			pt.Dir = -pt.Dir
+		}
+	}
+	return sideview.Controls{Move: pt.Dir}
+}
+
+// rules acts on what the tick did: a hurt or a fall costs a life (and
+// starts the level over; the last one ends the game), the exit goes on.
+func (p *Play) rules(w donburi.World, ev engine.Event) {
+	body := p.st.Physics.Body(p.hero)
+	if body.Position().Y > p.lv.Height+48 {
+		p.events.hurt = true
+	}
+	switch {
+	case p.events.exit && p.Level == lastLevel:
+		p.st.End(&Results{Settings: p.Settings, Game: p.Game, Won: true})
+	case p.events.exit:
+		next := p.Game
+		next.Level++
+		p.st.End(&Play{Settings: p.Settings, Game: next})
+	case p.events.hurt:
+		p.events.hurt = false
+		if p.Lives--; p.Lives == 0 {
+			p.st.End(&Results{Settings: p.Settings, Game: p.Game})
+			return
+		}
+		p.st.Physics.Teleport(p.hero, components.Pose{X: p.start.X, Y: p.start.Y})
+		body.SetVelocity(0, 0)
+	}
+}
+
+// drawHUD draws the level, stars and lives, formatted only when they change.
+func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
+	if key := [3]int{p.Level, p.Stars, p.Lives}; key != p.hudKey || p.hud == "" {
+		p.hudKey = key
+		p.hud = fmt.Sprintf("level %d   stars %d   lives %d", p.Level, p.Stars, p.Lives)
+	}
+	p.st.Text(window.Screen(ev), p.hud, 12, 8, 16, white, text.AlignStart)
+}
+
+// pilot is the autopilot: it runs right and jumps over gaps, walls and
+// enemies ahead, from what the game shows (the world), one tick at a time.
+type pilot struct {
+	p         *Play
+	hits      []physics.Hit
+	jumpUntil int64
+}
+
+// SampleTick holds Right, and Jump while a jump lasts.
+func (pl *pilot) SampleTick(t engine.TickInfo, in *input.State) {
+	p := pl.p
+	body := p.st.Physics.Body(p.hero)
+	c := sideview.CharacterC.Get(p.st.World.Entry(p.hero))
+	in.SetKey(input.KeyArrowRight, true)
+	if c.OnGround && t.Tick > pl.jumpUntil+2 && pl.blocked(body.Position()) {
+		pl.jumpUntil = t.Tick + 20
+	}
+	in.SetKey(input.KeySpace, t.Tick <= pl.jumpUntil)
+}
+
+// blocked reports a gap, a wall or an enemy ahead of pos.
+func (pl *pilot) blocked(pos cp.Vector) bool {
+	phys := pl.p.st.Physics
+	skip := &physics.QueryFilter{Skip: pl.p.hero}
+	if pl.hits = phys.QueryPoint(cp.Vector{X: pos.X + 22, Y: pos.Y + 16}, 3, skip, pl.hits[:0]); len(pl.hits) == 0 {
+		return true // no ground ahead
+	}
+	if _, wall := phys.QuerySegmentFirst(pos, cp.Vector{X: pos.X + 24, Y: pos.Y}, 2, skip); wall {
+		return true // a wall or an enemy at the hero's height
+	}
+	pl.hits = phys.QueryBox(cp.BB{L: pos.X, B: pos.Y - 12, R: pos.X + 48, T: pos.Y + 12}, skip, pl.hits[:0])
+	for _, h := range pl.hits {
+		if h.Entity != donburi.Null && pl.p.st.World.Valid(h.Entity) && pl.p.st.World.Entry(h.Entity).HasComponent(enemyC) {
+			return true
+		}
+	}
+	return false
+}
