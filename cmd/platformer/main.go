@@ -15,28 +15,28 @@
 // with Jump drops through a plank. The dev keys (F3, F4, P, period, comma,
 // [ and ], F11, F12) are the Stage's.
 //
-// Missing, for now: sprite animation and sound (the engine has neither
-// yet); the characters are coloured boxes and the enemies the atlas's
-// creature.
+// The hero is animated from an Aseprite sheet (systems/anim): standing,
+// running, jumping. Missing, for now: sound (the engine has none yet).
 //
-// Size: 427 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 44 (10%) are plumbing, lines a game would
+// Size: 476 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 50 (11%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 25 in play.go: embedding the levels (4), loading and releasing one
-//     (5), adding its tile layers' render systems (3), the state outside
-//     the world declared for snapshots and -synctest (stage.Keep, 2),
-//     hooking up the autopilot (3), query buffers (2), the HUD's text
-//     cache (6).
+//   - 31 in play.go: embedding the data (5), loading and releasing the
+//     level (5) and the hero's sheet (5), adding the level's tile layers'
+//     render systems (3), the state outside the world declared for
+//     snapshots and -synctest (stage.Keep, 2), hooking up the autopilot
+//     (3), query buffers (2), the HUD's text cache (6).
 //
-// Genre code the engine could still own, about 56 lines: an enemy's patrol
+// Genre code the engine could still own, about 71 lines: an enemy's patrol
 // that turns at walls and ledges (13), the stomp (an enemy touched from
 // above dies, the hero bounces: 10), a fall off the level and the respawn
-// at the start (6), and the autopilot's sensing of gaps, walls and enemies
-// ahead (27).
+// at the start (6), the hero's clip chosen from what it does and turned
+// the way it runs (15), and the autopilot's sensing of gaps, walls and
+// enemies ahead (27).
 package main
 
 import (

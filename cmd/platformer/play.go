@@ -14,6 +14,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/anim"
 	"github.com/fixedstep/fixedstep/systems/camera"
 	"github.com/fixedstep/fixedstep/systems/level"
 	"github.com/fixedstep/fixedstep/systems/physics"
@@ -23,10 +24,11 @@ import (
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
-// The levels, made in Tiled: levels/levelN.tmx with their tileset.
+// The game's data: the levels, made in Tiled (data/levelN.tmx with their
+// tileset), and the hero's sheet with its Aseprite JSON.
 //
-//go:embed levels
-var levels embed.FS
+//go:embed data
+var data embed.FS
 
 // lastLevel is the number of levels.
 const lastLevel = 2
@@ -58,6 +60,7 @@ type Play struct {
 	start  cp.Vector
 	events struct{ hurt, exit bool } // from the contact handlers, for the rules
 	hits   []physics.Hit             // the enemies' ledge queries, reused
+	clips  map[string]*anim.Clip     // the hero's: idle, run, jump
 	hud    string
 	hudKey [3]int
 }
@@ -73,12 +76,17 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 		return nil, err
 	}
 	defer st.Release()
-	lv, err := level.Load(levels, fmt.Sprintf("levels/level%d.tmx", p.Level))
+	lv, err := level.Load(data, fmt.Sprintf("data/level%d.tmx", p.Level))
 	if err != nil {
 		return nil, err
 	}
 	defer lv.Release()
-	p.st, p.lv = st, lv
+	hero, err := anim.LoadSheet(data, "data/hero.json")
+	if err != nil {
+		return nil, err
+	}
+	defer hero.Release()
+	p.st, p.lv, p.clips = st, lv, hero.Clips
 	p.build()
 	stage.Keep(st, &p.Game)
 	stage.Keep(st, &p.events)
@@ -90,6 +98,8 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
 		AddUpdate(0, "physics", st.Physics.Update).
 		AddUpdate(0, "camera", camera.NewSystem().Update).
+		AddUpdate(0, "looks", p.looks).
+		AddUpdate(0, "anim", anim.NewSystem().Update).
 		AddUpdate(0, "rules", p.rules).
 		AddRender(0, "sprites", systems.NewRender(st.World).Draw).
 		AddRender(10, "hud", p.drawHUD)
@@ -117,7 +127,8 @@ func (p *Play) build() {
 	start := lv.Objects("player")[0]
 	p.start = cp.Vector{X: start.X, Y: start.Y - 12}
 	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: p.start, Moment: math.Inf(1),
-		Sprite: st.Rect(12, 22, color.RGBA{250, 210, 80, 255})}, sideview.CharacterC, heroC)
+		Sprite: &components.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, heroC, anim.AnimationC)
+	anim.Play(st.World.Entry(p.hero), p.clips["idle"])
 	sideview.CharacterC.SetValue(st.World.Entry(p.hero), sideview.Character{RunSpeed: 150, JumpSpeed: 380})
 	creature := st.Sprite(assets.SpriteAgent)
 	creature.ScaleX, creature.ScaleY = 0.6, 0.6
@@ -200,6 +211,25 @@ func (p *Play) rules(w donburi.World, ev engine.Event) {
 		}
 		p.st.Physics.Teleport(p.hero, components.Pose{X: p.start.X, Y: p.start.Y})
 		body.SetVelocity(0, 0)
+	}
+}
+
+// looks picks the hero's clip from what it does (in the air, running,
+// standing) and turns it the way it runs.
+func (p *Play) looks(w donburi.World, _ engine.Event) {
+	e := w.Entry(p.hero)
+	c, sp := sideview.CharacterC.Get(e), components.SpriteC.Get(e)
+	vx := components.BodyC.Get(e).Body.Velocity().X - c.GroundVel.X
+	switch {
+	case !c.OnGround:
+		anim.Play(e, p.clips["jump"])
+	case math.Abs(vx) > 20:
+		anim.Play(e, p.clips["run"])
+	default:
+		anim.Play(e, p.clips["idle"])
+	}
+	if math.Abs(vx) > 20 {
+		sp.ScaleX = math.Copysign(1, vx)
 	}
 }
 
