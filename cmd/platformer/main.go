@@ -18,7 +18,7 @@
 // The hero is animated from an Aseprite sheet (systems/anim): standing,
 // running, jumping. Missing, for now: sound (the engine has none yet).
 //
-// Size: 476 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 474 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 50 (11%) are plumbing, lines a game would
 // not write if the engine did them:
 //

@@ -54,15 +54,16 @@ type Play struct {
 	Settings
 	Game
 
-	st     *stage.Stage
-	lv     *level.Level
-	hero   donburi.Entity
-	start  cp.Vector
-	events struct{ hurt, exit bool } // from the contact handlers, for the rules
-	hits   []physics.Hit             // the enemies' ledge queries, reused
-	clips  map[string]*anim.Clip     // the hero's: idle, run, jump
-	hud    string
-	hudKey [3]int
+	st      *stage.Stage
+	lv      *level.Level
+	hero    donburi.Entity
+	start   cp.Vector
+	events  struct{ hurt, exit bool } // from the contact handlers, for the rules
+	hits    []physics.Hit             // the enemies' ledge queries, reused
+	clips   map[string]*anim.Clip     // the hero's: idle, run, jump
+	actions *input.Actions            // the player's bindings
+	hud     string
+	hudKey  [3]int
 }
 
 // Run plays the level until the hero reaches the exit or runs out of lives.
@@ -94,7 +95,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 		loop.SetTickInput(0, &pilot{p: p})
 	}
 	ctl := sideview.NewController()
-	ctl.Controls = p.controls
+	ctl.Controls, p.actions = p.controls, ctl.Actions
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
 		AddUpdate(0, "physics", st.Physics.Update).
 		AddUpdate(0, "camera", camera.NewSystem().Update).
@@ -170,10 +171,7 @@ func (p *Play) build() {
 // patrol: each walks until a wall or a ledge turns it.
 func (p *Play) controls(e *donburi.Entry, in *input.State) sideview.Controls {
 	if !e.HasComponent(enemyC) {
-		if in == nil {
-			return sideview.Controls{}
-		}
-		return sideview.DefaultControls(in, 0)
+		return sideview.ActionControls(p.actions, in)
 	}
 	pt, c := enemyC.Get(e), sideview.CharacterC.Get(e)
 	if c.WallNormal.X*pt.Dir < 0 {

@@ -44,7 +44,6 @@ type Character struct {
 	BufferTime  float64 // seconds a jump pressed in the air waits for the ground; 0.1
 	DropTime    float64 // seconds it falls through one-way platforms after Down and Jump on one; 0.25
 	MaxSlope    float64 // the steepest ground, radians from level (steeper is a wall); 50°
-	Pad         int     // its gamepad slot
 
 	// The controller's state, from the contacts of the last physics step.
 	OnGround     bool
@@ -76,38 +75,47 @@ type Controls struct {
 	Down        bool    // down is held (with a jump press on a one-way platform: drop through)
 }
 
-// DefaultControls reads the arrows or A and D (move), Space, Up or W
-// (jump), Down or S, and gamepad slot pad's left stick (and D-pad) and
-// bottom face button.
-func DefaultControls(in *input.State, pad int) Controls {
-	var c Controls
-	if in.KeyDown(input.KeyArrowLeft) || in.KeyDown(input.KeyA) || in.GamepadDown(pad, input.GamepadLeftLeft) {
-		c.Move--
+// DefaultActions returns the controller's actions, bound to the arrows
+// or A and D ("left", "right"), Space, Up or W ("jump"), Down or S
+// ("down"), and gamepad slot pad's D-pad, left stick and bottom face
+// button. A game rebinds them with Actions.Bind (a settings menu).
+func DefaultActions(pad int) *input.Actions {
+	stick := input.AxisLeftStickHorizontal
+	return input.NewActions(map[string]input.Binding{
+		"left": {Keys: []input.Key{input.KeyArrowLeft, input.KeyA}, Buttons: []input.GamepadButton{input.GamepadLeftLeft},
+			Pad: pad, Axis: stick, AxisDir: -1, DeadZone: 0.2},
+		"right": {Keys: []input.Key{input.KeyArrowRight, input.KeyD}, Buttons: []input.GamepadButton{input.GamepadLeftRight},
+			Pad: pad, Axis: stick, AxisDir: 1, DeadZone: 0.2},
+		"jump": {Keys: []input.Key{input.KeySpace, input.KeyArrowUp, input.KeyW},
+			Buttons: []input.GamepadButton{input.GamepadRightBottom}, Pad: pad},
+		"down": {Keys: []input.Key{input.KeyArrowDown, input.KeyS}, Buttons: []input.GamepadButton{input.GamepadLeftBottom},
+			Pad: pad, Axis: input.AxisLeftStickVertical, AxisDir: 1},
+	})
+}
+
+// ActionControls reads a character's commands from the tick's input
+// through actions "left", "right", "jump" and "down" (see DefaultActions).
+func ActionControls(a *input.Actions, in *input.State) Controls {
+	if in == nil {
+		return Controls{}
 	}
-	if in.KeyDown(input.KeyArrowRight) || in.KeyDown(input.KeyD) || in.GamepadDown(pad, input.GamepadLeftRight) {
-		c.Move++
+	return Controls{
+		Move:        max(-1, min(a.Value(in, "right")-a.Value(in, "left"), 1)),
+		Jump:        a.Down(in, "jump"),
+		JumpPressed: a.Pressed(in, "jump"),
+		Down:        a.Down(in, "down"),
 	}
-	if x := in.GamepadAxis(pad, input.AxisLeftStickHorizontal); math.Abs(x) > 0.2 {
-		c.Move += x
-	}
-	c.Move = max(-1, min(c.Move, 1))
-	for _, k := range [...]input.Key{input.KeySpace, input.KeyArrowUp, input.KeyW} {
-		c.Jump = c.Jump || in.KeyDown(k)
-		c.JumpPressed = c.JumpPressed || in.KeyPressed(k)
-	}
-	c.Jump = c.Jump || in.GamepadDown(pad, input.GamepadRightBottom)
-	c.JumpPressed = c.JumpPressed || in.GamepadPressed(pad, input.GamepadRightBottom)
-	c.Down = in.KeyDown(input.KeyArrowDown) || in.KeyDown(input.KeyS) || in.GamepadDown(pad, input.GamepadLeftBottom) ||
-		in.GamepadAxis(pad, input.AxisLeftStickVertical) > 0.5
-	return c
 }
 
 // Controller is the side-view controller system.
 type Controller struct {
+	// Actions are the player's bindings (NewController: DefaultActions(0)).
+	Actions *input.Actions
+
 	// Controls gives a character its commands for the tick: from the
 	// tick's input (a player; in is nil on a tick without input) or from
-	// the entity's own components (an enemy's patrol). Nil: DefaultControls
-	// of the character's Pad for every character. An autopilot drives a
+	// the entity's own components (an enemy's patrol). Nil: every
+	// character reads Actions (ActionControls). An autopilot drives a
 	// player through the input (an engine.TickInput), so that it records
 	// and replays like a player.
 	Controls func(e *donburi.Entry, in *input.State) Controls
@@ -117,7 +125,7 @@ type Controller struct {
 
 // NewController returns the controller system.
 func NewController() *Controller {
-	return &Controller{chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
+	return &Controller{Actions: DefaultActions(0), chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
 }
 
 // Update is the system: for every character, its contacts read, its
@@ -135,11 +143,10 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 			continue
 		}
 		var in Controls
-		switch {
-		case ctl.Controls != nil:
+		if ctl.Controls != nil {
 			in = ctl.Controls(e, ev.Input)
-		case ev.Input != nil:
-			in = DefaultControls(ev.Input, c.Pad)
+		} else {
+			in = ActionControls(ctl.Actions, ev.Input)
 		}
 		c.sense(body, math.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
 		c.drop(w, e, in, ev.DT)

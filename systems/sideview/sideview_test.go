@@ -260,7 +260,7 @@ func TestControlsFromComponents(t *testing.T) {
 		if e.HasComponent(walker) {
 			return sideview.Controls{Move: 1}
 		}
-		return sideview.DefaultControls(in, 0)
+		return sideview.ActionControls(r.ctl.Actions, in)
 	}
 	r.run(60)
 	if x := r.pos().X; x < 150 {
