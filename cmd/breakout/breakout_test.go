@@ -13,29 +13,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixedstep/fixedstep/internal/cmdtest"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // bin is the game built once for the end-to-end tests.
 var bin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "breakout-test")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "breakout")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cmdtest.Main(m, "breakout", &bin) }
 
 var (
-	checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
+	checksumRE = cmdtest.ChecksumRE
 	replayedRE = regexp.MustCompile(`\nreplayed (\d+) scenes, (\d+) ticks, every checksum matched \((\d+) checked\)`)
 	gameRE     = regexp.MustCompile(`game: score (\d+), level (\d+), lives (\d+), (\d+) bricks left`)
 )
@@ -43,26 +31,14 @@ var (
 // output runs the built game and returns what it printed and its exit code.
 func output(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	out, err := exec.Command(bin, args...).CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("breakout %s: %v", strings.Join(args, " "), err)
-	}
-	return string(out), code
+	return cmdtest.Output(t, bin, args...)
 }
 
 // run runs the built game, which must succeed, and returns what it printed
 // and the checksum it printed last.
 func run(t *testing.T, args ...string) (string, string) {
 	t.Helper()
-	out, code := output(t, args...)
-	m := checksumRE.FindStringSubmatch(out)
-	if code != 0 || m == nil {
-		t.Fatalf("breakout %s: exit %d, no checksum last:\n%s", strings.Join(args, " "), code, out)
-	}
-	return out, m[1]
+	return cmdtest.Run(t, bin, args...)
 }
 
 func needDisplay(t *testing.T) {

@@ -14,55 +14,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixedstep/fixedstep/internal/cmdtest"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
 // demoBin is the demo built once for the end-to-end tests.
 var demoBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "demo-test")
-	if err != nil {
-		panic(err)
-	}
-	demoBin = filepath.Join(dir, "demo")
-	if out, err := exec.Command("go", "build", "-o", demoBin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cmdtest.Main(m, "demo", &demoBin) }
 
-var checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
+var checksumRE = cmdtest.ChecksumRE
 
 // output runs the built demo and returns what it printed and its exit code.
 func output(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	out, err := exec.Command(demoBin, args...).CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("demo %s: %v", strings.Join(args, " "), err)
-	}
-	return string(out), code
+	return cmdtest.Output(t, demoBin, args...)
 }
 
 // run runs the built demo, which must succeed, and returns the checksum it
 // printed last.
 func run(t *testing.T, args ...string) string {
 	t.Helper()
-	out, code := output(t, args...)
-	if code != 0 {
-		t.Fatalf("demo %s: exit %d\n%s", strings.Join(args, " "), code, out)
-	}
-	m := checksumRE.FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("demo %s: no checksum last:\n%s", strings.Join(args, " "), out)
-	}
-	return m[1]
+	_, sum := cmdtest.Run(t, demoBin, args...)
+	return sum
 }
 
 func needDisplay(t *testing.T) {

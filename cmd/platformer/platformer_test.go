@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -9,41 +8,22 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fixedstep/fixedstep/internal/cmdtest"
 )
 
 // bin is the game built once for the end-to-end tests.
 var bin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "platformer-test")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "platformer")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cmdtest.Main(m, "platformer", &bin) }
 
-var (
-	checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
-	levelRE    = regexp.MustCompile(`level (\d): ([a-z ]+), (\d+) stars, (\d+) stomped, (\d+) lives`)
-)
+var levelRE = regexp.MustCompile(`level (\d): ([a-z ]+), (\d+) stars, (\d+) stomped, (\d+) lives`)
 
 // run runs the built game, which must succeed, and returns what it printed
 // and the checksum it printed last.
 func run(t *testing.T, args ...string) (string, string) {
 	t.Helper()
-	out, err := exec.Command(bin, args...).CombinedOutput()
-	m := checksumRE.FindStringSubmatch(string(out))
-	if err != nil || m == nil {
-		t.Fatalf("platformer %s: %v, no checksum last:\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out), m[1]
+	return cmdtest.Run(t, bin, args...)
 }
 
 // Headless, the autopilot plays from the Title through both levels: the

@@ -1,0 +1,61 @@
+// Package cmdtest runs a command's end-to-end tests: it builds the command
+// once, runs it with arguments, and reads the summary's last line, the
+// run's checksum, that every game on cli.App prints.
+package cmdtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Main builds the command in the current directory (a main package's
+// tests run there) as name in a directory of its own, sets *bin to it,
+// runs the tests and exits with their status, the directory removed.
+func Main(m *testing.M, name string, bin *string) {
+	dir, err := os.MkdirTemp("", name+"-test")
+	if err != nil {
+		panic(err)
+	}
+	*bin = filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", *bin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// ChecksumRE matches the summary's last line and its checksum.
+var ChecksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
+
+// Output runs bin with args and returns what it printed (standard output
+// and error) and its exit code; a command that cannot start fails the test.
+func Output(t testing.TB, bin string, args ...string) (string, int) {
+	t.Helper()
+	out, err := exec.Command(bin, args...).CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %s: %v", filepath.Base(bin), strings.Join(args, " "), err)
+	}
+	return string(out), code
+}
+
+// Run runs bin with args, which must succeed and print a checksum last,
+// and returns what it printed and the checksum.
+func Run(t testing.TB, bin string, args ...string) (string, string) {
+	t.Helper()
+	out, code := Output(t, bin, args...)
+	m := ChecksumRE.FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("%s %s: exit %d, no checksum last:\n%s", filepath.Base(bin), strings.Join(args, " "), code, out)
+	}
+	return out, m[1]
+}
