@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+	"time"
+)
+
+// Game time: how a frame's real time becomes game time (rules 3, 5 and 7
+// of the loop), apart from the loop's events.
+
+// advance moves game time by the real time since the previous frame (rule 3),
+// scaled, clamped to MaxDelta and paced (rule 7). Real time is counted once:
+// a clock that went back adds nothing until it passes its latest reading. It
+// fails the loop with ErrGameTimeLimit when game time would pass what a
+// time.Duration holds.
+func (l *Loop) advance(now time.Duration) bool {
+	if !l.clockSeen {
+		l.clockSeen, l.lastNow, l.lastRead = true, now, now
+		if l.rec.seek == nil {
+			return true
+		}
+	}
+	if now < l.lastRead {
+		l.stats.ClockBackwards++
+	}
+	l.lastRead = now
+	real := max(now-l.lastNow, 0)
+	l.lastNow = max(l.lastNow, now)
+	if l.gameTime > math.MaxInt64-2*l.cfg.MaxDelta { // a frame adds at most MaxDelta, its pacing carry another
+		l.fail(ErrGameTimeLimit)
+		return false
+	}
+	l.stepping = false
+	if l.rec.seek != nil { // a rewind's re-run: every tick up to where it goes, in this frame
+		l.pacingCarry = 0
+		l.gameTime = l.seekTime()
+		return true
+	}
+	if l.paused || l.focusPaused {
+		l.pacingCarry = 0
+		if l.stepWanted && !l.focusPaused {
+			l.stepWanted, l.stepping = false, true
+			l.gameTime = max(l.gameTime, l.groups[0].nextDue)
+		}
+		return true
+	}
+	d := l.scale(real)
+	if d > l.cfg.MaxDelta {
+		addSaturated(&l.stats.Clamped, d-l.cfg.MaxDelta)
+		l.pacingCarry = 0
+		l.gameTime += l.cfg.MaxDelta
+		return true
+	}
+	l.gameTime = l.pace(d)
+	return true
+}
+
+// scale multiplies real time by the time scale in fixed point, carrying the
+// remainder so that scaled time never drifts.
+func (l *Loop) scale(real time.Duration) time.Duration {
+	if l.scaleNum == scaleOne {
+		return real
+	}
+	hi, lo := bits.Mul64(uint64(real), l.scaleNum)
+	lo, carry := bits.Add64(lo, l.scaleRem, 0)
+	hi += carry
+	if hi >= scaleOne {
+		return math.MaxInt64
+	}
+	q, r := bits.Div64(hi, lo, scaleOne)
+	l.scaleRem = r
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(q)
+}
+
+// pace returns the game time after adding d (rule 7). When d plus the carried
+// difference is within the tolerance of n >= 1 whole steps of the first group,
+// game time moves by exactly n of its ticks, keeping its phase, so that the
+// frame runs exactly n ticks; the difference is carried into the next frame.
+// Otherwise game time moves by d plus the carry.
+func (l *Loop) pace(d time.Duration) time.Duration {
+	t := l.gameTime
+	x := d + l.pacingCarry
+	if x > l.cfg.MaxDelta {
+		addSaturated(&l.stats.Clamped, x-l.cfg.MaxDelta)
+		x = l.cfg.MaxDelta
+	}
+	if l.cfg.NoPacing {
+		return t + x
+	}
+	g := &l.groups[0]
+	p := g.rate.Period()
+	if n := int64((x + p/2) / p); x > 0 && n >= 1 {
+		if diff := x - time.Duration(n)*p; diff >= -l.pacingTol && diff <= l.pacingTol {
+			k := g.rate.TicksAt(t)
+			target := g.rate.Due(k+n) + (t - g.rate.Due(k))
+			if next := g.rate.Due(k + n + 1); target >= next {
+				target = next - 1
+			}
+			if target > t && target-t <= l.cfg.MaxDelta {
+				l.pacingCarry = x - (target - t)
+				return target
+			}
+		}
+	}
+	adv := max(x, 0)
+	l.pacingCarry = x - adv
+	return t + adv
+}
+
+// dropOverrun applies the Drop policy (rule 5) before the frame's ticks run:
+// it finds the first tick that would exceed its group's MaxUpdatesPerFrame,
+// and moves game time back to the last tick due before that one, so that every
+// tick due at the new game time runs in this frame and none later does. The
+// time cut is counted in Dropped.
+func (l *Loop) dropOverrun() {
+	limit := int64(l.cfg.MaxUpdatesPerFrame)
+	cut := time.Duration(math.MaxInt64)
+	for i := range l.groups {
+		g := &l.groups[i]
+		if c := g.rate.Due(g.ticks + limit + 1); c <= l.gameTime {
+			cut = min(cut, c)
+		}
+	}
+	if cut == math.MaxInt64 {
+		return
+	}
+	t := l.tickedUntil // the frame's starting time: game time never goes back
+	for i := range l.groups {
+		g := &l.groups[i]
+		t = max(t, g.rate.Due(g.rate.TicksAt(cut-1)))
+	}
+	addSaturated(&l.stats.Dropped, l.gameTime-t)
+	l.gameTime, l.pacingCarry = t, 0
+}
