@@ -40,6 +40,11 @@ type LoopStats struct {
 	// before. Real time is counted once: after a clock goes back, frames add
 	// no game time until it passes the latest time it read.
 	ClockBackwards int64
+
+	// Sounds counts the sounds the game took (Loop.CountSound) over the
+	// loop's life, played or not (a headless run plays none): a replay
+	// takes the recording's.
+	Sounds int64
 }
 
 // addSaturated adds d >= 0 to *sum, stopping at the largest time.Duration.
@@ -120,6 +125,7 @@ type Loop struct {
 	onEvent     func(*Loop, Event) // Options.OnEvent
 	afterFrame  func(*Loop, Event) // Options.AfterFrame
 	afterUpdate func(*Loop, Event) // Options.AfterUpdate
+	onFinish    func(*Loop)        // Options.OnFinish
 	rec         recorder           // recording, replay, checksums, the bisector, rewinds
 	updateDone  bool               // the Update event delivered last has been followed up
 	drawn       bool               // a Render was delivered: EndFrame and AfterFrame are due
@@ -204,7 +210,7 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
 		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes),
-		game: opts.Game}
+		game: opts.Game, onFinish: opts.OnFinish}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	if opts.Load != nil {
@@ -631,6 +637,10 @@ func (l *Loop) SetTimeScale(s float64) error {
 	return nil
 }
 
+// CountSound counts a sound the game takes (package systems/sound calls
+// it), for Stats and the run's summary.
+func (l *Loop) CountSound() { l.stats.Sounds++ }
+
 // Stop ends the event stream: the next call to Next reports false, and
 // [Run] ends after the current scene returns. Safe from any goroutine.
 func (l *Loop) Stop() { l.stopWanted.Store(true) }
@@ -699,5 +709,8 @@ func (l *Loop) Finish(err error) error {
 	}
 	l.finished = true
 	l.release()
+	if l.onFinish != nil {
+		l.onFinish(l)
+	}
 	return l.rec.finish(err)
 }

@@ -77,6 +77,10 @@ type Options struct {
 	// a dump (Loop.DumpState) or a measurement.
 	AfterUpdate func(loop *Loop, ev Event)
 
+	// OnFinish, if set, is called once when the run ends (Loop.Finish),
+	// with the loop and its final counters (Loop.Stats): for a summary.
+	OnFinish func(loop *Loop)
+
 	// OnDivergence, if set, is told of a replay's divergence as it is
 	// found, with the scene's state still as it diverged (Loop.DumpState
 	// writes it); it may fill in the error's Dump.

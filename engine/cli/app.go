@@ -57,6 +57,7 @@ import (
 //	                  check every tick's state is the same (a scene on stage.Stage; 0: off)
 //	-keyframes N      in a window, a keyframe every N ticks for a step back (default
 //	                  engine.DefaultKeyframes; 0: none, a step back re-runs the run)
+//	-volume V         the sounds' volume, 0 to 1 (default 1); -mute plays none
 //	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
 //	-load FILE        go on from a save: its seed and settings too; the saved run is
 //	                  simulated again (checked) and played on, in a window or headless
@@ -116,6 +117,8 @@ type App struct {
 
 	flags                        *flag.FlagSet
 	headless, realtime, detail   bool
+	mute                         bool
+	volume                       float64
 	dumpAt, shotAt, saveAt       string
 	save, load                   string
 	fps, seconds                 float64
@@ -252,6 +255,16 @@ var standardFlags = []standardFlag{
 			}
 			return nil
 		}},
+	{name: "volume", value: func(a *App) any { return &a.volume }, def: 1.0,
+		usage: "the sounds' volume, from 0 to 1",
+		check: func(a *App) error {
+			if !(a.volume >= 0 && a.volume <= 1) {
+				return &FlagError{"volume", fmt.Sprint(a.volume), "must be in [0, 1]"}
+			}
+			return nil
+		}},
+	{name: "mute", value: func(a *App) any { return &a.mute },
+		usage: "play no sound (the game takes its sounds as ever: the summary counts them)"},
 	{name: "cpuprofile", value: func(a *App) any { return &a.cpuOut },
 		usage: "write a CPU profile of the run to this file"},
 	{name: "detail", value: func(a *App) any { return &a.detail },
@@ -546,6 +559,10 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 			saving.afterUpdate(loop, ev)
 		}
 	}
+	window.SetVolume(a.volume)
+	window.SetMuted(a.mute)
+	var sounds int64
+	opts.OnFinish = func(l *engine.Loop) { sounds = l.Stats().Sounds }
 	var probe *realtimeProbe
 	if a.realtime {
 		probe = newRealtimeProbe(a.seconds)
@@ -579,7 +596,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		runErr = saving.result(a.out())
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
-		a.summarize(opts.Record, replay, probe, saved, runErr)
+		a.summarize(opts.Record, replay, probe, saved, sounds, runErr)
 	}
 	if runErr == nil {
 		runErr = saveErr

@@ -22,17 +22,17 @@ import (
 // appGame is a small game on cli.App: a body whose speed is a game flag,
 // pushed by Space (from the tick's input), with a state checksum.
 type appGame struct {
-	app    *cli.App
-	speed  *float64
-	volume *int
-	drift  *float64 // an unrecorded flag that changes the game: a build that drifts
-	seen   float64  // the speed the first scene was made with
+	app        *cli.App
+	speed      *float64
+	brightness *int
+	drift      *float64 // an unrecorded flag that changes the game: a build that drifts
+	seen       float64  // the speed the first scene was made with
 }
 
 func newAppGame() *appGame {
-	g := &appGame{app: &cli.App{Name: "game", Unrecorded: []string{"volume", "drift"}}}
+	g := &appGame{app: &cli.App{Name: "game", Unrecorded: []string{"brightness", "drift"}}}
 	g.speed = g.app.Flags().Float64("speed", 1, "how fast")
-	g.volume = g.app.Flags().Int("volume", 5, "how loud")
+	g.brightness = g.app.Flags().Int("brightness", 5, "how bright")
 	g.drift = g.app.Flags().Float64("drift", 0, "added to the speed from tick 100")
 	return g
 }
@@ -79,7 +79,7 @@ var appChecksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n$`)
 // is a *FlagError naming it.
 func TestAppRecordsAndReplaysItsSettings(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "run.input")
-	out, err := newAppGame().run("-headless", "-seconds", "3", "-seed", "2", "-speed", "1.5", "-volume", "9", "-record", rec)
+	out, err := newAppGame().run("-headless", "-seconds", "3", "-seed", "2", "-speed", "1.5", "-brightness", "9", "-record", rec)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -89,12 +89,12 @@ func TestAppRecordsAndReplaysItsSettings(t *testing.T) {
 	}
 	lg, err := engine.LoadInputLog(rec)
 	if err != nil || lg.Seed != 2 || lg.Settings["speed"] != "1.5" || lg.Settings["seconds"] != "3" ||
-		lg.Settings["seed"] != "2" || lg.Settings["volume"] != "" || lg.Settings["fps"] != "" {
+		lg.Settings["seed"] != "2" || lg.Settings["brightness"] != "" || lg.Settings["fps"] != "" {
 		t.Fatalf("settings %v, seed %d, %v", lg.Settings, lg.Seed, err)
 	}
 
 	g := newAppGame()
-	out, err = g.run("-headless", "-replay", rec, "-fps", "37", "-volume", "1")
+	out, err = g.run("-headless", "-replay", rec, "-fps", "37", "-brightness", "1")
 	if err != nil || g.seen != 1.5 || g.app.Seed() != 2 {
 		t.Fatalf("replay: %v, speed %v, seed %d\n%s", err, g.seen, g.app.Seed(), out)
 	}

@@ -11,7 +11,7 @@ import (
 // summarize prints what the run did, the recording (saved: where it is) or
 // the replay, and last the state checksum. runErr is the error the run
 // ended with, printed after.
-func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, runErr error) {
+func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, sounds int64, runErr error) {
 	out := a.out()
 	names := make([]string, rec.Scenes())
 	for i := range names {
@@ -42,6 +42,9 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 	}
 	if a.syncTest > 0 && runErr == nil {
 		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.syncTest)
+	}
+	if sounds > 0 {
+		fmt.Fprintf(out, "sounds: %d taken\n", sounds)
 	}
 	if saved != "" {
 		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)

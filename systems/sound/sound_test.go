@@ -1,0 +1,95 @@
+package sound_test
+
+import (
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/systems/sound"
+	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+)
+
+// blips is a scene that takes a sound every 10th tick, for 600 ticks.
+func blips(taken *int64) engine.Scene {
+	return engine.NewScene("Blips", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := stage.New(loop, stage.Options{})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		snd := sound.New(loop, sound.Bank{"blip": sound.Tone(880, 0.05, 0.3)})
+		st.Sched.AddUpdate(0, "rules", func(_ donburi.World, ev engine.Event) {
+			if ev.Tick%10 == 0 {
+				snd.Play(ev, "blip")
+			}
+			if ev.Tick == 600 {
+				st.End(nil)
+			}
+		}).AddRender(0, "sound", snd.Draw)
+		next, err := st.Run()
+		*taken = snd.Played()
+		return next, err
+	})
+}
+
+// runBlips runs the scene headless with opts and returns the sounds the
+// scene and the loop counted.
+func runBlips(t *testing.T, opts engine.Options) (scene, loop int64) {
+	t.Helper()
+	opts.Headless = &engine.Headless{}
+	opts.OnFinish = func(l *engine.Loop) { loop = l.Stats().Sounds }
+	if err := engine.Run(blips(&scene), &opts); err != nil {
+		t.Fatal(err)
+	}
+	return scene, loop
+}
+
+// A sound is taken once for its tick: 60 in 600 ticks, headless (none
+// played), in a plain run, under -synctest 8 (every tick simulated again),
+// and in a replay of the run.
+func TestSoundsTakenOnce(t *testing.T) {
+	rec := &engine.InputLog{}
+	for _, c := range []struct {
+		name string
+		opts engine.Options
+	}{{"plain", engine.Options{Record: rec}}, {"synctest", engine.Options{SyncTest: 8}}, {"replay", engine.Options{Replay: rec}}} {
+		if s, l := runBlips(t, c.opts); s != 60 || l != 60 {
+			t.Errorf("%s: the scene took %d sounds, the loop counted %d; want 60", c.name, s, l)
+		}
+	}
+}
+
+// A step back does not take again the sounds of the ticks it re-runs, from
+// a keyframe or by re-running the run; the ticks played after it do.
+func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
+	for _, keyframes := range []int{60, 0} {
+		back := false
+		var scene int64
+		var loopN int64
+		var first engine.Scene
+		restart := func() (engine.Scene, error) { return blips(&scene), nil }
+		first, _ = restart()
+		opts := &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Keyframes: keyframes, Restart: restart,
+			OnFinish: func(l *engine.Loop) { loopN = l.Stats().Sounds },
+			OnEvent: func(l *engine.Loop, ev engine.Event) {
+				switch {
+				case !back && ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == 305:
+					l.SetPaused(true)
+				case !back && ev.Kind == engine.Input && l.Paused():
+					back = true
+					if err := l.Rewind(100); err != nil {
+						t.Fatal(err)
+					}
+				case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinding():
+					l.SetPaused(false)
+				}
+			}}
+		if err := engine.Run(first, opts); err != nil {
+			t.Fatal(err)
+		}
+		// 30 sounds to tick 305, then the ticks 206-600 played again live: 40 more.
+		if loopN != 70 {
+			t.Errorf("keyframes %d: %d sounds counted, want 70 (30, then 40 from tick 206 on)", keyframes, loopN)
+		}
+	}
+}
