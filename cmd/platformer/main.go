@@ -16,20 +16,22 @@
 // [ and ], F11, F12) are the Stage's.
 //
 // The hero is animated from an Aseprite sheet (systems/anim): standing,
-// running, jumping. Missing, for now: sound (the engine has none yet).
+// running, jumping; jumps, stars, stomps, hurts and the exit blip
+// (systems/sound: synthesized tones, taken on ticks, counted in the
+// summary). Missing, for now: music, and the game in the browser.
 //
-// Size: 474 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 50 (11%) are plumbing, lines a game would
+// Size: 508 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 53 (10%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 31 in play.go: embedding the data (5), loading and releasing the
+//   - 34 in play.go: embedding the data (5), loading and releasing the
 //     level (5) and the hero's sheet (5), adding the level's tile layers'
-//     render systems (3), the state outside the world declared for
-//     snapshots and -synctest (stage.Keep, 2), hooking up the autopilot
-//     (3), query buffers (2), the HUD's text cache (6).
+//     render systems (3), the sound system (3), the state outside the
+//     world declared for snapshots and -synctest (stage.Keep, 2), hooking
+//     up the autopilot (3), query buffers (2), the HUD's text cache (6).
 //
 // Genre code the engine could still own, about 71 lines: an enemy's patrol
 // that turns at walls and ledges (13), the stomp (an enemy touched from

@@ -104,3 +104,31 @@ func TestScreenshot(t *testing.T) {
 		t.Errorf("pixels: %d sky, %d grass, %d hero; want the sky, the ground's grass and the hero (24 x 44 px)", skyN, grassN, heroN)
 	}
 }
+
+var soundsRE = regexp.MustCompile(`\nsounds: (\d+) taken\n`)
+
+// The sounds the game takes are counted alike in a run and in its replay;
+// in a window, on a machine without a sound device (this one), the game
+// plays silently after one warning line, taking the same sounds as
+// headless.
+func TestSounds(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.input")
+	out, sum := run(t, "-headless", "-seconds", "20", "-record", rec)
+	taken := soundsRE.FindStringSubmatch(out)
+	if taken == nil || taken[1] == "0" {
+		t.Fatalf("no sounds counted:\n%s", out)
+	}
+	replayed, again := run(t, "-replay", rec, "-headless")
+	if m := soundsRE.FindStringSubmatch(replayed); again != sum || m == nil || m[1] != taken[1] {
+		t.Errorf("replay: %v sounds (want %s), checksum %s (want %s)", m, taken[1], again, sum)
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the window part runs under xvfb-run -a, or make test")
+	}
+	short, _ := run(t, "-headless", "-seconds", "6")
+	window, _ := run(t, "-autopilot", "-seconds", "6")
+	warned := strings.Count(window, "sound: no sound device")
+	if w, h := soundsRE.FindStringSubmatch(window), soundsRE.FindStringSubmatch(short); warned > 1 || w == nil || h == nil || w[1] != h[1] {
+		t.Errorf("in a window: %d warnings (want at most one), sounds %v (headless %v):\n%s", warned, w, h, window)
+	}
+}

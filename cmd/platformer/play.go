@@ -19,6 +19,7 @@ import (
 	"github.com/fixedstep/fixedstep/systems/level"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/sideview"
+	"github.com/fixedstep/fixedstep/systems/sound"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -58,10 +59,11 @@ type Play struct {
 	lv      *level.Level
 	hero    donburi.Entity
 	start   cp.Vector
-	events  struct{ hurt, exit bool } // from the contact handlers, for the rules
-	hits    []physics.Hit             // the enemies' ledge queries, reused
-	clips   map[string]*anim.Clip     // the hero's: idle, run, jump
-	actions *input.Actions            // the player's bindings
+	events  struct{ hurt, exit, star, stomp bool } // from the contact handlers, for the rules
+	snd     *sound.System
+	hits    []physics.Hit         // the enemies' ledge queries, reused
+	clips   map[string]*anim.Clip // the hero's: idle, run, jump
+	actions *input.Actions        // the player's bindings
 	hud     string
 	hudKey  [3]int
 }
@@ -94,6 +96,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	if p.Autopilot {
 		loop.SetTickInput(0, &pilot{p: p})
 	}
+	p.snd = sound.New(loop, sounds)
 	ctl := sideview.NewController()
 	ctl.Controls, p.actions = p.controls, ctl.Actions
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
@@ -103,7 +106,8 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 		AddUpdate(0, "anim", anim.NewSystem().Update).
 		AddUpdate(0, "rules", p.rules).
 		AddRender(0, "sprites", systems.NewRender(st.World).Draw).
-		AddRender(10, "hud", p.drawHUD)
+		AddRender(10, "hud", p.drawHUD).
+		AddRender(20, "sound", p.snd.Draw)
 	next, err := st.Run()
 	how := "stopped"
 	switch {
@@ -150,11 +154,13 @@ func (p *Play) build() {
 	}
 	phys.OnCollide(heroC, starC, func(w donburi.World, c physics.Contact) {
 		p.Stars++
+		p.events.star = true
 		w.Remove(c.B)
 	})
 	phys.OnCollide(heroC, enemyC, func(w donburi.World, c physics.Contact) {
 		if c.Normal.Y > 0.6 { // the enemy is under the hero: stomped
 			p.Stomped++
+			p.events.stomp = true
 			w.Remove(c.B)
 			b := phys.Body(p.hero)
 			b.SetVelocity(b.Velocity().X, -300)
@@ -191,6 +197,7 @@ func (p *Play) controls(e *donburi.Entry, in *input.State) sideview.Controls {
 // starts the level over; the last one ends the game), the exit goes on.
 func (p *Play) rules(w donburi.World, ev engine.Event) {
 	body := p.st.Physics.Body(p.hero)
+	p.takeSounds(w, ev)
 	if body.Position().Y > p.lv.Height+48 {
 		p.events.hurt = true
 	}
@@ -210,6 +217,31 @@ func (p *Play) rules(w donburi.World, ev engine.Event) {
 		p.st.Physics.Teleport(p.hero, components.Pose{X: p.start.X, Y: p.start.Y})
 		body.SetVelocity(0, 0)
 	}
+}
+
+// sounds are the game's blips, made once.
+var sounds = sound.Bank{
+	"jump":  sound.Tone(520, 0.09, 0.25),
+	"star":  sound.Tone(1320, 0.12, 0.25),
+	"stomp": sound.Tone(180, 0.12, 0.4),
+	"hurt":  sound.Tone(110, 0.3, 0.4),
+	"exit":  sound.Tone(880, 0.3, 0.3),
+}
+
+// takeSounds takes the tick's sounds: a jump, a star, a stomp, a hurt, the
+// exit.
+func (p *Play) takeSounds(w donburi.World, ev engine.Event) {
+	e := &p.events
+	for _, s := range [...]struct {
+		on   bool
+		name string
+	}{{sideview.CharacterC.Get(w.Entry(p.hero)).Jumped, "jump"}, {e.star, "star"}, {e.stomp, "stomp"},
+		{e.hurt, "hurt"}, {e.exit, "exit"}} {
+		if s.on {
+			p.snd.Play(ev, s.name)
+		}
+	}
+	e.star, e.stomp = false, false
 }
 
 // looks picks the hero's clip from what it does (in the air, running,

@@ -54,6 +54,7 @@ type Character struct {
 	Coyote       float64   // seconds left in which a jump still takes off
 	Buffered     float64   // seconds left of a jump press waiting for the ground
 	Rising       bool      // in a jump whose height the button still holds
+	Jumped       bool      // took off in the last tick (for a sound, a puff of dust)
 	Dropping     float64   // seconds left of falling through one-way platforms
 }
 
@@ -227,7 +228,8 @@ func (c *Character) move(body *cp.Body, in Controls, dt float64) {
 	} else {
 		v.X = approach(v.X, target, c.or(&c.AirAccel, 1000)*dt)
 	}
-	if c.Buffered > 0 && c.Coyote > 0 {
+	c.Jumped = c.Buffered > 0 && c.Coyote > 0
+	if c.Jumped {
 		v.Y = min(c.GroundVel.Y, 0) - c.or(&c.JumpSpeed, 420)
 		c.Buffered, c.Coyote, c.Rising = 0, 0, true
 	}
