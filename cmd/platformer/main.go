@@ -18,7 +18,7 @@
 // The hero is animated from an Aseprite sheet (systems/anim): standing,
 // running, jumping; jumps, stars, stomps, hurts and the exit blip
 // (systems/sound: synthesized tones, taken on ticks, counted in the
-// summary). Missing, for now: music, and the game in the browser.
+// summary). It plays in a browser too (make web). Missing, for now: music.
 //
 // Size: 508 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 53 (10%) are plumbing, lines a game would

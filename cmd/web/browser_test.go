@@ -37,6 +37,7 @@ var (
 	setupErr  error
 	served    string // the server's base URL
 	nativeBin string // the demo built for this machine
+	nativePf  string // the platformer built for this machine
 	wasmPath  string // the demo's main.wasm (main.wasm.gz beside it)
 	browserCx context.Context
 	tmpDir    string
@@ -86,13 +87,16 @@ func doSetup(exe string) error {
 	out := filepath.Join(tmpDir, "web")
 	// The command itself builds the page, as make web does (in a process of
 	// its own: gzip under the race detector would take half a minute).
-	if msg, err := exec.Command("go", "run", ".", "build", "-out", out, demoPkg).CombinedOutput(); err != nil {
+	if msg, err := exec.Command("go", "run", ".", "build", "-out", out, demoPkg, platformerPkg).CombinedOutput(); err != nil {
 		return fmt.Errorf("go run ./cmd/web build: %v\n%s", err, msg)
 	}
 	wasmPath = filepath.Join(out, "demo", "main.wasm")
 	nativeBin = filepath.Join(tmpDir, "demo")
-	if msg, err := exec.Command("go", "build", "-o", nativeBin, demoPkg).CombinedOutput(); err != nil {
-		return fmt.Errorf("go build %s: %v\n%s", demoPkg, err, msg)
+	nativePf = filepath.Join(tmpDir, "platformer")
+	for bin, pkg := range map[string]string{nativeBin: demoPkg, nativePf: platformerPkg} {
+		if msg, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -352,7 +356,13 @@ func (p *played) checksum(t testing.TB) string {
 // native runs the demo built for this machine and returns its output.
 func native(t testing.TB, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(nativeBin, args...).CombinedOutput()
+	return nativeRun(t, nativeBin, args...)
+}
+
+// nativeRun runs a game built for this machine and returns its output.
+func nativeRun(t testing.TB, bin string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(bin, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("demo %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -367,6 +377,25 @@ func lastChecksum(t testing.TB, out string) string {
 	}
 	return m[len(m)-1][1]
 }
+
+// The platformer plays in the browser too: its autopilot, from the Title
+// through the first level, 10 game seconds, to the checksum of the native
+// headless run (its sounds taken alike: the browser holds them until a
+// key is pressed, as browsers require).
+func TestBrowserPlatformerMatchesNative(t *testing.T) {
+	setup(t)
+	out := nativeRun(t, nativePf, "-headless", "-seconds", "10")
+	want := lastChecksum(t, out)
+	p := play(t, "/platformer/?autopilot&seconds=10")
+	if got := p.checksum(t); got != want {
+		t.Errorf("browser checksum %s, native headless %s; console:\n%s", got, want, p.console.text())
+	}
+	if w, b := soundsRE.FindString(out), soundsRE.FindString(p.console.text()); w == "" || b != w {
+		t.Errorf("sounds: browser %q, native %q", b, w)
+	}
+}
+
+var soundsRE = regexp.MustCompile(`sounds: \d+ taken`)
 
 // The autopilot plays the Arena for 10 game seconds in the browser's frame
 // loop (WebGL through SwiftShader) and prints the same checksum as the

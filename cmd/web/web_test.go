@@ -16,6 +16,9 @@ import (
 // demoPkg is the demo, the game the tests build.
 const demoPkg = "github.com/fixedstep/fixedstep/cmd/demo"
 
+// platformerPkg is the platformer, which the browser tests play too.
+const platformerPkg = "github.com/fixedstep/fixedstep/cmd/platformer"
+
 // Without packages, build takes every main package under cmd/ that imports
 // the window package: the games that draw, not the tools nor the headless
 // programs.
