@@ -18,18 +18,18 @@
 // The hero is animated from an Aseprite sheet (systems/anim): standing,
 // running, jumping; jumps, stars, stomps, hurts and the exit blip
 // (systems/sound: synthesized tones, taken on ticks, counted in the
-// summary). It plays in a browser too (make web). Missing, for now: music.
+// summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 508 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 53 (10%) are plumbing, lines a game would
+// Size: 519 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 54 (10%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 34 in play.go: embedding the data (5), loading and releasing the
+//   - 35 in play.go: embedding the data (5), loading and releasing the
 //     level (5) and the hero's sheet (5), adding the level's tile layers'
-//     render systems (3), the sound system (3), the state outside the
+//     render systems (3), the sound system (4), the state outside the
 //     world declared for snapshots and -synctest (stage.Keep, 2), hooking
 //     up the autopilot (3), query buffers (2), the HUD's text cache (6).
 //

@@ -97,6 +97,8 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 		loop.SetTickInput(0, &pilot{p: p})
 	}
 	p.snd = sound.New(loop, sounds)
+	p.snd.Music(tune)
+	defer p.snd.Release()
 	ctl := sideview.NewController()
 	ctl.Controls, p.actions = p.controls, ctl.Actions
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
@@ -227,6 +229,15 @@ var sounds = sound.Bank{
 	"hurt":  sound.Tone(110, 0.3, 0.4),
 	"exit":  sound.Tone(880, 0.3, 0.3),
 }
+
+// tune is the levels' music: a soft loop of eight notes.
+var tune = func() []byte {
+	var pcm []byte
+	for _, f := range [...]float64{262, 330, 392, 523, 392, 330, 294, 349} {
+		pcm = append(pcm, sound.Tone(f, 0.3, 0.06)...)
+	}
+	return pcm
+}()
 
 // takeSounds takes the tick's sounds: a jump, a star, a stomp, a hurt, the
 // exit.

@@ -12,6 +12,7 @@
 //	st.Sched.AddRender(0, "sound", snd.Draw)
 //	// in an update system, on the tick the hero jumps:
 //	snd.Play(ev, "jump")
+//	snd.Music(loop) // or MusicFile(assets, "theme.ogg"); defer snd.Release()
 //
 // Sounds are 16-bit stereo PCM at SampleRate (Tone makes one; LoadWAV
 // reads a WAV file), played by ebiten's audio package.
@@ -80,6 +81,7 @@ type System struct {
 	bank   Bank
 	queue  []string // sounds to play when the frame is drawn
 	played int64
+	music  *music // the scene's music, if any (music.go)
 }
 
 // New returns the sound system of a scene on loop, with its sounds.
@@ -107,10 +109,13 @@ func (s *System) Play(ev engine.Event, name string) {
 // Played returns the number of sounds the scene took (headless too).
 func (s *System) Played() int64 { return s.played }
 
-// Draw plays the sounds taken since the last frame: a render system. A
-// headless frame (no screen), a muted window or a machine without a sound
-// device plays nothing.
+// Draw plays the sounds taken since the last frame, and the music: a
+// render system. A headless frame (no screen), a muted window or a machine
+// without a sound device plays nothing.
 func (s *System) Draw(_ donburi.World, ev engine.Event) {
+	if s.music != nil && window.Screen(ev) != nil {
+		s.playMusic()
+	}
 	if len(s.queue) == 0 {
 		return
 	}

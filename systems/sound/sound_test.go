@@ -1,7 +1,11 @@
 package sound_test
 
 import (
+	"bytes"
+	"encoding/binary"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/sound"
@@ -91,5 +95,47 @@ func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 		if loopN != 70 {
 			t.Errorf("keyframes %d: %d sounds counted, want 70 (30, then 40 from tick 206 on)", keyframes, loopN)
 		}
+	}
+}
+
+// wavFile returns a WAV file of pcm (16-bit stereo at SampleRate).
+func wavFile(pcm []byte) []byte {
+	var b bytes.Buffer
+	le := func(v any) { binary.Write(&b, binary.LittleEndian, v) }
+	b.WriteString("RIFF")
+	le(uint32(36 + len(pcm)))
+	b.WriteString("WAVEfmt ")
+	le(uint32(16))
+	le(uint16(1))
+	le(uint16(2))
+	le(uint32(sound.SampleRate))
+	le(uint32(sound.SampleRate * 4))
+	le(uint16(4))
+	le(uint16(16))
+	b.WriteString("data")
+	le(uint32(len(pcm)))
+	b.Write(pcm)
+	return b.Bytes()
+}
+
+// Music: a WAV file streams, a file of another kind or none at all is an
+// error that names it; a bank loads WAV sounds; headless, no music plays
+// and Release stops nothing.
+func TestMusicAndWAV(t *testing.T) {
+	fsys := fstest.MapFS{"theme.wav": {Data: wavFile(sound.Tone(440, 0.2, 0.2))}, "theme.mp3": {Data: []byte("x")}}
+	snd := sound.New(nil, sound.Bank{})
+	if err := snd.MusicFile(fsys, "theme.wav"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"theme.mp3", "none.ogg"} {
+		if err := snd.MusicFile(fsys, name); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("MusicFile(%s): %v", name, err)
+		}
+	}
+	snd.Draw(nil, engine.Event{Kind: engine.Render}) // headless: nothing plays
+	snd.Release()
+	bank := sound.Bank{}
+	if err := bank.LoadWAV(fsys, "beep", "theme.wav"); err != nil || len(bank["beep"]) != len(sound.Tone(440, 0.2, 0.2)) {
+		t.Errorf("LoadWAV: %v, %d bytes", err, len(bank["beep"]))
 	}
 }
