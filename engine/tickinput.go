@@ -43,6 +43,13 @@ type TickInputFunc func(t TickInfo, in *input.State)
 // SampleTick calls f.
 func (f TickInputFunc) SampleTick(t TickInfo, in *input.State) { f(t, in) }
 
+// KeyFrom is a TickInput that holds key down from tick n of the group on:
+// the tick n sees it pressed. It is a menu's autopilot (a second on a
+// title, then Enter: loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 60))).
+func KeyFrom(key input.Key, n int64) TickInput {
+	return TickInputFunc(func(t TickInfo, in *input.State) { in.SetKey(key, t.Tick >= n) })
+}
+
 // SetTickInput makes src the input of every tick of group g (an index into
 // the scene's groups), in place of the devices' or [Options.TickInput]: the
 // scene's autopilot or bot, which may read its world. nil gives the group

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"image/color"
 	"image/png"
 	"os"
@@ -298,34 +297,4 @@ func TestDevKeysInTheWindow(t *testing.T) {
 
 // The package doc's line counts stay true: the total, and the plumbing as
 // the sum of its parts.
-func TestDocCountsLines(t *testing.T) {
-	doc, err := os.ReadFile("main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`Size: (\d+) lines in main.go, play.go and screens.go`).FindSubmatch(doc)
-	p := regexp.MustCompile(`of which (\d+) are plumbing`).FindSubmatch(doc)
-	if m == nil || p == nil {
-		t.Fatal("main.go's doc does not give its size")
-	}
-	lines := 0
-	for _, f := range []string{"main.go", "play.go", "screens.go"} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines += bytes.Count(data, []byte("\n"))
-	}
-	if got := fmt.Sprint(lines); got != string(m[1]) {
-		t.Errorf("the doc says %s lines, the files have %d", m[1], lines)
-	}
-	sum := 0
-	for _, part := range regexp.MustCompile(`//   - (\d+) in `).FindAllSubmatch(doc, -1) {
-		var n int
-		fmt.Sscan(string(part[1]), &n)
-		sum += n
-	}
-	if got := fmt.Sprint(sum); got != string(p[1]) {
-		t.Errorf("the doc says %s lines of plumbing, its parts add up to %d", p[1], sum)
-	}
-}
+func TestDocCountsLines(t *testing.T) { cmdtest.DocCounts(t, "main.go", "play.go", "screens.go") }

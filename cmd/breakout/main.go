@@ -20,11 +20,11 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by systems.Render.
 //
-// Size: 619 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 60 are plumbing, lines a game would not
+// Size: 611 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 53 are plumbing, lines a game would not
 // write if the engine did them:
 //
-//   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
+//   - 4 in main.go: the headless defaults;
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
 //   - 41 in play.go: queries, reusable buffers and closures for iterating
@@ -78,14 +78,6 @@ func breakout(app *cli.App) func() (engine.Scene, error) {
 		s.Seed = app.Seed()
 		return &Title{Settings: s}, nil
 	}
-}
-
-// pressAfter is a TickInput for the screens' autopilot: it holds key down
-// from tick n on, a press the tick sees as a KeyPressed edge.
-func pressAfter(key input.Key, n int64) engine.TickInput {
-	return engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
-		in.SetKey(key, t.Tick >= n)
-	})
 }
 
 // started reports whether the tick's input starts something: Enter, Space,

@@ -42,7 +42,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	if t.Autopilot {
-		loop.SetTickInput(0, pressAfter(input.KeySpace, 60)) // a second on the title, then start
+		loop.SetTickInput(0, engine.KeyFrom(input.KeySpace, 60)) // a second on the title, then start
 	}
 	for i, c := range rowColours { // a strip of bricks, for the look of it
 		for col := range 10 {
@@ -89,7 +89,7 @@ func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	if o.Autopilot {
-		loop.SetTickInput(0, pressAfter(input.KeyEnter, 180))
+		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 180))
 	}
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
 		if started(ev.Input) || ev.Input.KeyPressed(input.KeyEscape) {

@@ -20,11 +20,11 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 519 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 54 (10%) are plumbing, lines a game would
+// Size: 511 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 47 (9%) are plumbing, lines a game would
 // not write if the engine did them:
 //
-//   - 11 in main.go: the headless defaults (4), the screens' autopilot (7);
+//   - 4 in main.go: the headless defaults;
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
 //   - 35 in play.go: embedding the data (5), loading and releasing the
@@ -81,14 +81,6 @@ func platformer(app *cli.App) func() (engine.Scene, error) {
 		}
 		return &Title{Settings: s}, nil
 	}
-}
-
-// pressAfter is a TickInput for the screens' autopilot: it holds key down
-// from tick n on, a press the tick sees as a KeyPressed edge.
-func pressAfter(key input.Key, n int64) engine.TickInput {
-	return engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
-		in.SetKey(key, t.Tick >= n)
-	})
 }
 
 // started reports whether the tick's input starts something: Enter, Space,

@@ -132,3 +132,7 @@ func TestSounds(t *testing.T) {
 		t.Errorf("in a window: %d warnings (want at most one), sounds %v (headless %v):\n%s", warned, w, h, window)
 	}
 }
+
+// The package doc's line counts stay true: the total, and the plumbing as
+// the sum of its parts.
+func TestDocCountsLines(t *testing.T) { cmdtest.DocCounts(t, "main.go", "play.go", "screens.go") }

@@ -35,7 +35,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	if t.Autopilot {
-		loop.SetTickInput(0, pressAfter(input.KeyEnter, 60)) // a second on the title, then start
+		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 60)) // a second on the title, then start
 	}
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
 		switch {
@@ -74,7 +74,7 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	if r.Autopilot {
-		loop.SetTickInput(0, pressAfter(input.KeyEnter, 120))
+		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 120))
 	}
 	best := max(r.Best, r.Stars)
 	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {

@@ -4,6 +4,7 @@
 package cmdtest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,4 +59,40 @@ func Run(t testing.TB, bin string, args ...string) (string, string) {
 		t.Fatalf("%s %s: exit %d, no checksum last:\n%s", filepath.Base(bin), strings.Join(args, " "), code, out)
 	}
 	return out, m[1]
+}
+
+// DocCounts checks that a game's package doc, in files[0], counts its lines
+// truly: "Size: N lines in ..." the files' lines, and "of which P (...) are
+// plumbing" the sum of its parts, listed as "//   - K in FILE".
+func DocCounts(t testing.TB, files ...string) {
+	t.Helper()
+	doc, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Size: (\d+) lines in `).FindSubmatch(doc)
+	p := regexp.MustCompile(`of which (\d+)(?: \([^)]*\))? are plumbing`).FindSubmatch(doc)
+	if m == nil || p == nil {
+		t.Fatalf("%s's doc does not give its size", files[0])
+	}
+	lines := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(data, []byte("\n"))
+	}
+	if got := fmt.Sprint(lines); got != string(m[1]) {
+		t.Errorf("the doc says %s lines, the files have %d", m[1], lines)
+	}
+	sum := 0
+	for _, part := range regexp.MustCompile(`//   - (\d+) in `).FindAllSubmatch(doc, -1) {
+		var n int
+		fmt.Sscan(string(part[1]), &n)
+		sum += n
+	}
+	if got := fmt.Sprint(sum); got != string(p[1]) {
+		t.Errorf("the doc says %s lines of plumbing, its parts add up to %d", p[1], sum)
+	}
 }
