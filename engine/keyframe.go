@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
@@ -33,14 +32,13 @@ const (
 	// DefaultKeyframes, the last 16 seconds at 60 Hz are a step back in
 	// constant time.
 	KeyframeSlots = 16
-	// KeyframeMaxCost is the longest a keyframe may take: one that takes
-	// longer (a world of thousands of awake bodies) ends keyframes for the
-	// timeline, so that they never cost a frame. A step back then re-runs
-	// the run.
-	KeyframeMaxCost = 4 * time.Millisecond
-	// KeyframeMaxBytes bounds the ring's memory: a keyframe whose size,
-	// KeyframeSlots times, would pass it ends keyframes for the timeline
-	// (when the SceneState says its size: a StateSizer).
+	// KeyframeMaxBytes bounds the ring's memory, and each keyframe's cost:
+	// a keyframe larger than KeyframeMaxBytes/KeyframeSlots (4 MiB: about
+	// 4 ms to copy on a 2-core VM; a world of thousands of awake bodies)
+	// ends keyframes for the timeline, so that they never cost a frame; a
+	// step back then re-runs the run. The size decides, not the time a
+	// keyframe took, so that the same run keeps the same keyframes on a
+	// busy machine. It needs the SceneState to say its size (a StateSizer).
 	KeyframeMaxBytes = 64 << 20
 )
 
@@ -101,8 +99,8 @@ type keyframes struct {
 func (k *keyframes) clear() { k.first, k.n, k.stopped = 0, 0, nil }
 
 // KeyframesStopped returns why the loop stopped taking keyframes in the
-// current timeline (a keyframe took longer than KeyframeMaxCost, or the
-// ring would pass KeyframeMaxBytes), nil while it takes them. A step back
+// current timeline (a keyframe too large: see KeyframeMaxBytes), nil while
+// it takes them. A step back
 // past the keyframes it holds re-runs the run.
 func (l *Loop) KeyframesStopped() error { return l.rec.keys.stopped }
 
@@ -148,16 +146,12 @@ func (r *recorder) maybeKeyframe() error {
 		k.n--
 	}
 	slot := k.slot(k.n)
-	start := nanotime()
 	if err := r.state.SaveState(slot); err != nil {
 		return fmt.Errorf("engine: keyframe before tick %d of group %q: %w", t+1, l.groups[0].Name, err)
 	}
-	if took := time.Duration(nanotime() - start); took > KeyframeMaxCost {
-		k.stopped = fmt.Errorf("engine: keyframes stopped: the one after tick %d took %v, more than %v", t, took.Round(time.Microsecond), KeyframeMaxCost)
-	}
 	if sz, ok := r.state.(StateSizer); ok && sz.StateBytes(slot) > KeyframeMaxBytes/KeyframeSlots {
-		k.stopped = fmt.Errorf("engine: keyframes stopped: the one after tick %d holds %d KiB; %d of them would pass %d MiB",
-			t, sz.StateBytes(slot)>>10, KeyframeSlots, KeyframeMaxBytes>>20)
+		k.stopped = fmt.Errorf("engine: keyframes stopped: the one after tick %d holds %d KiB, more than %d KiB",
+			t, sz.StateBytes(slot)>>10, KeyframeMaxBytes/KeyframeSlots>>10)
 	}
 	kf := &k.ring[slot]
 	kf.tick = t

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 )
@@ -167,59 +166,46 @@ func TestKeyframeRewindPastTheRing(t *testing.T) {
 	}
 }
 
-// slowState is a steerState whose keyframes take longer than
-// KeyframeMaxCost, or say they hold more than KeyframeMaxBytes allows.
-type slowState struct {
+// bigState is a steerState that says its keyframes hold more than
+// KeyframeMaxBytes allows.
+type bigState struct {
 	steerState
-	slow  bool
-	bytes int
 	saves int
 }
 
-func (k *slowState) SaveState(slot int) error {
+func (k *bigState) SaveState(slot int) error {
 	k.saves++
-	if k.slow {
-		time.Sleep(engine.KeyframeMaxCost + time.Millisecond)
-	}
 	return k.steerState.SaveState(slot)
 }
 
-func (k *slowState) StateBytes(int) int { return k.bytes }
+func (k *bigState) StateBytes(int) int { return engine.KeyframeMaxBytes/engine.KeyframeSlots + 1 }
 
-// A keyframe that takes longer than KeyframeMaxCost, or whose ring would
-// pass KeyframeMaxBytes, is the timeline's last: the loop says why and
-// takes no more (a step back past it re-runs the run: see
-// TestKeyframeRewindPastTheRing).
-func TestKeyframesStopWhenTooCostly(t *testing.T) {
-	for _, c := range []struct {
-		state *slowState
-		says  string
-	}{{&slowState{slow: true}, "took"}, {&slowState{bytes: engine.KeyframeMaxBytes}, "KiB"}} {
-		var stopped error
-		scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
-			var s steer
-			c.state.s = &s
-			loop.SetChecksum(s.checksum)
-			loop.SetSceneState(c.state)
-			for ev := range loop.Events() {
-				if ev.Kind == engine.Update {
-					s.update(ev)
-					if ev.Tick == 300 {
-						stopped = loop.KeyframesStopped()
-						loop.Stop()
-					}
+// A keyframe larger than KeyframeMaxBytes/KeyframeSlots is the timeline's
+// last: the loop says why and takes no more (a step back past it re-runs
+// the run: see TestKeyframeRewindPastTheRing).
+func TestKeyframesStopWhenTooLarge(t *testing.T) {
+	var stopped error
+	state := &bigState{}
+	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+		var s steer
+		state.s = &s
+		loop.SetChecksum(s.checksum)
+		loop.SetSceneState(state)
+		for ev := range loop.Events() {
+			if ev.Kind == engine.Update {
+				s.update(ev)
+				if ev.Tick == 300 {
+					stopped = loop.KeyframesStopped()
+					loop.Stop()
 				}
 			}
-			return nil, loop.Err()
-		})
-		if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Keyframes: 60}); err != nil {
-			t.Fatal(err)
 		}
-		if stopped == nil || !strings.Contains(stopped.Error(), c.says) {
-			t.Errorf("keyframes stopped: %v, want it to say %q", stopped, c.says)
-		}
-		if saves := c.state.saves; saves != 1 {
-			t.Errorf("%d keyframes taken after the one that stopped them", saves-1)
-		}
+		return nil, loop.Err()
+	})
+	if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Keyframes: 60}); err != nil {
+		t.Fatal(err)
+	}
+	if stopped == nil || !strings.Contains(stopped.Error(), "KiB") || state.saves != 1 {
+		t.Errorf("keyframes stopped: %v, after %d keyframes; want one, and why", stopped, state.saves)
 	}
 }
