@@ -12,7 +12,7 @@
 //	st.Sched.AddRender(0, "sound", snd.Draw)
 //	// in an update system, on the tick the hero jumps:
 //	snd.Play(ev, "jump")
-//	snd.Music(loop) // or MusicFile(assets, "theme.ogg"); defer snd.Release()
+//	snd.Music(tune) // a loop of PCM, or MusicFile(assets, "theme.ogg"); defer snd.Release()
 //
 // Sounds are 16-bit stereo PCM at SampleRate (Tone makes one; LoadWAV
 // reads a WAV file), played by ebiten's audio package.
