@@ -3,7 +3,7 @@
 // frame is drawn, once. A sound asked for again on a tick the game passes
 // a second time, while a step back re-runs it, while -synctest or a load
 // re-simulates it, is not played again; a replay plays the sounds the
-// recording did, and the run's summary says how many (Loop.Sounds). A
+// recording did, and the run's summary says how many (LoopStats.Sounds). A
 // headless run plays none (but counts them); a machine with no sound
 // device plays silently after one warning line; the player's volume and
 // mute are the window's (window.SetVolume: cli.App's -volume and -mute).
