@@ -33,10 +33,11 @@ const (
 	// constant time.
 	KeyframeSlots = 16
 	// KeyframeMaxBytes bounds the ring's memory, and each keyframe's cost:
-	// a keyframe larger than KeyframeMaxBytes/KeyframeSlots (4 MiB: about
-	// 4 ms to copy on a 2-core VM; a world of thousands of awake bodies)
-	// ends keyframes for the timeline, so that they never cost a frame; a
-	// step back then re-runs the run. The size decides, not the time a
+	// a keyframe larger than KeyframeMaxBytes/KeyframeSlots (4 MiB: a world
+	// of some 2,000 awake balls, BenchmarkPhysicsSnapshot; a snapshot's
+	// time grows faster than its size once it outgrows the cache) ends
+	// keyframes for the timeline, so that they never cost a frame; a step
+	// back then re-runs the run. The size decides, not the time a
 	// keyframe took, so that the same run keeps the same keyframes on a
 	// busy machine. It needs the SceneState to say its size (a StateSizer).
 	KeyframeMaxBytes = 64 << 20
