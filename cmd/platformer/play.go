@@ -40,12 +40,9 @@ type Game struct {
 	Best                         int // the best game's stars, for the Title
 }
 
-// Patrol is an enemy's walk: Dir is -1 (left) or 1 (right).
-type Patrol struct{ Dir float64 }
-
 var (
 	heroC  = donburi.NewTag()
-	enemyC = donburi.NewComponentType[Patrol]()
+	enemyC = donburi.NewTag()
 	starC  = donburi.NewTag()
 	exitC  = donburi.NewTag()
 )
@@ -55,17 +52,15 @@ type Play struct {
 	Settings
 	Game
 
-	st      *stage.Stage
-	lv      *level.Level
-	hero    donburi.Entity
-	start   cp.Vector
-	events  struct{ hurt, exit, star, stomp bool } // from the contact handlers, for the rules
-	snd     *sound.System
-	hits    []physics.Hit         // the enemies' ledge queries, reused
-	clips   map[string]*anim.Clip // the hero's: idle, run, jump
-	actions *input.Actions        // the player's bindings
-	hud     string
-	hudKey  [3]int
+	st     *stage.Stage
+	lv     *level.Level
+	hero   donburi.Entity
+	start  cp.Vector
+	events struct{ hurt, exit, star, stomp bool } // from the contact handlers, for the rules
+	snd    *sound.System
+	clips  map[string]*anim.Clip // the hero's: idle, run, jump
+	hud    string
+	hudKey [3]int
 }
 
 // Run plays the level until the hero reaches the exit or runs out of lives.
@@ -100,11 +95,11 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	p.snd.Music(tune)
 	defer p.snd.Release()
 	ctl := sideview.NewController()
-	ctl.Controls, p.actions = p.controls, ctl.Actions
+	ctl.Physics = st.Physics // the enemies turn at ledges
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
 		AddUpdate(0, "physics", st.Physics.Update).
 		AddUpdate(0, "camera", camera.NewSystem().Update).
-		AddUpdate(0, "looks", p.looks).
+		AddUpdate(0, "looks", sideview.NewLooksSystem().Update).
 		AddUpdate(0, "anim", anim.NewSystem().Update).
 		AddUpdate(0, "rules", p.rules).
 		AddRender(0, "sprites", systems.NewRender(st.World).Draw).
@@ -134,16 +129,17 @@ func (p *Play) build() {
 	start := lv.Objects("player")[0]
 	p.start = cp.Vector{X: start.X, Y: start.Y - 12}
 	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: p.start, Moment: math.Inf(1),
-		Sprite: &components.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, heroC, anim.AnimationC)
-	anim.Play(st.World.Entry(p.hero), p.clips["idle"])
+		Sprite: &components.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, heroC, anim.AnimationC, sideview.LooksC)
+	sideview.LooksC.SetValue(st.World.Entry(p.hero), sideview.Looks{Idle: p.clips["idle"], Run: p.clips["run"],
+		Jump: p.clips["jump"], Flip: true})
 	sideview.CharacterC.SetValue(st.World.Entry(p.hero), sideview.Character{RunSpeed: 150, JumpSpeed: 380})
 	creature := st.Sprite(assets.SpriteAgent)
 	creature.ScaleX, creature.ScaleY = 0.6, 0.6
 	for _, o := range lv.Objects("enemy") {
 		e := phys.SpawnBox(14, 14, &physics.BodyOptions{Position: cp.Vector{X: o.X, Y: o.Y - 7}, Moment: math.Inf(1),
-			Sprite: creature}, sideview.CharacterC, enemyC)
+			Sprite: creature}, sideview.CharacterC, sideview.PatrolC, enemyC)
 		sideview.CharacterC.SetValue(st.World.Entry(e), sideview.Character{RunSpeed: 40, GroundAccel: 400})
-		enemyC.SetValue(st.World.Entry(e), Patrol{Dir: -1})
+		sideview.PatrolC.SetValue(st.World.Entry(e), sideview.Patrol{Dir: -1, Ledges: true})
 	}
 	for _, o := range lv.Objects("star") {
 		phys.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: o.X, Y: o.Y},
@@ -173,26 +169,6 @@ func (p *Play) build() {
 	phys.OnCollide(heroC, exitC, func(donburi.World, physics.Contact) { p.events.exit = true })
 	camera.Spawn(st.World, components.Camera{Zoom: 2}, camera.Follow{Target: p.hero, DeadZone: cp.Vector{X: 24, Y: 30},
 		LookAhead: 0.3, Smoothing: 6, View: cp.Vector{X: width / 2, Y: height / 2}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
-}
-
-// controls drives the hero from the input and the enemies from their
-// patrol: each walks until a wall or a ledge turns it.
-func (p *Play) controls(e *donburi.Entry, in *input.State) sideview.Controls {
-	if !e.HasComponent(enemyC) {
-		return sideview.ActionControls(p.actions, in)
-	}
-	pt, c := enemyC.Get(e), sideview.CharacterC.Get(e)
-	if c.WallNormal.X*pt.Dir < 0 {
-		pt.Dir = -pt.Dir
-	} else if c.OnGround {
-		pos := components.BodyC.Get(e).Body.Position()
-		ahead := cp.Vector{X: pos.X + pt.Dir*10, Y: pos.Y + 10}
-		p.hits = p.st.Physics.QueryPoint(ahead, 2, &physics.QueryFilter{Skip: e.Entity()}, p.hits[:0])
-		if len(p.hits) == 0 {
-			pt.Dir = -pt.Dir
-		}
-	}
-	return sideview.Controls{Move: pt.Dir}
 }
 
 // rules acts on what the tick did: a hurt or a fall costs a life (and
@@ -253,25 +229,6 @@ func (p *Play) takeSounds(w donburi.World, ev engine.Event) {
 		}
 	}
 	e.star, e.stomp = false, false
-}
-
-// looks picks the hero's clip from what it does (in the air, running,
-// standing) and turns it the way it runs.
-func (p *Play) looks(w donburi.World, _ engine.Event) {
-	e := w.Entry(p.hero)
-	c, sp := sideview.CharacterC.Get(e), components.SpriteC.Get(e)
-	vx := components.BodyC.Get(e).Body.Velocity().X - c.GroundVel.X
-	switch {
-	case !c.OnGround:
-		anim.Play(e, p.clips["jump"])
-	case math.Abs(vx) > 20:
-		anim.Play(e, p.clips["run"])
-	default:
-		anim.Play(e, p.clips["idle"])
-	}
-	if math.Abs(vx) > 20 {
-		sp.ScaleX = math.Copysign(1, vx)
-	}
 }
 
 // drawHUD draws the level, stars and lives, formatted only when they change.

@@ -115,13 +115,18 @@ type Controller struct {
 
 	// Controls gives a character its commands for the tick: from the
 	// tick's input (a player; in is nil on a tick without input) or from
-	// the entity's own components (an enemy's patrol). Nil: every
-	// character reads Actions (ActionControls). An autopilot drives a
-	// player through the input (an engine.TickInput), so that it records
-	// and replays like a player.
+	// the entity's own components. Nil: every character reads Actions
+	// (ActionControls). A character with a Patrol walks by itself whatever
+	// Controls says. An autopilot drives a player through the input (an
+	// engine.TickInput), so that it records and replays like a player.
 	Controls func(e *donburi.Entry, in *input.State) Controls
 
+	// Physics, if set, lets patrols turn at ledges (Patrol.Ledges): a
+	// query a step ahead of their feet.
+	Physics *physics.Physics
+
 	chars *donburi.Query
+	hits  []physics.Hit
 }
 
 // NewController returns the controller system.
@@ -144,9 +149,12 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 			continue
 		}
 		var in Controls
-		if ctl.Controls != nil {
+		switch {
+		case e.HasComponent(PatrolC):
+			in = ctl.patrol(e, c)
+		case ctl.Controls != nil:
 			in = ctl.Controls(e, ev.Input)
-		} else {
+		default:
 			in = ActionControls(ctl.Actions, ev.Input)
 		}
 		c.sense(body, math.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))

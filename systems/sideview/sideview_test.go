@@ -4,8 +4,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/systems/anim"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/sideview"
 	"github.com/fixedstep/fixedstep/third_party/cp"
@@ -265,5 +267,71 @@ func TestControlsFromComponents(t *testing.T) {
 	r.run(60)
 	if x := r.pos().X; x < 150 {
 		t.Errorf("walked to x %v in a second, want about 190", x)
+	}
+}
+
+// A patrol walks and turns at walls; with Ledges, at the ends of a
+// platform too, never falling off.
+func TestPatrol(t *testing.T) {
+	r := newRig(t, cp.Vector{X: 0, Y: -12})
+	r.ctl.Physics = r.p
+	r.p.SpawnBox(10, 40, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: -60, Y: -20}})
+	r.p.SpawnBox(10, 40, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 60, Y: -20}})
+	r.w.Entry(r.hero).AddComponent(sideview.PatrolC)
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	for range 600 {
+		r.step()
+		minX, maxX = min(minX, r.pos().X), max(maxX, r.pos().X)
+	}
+	if minX > -40 || maxX < 40 || minX < -55 || maxX > 55 {
+		t.Errorf("between walls at ±55: walked from %.1f to %.1f, want both ends reached and never past", minX, maxX)
+	}
+
+	l := newRig(t, cp.Vector{X: 0, Y: -112})
+	l.ctl.Physics = l.p
+	l.p.SpawnBox(80, 10, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 0, Y: -95}})
+	l.w.Entry(l.hero).AddComponent(sideview.PatrolC)
+	sideview.PatrolC.SetValue(l.w.Entry(l.hero), sideview.Patrol{Dir: -1, Ledges: true})
+	minX, maxX = math.Inf(1), math.Inf(-1)
+	for range 600 {
+		l.step()
+		minX, maxX = min(minX, l.pos().X), max(maxX, l.pos().X)
+	}
+	if y := l.pos().Y; y > -105 || minX > -25 || maxX < 25 {
+		t.Errorf("on an 80-wide platform with Ledges: at y %.1f (want on it, -112), walked %.1f to %.1f", y, minX, maxX)
+	}
+}
+
+// Looks play the clip of what the character does, and turn it the way it
+// runs.
+func TestLooks(t *testing.T) {
+	idle, run, jump := anim.NewClip(0.1, true, nil), anim.NewClip(0.1, true, nil), anim.NewClip(0.1, true, nil)
+	r := newRig(t, cp.Vector{Y: -12})
+	e := r.w.Entry(r.hero)
+	e.AddComponent(sideview.LooksC)
+	e.AddComponent(anim.AnimationC)
+	e.AddComponent(components.SpriteC)
+	sideview.LooksC.SetValue(e, sideview.Looks{Idle: idle, Run: run, Jump: jump, Flip: true})
+	looks := sideview.NewLooksSystem()
+	step := func(keys ...input.Key) *anim.Clip {
+		r.step(keys...)
+		looks.Update(r.w, engine.Event{})
+		return anim.AnimationC.Get(e).Clip
+	}
+	for range 5 {
+		step()
+	}
+	if c := step(); c != idle {
+		t.Errorf("standing: clip %p, want idle", c)
+	}
+	for range 10 {
+		step(input.KeyArrowLeft)
+	}
+	if c, sx := step(input.KeyArrowLeft), components.SpriteC.Get(e).ScaleX; c != run || sx != -1 {
+		t.Errorf("running left: clip %p (want run), ScaleX %v (want -1)", c, sx)
+	}
+	step(input.KeySpace)
+	if c := step(input.KeySpace); c != jump {
+		t.Errorf("jumping: clip %p, want jump", c)
 	}
 }
