@@ -20,25 +20,26 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 468 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 47 (10.0%) are plumbing, lines a game would
+// Size: 448 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 44 (9.8%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 4 in main.go: the headless defaults;
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 35 in play.go: embedding the data (5), loading and releasing the
+//   - 32 in play.go: embedding the data (5), loading and releasing the
 //     level (5) and the hero's sheet (5), adding the level's tile layers'
-//     render systems (3), the sound system (4), the controller's physics
-//     for the enemies' ledges (1), the state outside the world declared
-//     for snapshots and -synctest (stage.Keep, 2), hooking up the
-//     autopilot (3), a query buffer (1), the HUD's text cache (6).
+//     render systems (3), the sound system (4), the state outside the
+//     world declared for snapshots and -synctest (stage.Keep, 2), hooking
+//     up the autopilot (3), the HUD's text cache (5).
 //
-// Genre code the engine could still own, about 43 lines: the stomp (an
-// enemy touched from above dies, the hero bounces: 10), a fall off the
-// level and the respawn at the start (6), and the autopilot's sensing of
-// gaps, walls and enemies ahead (27). The enemies' patrol and the hero's
-// clips are the engine's (sideview.Patrol, sideview.Looks).
+// Genre code the engine could still own: about 16 lines, the stomp (an
+// enemy touched from above dies, the hero bounces: 10) and a fall off the
+// level with the respawn at the start (6), rules a genre kit might offer
+// but that differ from game to game. The enemies' patrol, the hero's clips
+// and what the autopilot sees ahead are the engine's (sideview.Patrol,
+// sideview.Looks, sideview.Ahead); the autopilot's policy (run right, jump
+// at what it sees) is the game's.
 package main
 
 import (

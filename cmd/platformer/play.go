@@ -94,8 +94,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	p.snd = sound.New(loop, sounds)
 	p.snd.Music(tune)
 	defer p.snd.Release()
-	ctl := sideview.NewController()
-	ctl.Physics = st.Physics // the enemies turn at ledges
+	ctl := sideview.NewController(st.Physics)
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
 		AddUpdate(0, "physics", st.Physics.Update).
 		AddUpdate(0, "camera", camera.NewSystem().Update).
@@ -234,8 +233,7 @@ func (p *Play) takeSounds(w donburi.World, ev engine.Event) {
 // drawHUD draws the level, stars and lives, formatted only when they change.
 func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
 	if key := [3]int{p.Level, p.Stars, p.Lives}; key != p.hudKey || p.hud == "" {
-		p.hudKey = key
-		p.hud = fmt.Sprintf("level %d   stars %d   lives %d", p.Level, p.Stars, p.Lives)
+		p.hudKey, p.hud = key, fmt.Sprintf("level %d   stars %d   lives %d", p.Level, p.Stars, p.Lives)
 	}
 	p.st.Text(window.Screen(ev), p.hud, 12, 8, 16, white, text.AlignStart)
 }
@@ -244,37 +242,18 @@ func (p *Play) drawHUD(_ donburi.World, ev engine.Event) {
 // enemies ahead, from what the game shows (the world), one tick at a time.
 type pilot struct {
 	p         *Play
-	hits      []physics.Hit
 	jumpUntil int64
 }
 
-// SampleTick holds Right, and Jump while a jump lasts.
+// SampleTick holds Right, and Jump while a jump lasts: one starts on the
+// ground when a gap, a wall or an enemy is ahead.
 func (pl *pilot) SampleTick(t engine.TickInfo, in *input.State) {
 	p := pl.p
-	body := p.st.Physics.Body(p.hero)
-	c := sideview.CharacterC.Get(p.st.World.Entry(p.hero))
 	in.SetKey(input.KeyArrowRight, true)
-	if c.OnGround && t.Tick > pl.jumpUntil+2 && pl.blocked(body.Position()) {
-		pl.jumpUntil = t.Tick + 20
-	}
-	in.SetKey(input.KeySpace, t.Tick <= pl.jumpUntil)
-}
-
-// blocked reports a gap, a wall or an enemy ahead of pos.
-func (pl *pilot) blocked(pos cp.Vector) bool {
-	phys := pl.p.st.Physics
-	skip := &physics.QueryFilter{Skip: pl.p.hero}
-	if pl.hits = phys.QueryPoint(cp.Vector{X: pos.X + 22, Y: pos.Y + 16}, 3, skip, pl.hits[:0]); len(pl.hits) == 0 {
-		return true // no ground ahead
-	}
-	if _, wall := phys.QuerySegmentFirst(pos, cp.Vector{X: pos.X + 24, Y: pos.Y}, 2, skip); wall {
-		return true // a wall or an enemy at the hero's height
-	}
-	pl.hits = phys.QueryBox(cp.BB{L: pos.X, B: pos.Y - 12, R: pos.X + 48, T: pos.Y + 12}, skip, pl.hits[:0])
-	for _, h := range pl.hits {
-		if h.Entity != donburi.Null && pl.p.st.World.Valid(h.Entity) && pl.p.st.World.Entry(h.Entity).HasComponent(enemyC) {
-			return true
+	if c := sideview.CharacterC.Get(p.st.World.Entry(p.hero)); c.OnGround && t.Tick > pl.jumpUntil+2 {
+		if s := sideview.Ahead(p.st.Physics, p.st.World, p.hero, 1, 30); s.Gap || s.Wall {
+			pl.jumpUntil = t.Tick + 20
 		}
 	}
-	return false
+	in.SetKey(input.KeySpace, t.Tick <= pl.jumpUntil)
 }

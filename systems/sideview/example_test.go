@@ -60,7 +60,7 @@ func Example() {
 		})
 		camera.Spawn(st.World, components.Camera{Zoom: 2}, camera.Follow{Target: hero, DeadZone: cp.Vector{X: 30, Y: 40},
 			View: cp.Vector{X: 320, Y: 180}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
-		st.Sched.AddUpdate(0, "controller", sideview.NewController().Update).
+		st.Sched.AddUpdate(0, "controller", sideview.NewController(st.Physics).Update).
 			AddUpdate(0, "physics", st.Physics.Update).
 			AddUpdate(0, "camera", camera.NewSystem().Update).
 			AddUpdate(0, "rules", func(w donburi.World, ev engine.Event) {

@@ -34,13 +34,8 @@ func (ctl *Controller) patrol(e *donburi.Entry, c *Character) Controls {
 	switch {
 	case c.WallNormal.X*pt.Dir < 0: // a wall ahead: its normal points back
 		pt.Dir = -pt.Dir
-	case pt.Ledges && c.OnGround && ctl.Physics != nil && e.HasComponent(components.ShapeC):
-		bb := components.ShapeC.Get(e).Shapes[0].BB()
-		ahead := cp.Vector{X: (bb.L+bb.R)/2 + pt.Dir*((bb.R-bb.L)/2+2), Y: math.Max(bb.T, bb.B) + 2}
-		ctl.hits = ctl.Physics.QueryPoint(ahead, 1, &physics.QueryFilter{Skip: e.Entity()}, ctl.hits[:0])
-		if len(ctl.hits) == 0 {
-			pt.Dir = -pt.Dir
-		}
+	case pt.Ledges && c.OnGround && ctl.Physics != nil && Ahead(ctl.Physics, e.World, e.Entity(), pt.Dir, 0).Gap:
+		pt.Dir = -pt.Dir
 	}
 	return Controls{Move: pt.Dir}
 }
@@ -94,4 +89,31 @@ func (s *LooksSystem) Update(w donburi.World, _ engine.Event) {
 			}
 		}
 	}
+}
+
+// Sight is what a character sees ahead of it (see Ahead).
+type Sight struct {
+	Gap  bool        // no ground a step ahead of its feet
+	Wall bool        // a shape across its way within reach: Hit says which
+	Hit  physics.Hit // the shape across its way, with Wall
+}
+
+// Ahead looks ahead of character e (a Shape's entity) in direction dir
+// (-1 left, 1 right): for ground under the step ahead of its feet, and for
+// a shape across its way within reach units of its side, at the height of
+// its middle (a wall, a crate, another character; not a sensor). Patrols
+// and autopilots decide with it. It allocates nothing.
+func Ahead(phys *physics.Physics, w donburi.World, e donburi.Entity, dir, reach float64) Sight {
+	var s Sight
+	if !w.Valid(e) || !w.Entry(e).HasComponent(components.ShapeC) {
+		return s
+	}
+	bb := components.ShapeC.Get(w.Entry(e)).Shapes[0].BB()
+	mid := cp.Vector{X: (bb.L + bb.R) / 2, Y: (bb.T + bb.B) / 2}
+	half, feet := (bb.R-bb.L)/2, math.Max(bb.T, bb.B)
+	skip := &physics.QueryFilter{Skip: e}
+	_, ground := phys.QueryNearest(cp.Vector{X: mid.X + dir*(half+2), Y: feet + 2}, 1, skip)
+	s.Gap = !ground
+	s.Hit, s.Wall = phys.QuerySegmentFirst(cp.Vector{X: mid.X + dir*half, Y: mid.Y}, cp.Vector{X: mid.X + dir*(half+reach), Y: mid.Y}, 0, skip)
+	return s
 }

@@ -13,7 +13,7 @@
 // system reads each tick's input and sets the body's velocity before the
 // physics step; the world is y down, as the render system draws it.
 //
-//	ctl := sideview.NewController()
+//	ctl := sideview.NewController(st.Physics)
 //	st.Sched.AddUpdate(g, "controller", ctl.Update).AddUpdate(g, "physics", st.Physics.Update)
 //	e := st.Physics.SpawnBox(12, 24, &physics.BodyOptions{Position: start, Moment: math.Inf(1)}, sideview.CharacterC)
 //	sideview.CharacterC.SetValue(st.World.Entry(e), sideview.Character{RunSpeed: 180})
@@ -121,17 +121,18 @@ type Controller struct {
 	// engine.TickInput), so that it records and replays like a player.
 	Controls func(e *donburi.Entry, in *input.State) Controls
 
-	// Physics, if set, lets patrols turn at ledges (Patrol.Ledges): a
-	// query a step ahead of their feet.
+	// Physics, if set (NewController's), lets patrols turn at ledges
+	// (Patrol.Ledges): a query a step ahead of their feet.
 	Physics *physics.Physics
 
 	chars *donburi.Query
-	hits  []physics.Hit
 }
 
-// NewController returns the controller system.
-func NewController() *Controller {
-	return &Controller{Actions: DefaultActions(0), chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
+// NewController returns the controller system; phys, if not nil, lets
+// patrols turn at ledges (Patrol.Ledges).
+func NewController(phys *physics.Physics) *Controller {
+	return &Controller{Actions: DefaultActions(0), Physics: phys,
+		chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
 }
 
 // Update is the system: for every character, its contacts read, its

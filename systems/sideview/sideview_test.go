@@ -32,7 +32,7 @@ func newRig(t *testing.T, at cp.Vector) *rig {
 	t.Helper()
 	r := &rig{w: donburi.NewWorld()}
 	r.p = physics.New(r.w, physics.Config{Gravity: cp.Vector{Y: gravity}})
-	r.ctl = sideview.NewController()
+	r.ctl = sideview.NewController(r.p)
 	r.p.SpawnBox(400, 20, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{Y: 10}})
 	r.hero = r.p.SpawnBox(12, 24, &physics.BodyOptions{Position: at, Moment: math.Inf(1)}, sideview.CharacterC)
 	return r
@@ -212,7 +212,7 @@ func TestFrameRateIndependent(t *testing.T) {
 		scene := engine.NewScene("Run", func(loop *engine.Loop) (engine.Scene, error) {
 			w := donburi.NewWorld()
 			p := physics.New(w, physics.Config{Gravity: cp.Vector{Y: gravity}})
-			ctl := sideview.NewController()
+			ctl := sideview.NewController(p)
 			sched := engine.NewScheduler(w)
 			sched.AddUpdate(0, "controller", ctl.Update).AddUpdate(0, "physics", p.Update)
 			p.SpawnBox(2000, 20, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{Y: 10}})
@@ -274,7 +274,6 @@ func TestControlsFromComponents(t *testing.T) {
 // platform too, never falling off.
 func TestPatrol(t *testing.T) {
 	r := newRig(t, cp.Vector{X: 0, Y: -12})
-	r.ctl.Physics = r.p
 	r.p.SpawnBox(10, 40, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: -60, Y: -20}})
 	r.p.SpawnBox(10, 40, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 60, Y: -20}})
 	r.w.Entry(r.hero).AddComponent(sideview.PatrolC)
@@ -288,7 +287,6 @@ func TestPatrol(t *testing.T) {
 	}
 
 	l := newRig(t, cp.Vector{X: 0, Y: -112})
-	l.ctl.Physics = l.p
 	l.p.SpawnBox(80, 10, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 0, Y: -95}})
 	l.w.Entry(l.hero).AddComponent(sideview.PatrolC)
 	sideview.PatrolC.SetValue(l.w.Entry(l.hero), sideview.Patrol{Dir: -1, Ledges: true})
@@ -333,5 +331,29 @@ func TestLooks(t *testing.T) {
 	step(input.KeySpace)
 	if c := step(input.KeySpace); c != jump {
 		t.Errorf("jumping: clip %p, want jump", c)
+	}
+}
+
+// Ahead sees a gap in the ground and a shape across the way, not a sensor.
+func TestAhead(t *testing.T) {
+	r := newRig(t, cp.Vector{X: 150, Y: -12}) // the floor ends at x 200
+	r.run(5)
+	if s := sideview.Ahead(r.p, r.w, r.hero, 1, 30); s.Gap || s.Wall {
+		t.Errorf("on the floor, 44 from its end: %+v, want nothing ahead", s)
+	}
+	r.p.Teleport(r.hero, components.Pose{X: 196, Y: -12})
+	r.step()
+	if s := sideview.Ahead(r.p, r.w, r.hero, 1, 30); !s.Gap {
+		t.Errorf("at the floor's end: %+v, want a gap", s)
+	}
+	crate := r.p.SpawnBox(10, 10, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 215, Y: -12}})
+	r.p.SpawnBox(10, 10, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: 175, Y: -12}})
+	r.p.Teleport(r.hero, components.Pose{X: 150, Y: -12})
+	r.step()
+	if s := sideview.Ahead(r.p, r.w, r.hero, 1, 80); !s.Wall || s.Hit.Entity != crate || s.Gap {
+		t.Errorf("a crate 65 ahead (a sensor before it): %+v, want the crate", s)
+	}
+	if s := sideview.Ahead(r.p, r.w, r.hero, -1, 80); s.Wall {
+		t.Errorf("looking left: %+v, want nothing", s)
 	}
 }
