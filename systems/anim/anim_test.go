@@ -156,3 +156,17 @@ func TestLoadSheet(t *testing.T) {
 		}
 	})
 }
+
+// A tick of the animation system, and of the side-view looks choosing a
+// clip, allocates nothing.
+func TestAnimAllocatesNothing(t *testing.T) {
+	ebitentest.OnGame(t, func() {
+		w := donburi.NewWorld()
+		animated(w, anim.NewClip(0.05, true, frames(4)...))
+		sys := anim.NewSystem()
+		ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
+		if n := testing.AllocsPerRun(100, func() { sys.Update(w, ev) }); n != 0 {
+			t.Errorf("the animation system allocates %v times a tick", n)
+		}
+	})
+}

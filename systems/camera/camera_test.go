@@ -135,3 +135,14 @@ func TestLookAhead(t *testing.T) {
 		t.Errorf("target at (10, 0) moving (100, -20): camera at %v, want (60, -10)", r.at())
 	}
 }
+
+// A tick of the camera system allocates nothing.
+func TestCameraAllocatesNothing(t *testing.T) {
+	r := newRig(camera.Follow{DeadZone: cp.Vector{X: 10}, LookAhead: 0.2, Smoothing: 5, MaxShake: 3, ShakeDecay: 1,
+		View: cp.Vector{X: 100, Y: 100}, Max: cp.Vector{X: 1000, Y: 1000}}, cp.Vector{X: 500, Y: 500})
+	r.follow().AddTrauma(1)
+	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: 1}
+	if n := testing.AllocsPerRun(100, func() { r.sys.Update(r.w, ev) }); n != 0 {
+		t.Errorf("the camera system allocates %v times a tick", n)
+	}
+}

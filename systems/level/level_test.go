@@ -177,3 +177,26 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("a missing image: %v; a missing map: %v", err1, err2)
 	}
 }
+
+// Drawing a tile layer allocates nothing once its buffers have grown (not
+// checked under -race, where ebiten's own sync.Pool allocates).
+func TestTileLayerAllocatesNothing(t *testing.T) {
+	var allocs float64
+	ebitentest.OnGame(t, func() {
+		lv, err := level.Load(levelFS(), "levels/one.tmx")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lv.Release()
+		w := donburi.NewWorld()
+		b := lv.Build(w, physics.New(w, physics.Config{}))
+		ev := engine.Event{Kind: engine.Render, Screen: ebiten.NewImage(80, 48)}
+		b.Layers[0].Draw(w, ev)
+		allocs = testing.AllocsPerRun(50, func() { b.Layers[0].Draw(w, ev) })
+	})
+	if ebitentest.RaceEnabled() {
+		t.Logf("-race: %v allocations a frame, not checked", allocs)
+	} else if allocs != 0 {
+		t.Errorf("a tile layer's Draw allocates %v times a frame", allocs)
+	}
+}

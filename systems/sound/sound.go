@@ -111,7 +111,8 @@ func (s *System) Played() int64 { return s.played }
 
 // Draw plays the sounds taken since the last frame, and the music: a
 // render system. A headless frame (no screen), a muted window or a machine
-// without a sound device plays nothing.
+// without a sound device plays nothing. A frame without sounds allocates
+// nothing; each sound played allocates what an ebiten audio player does.
 func (s *System) Draw(_ donburi.World, ev engine.Event) {
 	if s.music != nil && window.Screen(ev) != nil {
 		s.playMusic()
