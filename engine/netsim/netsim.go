@@ -1,0 +1,202 @@
+// Package netsim is a link conditioner: it wraps a net.PacketConn so that
+// the packets written through it arrive as over a worse network, late
+// (latency and jitter), lost, duplicated or out of order, by a seeded
+// random source. It is for tests of networked play over real sockets, and
+// for a person trying a game over a bad link on one machine.
+//
+//	conn, _ := net.ListenPacket("udp", "127.0.0.1:0")
+//	link, _ := netsim.ParseLink("80ms,10ms,2%") // latency, jitter, loss
+//	bad := netsim.Wrap(conn, link)              // write through bad; read as ever
+//
+// Only what is written is conditioned: a game wraps both ends' sockets to
+// condition both directions.
+package netsim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Link is how a link misbehaves.
+type Link struct {
+	Latency   time.Duration // added to every packet's trip
+	Jitter    time.Duration // up to this much more or less, at random
+	Loss      float64       // the share of packets dropped, 0 to 1
+	Duplicate float64       // the share sent twice
+	Reorder   float64       // the share held back a further Latency+2·Jitter, so that later ones pass them
+	Seed      uint64        // the random source's seed: the same seed, the same decisions
+}
+
+// Validate refuses a link that cannot be: a negative time, a jitter larger
+// than the latency, a share outside [0, 1].
+func (l Link) Validate() error {
+	switch {
+	case l.Latency < 0 || l.Jitter < 0:
+		return fmt.Errorf("netsim: latency %v and jitter %v must not be negative", l.Latency, l.Jitter)
+	case l.Jitter > l.Latency:
+		return fmt.Errorf("netsim: jitter %v is more than the latency %v: packets would arrive before they left", l.Jitter, l.Latency)
+	}
+	for _, s := range [...]struct {
+		name string
+		v    float64
+	}{{"loss", l.Loss}, {"duplicate", l.Duplicate}, {"reorder", l.Reorder}} {
+		if !(s.v >= 0 && s.v <= 1) {
+			return fmt.Errorf("netsim: %s %v must be a share in [0, 1]", s.name, s.v)
+		}
+	}
+	return nil
+}
+
+// ParseLink reads a link as a command line gives it: the latency, then
+// optionally the jitter, the loss, the duplication and the reordering,
+// comma-separated: "80ms", "80ms,10ms,2%", "50ms,5ms,1%,0.5%,1%". Shares
+// are percentages (2%) or fractions (0.02).
+func ParseLink(s string) (Link, error) {
+	parts := strings.Split(s, ",")
+	if s == "" || len(parts) > 5 {
+		return Link{}, fmt.Errorf("netsim: %q: want latency[,jitter[,loss[,duplicate[,reorder]]]], e.g. 80ms,10ms,2%%", s)
+	}
+	var l Link
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		var err error
+		switch i {
+		case 0:
+			l.Latency, err = time.ParseDuration(p)
+		case 1:
+			l.Jitter, err = time.ParseDuration(p)
+		case 2:
+			l.Loss, err = share(p)
+		case 3:
+			l.Duplicate, err = share(p)
+		case 4:
+			l.Reorder, err = share(p)
+		}
+		if err != nil {
+			return Link{}, fmt.Errorf("netsim: %q: part %d, %q: %w", s, i+1, p, err)
+		}
+	}
+	return l, l.Validate()
+}
+
+// share reads a share: a percentage (2%) or a fraction (0.02).
+func share(p string) (float64, error) {
+	if strings.HasSuffix(p, "%") {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
+		return v / 100, err
+	}
+	return strconv.ParseFloat(p, 64)
+}
+
+// Stats counts what a conditioned connection did to the packets written
+// through it.
+type Stats struct {
+	Written, Dropped, Duplicated, Reordered int64
+}
+
+// Conn is a net.PacketConn whose writes are conditioned (see Wrap).
+type Conn struct {
+	net.PacketConn
+	link Link
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	timers map[*time.Timer]struct{}
+	closed bool
+
+	written, dropped, duplicated, reordered atomic.Int64
+}
+
+// Wrap returns conn with its writes conditioned by link, which must be
+// valid (Validate): each packet is copied and written to conn after its
+// delay, from a timer. Reads are conn's. Close stops the packets still on
+// their way, and closes conn.
+func Wrap(conn net.PacketConn, link Link) (*Conn, error) {
+	if err := link.Validate(); err != nil {
+		return nil, err
+	}
+	return &Conn{PacketConn: conn, link: link, rng: rand.New(rand.NewPCG(link.Seed, 0x6e657473696d)),
+		timers: map[*time.Timer]struct{}{}}, nil
+}
+
+// ErrClosed is WriteTo's error after Close.
+var ErrClosed = errors.New("netsim: the connection is closed")
+
+// WriteTo sends p to addr through the link: it returns at once, having
+// taken a copy; the packet is dropped, sent late, or sent twice, as the
+// link decides.
+func (c *Conn) WriteTo(p []byte, addr net.Addr) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return 0, ErrClosed
+	}
+	c.written.Add(1)
+	l := c.link
+	if c.rng.Float64() < l.Loss {
+		c.dropped.Add(1)
+		return len(p), nil
+	}
+	copies := 1
+	if c.rng.Float64() < l.Duplicate {
+		copies = 2
+		c.duplicated.Add(1)
+	}
+	data := append([]byte(nil), p...)
+	for range copies {
+		delay := l.Latency
+		if l.Jitter > 0 {
+			delay += time.Duration(c.rng.Int64N(int64(2*l.Jitter)+1)) - l.Jitter
+		}
+		if c.rng.Float64() < l.Reorder {
+			delay += l.Latency + 2*l.Jitter + time.Millisecond
+			c.reordered.Add(1)
+		}
+		c.send(data, addr, delay)
+	}
+	return len(p), nil
+}
+
+// send writes data to addr after delay (at once when it is zero). Called
+// with c.mu held.
+func (c *Conn) send(data []byte, addr net.Addr, delay time.Duration) {
+	if delay <= 0 {
+		c.PacketConn.WriteTo(data, addr)
+		return
+	}
+	var t *time.Timer
+	t = time.AfterFunc(delay, func() {
+		c.mu.Lock()
+		_, live := c.timers[t]
+		delete(c.timers, t)
+		c.mu.Unlock()
+		if live {
+			c.PacketConn.WriteTo(data, addr)
+		}
+	})
+	c.timers[t] = struct{}{}
+}
+
+// Stats returns what the link did so far.
+func (c *Conn) Stats() Stats {
+	return Stats{Written: c.written.Load(), Dropped: c.dropped.Load(), Duplicated: c.duplicated.Load(), Reordered: c.reordered.Load()}
+}
+
+// Close drops the packets still on their way and closes the connection.
+func (c *Conn) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	for t := range c.timers {
+		t.Stop()
+	}
+	clear(c.timers)
+	c.mu.Unlock()
+	return c.PacketConn.Close()
+}
