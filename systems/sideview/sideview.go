@@ -126,6 +126,9 @@ type Controller struct {
 	Physics *physics.Physics
 
 	chars *donburi.Query
+	// the DropThrough tags to add and remove once the loop over the
+	// characters is done (no structural change inside a query)
+	dropOn, dropOff []donburi.Entity
 }
 
 // NewController returns the controller system; phys, if not nil, lets
@@ -159,10 +162,35 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 			in = ActionControls(ctl.Actions, ev.Input)
 		}
 		c.sense(body, math.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
-		c.drop(w, e, in, ev.DT)
+		switch c.drop(in, ev.DT) {
+		case dropStarts:
+			ctl.dropOn = append(ctl.dropOn, e.Entity())
+		case dropEnds:
+			ctl.dropOff = append(ctl.dropOff, e.Entity())
+		}
 		c.move(body, in, ev.DT)
 	}
+	for _, e := range ctl.dropOn {
+		if entry := w.Entry(e); !entry.HasComponent(physics.DropThroughC) {
+			entry.AddComponent(physics.DropThroughC)
+		}
+	}
+	for _, e := range ctl.dropOff {
+		if entry := w.Entry(e); entry.HasComponent(physics.DropThroughC) {
+			entry.RemoveComponent(physics.DropThroughC)
+		}
+	}
+	ctl.dropOn, ctl.dropOff = ctl.dropOn[:0], ctl.dropOff[:0]
 }
+
+// A drop is what drop asks of a character's DropThrough tag.
+type drop uint8
+
+const (
+	dropNone drop = iota
+	dropStarts
+	dropEnds
+)
 
 // sense reads the body's contacts of the last step: the ground (the
 // contact whose normal points most upward, within the slope), its
@@ -187,24 +215,20 @@ func (c *Character) sense(body *cp.Body, minUp float64) {
 	})
 }
 
-// drop starts and ends a fall through one-way platforms: Down with a jump
-// press on one.
-func (c *Character) drop(w donburi.World, e *donburi.Entry, in Controls, dt float64) {
+// drop starts and ends a fall through one-way platforms (Down with a jump
+// press on one), and says whether the DropThrough tag goes on or off.
+func (c *Character) drop(in Controls, dt float64) drop {
 	if in.Down && in.JumpPressed && c.OnGround && c.OnOneWay {
 		c.Dropping = c.or(&c.DropTime, 0.25)
-		if !e.HasComponent(physics.DropThroughC) {
-			e.AddComponent(physics.DropThroughC)
-		}
-		return
+		return dropStarts
 	}
 	if c.Dropping > 0 {
 		if c.Dropping -= dt; c.Dropping <= 0 {
 			c.Dropping = 0
-			if e.HasComponent(physics.DropThroughC) {
-				e.RemoveComponent(physics.DropThroughC)
-			}
+			return dropEnds
 		}
 	}
+	return dropNone
 }
 
 // move runs the jump's timers and sets the body's velocity: along the
