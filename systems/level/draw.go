@@ -52,7 +52,11 @@ func (t *TileLayer) Draw(w donburi.World, ev engine.Event) {
 	}
 	m := t.lv.Map
 	x0, y0, x1, y1 := t.inView(g, screen)
-	for ts, img := range t.lv.images {
+	for _, ts := range m.Tilesets { // in the map's order, the same every frame
+		img := t.lv.images[ts]
+		if img == nil {
+			continue
+		}
 		n := 0
 		for ty := y0; ty < y1; ty++ {
 			for tx := x0; tx < x1; tx++ {
