@@ -3,7 +3,9 @@
 // assets (an fs.FS: an embed.FS, so that the level ships inside the game):
 //
 //   - every tile layer is a render system that draws the tiles the camera
-//     sees, batched (one DrawTriangles32 call a tileset), in its own layer;
+//     sees, batched (one DrawTriangles32 call a tileset), in its own layer,
+//     each tile in its cell at the map's tile size (tiles larger than the
+//     grid are scaled down to it, not drawn overhanging as Tiled draws them);
 //   - the collision tiles are merged into few static boxes: a tile whose
 //     tileset tile has the bool property "solid", or any tile of a layer
 //     with the bool property "collision", is solid; one with "oneway" is a
