@@ -73,7 +73,7 @@ func (s *System) Release() {
 func (s *System) playMusic() {
 	m := s.music
 	if m.player == nil {
-		ctx := context()
+		ctx := audioContext()
 		if ctx == nil {
 			return
 		}

@@ -121,7 +121,7 @@ func (s *System) Draw(_ donburi.World, ev engine.Event) {
 		return
 	}
 	if window.Screen(ev) != nil && !window.Muted() {
-		if ctx := context(); ctx != nil {
+		if ctx := audioContext(); ctx != nil {
 			for _, name := range s.queue {
 				p := ctx.NewPlayerFromBytes(s.bank[name])
 				p.SetVolume(window.Volume())
@@ -137,10 +137,10 @@ var (
 	ctx     *audio.Context
 )
 
-// context returns the process's audio context, made at the first sound;
+// audioContext returns the process's audio context, made at the first sound;
 // nil, with one warning line, when the machine has no sound device (ebiten
 // would end the game with the device's error).
-func context() *audio.Context {
+func audioContext() *audio.Context {
 	ctxOnce.Do(func() {
 		if err := deviceMissing(); err != nil {
 			fmt.Fprintf(os.Stderr, "sound: no sound device (%v): playing silently\n", err)
