@@ -14,9 +14,44 @@ type sceneState struct {
 	slots []stateSlot
 }
 
+// stateSlot is the stage's state in one slot, for keyframes and the sync
+// test: the world (with the cp space, when the stage has physics); the
+// values kept with Keep go in the keepers' own slot of the same number.
 type stateSlot struct {
 	phys  physics.Snapshot
 	world donburi.Snapshot
+}
+
+// save saves the stage's state into sl, and the kept values into their
+// slot keeperSlot.
+func (sl *stateSlot) save(s *Stage, keeperSlot int) error {
+	for _, k := range s.keepers {
+		k.save(keeperSlot)
+	}
+	if s.Physics != nil {
+		return s.Physics.Snapshot(&sl.phys)
+	}
+	return donburi.SnapshotWorld(s.World, &sl.world)
+}
+
+// restore puts the stage's state back from sl, and the kept values from
+// their slot keeperSlot.
+func (sl *stateSlot) restore(s *Stage, keeperSlot int) error {
+	for _, k := range s.keepers {
+		k.restore(keeperSlot)
+	}
+	if s.Physics != nil {
+		return s.Physics.Restore(&sl.phys)
+	}
+	return donburi.RestoreWorld(s.World, &sl.world)
+}
+
+// bytes is the memory sl holds (the kept values are a few words).
+func (sl *stateSlot) bytes(s *Stage) int {
+	if s.Physics != nil {
+		return sl.phys.Bytes()
+	}
+	return sl.world.Bytes()
 }
 
 // keeperSlot is where keyframe `slot` goes among the keepers' slots: after
@@ -32,35 +67,17 @@ func (k *sceneState) SaveState(slot int) error {
 	for len(k.slots) <= slot {
 		k.slots = append(k.slots, stateSlot{})
 	}
-	s, sl := k.s, &k.slots[slot]
-	for _, kp := range s.keepers {
-		kp.save(k.keeperSlot(slot))
-	}
-	if s.Physics != nil {
-		return s.Physics.Snapshot(&sl.phys)
-	}
-	return donburi.SnapshotWorld(s.World, &sl.world)
+	return k.slots[slot].save(k.s, k.keeperSlot(slot))
 }
 
 func (k *sceneState) RestoreState(slot int) error {
-	s, sl := k.s, &k.slots[slot]
-	for _, kp := range s.keepers {
-		kp.restore(k.keeperSlot(slot))
-	}
-	if s.Physics != nil {
-		return s.Physics.Restore(&sl.phys)
-	}
-	return donburi.RestoreWorld(s.World, &sl.world)
+	return k.slots[slot].restore(k.s, k.keeperSlot(slot))
 }
 
-// StateBytes is the memory slot holds (the world and the space; the kept
-// values are a few words).
+// StateBytes is the memory slot holds.
 func (k *sceneState) StateBytes(slot int) int {
 	if slot >= len(k.slots) {
 		return 0
 	}
-	if k.s.Physics != nil {
-		return k.slots[slot].phys.Bytes()
-	}
-	return k.slots[slot].world.Bytes()
+	return k.slots[slot].bytes(k.s)
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
-	"github.com/fixedstep/fixedstep/systems/physics"
-	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // The sync test (engine.Options.SyncTest, the command line's -synctest N):
@@ -43,8 +41,7 @@ type syncSlot struct {
 	tick   int64
 	sum    uint64
 	parts  []state.ComponentSum
-	phys   physics.Snapshot
-	world  donburi.Snapshot
+	state  stateSlot
 	events []syncEvent
 	sums   []systemSum // the checksum after every update system, in order
 }
@@ -178,24 +175,9 @@ func (t *syncTest) parts(s *Stage, dst []state.ComponentSum) []state.ComponentSu
 	return append(dst, s.State.ComponentSums()...)
 }
 
-func (t *syncTest) save(s *Stage, sl *syncSlot, slot int) error {
-	for _, k := range s.keepers {
-		k.save(slot)
-	}
-	if s.Physics != nil {
-		return s.Physics.Snapshot(&sl.phys)
-	}
-	return donburi.SnapshotWorld(s.World, &sl.world)
-}
+func (t *syncTest) save(s *Stage, sl *syncSlot, slot int) error { return sl.state.save(s, slot) }
 
 func (t *syncTest) restore(s *Stage, boundary int64) error {
 	slot := int(boundary % int64(len(t.slots)))
-	for _, k := range s.keepers {
-		k.restore(slot)
-	}
-	sl := &t.slots[slot]
-	if s.Physics != nil {
-		return s.Physics.Restore(&sl.phys)
-	}
-	return donburi.RestoreWorld(s.World, &sl.world)
+	return t.slots[slot].state.restore(s, slot)
 }
