@@ -133,13 +133,8 @@ func TestTileLayerDraws(t *testing.T) {
 	var whole, near [2]int
 	var at func(x, y int) color.RGBA
 	ebitentest.OnGame(t, func() {
-		lv, err := level.Load(levelFS(), "levels/one.tmx")
-		if err != nil {
-			t.Fatal(err)
-		}
+		lv, w, b := buildOne(t)
 		defer lv.Release()
-		w := donburi.NewWorld()
-		b := lv.Build(w, physics.New(w, physics.Config{}))
 		dst := ebiten.NewImage(80, 48)
 		b.Layers[0].Draw(w, engine.Event{Kind: engine.Render, Screen: dst})
 		whole[0] = b.Layers[0].Drawn()
@@ -163,6 +158,17 @@ func TestTileLayerDraws(t *testing.T) {
 	}
 }
 
+// buildOne loads levels/one.tmx and builds it into a new world; it runs
+// on the game goroutine, and the caller releases the level.
+func buildOne(t *testing.T) (*level.Level, donburi.World, *level.Built) {
+	lv, err := level.Load(levelFS(), "levels/one.tmx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := donburi.NewWorld()
+	return lv, w, lv.Build(w, physics.New(w, physics.Config{}))
+}
+
 // A map that is not there, a tileset image that is not, are errors that
 // name them.
 func TestLoadErrors(t *testing.T) {
@@ -183,13 +189,8 @@ func TestLoadErrors(t *testing.T) {
 func TestTileLayerAllocatesNothing(t *testing.T) {
 	var allocs float64
 	ebitentest.OnGame(t, func() {
-		lv, err := level.Load(levelFS(), "levels/one.tmx")
-		if err != nil {
-			t.Fatal(err)
-		}
+		lv, w, b := buildOne(t)
 		defer lv.Release()
-		w := donburi.NewWorld()
-		b := lv.Build(w, physics.New(w, physics.Config{}))
 		ev := engine.Event{Kind: engine.Render, Screen: ebiten.NewImage(80, 48)}
 		b.Layers[0].Draw(w, ev)
 		allocs = testing.AllocsPerRun(50, func() { b.Layers[0].Draw(w, ev) })
