@@ -79,8 +79,7 @@ type keyframe struct {
 	groups  []group
 	logged  []input.State
 	cursors []inputlog.Cursor
-	mark    inputlog.Mark // where the run's recording stood
-	hasMark bool
+	mark    inputlog.Mark // where the run's recording stood, when it records
 
 	checkNext  int
 	checkSince int64
@@ -159,8 +158,7 @@ func (r *recorder) maybeKeyframe() error {
 	kf.groups = append(kf.groups[:0], l.groups...)
 	kf.logged = append(kf.logged[:0], r.logged...)
 	kf.cursors = append(kf.cursors[:0], r.cursors...)
-	kf.hasMark = r.record != nil
-	if kf.hasMark {
+	if r.record != nil {
 		r.record.log.Mark(&kf.mark, r.progress())
 	}
 	kf.checkNext, kf.checkSince = r.checkNext, r.checkSince
@@ -206,7 +204,7 @@ func (r *recorder) restoreKeyframe() error {
 		}
 		r.replay, r.replayed, r.checkNext = &InputLog{}, tail, 0
 	} else {
-		if kf.hasMark {
+		if r.record != nil {
 			r.record.log.CutTo(&kf.mark)
 		}
 		copy(r.cursors, kf.cursors)
