@@ -88,6 +88,12 @@
 //     the scene's state ([SceneState], Options.Keyframes) in constant time,
 //     or by re-running the run. [Loop.Save] writes a save game, and
 //     Options.Load goes on from one ([LoadSave]).
+//   - A networked run gets every player's input from a [Session]
+//     (Options.Session; package engine/netplay's, over UDP): each Update
+//     event holds every player's input ([Event.Players]), and the loop
+//     rolls back and simulates again where a prediction proves wrong
+//     ([Loop.Resimulating]); a scene ends once its last tick is final
+//     ([Loop.Settle]).
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
 //
 // # Game decisions happen on Update events

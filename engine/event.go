@@ -62,9 +62,27 @@ type Event struct {
 	Screen any
 
 	// Input: the frame's sample (edges since the previous frame). Update: what
-	// this tick of this group sees (edges since this group's previous tick).
-	// Nil in Render events.
+	// this tick of this group sees (edges since this group's previous tick);
+	// in a run of several players, the first player's, the same on every
+	// player's machine. Nil in Render events.
 	Input *input.State
+
+	// Players, in an Update event, is every player's input for the tick,
+	// by player number, what Input is for the first: Players[0] is *Input.
+	// It holds one player but in a networked run (Options.Session) and its
+	// replays, where it holds the session's players, each from their own
+	// machine's devices or TickInput. Nil in Input and Render events.
+	Players []input.State
+}
+
+// Player returns player p's input for the tick (see Event.Players), nil
+// when the run has no such player: a system that drives player p reads it,
+// and does nothing for a player who is not there.
+func (e *Event) Player(p int) *input.State {
+	if uint(p) >= uint(len(e.Players)) {
+		return nil
+	}
+	return &e.Players[p]
 }
 
 // Seconds returns Time in seconds.

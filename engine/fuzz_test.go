@@ -177,6 +177,8 @@ func FuzzParseInputLog(f *testing.F) {
 	streamed := streamLog(f, 4, 40)
 	f.Add(streamed)
 	f.Add(streamed[:len(streamed)*2/3])
+	f.Add(sessionLog(f, 2)) // a networked run's: every player's input
+	f.Add(sessionLog(f, 4))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkParsedLog(t, data)
 		// The same bytes with every chunk's CRC made right: most changes
@@ -206,7 +208,7 @@ func checkParsedLog(t *testing.T, data []byte) {
 	if _, err := again.WriteTo(&second); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(first.Bytes(), second.Bytes()) || again.Seed != lg.Seed ||
+	if !bytes.Equal(first.Bytes(), second.Bytes()) || again.Seed != lg.Seed || again.Players != lg.Players ||
 		again.Scenes() != lg.Scenes() || again.Entries() != lg.Entries() {
 		t.Fatalf("round trip changed the log: %d then %d bytes", first.Len(), second.Len())
 	}

@@ -37,7 +37,7 @@ func (l *Loop) advance(now time.Duration) bool {
 		l.gameTime = l.seekTime()
 		return true
 	}
-	if l.paused || l.focusPaused {
+	if l.paused || l.focusPaused || l.net.hold { // a session holds game time while it runs ahead of the others
 		l.pacingCarry = 0
 		if l.stepWanted && !l.focusPaused {
 			l.stepWanted, l.stepping = false, true

@@ -66,6 +66,11 @@ type InputLog struct {
 	// milliseconds in a big world).
 	ChecksumEvery int
 
+	// Players is how many players' input every tick holds (0 means 1): a
+	// networked run's (Options.Session). The loop sets it for the log it
+	// records; a log that Create gave a file must have it set before.
+	Players int
+
 	// Detail, when recording, also keeps what the desync bisector needs
 	// (see Loop.Detailed): after every tick of every group, a 32-bit hash of
 	// the state after each update system, and after every checked tick of
@@ -349,12 +354,14 @@ func groupsOf(gs []inputlog.Group) []Group {
 }
 
 // run returns what the log keeps of the run as a whole.
-func (lg *InputLog) run() inputlog.Run { return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings} }
+func (lg *InputLog) run() inputlog.Run {
+	return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings, Players: lg.Players}
+}
 
 // prefix returns the log's first n timelines, the last cut after the ticks
 // counts (per group): what a rewind replays. It shares the log's records.
 func (lg *InputLog) prefix(n int, counts []int64) *InputLog {
-	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery}
+	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery, Players: lg.Players}
 	p.log = *lg.log.Prefix(n, counts)
 	p.log.Detailed = lg.Detail || lg.log.Detailed
 	return p
@@ -479,7 +486,7 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &InputLog{Seed: run.Seed, Settings: run.Settings, log: *l}, nil
+	return &InputLog{Seed: run.Seed, Settings: run.Settings, Players: run.Players, log: *l}, nil
 }
 
 // LoadInputLog reads a log from a file (a recording, or the .partial file

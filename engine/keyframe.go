@@ -104,6 +104,14 @@ func (k *keyframes) clear() { k.first, k.n, k.stopped = 0, 0, nil }
 // past the keyframes it holds re-runs the run.
 func (l *Loop) KeyframesStopped() error { return l.rec.keys.stopped }
 
+// dropAfter forgets the keyframes taken after tick `tick` of the first
+// group: a session's rollback to the tick after it made them wrong.
+func (k *keyframes) dropAfter(tick int64) {
+	for k.n > 0 && k.ring[k.slot(k.n-1)].tick > tick {
+		k.n--
+	}
+}
+
 // slot returns the slot of the i-th keyframe held, oldest first.
 func (k *keyframes) slot(i int) int { return (k.first + i) % KeyframeSlots }
 
@@ -197,10 +205,12 @@ func (r *recorder) restoreKeyframe() error {
 	if t.live {
 		tail := r.record.log.CutTo(&kf.mark)
 		at := l.groups[0].rate.Due(t.tick)
-		r.cursors = slices.Grow(r.cursors[:0], len(l.groups))[:len(l.groups)]
 		for g := range l.groups {
 			tail.Ticks[g] = l.groups[g].rate.TicksAt(at)
-			r.cursors[g].Resume(tail.Input[g], kf.mark.Last(g), kf.logged[g])
+		}
+		r.cursors = slices.Grow(r.cursors[:0], len(tail.Input))[:len(tail.Input)]
+		for i := range tail.Input {
+			r.cursors[i].Resume(tail.Input[i], kf.mark.Last(i), kf.logged[i])
 		}
 		r.replay, r.replayed, r.checkNext = &InputLog{}, tail, 0
 	} else {

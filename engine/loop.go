@@ -75,11 +75,13 @@ type group struct {
 	ticks   int64         // ticks delivered since the timeline began
 	lastDue time.Duration // due time of tick `ticks`
 	nextDue time.Duration // due time of tick `ticks+1`
-	inFrame int           // ticks delivered in the current frame
+	inFrame int           // new ticks delivered in the current frame
+	ran     int64         // the most ticks delivered: a tick at or below it is simulated again (a rollback)
 
-	pending input.State // edges since this group's last tick
-	tick    input.State // what the current tick sees
-	srcPrev input.State // the held state a TickInput gave the tick before
+	pending input.State                   // edges since this group's last tick
+	srcPrev input.State                   // the held state a TickInput gave the tick before
+	players [input.MaxPlayers]input.State // what the current tick sees, per player: players[0] is Event.Input
+	netAcc  [input.MaxPlayers]input.State // a session: the first group's players' input since this group's last tick
 }
 
 // Loop is the game loop: a value that a scene pulls events from and hands on to
@@ -134,6 +136,8 @@ type Loop struct {
 	keyframes   int64              // Options.Keyframes
 	game        GameInfo           // Options.Game
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
+	players     int                // players whose input every tick holds: 1, a session's, a replay's
+	net         netplay            // Options.Session's side of the loop (session.go)
 
 	// the current timeline
 	groups      []group
@@ -207,10 +211,28 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 			return nil, err
 		}
 	}
+	if err := checkSession(opts); err != nil {
+		return nil, err
+	}
+	players := 1
+	switch {
+	case opts.Session != nil:
+		players = opts.Session.Players()
+	case opts.Replay != nil:
+		players = max(opts.Replay.log.Players, 1)
+	case opts.Load != nil:
+		players = max(opts.Load.log.log.Players, 1)
+	}
+	if r := opts.Record; r != nil && max(r.Players, 1) != players {
+		if r.log.File != nil {
+			return nil, fmt.Errorf("engine: Run: Options.Record has %d players and a file already; the run has %d: set InputLog.Players before Create", max(r.Players, 1), players)
+		}
+		r.Players = players
+	}
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
 		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes),
-		game: opts.Game, onFinish: opts.OnFinish}
+		game: opts.Game, onFinish: opts.OnFinish, players: players, net: netplay{session: opts.Session}}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	if opts.Load != nil {
@@ -270,6 +292,7 @@ func (l *Loop) Start(groups ...Group) error {
 	l.pacingTol = min(l.cfg.PacingTolerance, l.groups[0].rate.Period()/4)
 	l.state = stateFrame
 	l.scenes++
+	l.net.beginTimeline()
 	return l.rec.beginTimeline(groups)
 }
 
@@ -352,6 +375,9 @@ func (l *Loop) next() bool {
 				l.fail(err)
 				continue
 			}
+			if l.net.session != nil && !l.net.endFrame(l) {
+				continue
+			}
 			screen, ok := l.driver.BeginRender()
 			if !ok {
 				l.stopped = true
@@ -404,8 +430,11 @@ func (l *Loop) beginFrame() bool {
 	if !ok || l.stopWanted.Load() { // the window may have closed while it waited
 		return false
 	}
-	if l.holder != nil {
+	if l.holder != nil && l.net.session == nil { // a session plays on: the other players do
 		l.focusPaused = l.holder.Held()
+	}
+	if l.net.session != nil && !l.net.beginFrame(l) {
+		return false
 	}
 	l.rec.frameBegun()
 	l.frame++
@@ -442,6 +471,10 @@ func (l *Loop) nextTick() bool {
 	if (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil {
 		return false
 	}
+	// A session rolls back first when a tick ran with a wrong prediction.
+	if l.net.session != nil && !l.net.rollback(l) {
+		return false
+	}
 	// Rule 2: the tick due first, of any group; ties in declaration order.
 	best := -1
 	for i := range l.groups {
@@ -458,9 +491,14 @@ func (l *Loop) nextTick() bool {
 		return false
 	}
 	// Rule 5: at most MaxUpdatesPerFrame ticks of a group between two
-	// renders (Drop has cut game time already; this bounds Carry).
+	// renders (Drop has cut game time already; this bounds Carry); a
+	// rollback's ticks simulated again do not count.
 	g := &l.groups[best]
-	if g.inFrame >= l.tickLimit(best) {
+	fresh := g.ticks >= g.ran
+	if fresh && g.inFrame >= l.tickLimit(best) {
+		return false
+	}
+	if best == 0 && l.net.session != nil && !l.net.beforeTick(l, fresh) {
 		return false
 	}
 	if best == 0 && l.keyframes > 0 && l.rec.state != nil {
@@ -470,18 +508,28 @@ func (l *Loop) nextTick() bool {
 		}
 	}
 	g.ticks++
-	g.inFrame++
+	if fresh {
+		g.ran = g.ticks
+		g.inFrame++
+	}
+	l.net.resim = !fresh
 	g.lastDue, g.nextDue = g.nextDue, g.rate.Due(g.ticks+1)
 	l.tickedUntil = g.lastDue
-	// Rule 4: the tick sees every press since the group's last tick.
-	l.tickInputOf(best, g)
+	// Rule 4: the tick sees every press since the group's last tick (in a
+	// session, every player's input from the session).
+	if l.net.session != nil {
+		l.net.tickInput(l, best, g)
+	} else {
+		l.tickInputOf(best, g)
+	}
 	// Rule 10: the recording keeps the tick's input; its checksum is due.
-	l.rec.tickDelivered(best, g.ticks, &g.tick)
+	players := g.players[:l.players]
+	l.rec.tickDelivered(best, g.ticks, players)
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
-		DT: g.dt, Input: &g.tick}
+		DT: g.dt, Input: &g.players[0], Players: players}
 	l.updateDone = false
 	if best == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
-		l.Stop() // after this tick: Options.StopAt
+		l.stopAfter() // after this tick: Options.StopAt
 	}
 	return true
 }
@@ -505,10 +553,9 @@ func (l *Loop) tickLimit(g int) int {
 // its last tick, then the recording's input in a replay, or the tick
 // source's (which keeps the live edges it does not override).
 func (l *Loop) tickInputOf(i int, g *group) {
-	g.tick = g.pending
-	g.pending.ClearEdges()
-	if l.rec.replayInput(i, g.ticks, &g.tick) {
-		g.srcPrev = g.tick // what the source gave when recorded: a run going on live from here derives its edges from it
+	if l.rec.replayInput(i, g.ticks, g.players[:l.players]) {
+		g.pending.ClearEdges()
+		g.srcPrev = g.players[0] // what the source gave when recorded: a run going on live from here derives its edges from it
 		if src := l.tickSource(i); src != nil && l.rec.seek != nil && l.rec.seek.live {
 			// A re-run that goes on live (a load, a step back): the source
 			// is asked as it was, its answer replaced by the recording's,
@@ -519,12 +566,21 @@ func (l *Loop) tickInputOf(i int, g *group) {
 		}
 		return
 	}
+	l.liveInput(i, g, &g.players[0])
+}
+
+// liveInput sets in to the live input of group g's tick (rule 4): the
+// presses since its last tick, and the tick source's (which keeps the live
+// edges it does not override).
+func (l *Loop) liveInput(i int, g *group, in *input.State) {
+	*in = g.pending
+	g.pending.ClearEdges()
 	if src := l.tickSource(i); src != nil {
-		live := g.tick
-		src.SampleTick(TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &g.tick)
-		g.tick.DeriveEdges(&g.srcPrev)
-		g.tick.AddEdges(&live)
-		g.srcPrev = g.tick
+		live := *in
+		src.SampleTick(TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, in)
+		in.DeriveEdges(&g.srcPrev)
+		in.AddEdges(&live)
+		g.srcPrev = *in
 	}
 }
 
@@ -536,6 +592,9 @@ func (l *Loop) followUp() {
 		l.rec.tickHandled(&l.ev)
 		if l.afterUpdate != nil {
 			l.afterUpdate(l, l.ev)
+		}
+		if l.ev.Group == 0 && l.net.session != nil {
+			l.net.ticked(l)
 		}
 	}
 	l.rec.checkState()
@@ -606,8 +665,12 @@ func (l *Loop) FocusPaused() bool { return l.focusPaused }
 // SetPaused stops or restarts game time. While paused no tick runs and frames
 // still render, with alpha frozen. Presses made while paused are kept for the
 // next tick of each group (rule 4: none is lost), so they act on resume or on
-// a single step.
+// a single step. A networked run (Options.Session) cannot pause: the other
+// players play on; there it does nothing.
 func (l *Loop) SetPaused(p bool) {
+	if l.net.session != nil {
+		return
+	}
 	l.paused = p
 	l.stepWanted = false
 }
@@ -644,6 +707,17 @@ func (l *Loop) CountSound() { l.stats.Sounds++ }
 // Stop ends the event stream: the next call to Next reports false, and
 // [Run] ends after the current scene returns. Safe from any goroutine.
 func (l *Loop) Stop() { l.stopWanted.Store(true) }
+
+// stopAfter stops the loop after the tick just delivered (Options.StopAt):
+// in a session, once every tick is final (see Loop.Settle), so that every
+// player's run ends on the same state.
+func (l *Loop) stopAfter() {
+	if l.net.session != nil {
+		l.net.stopWhenFinal = true
+		return
+	}
+	l.Stop()
+}
 
 // Stopped reports whether the event stream has ended (or will end before
 // the next event: Stop was called, the context cancelled).
@@ -683,6 +757,7 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 	}
 	l.begun = false
 	l.ranBefore += l.groups[0].lastDue
+	l.net.base += l.groups[0].ticks
 	return l.rec.endTimeline(end, cause)
 }
 

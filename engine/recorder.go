@@ -33,15 +33,17 @@ type recorder struct {
 	// the replay of the current timeline
 	replayed *inputlog.Scene   // the recording's timeline, nil when it has none
 	ending   replayEnding      // how far the replay is from that timeline's end
-	cursors  []inputlog.Cursor // per group: its place in the recorded input
-	logged   []input.State     // per group: the held state the recording predicts for the next tick
+	cursors  []inputlog.Cursor // per input stream (group and player): its place in the recorded input
+	logged   []input.State     // per stream: the held state the recording predicts for the next tick
 	ticks    []int64           // per group: ticks run, for the file's progress
 
 	// state checksums (see SetChecksum)
-	checkRecord bool  // the tick just delivered gets its checksum recorded
-	checkReplay bool  // ... compared with the replayed log's
-	checkNext   int   // the replay's cursor into this timeline's checksums
-	checkSince  int64 // the last tick whose checksum matched
+	checkRecord bool   // the tick just delivered gets its checksum recorded
+	checkReplay bool   // ... compared with the replayed log's
+	checkNext   int    // the replay's cursor into this timeline's checksums
+	checkSince  int64  // the last tick whose checksum matched
+	sum         uint64 // the state checksum of the first group's last tick, when sumTaken
+	sumTaken    bool   // a session took it already
 
 	bisect  bisector              // the desync bisector's state (bisect.go)
 	restart func() (Scene, error) // Options.Restart
@@ -73,8 +75,8 @@ func (r *recorder) beginTimeline(groups []Group) error {
 	r.replayed, r.ending = nil, replaying
 	r.checkRecord, r.checkReplay, r.checkNext, r.checkSince = false, false, 0, 0
 	r.keys.clear()
-	n := len(groups)
-	r.logged = slices.Grow(r.logged[:0], n)[:n]
+	n, streams := len(groups), len(groups)*l.players
+	r.logged = slices.Grow(r.logged[:0], streams)[:streams]
 	clear(r.logged)
 	r.ticks = slices.Grow(r.ticks[:0], n)[:n]
 	r.bisect.begin(n)
@@ -83,6 +85,7 @@ func (r *recorder) beginTimeline(groups []Group) error {
 		for i, g := range groups {
 			lg[i] = inputlog.Group(g)
 		}
+		r.record.log.Players = l.players
 		r.record.log.BeginScene(l.sceneName, lg, int64(max(r.record.ChecksumEvery, 1)))
 	}
 	if r.replay == nil {
@@ -126,8 +129,12 @@ func (r *recorder) startReplay(i int, name string, groups []Group) (bool, error)
 		return false, &ReplayError{Scene: i + 1, Name: name,
 			Reason: fmt.Sprintf("runs groups %s; the recording's scene ran %s", groupList(groups), groupList(groupsOf(s.Groups)))}
 	}
-	r.cursors = slices.Grow(r.cursors[:0], len(groups))[:len(groups)]
-	for j := range groups {
+	if s.Players() != r.loop.players {
+		return false, &ReplayError{Scene: i + 1, Name: name,
+			Reason: fmt.Sprintf("the recording's scene has %d players' input, the run %d", s.Players(), r.loop.players)}
+	}
+	r.cursors = slices.Grow(r.cursors[:0], len(s.Input))[:len(s.Input)]
+	for j := range s.Input {
 		r.cursors[j].Start(s.Input[j])
 	}
 	lg.replayed.Scenes = i + 1
@@ -143,7 +150,12 @@ func (r *recorder) beginFrame() error {
 	return r.flush()
 }
 
-func (r *recorder) flush() error { return r.record.log.Flush(r.progress()) }
+func (r *recorder) flush() error {
+	if m, ok := r.loop.net.flushMark(r.loop); ok { // a session: only what no rollback can cut
+		return r.record.log.FlushTo(m)
+	}
+	return r.record.log.Flush(r.progress())
+}
 
 // progress returns the ticks each group of the current timeline has run.
 func (r *recorder) progress() []int64 {
@@ -194,44 +206,50 @@ func (r *recorder) atRecordingEnd(g int) bool {
 	return false
 }
 
-// replayInput sets in to the input tick `tick` of group g saw when
-// recorded, and reports whether it did (false: the run is not replayed).
-func (r *recorder) replayInput(g int, tick int64, in *input.State) bool {
+// replayInput sets players[p] to the input tick `tick` of group g saw for
+// player p when recorded, and reports whether it did (false: the run is
+// not replayed).
+func (r *recorder) replayInput(g int, tick int64, players []input.State) bool {
 	if r.replay == nil {
 		return false
 	}
-	r.cursors[g].Apply(tick, in)
+	for p := range players {
+		r.cursors[g*len(players)+p].Apply(tick, &players[p])
+	}
 	return true
 }
 
-// tickDelivered records the input of the tick just delivered, and notes
-// whether its state checksum is to be recorded or checked.
-func (r *recorder) tickDelivered(g int, tick int64, in *input.State) {
+// tickDelivered records the players' input of the tick just delivered,
+// and notes whether its state checksum is to be recorded or checked.
+func (r *recorder) tickDelivered(g int, tick int64, players []input.State) {
 	if r.record != nil || r.checksum != nil {
-		r.noteTick(g, tick, in)
+		r.noteTick(g, tick, players)
 	}
 }
 
 // noteTick records the tick's input, notes whether its checksum is due,
 // and readies the bisector for its systems (without a checksum it has none
 // to compare).
-func (r *recorder) noteTick(g int, tick int64, in *input.State) {
+func (r *recorder) noteTick(g int, tick int64, players []input.State) {
 	if r.record != nil {
-		r.logInput(g, tick, in)
+		for p := range players {
+			r.logInput(g*len(players)+p, tick, &players[p])
+		}
 	}
 	if g == 0 && r.checksum != nil {
 		r.dueCheck(tick)
+		r.sumTaken = false
 	}
 	r.bisect.beginTick()
 }
 
-// logInput records the input of tick `tick` of group g where it is not
-// the one the recording predicts.
-func (r *recorder) logInput(g int, tick int64, in *input.State) {
-	if !in.Same(&r.logged[g]) {
-		r.record.log.AddInput(g, tick, &r.logged[g], in)
-		r.logged[g] = *in
-		r.logged[g].ClearEdges()
+// logInput records the input of tick `tick` of input stream i where it is
+// not the one the recording predicts.
+func (r *recorder) logInput(i int, tick int64, in *input.State) {
+	if !in.Same(&r.logged[i]) {
+		r.record.log.AddInput(i, tick, &r.logged[i], in)
+		r.logged[i] = *in
+		r.logged[i].ClearEdges()
 	}
 }
 
@@ -274,7 +292,10 @@ func (r *recorder) check() {
 	}
 	l := r.loop
 	g := &l.groups[0]
-	sum := r.checksum()
+	sum := r.sum
+	if !r.sumTaken {
+		sum = r.checksum()
+	}
 	if r.checkRecord {
 		r.record.log.AddCheck(g.ticks, sum)
 		r.recordParts(g.ticks)

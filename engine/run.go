@@ -102,6 +102,14 @@ type Options struct {
 	// error before anything runs.
 	Load *Save
 
+	// Session, if set, makes the run networked (package engine/netplay):
+	// every tick's players' input comes from it, and the loop rolls back
+	// and simulates again where a prediction proves wrong (see Session).
+	// It needs scenes that give the loop their state (SetSceneState) and
+	// end through Loop.Settle (stage.Stage does both); with Replay, Load
+	// or SyncTest it is an error.
+	Session Session
+
 	// Replay, if set, feeds every tick the input it had when recorded, in
 	// place of live input and TickInput (Input events still carry the live
 	// sample), checks the state, and ends the run where the recording

@@ -7,6 +7,11 @@
 // from ebiten's devices.
 package input
 
+// MaxPlayers is the most players a run has, each with an input State of
+// its own in every tick (a networked session's players: package
+// engine/netplay).
+const MaxPlayers = 4
+
 // Sizes of the input state: the gamepads it holds (more are ignored), the
 // axes of a gamepad in the standard layout, and the 64-bit words of a
 // KeySet (one bit per Key).

@@ -1,8 +1,8 @@
 // Package sound plays a game's sounds from its ticks: an update system asks
 // for a sound on its tick (Play), and the sound system plays it when the
 // frame is drawn, once. A sound asked for again on a tick the game passes
-// a second time, while a step back re-runs it, while -synctest or a load
-// re-simulates it, is not played again; a replay plays the sounds the
+// a second time, while a step back re-runs it, while -synctest, a load or a
+// networked run's rollback re-simulates it, is not played again; a replay plays the sounds the
 // recording did, and the run's summary says how many (LoopStats.Sounds). A
 // headless run plays none (but counts them); a machine with no sound
 // device plays silently after one warning line; the player's volume and
@@ -90,15 +90,16 @@ func New(loop *engine.Loop, bank Bank) *System { return &System{loop: loop, bank
 // Play asks for sound name on the tick of ev (an Update event, from an
 // update system). The sound is taken when the game runs the tick as its
 // newest: not while a step back or a load re-runs ticks, nor when
-// -synctest simulates a tick again. A name the bank lacks panics: a programming
+// -synctest or a networked run's rollback simulates a tick again (a sound
+// that only the tick simulated again asks for is not played either). A name the bank lacks panics: a programming
 // error. It allocates nothing once the queue has grown.
 func (s *System) Play(ev engine.Event, name string) {
 	if _, ok := s.bank[name]; !ok {
 		panic(fmt.Sprintf("sound: Play(%q): no such sound in the bank", name))
 	}
 	// The tick is the game's newest (not one -synctest simulates again),
-	// and the loop is not re-running ticks (a step back, a load).
-	if ev.Kind != engine.Update || s.loop.Rewinding() || ev.Tick != s.loop.Ticks(ev.Group) {
+	// and the loop is not re-running ticks (a step back, a load, a rollback).
+	if ev.Kind != engine.Update || s.loop.Rewinding() || s.loop.Resimulating() || ev.Tick != s.loop.Ticks(ev.Group) {
 		return
 	}
 	s.queue = append(s.queue, name)

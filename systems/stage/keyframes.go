@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -20,6 +21,8 @@ type sceneState struct {
 type stateSlot struct {
 	phys  physics.Snapshot
 	world donburi.Snapshot
+	ended bool         // End was called
+	next  engine.Scene // with this scene
 }
 
 // save saves the stage's state into sl, and the kept values into their
@@ -28,6 +31,7 @@ func (sl *stateSlot) save(s *Stage, keeperSlot int) error {
 	for _, k := range s.keepers {
 		k.save(keeperSlot)
 	}
+	sl.ended, sl.next = s.ended, s.next
 	if s.Physics != nil {
 		return s.Physics.Snapshot(&sl.phys)
 	}
@@ -40,6 +44,7 @@ func (sl *stateSlot) restore(s *Stage, keeperSlot int) error {
 	for _, k := range s.keepers {
 		k.restore(keeperSlot)
 	}
+	s.ended, s.next = sl.ended, sl.next
 	if s.Physics != nil {
 		return s.Physics.Restore(&sl.phys)
 	}

@@ -213,6 +213,9 @@ func (s *Stage) parts(dst []engine.StatePart) []engine.StatePart {
 // decision made there is what a replay repeats (see the engine package's
 // rule for game decisions). Called on another event, it panics. The first
 // call decides: a later one in the same tick (another system's) is ignored.
+// In a networked run the scene ends once the tick is final (see
+// engine.Loop.Settle): the decision is part of the state a rollback
+// restores, and is made again, or not, by the ticks simulated again.
 func (s *Stage) End(next engine.Scene) {
 	if s.event != engine.Update {
 		panic(fmt.Sprintf("systems: Stage.End on a %v event: end a scene from an update system, "+
@@ -242,7 +245,9 @@ func (s *Stage) Run() (engine.Scene, error) {
 		}
 		s.event = ev.Kind
 		s.Sched.Handle(ev)
-		if s.ended {
+		// A scene that is over ends once its last tick is final: in a
+		// networked run a rollback may undo it (restoring ended) first.
+		if s.ended && s.Loop.Settle() {
 			s.Loop.Checkpoint() // the last tick is checked before the world goes
 			return s.next, nil
 		}

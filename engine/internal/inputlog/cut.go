@@ -15,10 +15,13 @@ import (
 // into a Mark that held one before allocates nothing.
 type Mark struct {
 	ticks  []int64 // per group: ticks run
-	off    []int   // per group: bytes of its entries
-	n      []int   // per group: its entries
-	last   []int64 // per group: the tick of its last entry
+	off    []int   // per input stream: bytes of its entries
+	n      []int   // per stream: its entries
+	last   []int64 // per stream: the tick of its last entry
 	checks int
+
+	fileAt    int64 // the file's records up to the mark, counted as File.base counts them
+	fileEpoch int   // in the file's epoch-th restart
 }
 
 // Mark sets m to where the current timeline stands after ticks[g] ticks of
@@ -33,17 +36,27 @@ func (l *Log) Mark(m *Mark, ticks []int64) {
 		m.last = append(m.last, s.Last[g])
 	}
 	m.checks = len(s.Checks)
+	if f := l.File; f != nil {
+		m.fileAt, m.fileEpoch = f.base+int64(len(f.buf)), f.epoch
+	}
 }
 
-// Last returns the tick of group g's last entry at the mark: where a
-// Cursor resumes (see Cursor.Resume).
-func (m *Mark) Last(g int) int64 { return m.last[g] }
+// Last returns the tick of input stream i's last entry at the mark: where
+// a Cursor resumes (see Cursor.Resume).
+func (m *Mark) Last(i int) int64 { return m.last[i] }
+
+// inBuffer reports whether the records after m, a mark of the current
+// timeline, are all still in the file's buffer: none has been written.
+func (f *File) inBuffer(m *Mark) bool {
+	return m.fileEpoch == f.epoch && m.fileAt >= f.base && m.fileAt <= f.base+int64(len(f.buf))
+}
 
 // CutTo cuts the current timeline back to m, a mark taken in it, and
 // returns what was cut as a timeline of its own (its entries and
 // checksums, its own copy) for a Cursor to resume on. A log recorded to a
-// file is written again from its first timeline (a recording holds a few
-// kilobytes a minute).
+// file drops the records after m from its buffer when none of them has
+// been written (see FlushTo); otherwise the file is written again from its
+// first timeline (a recording holds a few kilobytes a minute).
 func (l *Log) CutTo(m *Mark) *Scene {
 	s := l.current()
 	tail := &Scene{Name: s.Name, Groups: s.Groups, Every: s.Every, Input: make([][]byte, len(s.Input)),
@@ -58,11 +71,29 @@ func (l *Log) CutTo(m *Mark) *Scene {
 	}
 	s.Parts.cut(m.ticks[0])
 	copy(s.Ticks, m.ticks)
-	if l.File != nil {
-		l.File.restart()
-		l.File.buf = appendScenes(l.File.buf, l)
+	switch f := l.File; {
+	case f == nil:
+	case f.inBuffer(m):
+		f.buf = f.buf[:m.fileAt-f.base]
+	default:
+		f.restart()
+		f.buf = appendScenes(f.buf, l)
 	}
 	return tail
+}
+
+// FlushTo is Flush for a timeline whose records after m (a mark of it) may
+// still be cut (CutTo): it writes only the records up to m, with m's
+// ticks as the timeline's progress, and keeps those after it in the
+// buffer, so that a cut to m or to a later mark stays in the buffer. A
+// mark of records written already writes nothing.
+func (l *Log) FlushTo(m *Mark) error {
+	f := l.File
+	if f == nil || len(l.Scenes) == 0 || !f.inBuffer(m) {
+		return nil
+	}
+	s := l.current()
+	return f.flushTo(int(m.fileAt-f.base), m.ticks, s.Groups[0].Hz, len(l.Scenes), false)
 }
 
 // Resume puts the cursor on entries that follow tick `after` of its group,

@@ -39,6 +39,13 @@ type File struct {
 	mark     mark  // the timeline's first-group tick at the last write
 	start    int64 // bytes of the header and the run record: where timelines begin
 	err      error // the first write error
+
+	// Where buf begins among the records of the timelines, for a Mark:
+	// base bytes of records were written before it since the file's last
+	// restart, the epoch-th.
+	base  int64
+	epoch int
+	tmp   []byte // a payload being written, reused
 }
 
 // Create opens path+PartialSuffix, which must not exist, and writes the
@@ -128,17 +135,18 @@ type mark struct {
 	tick  int64
 }
 
-// gameSecond reports whether timeline s (the log's scene-th) has run a
-// second of game time, or more, since the last write.
-func (lf *File) gameSecond(s *Scene, scene int) bool {
-	if s == nil || len(s.Groups) == 0 || len(s.Ticks) == 0 {
+// gameSecond reports whether the log's scene-th timeline, which has run
+// ticks (per group), its first group at hz, has run a second of game time,
+// or more, since the last write.
+func (lf *File) gameSecond(ticks []int64, hz float64, scene int) bool {
+	if len(ticks) == 0 {
 		return false
 	}
 	from := int64(0)
 	if lf.mark.scene == scene {
 		from = lf.mark.tick
 	}
-	return float64(s.Ticks[0]-from) >= s.Groups[0].Hz
+	return float64(ticks[0]-from) >= hz
 }
 
 // flush writes the records gathered to the file as a chunk, once it is time
@@ -146,25 +154,42 @@ func (lf *File) gameSecond(s *Scene, scene int) bool {
 // none), the log's scene-th. A write error is kept and returned from then
 // on.
 func (lf *File) flush(s *Scene, scene int, force bool) error {
+	var ticks []int64
+	hz := 0.0
+	if s != nil && len(s.Groups) > 0 {
+		ticks, hz = s.Ticks, s.Groups[0].Hz
+	}
+	return lf.flushTo(len(lf.buf), ticks, hz, scene, force)
+}
+
+// flushTo writes the first n bytes of the records gathered to the file as a
+// chunk, once it is time (or always, with force), ending it with a progress
+// record of ticks (the log's scene-th timeline, whose first group runs at
+// hz, ran this far; nil: none); the records after them stay gathered. A
+// write error is kept and returned from then on.
+func (lf *File) flushTo(n int, ticks []int64, hz float64, scene int, force bool) error {
 	if lf.err != nil {
 		return lf.err
 	}
 	now := time.Now()
-	if !force && now.Sub(lf.last) < FlushEvery && len(lf.buf) < flushSize && !lf.gameSecond(s, scene) {
+	if !force && now.Sub(lf.last) < FlushEvery && n < flushSize && !lf.gameSecond(ticks, hz, scene) {
 		return nil
 	}
-	if s != nil && len(s.Ticks) > 0 {
-		lf.mark = mark{scene, s.Ticks[0]}
+	if len(ticks) > 0 {
+		lf.mark = mark{scene, ticks[0]}
 	}
-	if s != nil && (len(lf.buf) > 0 || !slices.Equal(lf.progress, s.Ticks)) {
-		lf.buf = appendProgressRecord(lf.buf, s.Ticks)
-		lf.progress = append(lf.progress[:0], s.Ticks...)
+	payload := append(lf.tmp[:0], lf.buf[:n]...)
+	if ticks != nil && (n > 0 || !slices.Equal(lf.progress, ticks)) {
+		payload = appendProgressRecord(payload, ticks)
+		lf.progress = append(lf.progress[:0], ticks...)
 	}
-	if len(lf.buf) == 0 {
+	lf.tmp = payload
+	lf.base += int64(n)
+	lf.buf = lf.buf[:copy(lf.buf, lf.buf[n:])]
+	if len(payload) == 0 {
 		return nil
 	}
-	lf.chunk = appendChunk(lf.chunk[:0], lf.buf)
-	lf.buf = lf.buf[:0]
+	lf.chunk = appendChunk(lf.chunk[:0], payload)
 	lf.last = now
 	if _, err := lf.f.Write(lf.chunk); err != nil {
 		lf.err = fmt.Errorf("engine: recording to %s: %w", lf.partial, err)
@@ -177,6 +202,7 @@ func (lf *File) flush(s *Scene, scene int, force bool) error {
 // like a write's.
 func (lf *File) restart() {
 	lf.buf, lf.progress, lf.mark = lf.buf[:0], lf.progress[:0], mark{}
+	lf.base, lf.epoch = 0, lf.epoch+1
 	if lf.err != nil {
 		return
 	}

@@ -19,9 +19,10 @@
 // (str is a uvarint length and the bytes; ticks are uvarints):
 //
 //	'R' seed:u64 settings:uvarint (key:str value:str)*   the run (first record)
+//	'N' players:uvarint                        the run has 2 or more players (right after 'R')
 //	'S' name:str every:uvarint groups:uvarint (name:str hz:f64)*
 //	                                            a scene timeline begins
-//	'I' group:uvarint entry                    a tick's input changed
+//	'I' stream:uvarint entry                   a tick's input changed
 //	'C' step:uvarint sum:u64                   a state checksum, step ticks after the last
 //	'P' groups:uvarint ticks*                  the timeline ran this far (each chunk ends with one)
 //	'E' end:u8 groups:uvarint ticks* err:str   the timeline ended
@@ -33,7 +34,11 @@
 //	'K' step:uvarint new:uvarint name:str* n:uvarint (part:uvarint sum:u32)*
 //	                                            the parts of the state after a tick
 //
-// An entry is the uvarint distance in ticks from the group's previous entry,
+// A run of one player has an input stream per group, its index the
+// group's; a run of n players (an 'N' record) has n per group, player p's
+// of group g at index g*n+p.
+//
+// An entry is the uvarint distance in ticks from the stream's previous entry,
 // then the changes from the previous tick's held state as ops, then 0. A
 // tick without an entry holds the same keys, buttons, cursor and axes as
 // the tick before, with no edges and no wheel motion. Edges are derived
@@ -48,6 +53,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // The file's magic and version.
@@ -64,6 +71,9 @@ const HeaderSize = len(Magic) + 2
 // every tick is about 2 MB).
 const MaxSize = 256 << 20
 
+// MaxPlayers is the most players a run has (input.MaxPlayers).
+const MaxPlayers = input.MaxPlayers
+
 // MaxSetting bounds a setting's key or value, and a failed scene's error.
 const MaxSetting = 1 << 16
 
@@ -76,6 +86,7 @@ const (
 	recProgress = 'P'
 	recEnd      = 'E'
 	recRunEnd   = 'Z'
+	recPlayers  = 'N' // the run's players, when more than one
 	recNames    = 'Y' // a group's system names
 	recSystems  = 'D' // the state after each system of a tick
 	recParts    = 'K' // the parts of the state after a tick

@@ -11,6 +11,7 @@ import (
 type Run struct {
 	Seed     uint64
 	Settings map[string]string
+	Players  int // the players whose input every tick holds: 0 or 1 for one (see Log.Players)
 }
 
 // Log is the record of a run's scene timelines. Recording appends to its
@@ -18,7 +19,11 @@ type Run struct {
 // each record to the file's buffer as it is made; replaying reads it and
 // allocates nothing.
 type Log struct {
-	Scenes   []Scene
+	Scenes []Scene
+	// Players is how many players' input every tick of the run holds (0
+	// means 1): a timeline keeps one input stream per group and player,
+	// stream g*Players+p for player p of group g (see Scene.Stream).
+	Players  int
 	Complete bool  // the recorded run ended (for a log read from a file: the file was closed)
 	Detailed bool  // it holds the bisector's detail (a log read from a file)
 	File     *File // the file being written while recording, nil in memory
@@ -47,9 +52,9 @@ type Scene struct {
 	Name   string
 	Groups []Group
 	Every  int64    // ticks of the first group between two checksums
-	Input  [][]byte // per group: its entries (see AppendEntry), in tick order
-	InputN []int    // per group: how many entries
-	Last   []int64  // per group: the tick of its last entry
+	Input  [][]byte // per input stream (see Stream): its entries (see AppendEntry), in tick order
+	InputN []int    // per stream: how many entries
+	Last   []int64  // per stream: the tick of its last entry
 	Checks []Check  // the state checksums, by tick
 	Ticks  []int64  // per group: ticks run, as far as recorded
 	End    End
@@ -65,19 +70,28 @@ type Check struct {
 	Sum  uint64
 }
 
-func newScene(name string, groups []Group, every int64) Scene {
-	n := len(groups)
+func newScene(name string, groups []Group, every int64, players int) Scene {
+	n, streams := len(groups), len(groups)*max(players, 1)
 	return Scene{Name: name, Groups: groups, Every: every,
-		Input: make([][]byte, n), InputN: make([]int, n), Last: make([]int64, n), Ticks: make([]int64, n),
+		Input: make([][]byte, streams), InputN: make([]int, streams), Last: make([]int64, streams), Ticks: make([]int64, n),
 		Sys: make([]SysDetail, n)}
 }
+
+// Players returns how many players' input the timeline holds per tick.
+func (s *Scene) Players() int { return len(s.Input) / max(len(s.Groups), 1) }
+
+// Stream returns the index of player p's input stream of group g: g*players+p.
+func (s *Scene) Stream(g, p int) int { return g*s.Players() + p }
+
+// group returns the group of input stream i.
+func (s *Scene) group(i int) int { return i / s.Players() }
 
 // Recording.
 
 // BeginScene records that a scene timeline begins, with these groups and a
 // checksum every `every` ticks of its first group.
 func (l *Log) BeginScene(name string, groups []Group, every int64) {
-	l.Scenes = append(l.Scenes, newScene(name, slices.Clone(groups), every))
+	l.Scenes = append(l.Scenes, newScene(name, slices.Clone(groups), every, l.Players))
 	if l.File != nil {
 		l.File.buf = appendSceneRecord(l.File.buf, &l.Scenes[len(l.Scenes)-1])
 	}
@@ -86,16 +100,17 @@ func (l *Log) BeginScene(name string, groups []Group, every int64) {
 // current is the timeline being recorded.
 func (l *Log) current() *Scene { return &l.Scenes[len(l.Scenes)-1] }
 
-// AddInput records that tick `tick` of group g saw cur, where the log
-// predicts prev's held state with no edges and no wheel motion.
-func (l *Log) AddInput(g int, tick int64, prev, cur *input.State) {
+// AddInput records that tick `tick` of input stream i (see Scene.Stream)
+// saw cur, where the log predicts prev's held state with no edges and no
+// wheel motion.
+func (l *Log) AddInput(i int, tick int64, prev, cur *input.State) {
 	s := l.current()
-	start := len(s.Input[g])
-	s.Input[g] = AppendEntry(s.Input[g], tick-s.Last[g], prev, cur)
-	s.Last[g] = tick
-	s.InputN[g]++
+	start := len(s.Input[i])
+	s.Input[i] = AppendEntry(s.Input[i], tick-s.Last[i], prev, cur)
+	s.Last[i] = tick
+	s.InputN[i]++
 	if l.File != nil {
-		l.File.buf = appendInputRecord(l.File.buf, g, s.Input[g][start:])
+		l.File.buf = appendInputRecord(l.File.buf, i, s.Input[i][start:])
 	}
 }
 
@@ -197,22 +212,22 @@ func (l *Log) Restart() {
 // ticks counts (per group): what a rewind replays. It shares the log's
 // records.
 func (l *Log) Prefix(n int, counts []int64) *Log {
-	p := &Log{Scenes: slices.Clone(l.Scenes[:n]), Detailed: l.Detailed}
+	p := &Log{Scenes: slices.Clone(l.Scenes[:n]), Detailed: l.Detailed, Players: l.Players}
 	s := &p.Scenes[n-1]
 	s.End, s.Err, s.Ticks = EndNone, "", slices.Clone(counts)
 	s.Input, s.InputN, s.Last = slices.Clone(s.Input), slices.Clone(s.InputN), slices.Clone(s.Last)
-	for g, data := range s.Input {
+	for i, data := range s.Input {
 		var tick int64
 		kept, count, last := 0, 0, int64(0)
 		for off := 0; off < len(data); {
 			step, k := uvarint(data[off:])
-			if tick += int64(step); tick > counts[g] {
+			if tick += int64(step); tick > counts[s.group(i)] {
 				break
 			}
 			off, _ = ReadEntry(data, off+k, nil, nil)
 			kept, count, last = off, count+1, tick
 		}
-		s.Input[g], s.InputN[g], s.Last[g] = data[:kept], count, last
+		s.Input[i], s.InputN[i], s.Last[i] = data[:kept], count, last
 	}
 	k := 0
 	for k < len(s.Checks) && s.Checks[k].Tick <= counts[0] {
@@ -229,7 +244,7 @@ func (l *Log) Prefix(n int, counts []int64) *Log {
 
 // Replaying.
 
-// A Cursor is one group's position in a timeline while replaying.
+// A Cursor is one input stream's position in a timeline while replaying.
 type Cursor struct {
 	data []byte      // the group's entries in the timeline
 	off  int         // the next entry

@@ -88,6 +88,8 @@ func (p *logParser) records(data []byte, off int) error {
 		switch tag {
 		case recRun:
 			p.runRecord(at)
+		case recPlayers:
+			p.playersRecord(at)
 		case recScene:
 			p.sceneRecord(at)
 		case recInput:
@@ -195,6 +197,21 @@ func (p *logParser) runRecord(at int) {
 	}
 }
 
+// playersRecord reads the run's players: right after the run record.
+func (p *logParser) playersRecord(at int) {
+	n := p.uvarint()
+	switch {
+	case p.err != nil:
+	case p.log.Players != 0 || len(p.log.Scenes) > 0:
+		p.fail(at, "a players record after a scene, or a second one")
+	case n < 2 || n > MaxPlayers:
+		p.fail(at, fmt.Sprintf("%d players: a run has 2 to %d (one: no record)", n, MaxPlayers))
+	default:
+		p.log.Players = int(n)
+		p.runRec.Players = int(n)
+	}
+}
+
 func (p *logParser) sceneRecord(at int) {
 	if p.open {
 		p.fail(at, "a scene begins before the last one ended")
@@ -219,7 +236,7 @@ func (p *logParser) sceneRecord(at int) {
 	if p.err != nil {
 		return
 	}
-	p.log.Scenes = append(p.log.Scenes, newScene(name, groups, int64(every)))
+	p.log.Scenes = append(p.log.Scenes, newScene(name, groups, int64(every), p.log.Players))
 	p.open, p.check = true, 0
 }
 
@@ -238,8 +255,8 @@ func (p *logParser) inputRecord(at int) {
 	if s == nil || p.err != nil {
 		return
 	}
-	if g >= uint64(len(s.Groups)) {
-		p.fail(at, fmt.Sprintf("input of group %d in a scene of %d groups", g, len(s.Groups)))
+	if g >= uint64(len(s.Input)) {
+		p.fail(at, fmt.Sprintf("input stream %d in a scene of %d groups and %d players", g, len(s.Groups), s.Players()))
 		return
 	}
 	start := p.off
@@ -311,7 +328,10 @@ func (p *logParser) ticksRecord(at int, tag byte) {
 // recordedTo returns the last tick of group g that a record of the
 // timeline names (check: the last checksum's tick).
 func (s *Scene) recordedTo(g int, check int64) int64 {
-	t := s.Last[g]
+	var t int64
+	for p := range s.Players() {
+		t = max(t, s.Last[s.Stream(g, p)])
+	}
 	if d := &s.Sys[g]; len(d.ticks) > 0 {
 		t = max(t, d.ticks[len(d.ticks)-1])
 	}

@@ -23,6 +23,9 @@ func appendRunRecord(b []byte, run Run) []byte {
 		b = appendStr(b, k)
 		b = appendStr(b, run.Settings[k])
 	}
+	if run.Players > 1 {
+		b = binary.AppendUvarint(append(b, recPlayers), uint64(run.Players))
+	}
 	return b
 }
 
@@ -38,9 +41,9 @@ func appendSceneRecord(b []byte, s *Scene) []byte {
 	return b
 }
 
-func appendInputRecord(b []byte, group int, entry []byte) []byte {
+func appendInputRecord(b []byte, stream int, entry []byte) []byte {
 	b = append(b, recInput)
-	b = binary.AppendUvarint(b, uint64(group))
+	b = binary.AppendUvarint(b, uint64(stream))
 	return append(b, entry...)
 }
 

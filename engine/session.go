@@ -1,0 +1,364 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
+)
+
+// Networked play: the loop's side of a rollback session. A Session
+// (package engine/netplay's, over UDP) gives every tick of the first group
+// each player's input: the local player's as sampled on this machine, a
+// remote player's as it arrived, or, until it arrives, predicted. The loop
+// keeps the scene's state before each of the last RollbackSlots ticks of
+// the first group (the SceneState's slots KeyframeSlots and up), and when
+// the session finds that a tick ran with a predicted input that proved
+// wrong, it rolls back: it restores the state before that tick, cuts the
+// recording back there, and delivers the ticks from there to the last one
+// run again, in the same frame, with the inputs now known, as Update events
+// for which Loop.Resimulating reports true. A rolled-back run is bit for bit
+// the run that had every input from the start, and its recording holds only
+// that run.
+//
+// Ticks of the other groups see the players' input of the first group's
+// ticks: the held state of the last one delivered, with every press and
+// release since the group's own previous tick. A tick is final once every
+// player's input up to it is confirmed and none it ran with proved wrong:
+// a scene ends only on a final tick (Loop.Settle), and the run stops
+// (Options.StopAt) only once final, so that every player's run ends on the
+// same state. A session cannot pause, step or rewind.
+
+// RollbackSlots is how many ticks of the first group a session can roll
+// back: the loop keeps the scene's state before each of the last
+// RollbackSlots, about a second at 60 Hz. A session predicts at most fewer
+// ticks ahead than that (netplay.MaxPrediction).
+const RollbackSlots = 64
+
+// A Session is a networked run's source of every player's input (package
+// engine/netplay's rollback sessions; Options.Session). Its ticks are the
+// first group's, counted from the run's start across its scenes: the
+// scene's tick t of a scene whose scenes before ran b ticks of their first
+// groups is the session's tick b+t. The loop calls its methods on its own
+// goroutine, and none of them should block or, for frames and ticks to stay
+// allocation-free, allocate.
+type Session interface {
+	// Players is how many players play, 1 to input.MaxPlayers: every
+	// Update event holds each one's input (Event.Players).
+	Players() int
+
+	// Poll is called as every frame begins, before its ticks: the session
+	// takes in what arrived. An error ends the run with it (a player left,
+	// a desync was found).
+	Poll() error
+
+	// Hold reports whether game time should stand still this frame: the
+	// local run is ahead of the others' (time synchronisation). Frames
+	// still render.
+	Hold() bool
+
+	// Ready reports whether tick t may run for the first time now: false
+	// while running it would predict further ahead than the session
+	// allows. The loop asks again next frame.
+	Ready(t int64) bool
+
+	// Local gives the session the local player's input as sampled for tick
+	// t (the devices' presses since the tick before, or the TickInput's):
+	// the session plays it at tick t plus its input delay, and sends it.
+	Local(t int64, in *input.State)
+
+	// Inputs sets players[p] to player p's input for tick t, confirmed or
+	// predicted, each time the loop simulates tick t; the session keeps
+	// what it predicted, to find out later whether it was right.
+	Inputs(t int64, players []input.State)
+
+	// Rollback reports the earliest tick last simulated with a predicted
+	// input that has proved wrong, if there is one. Simulating it again
+	// (Inputs) settles it.
+	Rollback() (t int64, ok bool)
+
+	// Confirmed is the last tick up to which every player's input is
+	// confirmed.
+	Confirmed() int64
+
+	// Checksum gives the session the state checksum after tick t, each time
+	// it is simulated: the one of its last simulation counts, once final.
+	Checksum(t int64, sum uint64)
+
+	// EndFrame is called once a frame's ticks have run, before it renders:
+	// the session sends what it has to send. An error ends the run.
+	EndFrame() error
+}
+
+// netplay is the loop's side of a session.
+type netplay struct {
+	session       Session
+	base          int64 // first-group ticks of the timelines before this one
+	hold          bool  // this frame's game time stands still (Session.Hold)
+	settle        bool  // the scene asked to end (Loop.Settle): no new tick until every tick is final
+	stopWhenFinal bool  // Options.StopAt was reached: stop once every tick is final
+	resim         bool  // the Update being delivered simulates a tick again
+	ring          []rollbackSlot
+	local         input.State
+	stats         SessionStats
+}
+
+// rollbackSlot is the loop's side of the state before one tick of the
+// first group; the scene's is in its SceneState's slot KeyframeSlots plus
+// the slot's index.
+type rollbackSlot struct {
+	tick   int64 // the session's tick whose state before it the slot holds; 0: none
+	groups []group
+	logged []input.State
+	mark   inputlog.Mark // where the run's recording stood, when it records
+}
+
+// SessionStats counts a session's rollbacks, for an overlay or a summary.
+type SessionStats struct {
+	Rollbacks   int64 // rollbacks: each restored the state before a tick and simulated again
+	Resimulated int64 // ticks of the first group simulated again by them
+	Held        int64 // frames whose game time stood still: the run was ahead of the others'
+	Waited      int64 // frames that ran no tick because the next would predict too far ahead
+}
+
+// SessionStats returns the session's counters; all zero outside a session.
+func (l *Loop) SessionStats() SessionStats { return l.net.stats }
+
+// Players returns how many players' input every Update event holds
+// (Event.Players): 1, but in a session or a replay of one.
+func (l *Loop) Players() int { return l.players }
+
+// Resimulating reports whether the Update event being handled simulates
+// again a tick that ran before: a session's rollback, which delivers the
+// ticks after the tick it goes back to again with the inputs now known.
+// What a player perceives once per tick (a sound, a particle burst) is
+// not played for such a tick. (A rewind's re-run: Loop.Rewinding.)
+func (l *Loop) Resimulating() bool { return l.net.resim }
+
+// Settle asks the loop to deliver no new tick, and reports whether every
+// tick delivered so far is final: no rollback can undo it. A scene that is
+// over (decided on its last tick) calls it before it returns, and returns
+// once it reports true, handling the events in between, so that in a
+// session it ends on a tick every player's run ends on: until then the
+// session may roll back to an earlier tick and simulate again, and the
+// scene, its state restored, may decide otherwise. Outside a session it
+// reports true at once. stage.Stage calls it.
+func (l *Loop) Settle() bool {
+	if l.net.session == nil {
+		return true
+	}
+	l.net.settle = true
+	return l.net.final(l)
+}
+
+// checkSession checks a session's options.
+func checkSession(opts *Options) error {
+	s := opts.Session
+	switch {
+	case s == nil:
+		return nil
+	case s.Players() < 1 || s.Players() > input.MaxPlayers:
+		return &ConfigError{"Options.Session", s.Players(), fmt.Sprintf("has %d players: a run has 1 to %d", s.Players(), input.MaxPlayers)}
+	case opts.Replay != nil:
+		return errors.New("engine: Run: Options.Session and Options.Replay: a replay's inputs are recorded, a session's come from the players")
+	case opts.Load != nil:
+		return errors.New("engine: Run: Options.Session and Options.Load: a session starts every player's run from its first scene")
+	case opts.SyncTest > 0:
+		return errors.New("engine: Run: Options.Session and Options.SyncTest: a session rolls back on its own")
+	}
+	return nil
+}
+
+// global returns the session's number of the current timeline's tick t of
+// the first group.
+func (n *netplay) global(t int64) int64 { return n.base + t }
+
+// beginTimeline readies the session's side of a new timeline: no state
+// kept yet (a session never rolls back into the scene before: it ended
+// on a final tick).
+func (n *netplay) beginTimeline() {
+	if n.session == nil {
+		return
+	}
+	for i := range n.ring {
+		n.ring[i].tick = 0
+	}
+	n.settle, n.resim = false, false
+}
+
+// beginFrame lets the session take in what arrived, and holds game time
+// when it says so; it stops the loop once Options.StopAt was reached and
+// every tick is final. It reports false when the loop is to end.
+func (n *netplay) beginFrame(l *Loop) bool {
+	if err := n.session.Poll(); err != nil {
+		l.fail(err)
+		return false
+	}
+	if n.stopWhenFinal && n.final(l) {
+		l.Stop()
+		return false
+	}
+	n.hold = n.session.Hold()
+	if n.hold {
+		n.stats.Held++
+	}
+	return true
+}
+
+// endFrame lets the session send; it reports false when the loop failed.
+func (n *netplay) endFrame(l *Loop) bool {
+	if err := n.session.EndFrame(); err != nil {
+		l.fail(err)
+		return false
+	}
+	return true
+}
+
+// final reports whether every tick delivered is final.
+func (n *netplay) final(l *Loop) bool {
+	_, wrong := n.session.Rollback()
+	return !wrong && n.session.Confirmed() >= n.global(l.groups[0].ticks)
+}
+
+// rollback rolls the timeline back when the session found a tick that
+// ran with a wrong prediction: it restores the state before it, and the
+// ticks after it are delivered again. It reports false when the loop
+// failed.
+func (n *netplay) rollback(l *Loop) bool {
+	t, ok := n.session.Rollback()
+	if !ok || t > n.global(l.groups[0].ticks) {
+		return true
+	}
+	if t <= n.base {
+		l.fail(fmt.Errorf("engine: session: tick %d ran with a wrong prediction, but it belongs to the scene before "+
+			"(a scene ended on a tick that was not final: end scenes after Loop.Settle reports true; stage.Stage does)", t))
+		return false
+	}
+	i := int(t % RollbackSlots)
+	sl := &n.ring[i]
+	if sl.tick != t {
+		l.fail(fmt.Errorf("engine: session: tick %d ran with a wrong prediction, more than %d ticks back (RollbackSlots): "+
+			"the session predicted too far ahead", t, RollbackSlots))
+		return false
+	}
+	r := &l.rec
+	if err := r.state.RestoreState(KeyframeSlots + i); err != nil {
+		l.fail(fmt.Errorf("engine: session: rolling back to tick %d: %w", t, err))
+		return false
+	}
+	for j := range l.groups {
+		g, was := &l.groups[j], &sl.groups[j]
+		g.ticks, g.lastDue, g.nextDue, g.netAcc = was.ticks, was.lastDue, was.nextDue, was.netAcc
+	}
+	copy(r.logged, sl.logged)
+	if r.record != nil {
+		r.record.log.CutTo(&sl.mark)
+	}
+	r.checkRecord, r.checkReplay = false, false
+	r.keys.dropAfter(t - n.base - 1)
+	n.settle = false
+	n.stats.Rollbacks++
+	n.stats.Resimulated += l.groups[0].ran - (t - n.base) + 1
+	return true
+}
+
+// beforeTick is called before the first group's next tick is delivered,
+// fresh (never run before) or not: a fresh one waits while the scene
+// settles, the run is to stop, or the session is not ready for it. The
+// state before it is kept, for a rollback to it. It reports whether the
+// tick is delivered.
+func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
+	local := l.groups[0].ticks + 1
+	t := n.global(local)
+	if fresh && (n.settle || n.stopWhenFinal) {
+		return false
+	}
+	if fresh && !n.session.Ready(t) {
+		n.stats.Waited++
+		return false
+	}
+	if l.rec.state == nil {
+		l.fail(errors.New("engine: session: the scene gives the loop no state to roll back (Loop.SetSceneState; stage.Stage does)"))
+		return false
+	}
+	if n.ring == nil {
+		n.ring = make([]rollbackSlot, RollbackSlots)
+	}
+	i := int(t % RollbackSlots)
+	sl := &n.ring[i]
+	if err := l.rec.state.SaveState(KeyframeSlots + i); err != nil {
+		l.fail(fmt.Errorf("engine: session: keeping the state before tick %d: %w", t, err))
+		return false
+	}
+	sl.tick = t
+	sl.groups = append(sl.groups[:0], l.groups...)
+	sl.logged = append(sl.logged[:0], l.rec.logged...)
+	if l.rec.record != nil {
+		l.rec.record.log.Mark(&sl.mark, l.rec.progress())
+	}
+	return true
+}
+
+// tickInput gives tick g.ticks of group i the players' input: for the
+// first group, the session's (the local player's input sampled first, on
+// a fresh tick); for the others, what the first group's ticks since the
+// group's last tick saw.
+func (n *netplay) tickInput(l *Loop, i int, g *group) {
+	players := g.players[:l.players]
+	if i > 0 {
+		copy(players, g.netAcc[:l.players])
+		for p := range players {
+			g.netAcc[p].ClearEdges()
+		}
+		g.pending.ClearEdges()
+		return
+	}
+	t := n.global(g.ticks)
+	if !n.resim { // the presses since the last fresh tick stay for the next
+		l.liveInput(0, g, &n.local)
+		n.session.Local(t, &n.local)
+	}
+	n.session.Inputs(t, players)
+	for j := 1; j < len(l.groups); j++ {
+		acc := l.groups[j].netAcc[:l.players]
+		for p := range acc {
+			acc[p].Accumulate(&players[p])
+		}
+	}
+}
+
+// ticked gives the session the state checksum after the first group's
+// tick just handled.
+func (n *netplay) ticked(l *Loop) {
+	r := &l.rec
+	if r.checksum == nil {
+		return
+	}
+	sum := r.checksum()
+	r.sum, r.sumTaken = sum, true
+	n.session.Checksum(n.global(l.groups[0].ticks), sum)
+}
+
+// flushMark returns the mark up to which the run's recording may be
+// written to its file: the records of final ticks only, so that a
+// rollback cuts the rest in memory. ok is false when every tick run is
+// final.
+func (n *netplay) flushMark(l *Loop) (m *inputlog.Mark, ok bool) {
+	if n.session == nil || n.ring == nil {
+		return nil, false
+	}
+	final := n.session.Confirmed()
+	if t, wrong := n.session.Rollback(); wrong {
+		final = min(final, t-1)
+	}
+	next := max(final+1, n.base+1)
+	if next > n.global(l.groups[0].ticks) {
+		return nil, false
+	}
+	sl := &n.ring[next%RollbackSlots]
+	if sl.tick != next {
+		return nil, false // before this timeline's first kept tick: its records were written with the timeline's start
+	}
+	return &sl.mark, true
+}

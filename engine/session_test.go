@@ -1,0 +1,333 @@
+package engine_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+)
+
+// lagSession is a session of two or more players where the local player
+// is player 0 and the others' input, a function of the tick, arrives lag
+// frames late: until then the session predicts it (the last input known,
+// held). It finds wrong predictions as engine/netplay's sessions do, from
+// what each tick last ran with.
+type lagSession struct {
+	players        int
+	delay, lag     int64 // the local input's delay, in ticks; the others', in frames
+	maxPred        int64
+	remote         func(p int, t int64) input.State // held state of player p at tick t
+	frame          int64
+	lastLocal      int64
+	local          map[int64]input.State
+	used           map[int64][input.MaxPlayers]input.State
+	predicted      map[int64][input.MaxPlayers]bool
+	sums           map[int64]uint64
+	holdEvery      int64 // every holdEvery-th frame holds game time (0: none)
+	localEdgesSeen int
+}
+
+func newLagSession(players int, delay, lag int64) *lagSession {
+	return &lagSession{players: players, delay: delay, lag: lag, maxPred: 8,
+		remote: func(p int, t int64) input.State {
+			var in input.State
+			in.SetKey(input.KeySpace, (t/int64(7+p))%3 == 0)
+			in.SetKey(input.KeyArrowRight, (t+int64(p))%11 < 2)
+			in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, float64((t*int64(p+3))%17)/16-0.5)
+			return in
+		},
+		local: map[int64]input.State{}, used: map[int64][input.MaxPlayers]input.State{},
+		predicted: map[int64][input.MaxPlayers]bool{}, sums: map[int64]uint64{}}
+}
+
+// actual is player p's input at tick t, its edges from tick t-1's.
+func (s *lagSession) actual(p int, t int64) input.State {
+	in, prev := s.remote(p, t), s.remote(p, t-1)
+	if t <= 1 {
+		prev = input.State{}
+	}
+	in.DeriveEdges(&prev)
+	return in
+}
+
+func (s *lagSession) known(t int64) bool { return t <= s.frame-s.lag }
+
+func (s *lagSession) Players() int { return s.players }
+func (s *lagSession) Poll() error  { s.frame++; return nil }
+func (s *lagSession) Hold() bool   { return s.holdEvery > 0 && s.frame%s.holdEvery == 0 }
+func (s *lagSession) Ready(t int64) bool {
+	return t <= s.Confirmed()+s.maxPred
+}
+
+func (s *lagSession) Local(t int64, in *input.State) {
+	s.local[t+s.delay] = *in
+	s.lastLocal = t
+	if in.KeyPressed(input.KeySpace) {
+		s.localEdgesSeen++
+	}
+}
+
+func (s *lagSession) Inputs(t int64, players []input.State) {
+	var used [input.MaxPlayers]input.State
+	var pred [input.MaxPlayers]bool
+	for p := range players {
+		switch {
+		case p == 0:
+			players[p] = s.local[t] // nothing before the delay's first ticks
+		case s.known(t):
+			players[p] = s.actual(p, t)
+		default:
+			last := min(t-1, s.frame-s.lag)
+			players[p] = input.State{}
+			if last >= 1 {
+				players[p] = s.actual(p, last)
+				players[p].ClearEdges()
+			}
+			pred[p] = true
+		}
+		used[p] = players[p]
+	}
+	s.used[t], s.predicted[t] = used, pred
+}
+
+func (s *lagSession) Rollback() (int64, bool) {
+	first := int64(-1)
+	for t, pred := range s.predicted {
+		if !s.known(t) || first >= 0 && t >= first {
+			continue
+		}
+		used := s.used[t]
+		for p := 1; p < s.players; p++ {
+			if want := s.actual(p, t); pred[p] && !used[p].Same(&want) {
+				first = t
+				break
+			}
+		}
+	}
+	return first, first >= 0
+}
+
+func (s *lagSession) Confirmed() int64 { return min(s.lastLocal+s.delay, s.frame-s.lag) }
+
+func (s *lagSession) Checksum(t int64, sum uint64) { s.sums[t] = sum }
+func (s *lagSession) EndFrame() error              { return nil }
+
+// duo is a simulation of one steer per player, each driven by its
+// player's input, and counts of the presses the second group's ticks saw.
+type duo struct {
+	s          [input.MaxPlayers]steer
+	slowPushes int
+	ended      bool
+}
+
+func (d *duo) update(ev engine.Event) {
+	for p := range ev.Players {
+		e := ev
+		e.Input = ev.Player(p)
+		d.s[p].update(e)
+		if ev.Group == 1 && ev.Player(p).KeyPressed(input.KeySpace) {
+			d.slowPushes += p + 1
+		}
+	}
+}
+
+func (d *duo) checksum() uint64 {
+	h := uint64(d.slowPushes)
+	for i := range d.s {
+		h = h*1099511628211 ^ d.s[i].checksum()
+	}
+	if d.ended {
+		h++
+	}
+	return h
+}
+
+// duoState is a duo as a SceneState.
+type duoState struct {
+	d     *duo
+	slots map[int]duo
+}
+
+func (k *duoState) SaveState(slot int) error    { k.slots[slot] = *k.d; return nil }
+func (k *duoState) RestoreState(slot int) error { *k.d = k.slots[slot]; return nil }
+
+// duoRig runs two scenes of a duo (60 and 10 Hz, then 50 Hz): the first
+// ends after tick 300 of its first group, once that tick is final.
+type duoRig struct {
+	resim, fresh int64 // first-group ticks delivered again, and the first time
+	final        [2]uint64
+	ended        [2]int64 // the tick each scene ended on
+}
+
+func (r *duoRig) scene(i int, groups []engine.Group, next engine.Scene) engine.Scene {
+	return engine.NewScene(fmt.Sprintf("S%d", i+1), func(loop *engine.Loop) (engine.Scene, error) {
+		d := &duo{}
+		loop.SetChecksum(d.checksum)
+		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}})
+		for ev := range loop.Events(groups...) {
+			if ev.Kind == engine.Update {
+				d.update(ev)
+				if ev.Group == 0 && loop.Resimulating() {
+					r.resim++
+				} else if ev.Group == 0 {
+					r.fresh++
+				}
+				if i == 0 && ev.Group == 0 && ev.Tick == 300 {
+					d.ended = true
+				}
+			}
+			r.final[i] = d.checksum()
+			if d.ended && loop.Settle() {
+				r.ended[i] = loop.Ticks(0)
+				loop.Checkpoint()
+				return next, nil
+			}
+		}
+		return nil, loop.Err()
+	})
+}
+
+func (r *duoRig) first() engine.Scene {
+	return r.scene(0, []engine.Group{{Name: "physics", Hz: 60}, {Name: "slow", Hz: 10}},
+		r.scene(1, []engine.Group{{Name: "physics", Hz: 50}}, nil))
+}
+
+// keys is the local player: keys and a stick by tick.
+var keys = engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+	in.SetKey(input.KeySpace, t.Tick%13 < 4)
+	in.SetKey(input.KeyArrowLeft, t.Tick%29 == 3)
+	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, float64(t.Tick%9)/8-0.5)
+})
+
+// A session's rollbacks leave the run bit for bit the run where every
+// player's input was there in time: the same state checksum after every
+// tick (the last simulation's), the same end, and a recording that
+// replays alone, at another frame rate, to the same checksums, every
+// player's input in it. The scene ends on the tick it decided on, once
+// that tick is final, and the run stops at StopAt once final too.
+func TestSessionRollbackIsExact(t *testing.T) {
+	run := func(s *lagSession, fps float64, rec *engine.InputLog) (*duoRig, engine.SessionStats) {
+		t.Helper()
+		r := &duoRig{}
+		var stats engine.SessionStats
+		opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Session: s, TickInput: keys, Record: rec,
+			StopAt: 8 * time.Second, OnFinish: func(l *engine.Loop) { stats = l.SessionStats() }}
+		if err := engine.Run(r.first(), opts); err != nil {
+			var se *engine.SceneError
+			if errors.As(err, &se) && se.Panic != nil {
+				t.Fatalf("%v\n%s", err, se.Stack)
+			}
+			t.Fatal(err)
+		}
+		return r, stats
+	}
+	for _, players := range []int{2, 4} {
+		onTime := newLagSession(players, 2, 0)
+		want, wantStats := run(onTime, 60, &engine.InputLog{})
+		if wantStats.Rollbacks != 0 || want.resim != 0 {
+			t.Fatalf("%d players, nothing late: %+v, %d ticks simulated again", players, wantStats, want.resim)
+		}
+		for _, lag := range []int64{3, 6, 12} { // 12: further than it predicts, so it waits
+			late := newLagSession(players, 2, lag)
+			late.holdEvery = 37
+			rec := &engine.InputLog{}
+			path := filepath.Join(t.TempDir(), "run.input")
+			if lag == 6 { // written to a file as it runs: only final ticks reach it
+				rec.Players = players
+				if err := rec.Create(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, stats := run(late, 60, rec)
+			t.Logf("%d players, lag %d: %+v; ended %v", players, lag, stats, got.ended)
+			if lag == 6 {
+				if err := rec.Close(); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				if rec, err = engine.LoadInputLog(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if stats.Rollbacks == 0 || got.resim != stats.Resimulated || got.resim == 0 || stats.Held == 0 || (stats.Waited > 0) != (lag > late.maxPred) {
+				t.Fatalf("%d players, lag %d: %+v, %d ticks simulated again", players, lag, stats, got.resim)
+			}
+			if got.final != want.final || got.ended != want.ended || got.ended[0] != 300 {
+				t.Fatalf("%d players, lag %d: ended %v with %x; on time: %v with %x", players, lag, got.ended, got.final, want.ended, want.final)
+			}
+			for tick, sum := range onTime.sums {
+				if late.sums[tick] != sum {
+					t.Fatalf("%d players, lag %d: after tick %d the state is %x, on time %x", players, lag, tick, late.sums[tick], sum)
+				}
+			}
+			if len(late.sums) != len(onTime.sums) {
+				t.Fatalf("%d players, lag %d: %d ticks, on time %d", players, lag, len(late.sums), len(onTime.sums))
+			}
+			if rec.Players != players {
+				t.Fatalf("the recording holds %d players, want %d", rec.Players, players)
+			}
+			again := &duoRig{}
+			if err := engine.Run(again.first(), &engine.Options{Headless: &engine.Headless{FPS: 37}, Replay: rec}); err != nil {
+				t.Fatalf("%d players, lag %d: replaying the run: %v", players, lag, err)
+			}
+			if again.final != want.final || !rec.Replayed().Finished {
+				t.Fatalf("%d players, lag %d: the replay ended with %x, the run with %x; %+v", players, lag, again.final, want.final, rec.Replayed())
+			}
+		}
+	}
+}
+
+// sessionLog records a short run of a session of n players, whole.
+func sessionLog(tb testing.TB, n int) []byte {
+	tb.Helper()
+	rec := &engine.InputLog{Seed: 7}
+	s := newLagSession(n, 2, 4)
+	opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: keys, Record: rec,
+		StopAt: 2 * time.Second}
+	r := &duoRig{}
+	if err := engine.Run(r.scene(1, []engine.Group{{Name: "physics", Hz: 60}, {Name: "slow", Hz: 10}}, nil), opts); err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := rec.WriteTo(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A recording of several players names them in one record after the run
+// record; a count of players outside 2 to input.MaxPlayers, or a second
+// such record, is refused by name.
+func TestRecordingOfPlayers(t *testing.T) {
+	data := sessionLog(t, 3)
+	lg, err := engine.ParseInputLog(data)
+	if err != nil || lg.Players != 3 {
+		t.Fatalf("%v, %d players", err, lg.Players)
+	}
+	at := bytes.Index(data, []byte{'N', 3})
+	if at < 0 {
+		t.Fatal("no players record")
+	}
+	for _, bad := range [][]byte{{'N', 1}, {'N', 5}, {'N', 3, 'N', 3}, {'N', 0}} {
+		b := append(append(bytes.Clone(data[:at]), bad...), data[at+2:]...)
+		b = engine.ResealChunks(fixChunkLength(b, len(bad)-2))
+		if _, err := engine.ParseInputLog(b); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), "players") {
+			t.Errorf("%q: got %v, want the players refused", bad, err)
+		}
+	}
+}
+
+// fixChunkLength adds d to the length of an input log's first chunk (a
+// one-byte uvarint after the header), for a test that grew its payload.
+func fixChunkLength(b []byte, d int) []byte {
+	n, k := binary.Uvarint(b[10:])
+	out := binary.AppendUvarint(bytes.Clone(b[:10]), uint64(int(n)+d))
+	return append(out, b[10+k:]...)
+}
