@@ -21,6 +21,7 @@ targets=(
   ./engine FuzzParseInputLog
   ./engine FuzzParseSave
   ./engine FuzzConfig
+  ./engine/netplay FuzzTake
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex
   ./assets FuzzDecodeFont

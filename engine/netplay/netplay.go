@@ -1,0 +1,747 @@
+// Package netplay is networked play for games on the engine: rollback
+// sessions of 2 to 4 players (and spectators) over UDP. Every player's run
+// simulates the whole game; each sends the others its input, and runs
+// ahead with a prediction of theirs (the last input it knows of, held)
+// until it arrives, rolling back and simulating again where a prediction
+// proves wrong (engine.Session says how the loop does it). Since the
+// simulation is deterministic, every run goes through the same states, and
+// the players compare their state checksums as they go.
+//
+//	s, err := netplay.Host(ctx, netplay.Config{Addr: ":7777", Players: 2, Game: "demo", Version: "1"})
+//	// or: s, err := netplay.Join(ctx, netplay.Config{Addr: "192.0.2.1:7777", Game: "demo", Version: "1"})
+//	err = engine.Run(first, &engine.Options{Session: s, ...})
+//	s.Close() // lets the others finish, then says goodbye
+//
+// cli.App gives every game -host, -join, -spectate, -players, -delay and
+// -netsim.
+//
+// # Topology and protocol
+//
+// The host is player 0 and the hub: the others join it, send it their
+// input, and it sends each of them everyone else's (a spectator gets every
+// player's). A joiner's input reaches another joiner through the host, one
+// hop more. The host's Config (its seed, its settings: a game's flags) is
+// every peer's: a joiner gets them in the welcome. Every message is one
+// datagram (see protocol.go for the format): the handshake checks the
+// game, its version and the seed; input is sent again in every packet
+// until the receiver acknowledges it, so that a lost packet costs no
+// rollback; sequence numbers drop stale and replayed packets; a peer not
+// heard from for Config.Timeout has left.
+//
+// # What a game keeps to stay rollback-safe
+//
+// Everything its update systems read is in the world or declared to the
+// stage (stage.Keep), so that a rollback restores it; decisions are made
+// on Update events from the tick's input (Event.Players); effects a player
+// perceives are played once (systems/sound does: not for a tick simulated
+// again); a scene ends through stage.Stage.End, which waits for the tick to
+// be final. -synctest N checks the first three alone, on one machine.
+//
+// # Bad input
+//
+// Datagrams are hostile: one that is too long, of another protocol, damaged,
+// from an address that is no peer, of another session, stale, malformed or
+// carrying input that no player can give (a non-finite or out-of-range
+// axis) is dropped and counted (Stats.Dropped), and changes nothing. A peer
+// that sends another input for a tick than it sent before is refused the
+// same way: inputs are final once sent.
+package netplay
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/netsim"
+)
+
+// Limits of a session.
+const (
+	// DefaultDelay is the input delay of a session whose Config gives none:
+	// a player's input plays two ticks after it is sampled (33 ms at 60 Hz),
+	// so that on a link under about 70 ms round trip it arrives before it
+	// is needed and nothing is predicted.
+	DefaultDelay = 2
+	// MaxDelay is the longest input delay.
+	MaxDelay = 15
+	// DefaultMaxPrediction is how many ticks past the last tick whose
+	// inputs are all confirmed a session runs, predicting, before it
+	// waits (GGPO's default): a rollback simulates at most that many ticks
+	// again.
+	DefaultMaxPrediction = 8
+	// MaxPrediction bounds Config.MaxPrediction, below what the loop can
+	// roll back (engine.RollbackSlots).
+	MaxPrediction = 32
+	// DefaultTimeout is how long a peer may be silent before it has left.
+	DefaultTimeout = 5 * time.Second
+	// MaxSpectators is the most spectators a host takes.
+	MaxSpectators = 8
+)
+
+// Config configures a session: the host's says what the session is, a
+// joiner's what it must match.
+type Config struct {
+	// Addr is where the host listens (":7777", "127.0.0.1:7777"), or the
+	// host a joiner joins.
+	Addr string
+
+	// Game and Version name the game: a joiner of another game or version
+	// is refused by name.
+	Game, Version string
+
+	// Seed is the session's seed (the host's); a joiner's is checked
+	// against the host's when SeedGiven.
+	Seed      uint64
+	SeedGiven bool
+
+	// Settings are the host's: what else every peer's run needs to be the
+	// same game (cli.App sends its recorded flags). A joiner gets them.
+	Settings map[string]string
+
+	// Players is the host's: how many players play, itself included (2 to
+	// input.MaxPlayers).
+	Players int
+
+	// Delay is the host's input delay, in ticks of the first group: 0 to
+	// MaxDelay, DefaultDelay when 0 and not DelayGiven.
+	Delay      int
+	DelayGiven bool
+
+	// MaxPrediction is the host's: how many ticks a peer runs ahead of
+	// the confirmed inputs (0: DefaultMaxPrediction; at most
+	// MaxPrediction).
+	MaxPrediction int
+
+	// Link, if set, conditions this peer's packets (latency, jitter, loss:
+	// package engine/netsim), for tests and for trying a bad link.
+	Link *netsim.Link
+
+	// Timeout is how long a silent peer has before it has left (0:
+	// DefaultTimeout); joining waits that long for an answer.
+	Timeout time.Duration
+
+	// Log, if set, is told how the session goes: who joined, who left.
+	Log io.Writer
+}
+
+// Stats is what a session's network did.
+type Stats struct {
+	PacketsSent, PacketsReceived int64
+	BytesSent, BytesReceived     int64 // UDP payloads, headers and CRCs included
+	Dropped                      [dropReasons]int64
+	RTT                          time.Duration // the latest round trip to the host (the host: the longest of its peers')
+}
+
+// DroppedTotal returns how many packets were dropped, for any reason.
+func (s *Stats) DroppedTotal() int64 {
+	var n int64
+	for _, d := range s.Dropped {
+		n += d
+	}
+	return n
+}
+
+// DropReasons names the reasons a packet is dropped, as Stats.Dropped
+// counts them, in order.
+func DropReasons() []string { return dropNames[:] }
+
+// A PeerError ends a session when a peer leaves: it quit, its run ended
+// before ours, it failed, or it fell silent.
+type PeerError struct {
+	Player int    // the peer's player number; -1 for a spectator
+	Addr   string // where it was
+	Reason string
+}
+
+func (e *PeerError) Error() string {
+	who := fmt.Sprintf("player %d", e.Player+1)
+	if e.Player < 0 {
+		who = "a spectator"
+	}
+	return fmt.Sprintf("netplay: %s (%s) left: %s", who, e.Addr, e.Reason)
+}
+
+// A DesyncError ends a session whose players' runs went different ways:
+// the state checksum after tick Tick differs between this run and player
+// Other's. Every earlier tick's matched.
+type DesyncError struct {
+	Tick        int64 // the session's tick (first-group ticks since the run began)
+	Other       int   // the other player's number
+	Ours, Their uint64
+}
+
+func (e *DesyncError) Error() string {
+	return fmt.Sprintf("netplay: desync: after tick %d the state differs from player %d's (checksum %016x here, %016x there)",
+		e.Tick, e.Other+1, e.Ours, e.Their)
+}
+
+// Session is a rollback session: an engine.Session (Options.Session) over
+// UDP. Host, Join and Spectate make one; Close ends it.
+type Session struct {
+	cfg       Config
+	conn      net.PacketConn // writes go through it (conditioned, with Config.Link)
+	udp       *net.UDPConn   // reads come from it
+	host      bool
+	local     int // the local player; -1 for a spectator
+	players   int
+	delay     int64
+	maxPred   int64
+	seed      uint64
+	settings  map[string]string
+	id        uint32
+	timeout   time.Duration
+	peers     []*peer
+	q         queue
+	w         writer
+	start     time.Time
+	err       error // what ended the session, kept and returned from then on
+	stats     Stats
+	finishing bool     // Close runs: a peer's bye is no error
+	decoded   *scratch // a packet's inputs, before any is kept
+	queueFull atomic.Int64
+
+	in, free chan *datagram
+	stop     chan struct{}
+	readDone chan struct{}
+}
+
+// datagram is a packet as the reader took it in.
+type datagram struct {
+	n    int
+	from netip.AddrPort
+	b    [MaxPacket + 1]byte // one more: a longer packet is seen as longer
+}
+
+// peer is another machine in the session, as this one sees it.
+type peer struct {
+	addr      netip.AddrPort
+	udpAddr   *net.UDPAddr
+	player    int // -1: a spectator
+	nonce     uint64
+	heard     time.Time // when a packet of it last arrived
+	seq       uint32    // the last sequence number taken from it
+	sent      uint32    // the last sequence number sent to it
+	lastSend  time.Time
+	started   bool                    // host: it has sent input since the start
+	ack       [input.MaxPlayers]int64 // each player's input it holds, up to this tick
+	sentTo    [input.MaxPlayers]int64 // each player's input sent it, up to this tick
+	sumAck    int64                   // the last of our checksums it holds
+	sums      [ringTicks]uint64
+	sumAt     [ringTicks]int64
+	sumTo     int64 // its checksums arrive up to here, contiguously
+	compared  int64 // the last tick whose checksums were compared
+	tick      int64 // its latest tick, as it said
+	adv       int64 // how far it is ahead of us, as it sees it
+	echo      uint32
+	echoAt    time.Time
+	rtt       time.Duration
+	gone      string // why it left, "" while it plays
+	goneAfter int64  // the last tick of its own input it sent
+}
+
+// clock returns the milliseconds since the session began, as packets carry
+// them.
+func (s *Session) clock(now time.Time) uint32 { return uint32(now.Sub(s.start).Milliseconds()) }
+
+func (c *Config) withDefaults() (Config, error) {
+	cfg := *c
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Delay == 0 && !cfg.DelayGiven {
+		cfg.Delay = DefaultDelay
+	}
+	if cfg.MaxPrediction == 0 {
+		cfg.MaxPrediction = DefaultMaxPrediction
+	}
+	switch {
+	case cfg.Timeout < 0:
+		return cfg, fmt.Errorf("netplay: timeout %v: must be positive", cfg.Timeout)
+	case cfg.Delay < 0 || cfg.Delay > MaxDelay:
+		return cfg, fmt.Errorf("netplay: input delay %d: must be 0 to %d ticks", cfg.Delay, MaxDelay)
+	case cfg.MaxPrediction < 1 || cfg.MaxPrediction > MaxPrediction:
+		return cfg, fmt.Errorf("netplay: prediction of %d ticks: must be 1 to %d", cfg.MaxPrediction, MaxPrediction)
+	case len(cfg.Game) > maxString || len(cfg.Version) > maxString:
+		return cfg, fmt.Errorf("netplay: a game's name and version must be at most %d bytes", maxString)
+	}
+	if cfg.Link != nil {
+		if err := cfg.Link.Validate(); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// listen opens the session's socket on addr, its writes conditioned by
+// the config's link.
+func listen(addr string, cfg *Config) (*net.UDPConn, net.PacketConn, error) {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("netplay: %w", err)
+	}
+	udp, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return nil, nil, fmt.Errorf("netplay: %w", err)
+	}
+	var conn net.PacketConn = udp
+	if cfg.Link != nil {
+		if conn, err = netsim.Wrap(udp, *cfg.Link); err != nil {
+			udp.Close()
+			return nil, nil, err
+		}
+	}
+	return udp, conn, nil
+}
+
+func (s *Session) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		fmt.Fprintf(s.cfg.Log, "netplay: "+format+"\n", args...)
+	}
+}
+
+// Host opens a session on cfg.Addr for cfg.Players players, itself player
+// 0, and waits until the others have joined (spectators may join too until
+// then), or ctx is done: Listen, then Lobby.Wait.
+func Host(ctx context.Context, cfg Config) (*Session, error) {
+	l, err := Listen(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return l.Wait(ctx)
+}
+
+// A Lobby is a session being hosted, before its players have joined.
+type Lobby struct{ s *Session }
+
+// Listen opens a session on cfg.Addr for cfg.Players players, the host
+// player 0, for them to join: Lobby.Wait waits for them.
+func Listen(cfg Config) (*Lobby, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if c.Players < 2 || c.Players > input.MaxPlayers {
+		return nil, fmt.Errorf("netplay: %d players: a session has 2 to %d", c.Players, input.MaxPlayers)
+	}
+	udp, conn, err := listen(c.Addr, &c)
+	if err != nil {
+		return nil, err
+	}
+	var id [4]byte
+	rand.Read(id[:])
+	s := &Session{cfg: c, conn: conn, udp: udp, host: true, local: 0, players: c.Players, delay: int64(c.Delay),
+		maxPred: int64(c.MaxPrediction), seed: c.Seed, settings: c.Settings, timeout: c.Timeout, start: time.Now(),
+		id: binary.LittleEndian.Uint32(id[:]) | 1}
+	s.q.reset(s.players, s.delay)
+	return &Lobby{s}, nil
+}
+
+// Addr returns the address the lobby listens on (the port chosen, for an
+// Addr with port 0).
+func (l *Lobby) Addr() net.Addr { return l.s.udp.LocalAddr() }
+
+// Wait takes joiners until every player has joined, or ctx is done (the
+// lobby is closed then). Joiners of another game or version, with another
+// seed, or beyond the players and spectators it takes, are refused and
+// told why. Then the session starts.
+func (l *Lobby) Wait(ctx context.Context) (*Session, error) {
+	s := l.s
+	s.logf("hosting %s on %s for %d players: waiting for %d to join", s.cfg.Game, s.udp.LocalAddr(), s.players, s.players-1)
+	if err := s.lobby(ctx); err != nil {
+		s.conn.Close()
+		return nil, err
+	}
+	for _, p := range s.peers {
+		s.send(p, kindStart)
+		p.lastSend = time.Now()
+	}
+	s.run()
+	return s, nil
+}
+
+// Close closes a lobby that will not start.
+func (l *Lobby) Close() error { return l.s.conn.Close() }
+
+// joined counts the players that have joined.
+func (s *Session) joined() int {
+	n := 0
+	for _, p := range s.peers {
+		if p.player >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// lobby takes hellos until every player has joined.
+func (s *Session) lobby(ctx context.Context) error {
+	var d datagram
+	lastWelcome := time.Now()
+	for s.joined() < s.players-1 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("netplay: waiting for players: %w", err)
+		}
+		s.udp.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		n, from, err := s.udp.ReadFromUDPAddrPort(d.b[:])
+		if time.Since(lastWelcome) > time.Second { // the joiners waiting know the host is there
+			for _, p := range s.peers {
+				s.welcome(p)
+			}
+			lastWelcome = time.Now()
+		}
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			continue
+		}
+		from = unmap(from)
+		s.stats.PacketsReceived++
+		s.stats.BytesReceived += int64(n)
+		h, payload, why, ok := parseHeader(d.b[:n])
+		if !ok {
+			s.stats.Dropped[why]++
+			continue
+		}
+		if h.kind != kindHello || h.session != 0 {
+			continue // a joiner's first inputs, sent before our start reached it: nothing to take yet
+		}
+		s.hello(from, payload, true)
+	}
+	s.udp.SetReadDeadline(time.Time{})
+	return nil
+}
+
+// hello answers a hello: a welcome for a joiner the session takes (again
+// for one it took: its welcome was lost), a refusal that says why for
+// others.
+func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
+	r := reader{b: payload}
+	nonce := r.u64()
+	role := r.u8()
+	game, version := r.str(), r.str()
+	seedGiven, seed := r.u8(), r.u64()
+	if !r.done() || role > roleSpectator || seedGiven > 1 {
+		s.stats.Dropped[dropMalformed]++
+		return
+	}
+	for _, p := range s.peers {
+		if p.addr == from && p.nonce == nonce {
+			s.welcome(p)
+			return
+		}
+	}
+	reason := ""
+	spectators := len(s.peers) - s.joined()
+	switch {
+	case game != s.cfg.Game:
+		reason = fmt.Sprintf("this is a session of %q, not %q", s.cfg.Game, game)
+	case version != s.cfg.Version:
+		reason = fmt.Sprintf("this is %s version %q; yours is %q", s.cfg.Game, s.cfg.Version, version)
+	case seedGiven == 1 && seed != s.seed:
+		reason = fmt.Sprintf("this session's seed is %d, not %d (drop -seed to play it)", s.seed, seed)
+	case !open:
+		reason = "the session has begun"
+	case role == rolePlayer && s.joined() >= s.players-1:
+		reason = fmt.Sprintf("the session has its %d players", s.players)
+	case role == roleSpectator && spectators >= MaxSpectators:
+		reason = fmt.Sprintf("the session has its %d spectators", MaxSpectators)
+	}
+	if reason != "" {
+		s.w.begin(kindRefuse, 0, 0)
+		s.w.u64(nonce)
+		s.w.str(reason)
+		s.write(net.UDPAddrFromAddrPort(from), s.w.end())
+		s.logf("refused %s: %s", from, reason)
+		return
+	}
+	p := &peer{addr: from, udpAddr: net.UDPAddrFromAddrPort(from), player: -1, nonce: nonce, heard: time.Now()}
+	if role == rolePlayer {
+		p.player = s.joined() + 1
+	}
+	s.peers = append(s.peers, p)
+	s.welcome(p)
+	if p.player >= 0 {
+		s.logf("player %d joined from %s (%d of %d)", p.player+1, from, s.joined()+1, s.players)
+	} else {
+		s.logf("a spectator joined from %s", from)
+	}
+}
+
+// welcome sends p its welcome.
+func (s *Session) welcome(p *peer) {
+	s.w.begin(kindWelcome, s.id, 0)
+	s.w.u64(p.nonce)
+	s.w.u8(uint8(p.player))
+	s.w.u8(uint8(s.players))
+	s.w.u8(uint8(s.delay))
+	s.w.u8(uint8(s.maxPred))
+	s.w.u64(s.seed)
+	keys := make([]string, 0, len(s.settings))
+	for k := range s.settings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	s.w.uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		s.w.str(k)
+		s.w.str(s.settings[k])
+	}
+	s.write(p.udpAddr, s.w.end())
+}
+
+// Join joins the session hosted at cfg.Addr as a player, and waits for it
+// to start (or ctx to be done, or the host to fall silent for
+// cfg.Timeout). The session's seed and settings are the host's
+// (Session.Seed, Session.Settings).
+func Join(ctx context.Context, cfg Config) (*Session, error) { return join(ctx, cfg, rolePlayer) }
+
+// Spectate joins the session hosted at cfg.Addr as a spectator: it gets
+// every player's confirmed input and simulates the game as they play it,
+// behind them by their round trip to the host, predicting nothing.
+func Spectate(ctx context.Context, cfg Config) (*Session, error) {
+	return join(ctx, cfg, roleSpectator)
+}
+
+func join(ctx context.Context, cfg Config, role uint8) (*Session, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	hostAddr, err := net.ResolveUDPAddr("udp", c.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("netplay: join %s: %w", c.Addr, err)
+	}
+	bind := "0.0.0.0:0"
+	if hostAddr.IP.To4() == nil {
+		bind = "[::]:0"
+	}
+	if hostAddr.IP.IsLoopback() {
+		bind = hostAddr.IP.String() + ":0"
+		if hostAddr.IP.To4() == nil {
+			bind = "[" + hostAddr.IP.String() + "]:0"
+		}
+	}
+	udp, conn, err := listen(bind, &c)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: c, conn: conn, udp: udp, timeout: c.Timeout, start: time.Now()}
+	host := &peer{addr: unmap(hostAddr.AddrPort()), udpAddr: hostAddr, player: 0, heard: time.Now()}
+	s.peers = []*peer{host}
+	if err := s.handshake(ctx, host, role); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	s.run()
+	return s, nil
+}
+
+// handshake says hello to the host until it answers, then waits for the
+// start.
+func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	host.nonce = binary.LittleEndian.Uint64(nonce[:])
+	var d datagram
+	welcomed := false
+	lastHello := time.Time{}
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("netplay: joining %s: %w", s.cfg.Addr, err)
+		}
+		if time.Since(host.heard) > s.timeout {
+			if welcomed {
+				return fmt.Errorf("netplay: joining %s: the host fell silent for %v before the session began", s.cfg.Addr, s.timeout)
+			}
+			return fmt.Errorf("netplay: joining %s: no answer in %v (is a game hosting there?)", s.cfg.Addr, s.timeout)
+		}
+		if !welcomed && time.Since(lastHello) > 250*time.Millisecond {
+			s.w.begin(kindHello, 0, 0)
+			s.w.u64(host.nonce)
+			s.w.u8(role)
+			s.w.str(s.cfg.Game)
+			s.w.str(s.cfg.Version)
+			given := uint8(0)
+			if s.cfg.SeedGiven {
+				given = 1
+			}
+			s.w.u8(given)
+			s.w.u64(s.cfg.Seed)
+			s.write(host.udpAddr, s.w.end())
+			lastHello = time.Now()
+		}
+		s.udp.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		n, from, err := s.udp.ReadFromUDPAddrPort(d.b[:])
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			continue
+		}
+		from = unmap(from)
+		s.stats.PacketsReceived++
+		s.stats.BytesReceived += int64(n)
+		h, payload, why, ok := parseHeader(d.b[:n])
+		if !ok {
+			s.stats.Dropped[why]++
+			continue
+		}
+		if from != host.addr {
+			s.stats.Dropped[dropStranger]++
+			continue
+		}
+		r := reader{b: payload}
+		switch h.kind {
+		case kindRefuse:
+			if r.u64() == host.nonce {
+				return fmt.Errorf("netplay: %s refused to let us join: %s", s.cfg.Addr, r.str())
+			}
+		case kindWelcome:
+			if r.u64() != host.nonce {
+				continue
+			}
+			if err := s.takeWelcome(&r, h.session); err != nil {
+				return err
+			}
+			if !welcomed {
+				welcomed = true
+				if s.local >= 0 {
+					s.logf("joined %s on %s as player %d of %d: waiting for the others", s.cfg.Game, s.cfg.Addr, s.local+1, s.players)
+				} else {
+					s.logf("watching %s on %s (%d players): waiting for the start", s.cfg.Game, s.cfg.Addr, s.players)
+				}
+			}
+			host.heard = time.Now()
+		case kindStart, kindInput: // an input packet from the host: its start was lost, or passed the welcome
+			if welcomed && h.session == s.id {
+				s.udp.SetReadDeadline(time.Time{})
+				host.heard = time.Now()
+				return nil
+			}
+		}
+	}
+}
+
+// takeWelcome reads the session's terms from a welcome.
+func (s *Session) takeWelcome(r *reader, id uint32) error {
+	player, players, delay, maxPred := r.u8(), r.u8(), r.u8(), r.u8()
+	seed := r.u64()
+	n := r.uvarint()
+	if n > MaxPacket {
+		r.bad = true
+	}
+	settings := map[string]string{}
+	for i := uint64(0); i < n && !r.bad; i++ {
+		k := r.str()
+		settings[k] = r.str()
+	}
+	if !r.done() || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
+		player == 0 || delay > MaxDelay || maxPred < 1 || maxPred > MaxPrediction {
+		return fmt.Errorf("netplay: %s sent a welcome that makes no sense", s.cfg.Addr)
+	}
+	s.id, s.players, s.delay, s.maxPred, s.seed, s.settings = id, int(players), int64(delay), int64(maxPred), seed, settings
+	s.local = int(player)
+	if player == spectator {
+		s.local, s.maxPred = -1, 0
+	}
+	s.q.reset(s.players, s.delay)
+	return nil
+}
+
+// run starts the reader: from now on datagrams are taken in by Poll.
+func (s *Session) run() {
+	const queue = 256
+	s.in, s.free = make(chan *datagram, queue), make(chan *datagram, queue)
+	for range queue {
+		s.free <- &datagram{}
+	}
+	s.stop, s.readDone = make(chan struct{}), make(chan struct{})
+	go s.read()
+}
+
+// read takes datagrams in from the socket until it is closed, handing them
+// to Poll; when Poll falls behind, they are dropped and counted.
+func (s *Session) read() {
+	defer close(s.readDone)
+	var spare datagram
+	for {
+		var d *datagram
+		select {
+		case d = <-s.free:
+		default:
+			d = &spare // the queue is full: read, to drop
+		}
+		n, from, err := s.udp.ReadFromUDPAddrPort(d.b[:])
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			if d != &spare {
+				s.free <- d
+			}
+			continue
+		}
+		if d == &spare {
+			s.queueFull.Add(1)
+			continue
+		}
+		d.n, d.from = n, unmap(from)
+		s.in <- d
+	}
+}
+
+// unmap returns a, an IPv4 address in IPv6's form as an IPv4 address, so
+// that a peer is the same address however the socket reports it.
+func unmap(a netip.AddrPort) netip.AddrPort { return netip.AddrPortFrom(a.Addr().Unmap(), a.Port()) }
+
+// write sends a packet.
+func (s *Session) write(to *net.UDPAddr, b []byte) {
+	s.stats.PacketsSent++
+	s.stats.BytesSent += int64(len(b))
+	s.conn.WriteTo(b, to) // a lost packet is sent again with the next; an error here is a lost packet
+}
+
+// send sends p a packet of kind k with no payload.
+func (s *Session) send(p *peer, k kind) {
+	p.sent++
+	s.w.begin(k, s.id, p.sent)
+	s.write(p.udpAddr, s.w.end())
+}
+
+// Seed returns the session's seed: the host's.
+func (s *Session) Seed() uint64 { return s.seed }
+
+// Settings returns the session's settings: the host's.
+func (s *Session) Settings() map[string]string { return s.settings }
+
+// Player returns the local player's number (0 for the host), -1 for a
+// spectator.
+func (s *Session) Player() int { return s.local }
+
+// Delay returns the session's input delay in ticks.
+func (s *Session) Delay() int { return int(s.delay) }
+
+// Stats returns what the session's network did so far. Call it from the
+// loop's goroutine, or after Close.
+func (s *Session) Stats() Stats {
+	st := s.stats
+	st.Dropped[dropQueueFull] += s.queueFull.Load()
+	st.RTT = 0
+	for _, p := range s.peers {
+		st.RTT = max(st.RTT, p.rtt)
+	}
+	return st
+}
+
+// Addr returns the address the session's socket is bound to.
+func (s *Session) Addr() net.Addr { return s.udp.LocalAddr() }

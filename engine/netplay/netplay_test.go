@@ -1,0 +1,260 @@
+package netplay_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/netplay"
+	"github.com/fixedstep/fixedstep/engine/netsim"
+)
+
+// arena is a small game of up to four players: each moves a puck by its
+// stick and keys, pucks bounce off each other and the walls, and a press
+// of Space by any player kicks every puck at the next 10 Hz tick.
+type arena struct {
+	x, y, vx, vy [input.MaxPlayers]float64
+	kicks        int
+	bounces      int
+	n            int
+	ended        bool
+}
+
+func (a *arena) update(ev engine.Event) {
+	if ev.Group == 1 {
+		for p := range ev.Players {
+			if ev.Player(p).KeyPressed(input.KeySpace) {
+				a.kicks++
+				for q := range a.n {
+					a.vx[q] += 30 * math.Cos(float64(a.kicks+q))
+				}
+			}
+		}
+		return
+	}
+	for p := range a.n {
+		in := ev.Player(p)
+		a.vx[p] += 200 * in.GamepadAxis(0, input.AxisLeftStickHorizontal) * ev.DT
+		if in.KeyDown(input.KeyArrowUp) {
+			a.vy[p] -= 150 * ev.DT
+		}
+		a.vx[p], a.vy[p] = a.vx[p]*0.99, a.vy[p]*0.99+20*ev.DT
+		a.x[p] += a.vx[p] * ev.DT
+		a.y[p] += a.vy[p] * ev.DT
+		if a.x[p] < 0 || a.x[p] > 300 {
+			a.vx[p], a.bounces = -a.vx[p], a.bounces+1
+		}
+		if a.y[p] < 0 || a.y[p] > 200 {
+			a.vy[p], a.bounces = -a.vy[p], a.bounces+1
+		}
+		for q := p + 1; q < a.n; q++ {
+			if dx, dy := a.x[q]-a.x[p], a.y[q]-a.y[p]; dx*dx+dy*dy < 100 {
+				a.vx[p], a.vx[q] = a.vx[q], a.vx[p]
+				a.bounces++
+			}
+		}
+	}
+}
+
+func (a *arena) checksum() uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
+	for p := range a.n {
+		mix(math.Float64bits(a.x[p]))
+		mix(math.Float64bits(a.y[p]))
+		mix(math.Float64bits(a.vx[p]))
+		mix(math.Float64bits(a.vy[p]))
+	}
+	mix(uint64(a.kicks))
+	mix(uint64(a.bounces))
+	return h
+}
+
+// arenaState is an arena as an engine.SceneState.
+type arenaState struct {
+	a     *arena
+	slots map[int]arena
+}
+
+func (k *arenaState) SaveState(slot int) error    { k.slots[slot] = *k.a; return nil }
+func (k *arenaState) RestoreState(slot int) error { *k.a = k.slots[slot]; return nil }
+
+// game is the arena scene; the run's last checksum is kept in final.
+func game(final *uint64) engine.Scene {
+	return engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
+		a := &arena{n: loop.Players()}
+		for p := range a.n {
+			a.x[p], a.y[p] = float64(40+60*p), 100
+		}
+		loop.SetChecksum(a.checksum)
+		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "kicks", Hz: 10}) {
+			if ev.Kind == engine.Update {
+				a.update(ev)
+				*final = a.checksum()
+			}
+		}
+		return nil, loop.Err()
+	})
+}
+
+// pilot is player p's autopilot: its stick and keys by tick.
+func pilot(p int) engine.TickInput {
+	return engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+		in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, math.Sin(float64(t.Tick*int64(p+2))/40))
+		in.SetKey(input.KeyArrowUp, (t.Tick/int64(20+7*p))%2 == 0)
+		in.SetKey(input.KeySpace, t.Tick%int64(45+11*p) == 0)
+	})
+}
+
+// peerRun is what one peer's run ended with.
+type peerRun struct {
+	final    uint64
+	rec      *engine.InputLog
+	err      error
+	stats    engine.SessionStats
+	net      netplay.Stats
+	session  *netplay.Session
+	vanished bool
+}
+
+// setup is a session to play: its players, its link, how long, and hooks
+// for what goes wrong.
+type setup struct {
+	players  int
+	link     *netsim.Link
+	realtime bool
+	seconds  float64
+	// game makes peer i's first scene (nil: game).
+	game func(i int, final *uint64) engine.Scene
+	// afterUpdate, if set, is called on peer i after every Update event.
+	afterUpdate func(i int, r *peerRun, l *engine.Loop, ev engine.Event)
+	// started, if set, is told the host's session once it runs.
+	started func(host *netplay.Session)
+	timeout time.Duration // a silent peer's (0: the default)
+}
+
+// play runs a session on 127.0.0.1 for seconds of game time, each peer
+// headless in a goroutine of its own (in real time, or as fast as it
+// runs), through the link when there is one.
+func play(t *testing.T, su setup) []*peerRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cfg := netplay.Config{Addr: "127.0.0.1:0", Game: "arena", Version: "1", Players: su.players, Seed: 5, Link: su.link,
+		Log: testLog{t}, Timeout: su.timeout}
+	lobby, err := netplay.Listen(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := make([]*peerRun, su.players)
+	var wg sync.WaitGroup
+	for i := range su.players {
+		runs[i] = &peerRun{rec: &engine.InputLog{}}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := runs[i]
+			var s *netplay.Session
+			if i == 0 {
+				s, r.err = lobby.Wait(ctx)
+				if r.err == nil && su.started != nil {
+					su.started(s)
+				}
+			} else {
+				c := cfg
+				c.Addr = lobby.Addr().String()
+				s, r.err = netplay.Join(ctx, c)
+			}
+			if r.err != nil {
+				return
+			}
+			r.session = s
+			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec,
+				Headless: &engine.Headless{Realtime: su.realtime}, StopAt: time.Duration(su.seconds * float64(time.Second)),
+				OnFinish: func(l *engine.Loop) { r.stats = l.SessionStats() }}
+			if su.afterUpdate != nil {
+				opts.AfterUpdate = func(l *engine.Loop, ev engine.Event) { su.afterUpdate(i, r, l, ev) }
+			}
+			first := game(&r.final)
+			if su.game != nil {
+				first = su.game(i, &r.final)
+			}
+			r.err = engine.Run(first, opts)
+			if r.vanished {
+				return
+			}
+			if cerr := s.Close(); r.err == nil {
+				r.err = cerr
+			}
+			r.net = s.Stats()
+		}()
+	}
+	wg.Wait()
+	return runs
+}
+
+// testLog writes a session's log lines to the test's log.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
+}
+
+// replay replays a peer's recording alone and returns its last checksum.
+func replay(t *testing.T, rec *engine.InputLog) uint64 {
+	t.Helper()
+	var final uint64
+	if err := engine.Run(game(&final), &engine.Options{Replay: rec, Headless: &engine.Headless{FPS: 41}}); err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Replayed().Finished {
+		t.Fatalf("the replay stopped short: %+v", rec.Replayed())
+	}
+	return final
+}
+
+// Two and four peers in one process, over UDP on 127.0.0.1, as fast as
+// they run and in real time through a link of 40 ms, 5 ms of jitter and 2%
+// loss: every peer ends on the same state, the one its recording replays
+// to alone.
+func TestPeersEndAlike(t *testing.T) {
+	for _, c := range []struct {
+		players  int
+		link     *netsim.Link
+		realtime bool
+	}{
+		{2, nil, false},
+		{4, nil, false},
+		{2, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 3}, true},
+		{3, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 4}, true},
+	} {
+		name := fmt.Sprintf("%d players, link %v, real time %v", c.players, c.link != nil, c.realtime)
+		runs := play(t, setup{players: c.players, link: c.link, realtime: c.realtime, seconds: 3})
+		for i, r := range runs {
+			if r.err != nil {
+				t.Errorf("%s: peer %d: %v", name, i+1, r.err)
+			}
+		}
+		for i, r := range runs {
+			if r.err != nil {
+				t.Fatalf("%s: peer %d: %v", name, i+1, r.err)
+			}
+			if r.final != runs[0].final {
+				t.Fatalf("%s: peer %d ended on %x, the host on %x", name, i+1, r.final, runs[0].final)
+			}
+			if got := replay(t, r.rec); got != r.final {
+				t.Fatalf("%s: peer %d's recording replays to %x, it ended on %x", name, i+1, got, r.final)
+			}
+			t.Logf("%s: peer %d: %+v; sent %d packets, %d bytes; dropped %d; rtt %v", name, i+1, r.stats,
+				r.net.PacketsSent, r.net.BytesSent, r.net.DroppedTotal(), r.net.RTT)
+		}
+	}
+}

@@ -1,0 +1,611 @@
+package netplay
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
+)
+
+// The play: the engine.Session methods, called on the loop's goroutine,
+// and the packets that carry the inputs and checksums.
+
+const (
+	sendEvery   = 15 * time.Millisecond // the longest between two packets to a peer while playing
+	sendSoonest = 4 * time.Millisecond  // the shortest, when there is new input to send
+	maxSums     = 24                    // checksums in one packet
+	blockSpace  = 48                    // what a packet keeps free for a block's header and the CRC
+	seqWindow   = 1 << 16               // how far past the last a sequence number may be: more packets lost than a timeout lets pass
+)
+
+// Players is the number of players (engine.Session).
+func (s *Session) Players() int { return s.players }
+
+// Poll takes in the packets that arrived, and ends the session when a
+// peer fell silent or left, or the players' states differ
+// (engine.Session).
+func (s *Session) Poll() error {
+	if s.err != nil {
+		return s.err
+	}
+	now := time.Now()
+	s.drain(now)
+	for _, p := range s.peers {
+		if p.gone == "" && now.Sub(p.heard) > s.timeout {
+			s.leave(p, fmt.Sprintf("nothing heard for %v", s.timeout), s.q.conf[max(p.player, 0)])
+		}
+		s.compare(p)
+	}
+	return s.err
+}
+
+// drain takes in every packet waiting.
+func (s *Session) drain(now time.Time) {
+	for {
+		select {
+		case d := <-s.in:
+			s.take(d, now)
+			s.free <- d
+		default:
+			return
+		}
+	}
+}
+
+// Hold reports whether this run is ahead of a player's by a tick or more,
+// as both see it: then its game time stands still for a frame
+// (engine.Session).
+func (s *Session) Hold() bool {
+	if s.local < 0 {
+		return false
+	}
+	for _, p := range s.peers {
+		if p.player < 0 || p.gone != "" || p.tick == 0 {
+			continue
+		}
+		ours := s.q.simulated - p.tick // we are this far ahead of what it last said, it that far of what we did
+		if (ours-p.adv)/2 >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// Ready reports whether tick t may run: it predicts at most
+// Config.MaxPrediction ticks past the confirmed inputs (a spectator
+// predicts none). A tick that waits on a player who has left ends the
+// session (engine.Session).
+func (s *Session) Ready(t int64) bool {
+	c := s.q.confirmed()
+	if t <= c+s.maxPred {
+		return true
+	}
+	for q := range s.players {
+		if s.q.conf[q] < t && !s.canArrive(q) {
+			if s.err == nil {
+				p := s.sourceOf(q) // the player, or the host it came through
+				s.err = &PeerError{Player: p.player, Addr: p.addr.String(),
+					Reason: fmt.Sprintf("%s (tick %d needed player %d's input)", p.gone, t, q+1)}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// sourceOf returns the peer player q's input comes from.
+func (s *Session) sourceOf(q int) *peer {
+	if !s.host {
+		return s.peers[0]
+	}
+	for _, p := range s.peers {
+		if p.player == q {
+			return p
+		}
+	}
+	return s.peers[0]
+}
+
+// canArrive reports whether more of player q's input can still arrive.
+func (s *Session) canArrive(q int) bool { return q == s.local || s.sourceOf(q).gone == "" }
+
+// Local keeps the local player's input of tick t, to play at tick t plus
+// the input delay, and sends it with the next packets (engine.Session). A
+// spectator has none.
+func (s *Session) Local(t int64, in *input.State) {
+	if s.local < 0 {
+		return
+	}
+	if at := t + s.delay; s.q.inWindow(s.local, at) {
+		s.q.add(s.local, at, in)
+	}
+}
+
+// Inputs sets every player's input of tick t, known or predicted
+// (engine.Session).
+func (s *Session) Inputs(t int64, players []input.State) { s.q.inputs(t, players) }
+
+// Rollback reports the earliest tick that ran with a prediction proved
+// wrong (engine.Session).
+func (s *Session) Rollback() (int64, bool) { return s.q.rollback() }
+
+// Confirmed is the last tick up to which every player's input is known
+// (engine.Session).
+func (s *Session) Confirmed() int64 { return s.q.confirmed() }
+
+// Checksum keeps the state checksum after tick t, to compare with the
+// other players' once final (engine.Session).
+func (s *Session) Checksum(t int64, sum uint64) { s.q.setSum(t, sum) }
+
+// EndFrame sends every peer what it lacks (engine.Session).
+func (s *Session) EndFrame() error {
+	if s.err != nil {
+		return s.err
+	}
+	s.flush(time.Now(), false)
+	return nil
+}
+
+// flush sends each peer an input packet when one is due (always, with
+// force), and the host its start to a joiner that has sent nothing since.
+func (s *Session) flush(now time.Time, force bool) {
+	for _, p := range s.peers {
+		if p.gone != "" {
+			continue
+		}
+		if s.host && !p.started { // until it has started: the start, again
+			if now.Sub(p.lastSend) >= 100*time.Millisecond {
+				s.send(p, kindStart)
+				p.lastSend = now
+			}
+			continue
+		}
+		since := now.Sub(p.lastSend)
+		if force || since >= sendEvery || since >= sendSoonest && s.newFor(p) {
+			s.sendInput(p, now)
+		}
+	}
+}
+
+// sends reports whether this machine sends player q's input to p: the
+// host sends a peer every player's but its own; a joiner sends the host
+// its own.
+func (s *Session) sends(p *peer, q int) bool {
+	if s.host {
+		return q != p.player
+	}
+	return q == s.local
+}
+
+// newFor reports whether this machine has input for p that it has not
+// sent it yet.
+func (s *Session) newFor(p *peer) bool {
+	for q := range s.players {
+		if s.sends(p, q) && p.sentTo[q] < s.q.conf[q] {
+			return true
+		}
+	}
+	return false
+}
+
+// lacks reports whether p lacks input this machine has for it.
+func (s *Session) lacks(p *peer) bool {
+	for q := range s.players {
+		if s.sends(p, q) && p.ack[q] < s.q.conf[q] {
+			return true
+		}
+	}
+	return false
+}
+
+// sendInput sends p an input packet: what p lacks of the inputs this
+// machine sends it, oldest first, as many as fit; the acks, the final
+// checksums p lacks, and the time synchronisation's figures.
+func (s *Session) sendInput(p *peer, now time.Time) {
+	p.sent++
+	p.lastSend = now
+	w := &s.w
+	w.begin(kindInput, s.id, p.sent)
+	from := uint8(spectator)
+	if s.local >= 0 {
+		from = uint8(s.local)
+	}
+	w.u8(from)
+	w.uvarint(uint64(s.q.simulated))
+	w.varint(s.q.simulated - p.tick)
+	w.u32(s.clock(now))
+	w.u32(p.echo)
+	age := uint16(0)
+	if p.echo != 0 {
+		age = uint16(min(now.Sub(p.echoAt).Milliseconds(), math.MaxUint16))
+	}
+	w.u16(age)
+	w.u8(uint8(s.players))
+	for q := range s.players {
+		w.u8(uint8(q))
+		w.uvarint(uint64(s.q.conf[q]))
+	}
+	w.uvarint(uint64(p.sumTo))
+	final := s.q.final()
+	first := p.sumAck + 1
+	n := int64(0)
+	for first+n <= final && n < maxSums {
+		if _, ok := s.q.sum(first + n); !ok {
+			break
+		}
+		n++
+	}
+	w.uvarint(uint64(first))
+	w.u8(uint8(n))
+	for t := first; t < first+n; t++ {
+		sum, _ := s.q.sum(t)
+		w.u64(sum)
+	}
+	blocksAt := len(w.b)
+	w.u8(0)
+	blocks := uint8(0)
+	for q := range s.players {
+		if !s.sends(p, q) || p.ack[q] >= s.q.conf[q] || len(w.b) > MaxPacket-blockSpace {
+			continue
+		}
+		if s.q.conf[q]-p.ack[q] >= ringTicks/2 { // it fell too far behind: what it lacks is gone
+			continue
+		}
+		blocks++
+		p.sentTo[q] = s.appendBlock(p, q)
+	}
+	w.b[blocksAt] = blocks
+	s.write(p.udpAddr, w.end())
+}
+
+// appendBlock appends the run of player q's inputs p lacks, as many as
+// fit in the packet, and returns the last tick it holds.
+func (s *Session) appendBlock(p *peer, q int) int64 {
+	w := &s.w
+	first, last := p.ack[q]+1, s.q.conf[q]
+	w.u8(uint8(q))
+	w.uvarint(uint64(first))
+	countAt := len(w.b)
+	w.u8(0) // the count, a one-byte uvarint: at most 127 ticks a block
+	var prev input.State
+	if first > 1 {
+		prev = s.q.in[q][(first-1)%ringTicks]
+		prev.ClearEdges()
+	}
+	count := 0
+	for t := first; t <= last && count < 127; t++ {
+		in := &s.q.in[q][t%ringTicks]
+		start := len(w.b)
+		w.b = inputlog.AppendEntry(w.b, 1, &prev, in)
+		if len(w.b) > MaxPacket-crcSize {
+			w.b = w.b[:start]
+			break
+		}
+		prev = *in
+		prev.ClearEdges()
+		count++
+	}
+	w.b[countAt] = uint8(count)
+	return first + int64(count) - 1
+}
+
+// take handles a datagram that arrived.
+func (s *Session) take(d *datagram, now time.Time) {
+	s.stats.PacketsReceived++
+	s.stats.BytesReceived += int64(d.n)
+	p := s.peerAt(d)
+	if p == nil && d.n <= MaxPacket {
+		// Not a peer: a late joiner's hello is told the session has begun;
+		// anything else is a stranger's (a flood is dropped here, cheaply).
+		if h, payload, _, ok := parseHeader(d.b[:d.n]); ok && h.kind == kindHello && s.host {
+			s.hello(d.from, payload, false)
+			return
+		}
+		s.stats.Dropped[dropStranger]++
+		return
+	}
+	h, payload, why, ok := parseHeader(d.b[:d.n])
+	switch {
+	case !ok:
+		s.stats.Dropped[why]++
+		return
+	case p == nil:
+		s.stats.Dropped[dropStranger]++
+		return
+	case h.kind == kindHello && s.host:
+		s.hello(d.from, payload, false) // its welcome again, if it is a player whose welcome was lost
+		return
+	case h.session != s.id:
+		s.stats.Dropped[dropOtherSession]++
+		return
+	case h.kind == kindWelcome || h.kind == kindStart:
+		return // the host says again what it said: the session has begun here
+	case h.seq <= p.seq || h.seq-p.seq > seqWindow:
+		s.stats.Dropped[dropStale]++ // late, duplicated, replayed, or forged far ahead to make the peer's own look stale
+		return
+	}
+	switch h.kind {
+	case kindInput:
+		if !s.takeInput(p, payload, now) {
+			return
+		}
+	case kindBye:
+		r := reader{b: payload}
+		why, last, msg := r.u8(), r.tick(), r.str()
+		if !r.done() || why < byeFinished || why > byeFailed {
+			s.stats.Dropped[dropMalformed]++
+			return
+		}
+		p.seq, p.heard = h.seq, now
+		s.leave(p, byeText(why, last, msg), last)
+		return
+	default:
+		s.stats.Dropped[dropMalformed]++
+		return
+	}
+	p.seq, p.heard = h.seq, now
+	if s.host && !p.started {
+		p.started = true
+	}
+}
+
+// byeText says why a peer left, from its bye.
+func byeText(why uint8, last int64, msg string) string {
+	switch why {
+	case byeFinished:
+		return fmt.Sprintf("its run ended after tick %d", last)
+	case byeQuit:
+		return "it quit"
+	}
+	return "its run failed: " + msg
+}
+
+// peerAt returns the peer a datagram came from, nil for a stranger.
+func (s *Session) peerAt(d *datagram) *peer {
+	for _, p := range s.peers {
+		if p.addr == d.from {
+			return p
+		}
+	}
+	return nil
+}
+
+// leave marks p gone, having sent its own input up to tick last; a player
+// of the host's leaving ends no run by itself: a tick that waits for its
+// input does (Ready).
+func (s *Session) leave(p *peer, why string, last int64) {
+	if p.gone != "" {
+		return
+	}
+	p.gone, p.goneAfter = why, last
+	who := "a spectator"
+	if p.player >= 0 {
+		who = fmt.Sprintf("player %d", p.player+1)
+	}
+	s.logf("%s (%s) left: %s", who, p.addr, why)
+}
+
+// scratch is where a packet's inputs are decoded before any is kept.
+type scratch struct {
+	player [MaxPacket / 2]int
+	tick   [MaxPacket / 2]int64
+	in     [MaxPacket / 2]input.State
+}
+
+// takeInput reads an input packet from p, and keeps what it says when the
+// whole of it is good; it reports false (having counted the drop) when
+// it is not.
+func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
+	r := reader{b: payload}
+	from := r.u8()
+	tick, adv := r.tick(), r.varint()
+	sentAt, echo, echoAge := r.u32(), r.u32(), r.u16()
+	acks := int(r.u8())
+	if r.bad || acks > s.players || from != uint8(p.player) && !(p.player < 0 && from == spectator) {
+		s.stats.Dropped[dropMalformed]++
+		return false
+	}
+	var ack [input.MaxPlayers]int64
+	for range acks {
+		q, t := int(r.u8()), r.tick()
+		if q >= s.players {
+			r.bad = true
+			break
+		}
+		ack[q] = t
+	}
+	sumTo := r.tick()
+	first, n := r.tick(), int(r.u8())
+	if n > maxSums || first < 1 && n > 0 {
+		r.bad = true
+	}
+	var sums [maxSums]uint64
+	for i := range n {
+		sums[i] = r.u64()
+	}
+	blocks := int(r.u8())
+	if s.decoded == nil {
+		s.decoded = &scratch{}
+	}
+	k := 0
+	for range blocks {
+		q, start, count := int(r.u8()), r.tick(), int(r.uvarint())
+		if r.bad || q >= s.players || q == s.local || s.host && q != p.player ||
+			start < 1 || count > len(s.decoded.in)-k {
+			r.bad = true
+			break
+		}
+		if !s.q.known(q, start-1) && start > 1 {
+			r.bad = true // it sends from what we acked: we hold the tick before
+			break
+		}
+		var held input.State
+		if start > 1 {
+			held = s.q.in[q][(start-1)%ringTicks]
+			held.ClearEdges()
+		}
+		for i := range count {
+			if step := r.uvarint(); step != 1 || r.bad {
+				r.bad = true
+				break
+			}
+			end, err := inputlog.ReadEntry(r.b, r.off, &held, &s.decoded.in[k])
+			if err != nil || !playable(&s.decoded.in[k]) {
+				r.bad = true
+				break
+			}
+			r.off = end
+			s.decoded.player[k], s.decoded.tick[k] = q, start+int64(i)
+			held = s.decoded.in[k]
+			held.ClearEdges()
+			k++
+		}
+	}
+	if !r.done() {
+		s.stats.Dropped[dropMalformed]++
+		return false
+	}
+	for i := range k {
+		q, t := s.decoded.player[i], s.decoded.tick[i]
+		if !s.q.inWindow(q, t) {
+			s.stats.Dropped[dropOutOfWindow]++
+			return false
+		}
+		if s.q.known(q, t) && !s.q.in[q][t%ringTicks].Same(&s.decoded.in[i]) {
+			s.stats.Dropped[dropConflicting]++
+			return false
+		}
+	}
+	for i := range k {
+		q, t := s.decoded.player[i], s.decoded.tick[i]
+		s.q.add(q, t, &s.decoded.in[i])
+	}
+	for q := range s.players {
+		p.ack[q] = max(p.ack[q], min(ack[q], s.q.conf[q]))
+	}
+	p.sumAck = max(p.sumAck, min(sumTo, s.q.final()))
+	for i := range n {
+		t := first + int64(i)
+		if t == p.sumTo+1 {
+			p.sums[t%ringTicks], p.sumAt[t%ringTicks] = sums[i], t
+			p.sumTo = t
+		}
+	}
+	p.tick, p.adv = tick, adv
+	p.echo, p.echoAt = sentAt, now
+	if echo != 0 {
+		if rtt := time.Duration(int64(s.clock(now))-int64(echo)-int64(echoAge)) * time.Millisecond; rtt >= 0 {
+			p.rtt = rtt
+		}
+	}
+	return true
+}
+
+// playable reports whether in is an input a player's devices can give:
+// axes in [-1, 1], a finite cursor and wheel. Anything else is refused, so
+// that a hostile peer cannot feed the simulation a NaN.
+func playable(in *input.State) bool {
+	finite := func(v float64) bool { return v-v == 0 }
+	if !finite(in.CursorX) || !finite(in.CursorY) || !finite(in.WheelX) || !finite(in.WheelY) {
+		return false
+	}
+	for i := range in.Gamepads {
+		for _, a := range in.Gamepads[i].Axes {
+			if !(a >= -1 && a <= 1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// compare compares p's final checksums with ours, as far as both are
+// final: the first that differs ends the session with a DesyncError. A
+// spectator's run is its own: the host compares players only.
+func (s *Session) compare(p *peer) {
+	if s.host && p.player < 0 || s.err != nil {
+		return
+	}
+	final := min(s.q.final(), p.sumTo)
+	for p.compared < final {
+		t := p.compared + 1
+		ours, ok := s.q.sum(t)
+		if ok && p.sumAt[t%ringTicks] == t && p.sums[t%ringTicks] != ours {
+			s.err = &DesyncError{Tick: t, Other: max(p.player, 0), Ours: ours, Their: p.sums[t%ringTicks]}
+			s.logf("%v", s.err)
+			return
+		}
+		p.compared = t
+	}
+}
+
+// Close ends the session: it goes on sending the peers what they lack of
+// this machine's inputs (so that a run that ended first lets the others
+// end too), for Config.Timeout at most, then says goodbye and closes the
+// socket. A session that failed says why. It returns the session's error.
+func (s *Session) Close() error {
+	if s.stop == nil {
+		return s.conn.Close()
+	}
+	s.finishing = true
+	deadline := time.Now().Add(s.timeout)
+	for time.Now().Before(deadline) {
+		now := time.Now()
+		s.drain(now)
+		done := true
+		for _, p := range s.peers {
+			if p.gone == "" && now.Sub(p.heard) > s.timeout {
+				s.leave(p, fmt.Sprintf("nothing heard for %v", s.timeout), 0)
+			}
+			if p.gone == "" && (s.lacks(p) || p.sumAck < s.q.final() && p.player >= 0) {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+		s.flush(now, false)
+		time.Sleep(2 * time.Millisecond)
+	}
+	why, msg := uint8(byeFinished), ""
+	if s.err != nil {
+		why, msg = byeFailed, s.err.Error()
+	}
+	last := int64(0)
+	if s.local >= 0 {
+		last = s.q.conf[s.local]
+	}
+	for range 3 { // a lost goodbye costs the others their timeout
+		for _, p := range s.peers {
+			if p.gone != "" {
+				continue
+			}
+			p.sent++
+			s.w.begin(kindBye, s.id, p.sent)
+			s.w.u8(why)
+			s.w.uvarint(uint64(last))
+			s.w.str(msg)
+			s.write(p.udpAddr, s.w.end())
+		}
+	}
+	err := s.conn.Close()
+	<-s.readDone
+	if s.err != nil {
+		return s.err
+	}
+	return err
+}
+
+// String names the session's side: the host or a joiner, and where.
+func (s *Session) String() string {
+	role := "the host"
+	switch {
+	case s.local < 0:
+		role = "a spectator"
+	case s.local > 0:
+		role = fmt.Sprintf("player %d", s.local+1)
+	}
+	return fmt.Sprintf("%s of a %d-player session of %s on %v", role, s.players, s.cfg.Game, s.udp.LocalAddr())
+}

@@ -1,0 +1,249 @@
+package netplay
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+)
+
+// The protocol: one UDP datagram per message, little-endian throughout,
+// each at most MaxPacket bytes:
+//
+//	packet = "FSNP" version:u8 kind:u8 session:u32 seq:u32 payload crc:u32
+//
+// crc is the CRC-32C of everything before it; session is the number the
+// host gave the session (0 in a hello); seq counts the sender's packets to
+// that receiver, from 1, so that a stale, reordered or replayed packet is
+// known and dropped (inputs are sent again in every packet until acked,
+// so a dropped packet loses nothing). str is a uvarint length and bytes.
+//
+//	hello   nonce:u64 role:u8 game:str version:str seedGiven:u8 seed:u64
+//	welcome nonce:u64 player:u8 players:u8 delay:u8 maxPrediction:u8 seed:u64 settings:uvarint (key:str value:str)*
+//	refuse  nonce:u64 reason:str
+//	start
+//	input   from:u8 tick:uvarint advantage:varint sentAt:u32 echo:u32 echoAge:u16
+//	        acks:u8 (player:u8 tick:uvarint)*
+//	        sumAck:uvarint sums:u8 first:uvarint sum:u64*
+//	        blocks:u8 (player:u8 first:uvarint count:uvarint entry*)
+//	bye     why:u8 last:uvarint message:str
+//
+// A hello asks to join (role 0: a player, 1: a spectator) a session of a
+// game and version, with a seed if the joiner was given one; the host
+// answers with a welcome (the player's number, 255 for a spectator, the
+// session's settings) or a refusal that says why, and once every player
+// has joined, start. An input message carries the sender's inputs that the
+// receiver has not acknowledged, as a run of input-log entries (package
+// engine/internal/inputlog's: the changes from the tick before), what the
+// sender holds of each player's input (acks), its final state checksums,
+// and what time synchronisation needs: its tick, how far it is ahead of
+// the receiver as it sees it, and a timestamp to echo for the round trip.
+// A bye says the sender left: finished (its run ended), quit, or failed.
+
+const (
+	magic           = "FSNP"
+	protocolVersion = 1
+	// MaxPacket is the largest datagram sent or read: below the Internet's
+	// smallest common MTU, so that no packet is fragmented. A larger one
+	// is dropped.
+	MaxPacket  = 1200
+	headerSize = len(magic) + 1 + 1 + 4 + 4
+	crcSize    = 4
+	maxString  = 256 // a game's name, a version, a reason
+)
+
+type kind uint8
+
+const (
+	kindHello kind = iota + 1
+	kindWelcome
+	kindRefuse
+	kindStart
+	kindInput
+	kindBye
+)
+
+// Roles in a hello, and the player number a welcome gives a spectator.
+const (
+	rolePlayer    = 0
+	roleSpectator = 1
+	spectator     = 255
+)
+
+// Why a bye was sent.
+const (
+	byeFinished = iota + 1 // the sender's run ended
+	byeQuit                // the player quit (closed the window, Ctrl-C)
+	byeFailed              // the sender's run failed (a desync, a player left)
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// writer appends a packet to a reused buffer.
+type writer struct{ b []byte }
+
+func (w *writer) begin(k kind, session, seq uint32) {
+	w.b = append(w.b[:0], magic...)
+	w.b = append(w.b, protocolVersion, byte(k))
+	w.b = binary.LittleEndian.AppendUint32(w.b, session)
+	w.b = binary.LittleEndian.AppendUint32(w.b, seq)
+}
+
+func (w *writer) u8(v uint8)       { w.b = append(w.b, v) }
+func (w *writer) u16(v uint16)     { w.b = binary.LittleEndian.AppendUint16(w.b, v) }
+func (w *writer) u32(v uint32)     { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
+func (w *writer) u64(v uint64)     { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+func (w *writer) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *writer) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *writer) str(s string) {
+	if len(s) > maxString {
+		s = s[:maxString]
+	}
+	w.uvarint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+// end seals the packet with its CRC and returns it.
+func (w *writer) end() []byte {
+	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, castagnoli))
+	return w.b
+}
+
+// header is what every packet begins with.
+type header struct {
+	kind    kind
+	session uint32
+	seq     uint32
+}
+
+// Why a packet was dropped; Stats counts each.
+type dropReason uint8
+
+const (
+	dropOversized    dropReason = iota // longer than MaxPacket
+	dropForeign                        // not this protocol or version
+	dropDamaged                        // fails its CRC
+	dropStranger                       // from an address that is no peer
+	dropOtherSession                   // another session's number
+	dropStale                          // a sequence number seen already: late, duplicated or replayed
+	dropMalformed                      // a payload that makes no sense, or input no player can give
+	dropConflicting                    // input for a tick that differs from what arrived before
+	dropOutOfWindow                    // input too far ahead to keep
+	dropQueueFull                      // arrived faster than the game takes packets in
+	dropReasons
+)
+
+var dropNames = [dropReasons]string{"oversized", "foreign", "damaged", "stranger", "other session", "stale",
+	"malformed", "conflicting", "out of window", "queue full"}
+
+func (d dropReason) String() string { return dropNames[d] }
+
+// parseHeader checks a datagram's size, protocol, version and CRC, and
+// returns its header and payload.
+func parseHeader(p []byte) (header, []byte, dropReason, bool) {
+	switch {
+	case len(p) > MaxPacket:
+		return header{}, nil, dropOversized, false
+	case len(p) < headerSize+crcSize || string(p[:4]) != magic || p[4] != protocolVersion:
+		return header{}, nil, dropForeign, false
+	}
+	body := p[:len(p)-crcSize]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(p[len(body):]) {
+		return header{}, nil, dropDamaged, false
+	}
+	h := header{kind: kind(p[5]), session: binary.LittleEndian.Uint32(p[6:]), seq: binary.LittleEndian.Uint32(p[10:])}
+	return h, body[headerSize:], 0, true
+}
+
+// reader reads a payload; past its end or on a bad value it reads zeros
+// and remembers that the payload was bad.
+type reader struct {
+	b   []byte
+	off int
+	bad bool
+}
+
+func (r *reader) take(n int) []byte {
+	if r.bad || n < 0 || n > len(r.b)-r.off {
+		r.bad = true
+		return nil
+	}
+	b := r.b[r.off : r.off+n]
+	r.off += n
+	return b
+}
+
+func (r *reader) u8() uint8 {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (r *reader) u16() uint16 {
+	if b := r.take(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
+	}
+	return 0
+}
+
+func (r *reader) u32() uint32 {
+	if b := r.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (r *reader) u64() uint64 {
+	if b := r.take(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.bad {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// tick reads a tick: a uvarint that fits an int64 with room to add to it.
+func (r *reader) tick() int64 {
+	v := r.uvarint()
+	if v > math.MaxInt64/2 {
+		r.bad = true
+		return 0
+	}
+	return int64(v)
+}
+
+func (r *reader) varint() int64 {
+	if r.bad {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.uvarint()
+	if n > maxString {
+		r.bad = true
+		return ""
+	}
+	return string(r.take(int(n)))
+}
+
+// done reports whether the payload was read whole and well.
+func (r *reader) done() bool { return !r.bad && r.off == len(r.b) }
