@@ -51,3 +51,13 @@ const (
 
 // PlayerC is the Player component type.
 var PlayerC = donburi.NewComponentType[Player]()
+
+// Seat says which player of a run of several drives a Player entity (a
+// networked run's: engine.Event.Players[Seat.Player], from 0). An entity
+// without one is the first player's.
+type Seat struct {
+	Player int
+}
+
+// SeatC is the Seat component type.
+var SeatC = donburi.NewComponentType[Seat]()

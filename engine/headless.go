@@ -141,7 +141,11 @@ func (d *headlessDriver) BeginFrame() (time.Duration, bool) {
 // after the last) or the next tick, whichever is due first.
 func (d *headlessDriver) sleep() {
 	wake := d.lastNow + d.frames.Period()
-	if l := d.loop; !l.paused && l.scaleNum > 0 && len(l.groups) > 0 {
+	switch l := d.loop; {
+	case l.net.hold: // a session holds game time: for a whole frame
+	case l.net.waiting: // a session's input is on its way: try again soon
+		wake = min(wake, d.lastNow+sessionPoll)
+	case !l.paused && l.scaleNum > 0 && len(l.groups) > 0:
 		next := l.groups[0].nextDue
 		for i := range l.groups {
 			next = min(next, l.groups[i].nextDue)
@@ -160,6 +164,10 @@ func (d *headlessDriver) sleep() {
 		sleep(min(wait, stopPoll))
 	}
 }
+
+// sessionPoll is how long the real-time driver sleeps while a session's
+// next tick waits for its players' input.
+const sessionPoll = 2 * time.Millisecond
 
 // stopPoll is the longest the real-time driver sleeps at once: Stop or a
 // cancelled context reaches a loop that waits for its next frame (a slow

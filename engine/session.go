@@ -99,6 +99,7 @@ type netplay struct {
 	settle        bool  // the scene asked to end (Loop.Settle): no new tick until every tick is final
 	stopWhenFinal bool  // Options.StopAt was reached: stop once every tick is final
 	resim         bool  // the Update being delivered simulates a tick again
+	waiting       bool  // this frame's next tick waits for the session (Ready)
 	ring          []rollbackSlot
 	local         input.State
 	stats         SessionStats
@@ -121,6 +122,11 @@ type SessionStats struct {
 	Held        int64 // frames whose game time stood still: the run was ahead of the others'
 	Waited      int64 // frames that ran no tick because the next would predict too far ahead
 }
+
+// WaitsForSession reports whether the frame's next tick waits for a
+// session's players' input (Session.Ready): a driver that sleeps between
+// frames wakes soon to try again.
+func (l *Loop) WaitsForSession() bool { return l.net.waiting }
 
 // SessionStats returns the session's counters; all zero outside a session.
 func (l *Loop) SessionStats() SessionStats { return l.net.stats }
@@ -199,6 +205,7 @@ func (n *netplay) beginFrame(l *Loop) bool {
 		l.Stop()
 		return false
 	}
+	n.waiting = false
 	n.hold = n.session.Hold()
 	if n.hold {
 		n.stats.Held++
@@ -275,7 +282,11 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 		return false
 	}
 	if fresh && !n.session.Ready(t) {
+		// Waiting owes no time: game time stops just short of the tick, so
+		// that it runs as soon as it may, and no burst of ticks follows.
 		n.stats.Waited++
+		n.waiting = true
+		l.gameTime = min(l.gameTime, l.groups[0].nextDue-1)
 		return false
 	}
 	if l.rec.state == nil {

@@ -51,33 +51,49 @@ var TallyC = donburi.NewComponentType[Tally]()
 // Arena is the game: the player pushes a body around a walled arena,
 // collecting stars while AI agents (at 10 Hz) chase it; touching an agent
 // hurts the player and sends the agent fleeing. It ends when time runs out or
-// the player's health does, and hands on to Results.
+// the player's health does, and hands on to Results. In a networked run
+// (engine.Loop.Players) every player has a body of their own, tinted, with
+// their own score and health (a components.Seat says whose it is); the
+// agents chase the nearest, and the game ends when every player's health
+// is gone.
 type Arena struct {
-	opts   *Options
-	st     *stage.Stage
-	world  donburi.World
-	rng    *rand.Rand
-	ai     *systems.AI
-	render *systems.Render
-	player donburi.Entity
-	quit   bool // Esc: back to the Title
-	agents *donburi.Query
-	stars  *donburi.Query
-	pilot  pilot
-	props  []donburi.Entity // oldest first (Options.Churn replaces from the front)
-	spawns int              // props spawned: even ones are boxes, odd ones balls
+	opts    *Options
+	st      *stage.Stage
+	world   donburi.World
+	rng     *rand.Rand
+	ai      *systems.AI
+	render  *systems.Render
+	players []donburi.Entity // by player number
+	quit    bool             // Esc: back to the Title
+	agents  *donburi.Query
+	stars   *donburi.Query
+	pilot   pilot
+	props   []donburi.Entity // oldest first (Options.Churn replaces from the front)
+	spawns  int              // props spawned: even ones are boxes, odd ones balls
 
 	limit  time.Duration
 	played time.Duration
 	hud    string
-	hudKey [3]int
+	hudKey [2*input.MaxPlayers + 1]int
 }
 
 // Name names the scene.
 func (a *Arena) Name() string { return "Arena" }
 
-// tally returns the player's score and health.
-func (a *Arena) tally() *Tally { return TallyC.Get(a.world.Entry(a.player)) }
+// tally returns player p's score and health.
+func (a *Arena) tally(p int) *Tally { return TallyC.Get(a.world.Entry(a.players[p])) }
+
+// tallies returns the players' scores summed and their best health.
+func (a *Arena) tallies() (score int, health float64) {
+	for p := range a.players {
+		t := a.tally(p)
+		score, health = score+t.Score, max(health, t.Health)
+	}
+	return score, health
+}
+
+// playerTints tell the players' bodies apart in a networked run.
+var playerTints = [...][3]float32{{1, 1, 1}, {1, 0.55, 0.45}, {0.5, 1, 0.5}, {1, 0.9, 0.35}}
 
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
@@ -96,8 +112,15 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	if err != nil || a.quit || loop.Rewinding() {
 		return next, err
 	}
-	t := a.tally()
-	report(a.opts.Out, a.Name(), st, fmt.Sprintf("score %d, health %.0f", t.Score, t.Health))
+	lines := make([]string, len(a.players))
+	for p := range a.players {
+		t := a.tally(p)
+		lines[p] = fmt.Sprintf("score %d, health %.0f", t.Score, t.Health)
+		if len(a.players) > 1 {
+			lines[p] = fmt.Sprintf("player %d: %s", p+1, lines[p])
+		}
+	}
+	report(a.opts.Out, a.Name(), st, lines...)
 	return next, nil
 }
 
@@ -124,12 +147,30 @@ func (a *Arena) build(loop *engine.Loop) {
 		a.st.SpawnSprite(ArenaWidth, y, wall)
 	}
 
-	// the player
-	a.player = phys.SpawnCircle(playerRadius, &physics.BodyOptions{Position: cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2},
-		Elasticity: 0.5, Sprite: a.sprite(assets.SpritePlayer, 2)}, components.PlayerC, TallyC)
-	pe := w.Entry(a.player)
-	components.PlayerC.SetValue(pe, components.Player{Force: 1500, Speed: 260, Face: true})
-	TallyC.SetValue(pe, Tally{Health: 100})
+	// the players: one in the middle, or several in a row across it
+	n := loop.Players()
+	a.players = a.players[:0]
+	for p := range n {
+		pos := cp.Vector{X: ArenaWidth / 2, Y: ArenaHeight / 2}
+		if n > 1 {
+			pos.X = ArenaWidth * float64(p+1) / float64(n+1)
+		}
+		sprite := a.sprite(assets.SpritePlayer, 2)
+		comps := []donburi.IComponentType{components.PlayerC, TallyC}
+		if n > 1 {
+			tint := playerTints[p]
+			sprite.Color.Scale(tint[0], tint[1], tint[2], 1)
+			comps = append(comps, components.SeatC)
+		}
+		e := phys.SpawnCircle(playerRadius, &physics.BodyOptions{Position: pos, Elasticity: 0.5, Sprite: sprite}, comps...)
+		pe := w.Entry(e)
+		components.PlayerC.SetValue(pe, components.Player{Force: 1500, Speed: 260, Face: true})
+		TallyC.SetValue(pe, Tally{Health: 100})
+		if n > 1 {
+			components.SeatC.SetValue(pe, components.Seat{Player: p})
+		}
+		a.players = append(a.players, e)
+	}
 
 	// agents, props, stars
 	for range arenaAgents {
@@ -169,8 +210,8 @@ func (a *Arena) build(loop *engine.Loop) {
 	phys.OnCollide(components.PlayerC, components.AgentC, a.hurt)
 
 	fixed, ai := a.st.Sched.Group("physics"), a.st.Sched.Group("ai")
-	if a.opts.Autopilot {
-		a.pilot = pilot{rng: rand.New(rand.NewPCG(a.opts.Seed, 3)), arena: a}
+	if a.opts.Autopilot && a.opts.Player >= 0 && a.opts.Player < n {
+		a.pilot = pilot{rng: rand.New(rand.NewPCG(a.opts.Seed, 3+uint64(a.opts.Player)*0x100)), arena: a, player: a.opts.Player}
 		loop.SetTickInput(fixed, &a.pilot)
 	}
 	a.st.Sched.AddUpdate(fixed, "player", systems.NewPlayerControl().Update).
@@ -215,7 +256,7 @@ func (a *Arena) churn(w donburi.World) {
 		}
 	}
 	a.props = slices.Delete(a.props, 0, n)
-	playerPos := a.st.Physics.Body(a.player).Position()
+	playerPos := a.st.Physics.Body(a.players[0]).Position()
 	for range n {
 		a.spawnProp(a.freeSpotFrom(playerPos, 80))
 	}
@@ -245,34 +286,35 @@ func (a *Arena) freeSpotFrom(p cp.Vector, clear float64) cp.Vector {
 	}
 }
 
-// scored counts a star the player touched, and moves it elsewhere.
+// scored counts a star a player touched, and moves it elsewhere.
 func (a *Arena) scored(w donburi.World, c physics.Contact) {
-	a.tally().Score++
+	TallyC.Get(w.Entry(c.A)).Score++
 	to := a.freeSpotFrom(a.st.Physics.Body(c.A).Position(), 120)
 	a.st.Physics.Teleport(c.B, components.Pose{X: to.X, Y: to.Y})
 }
 
-// hurt costs the player health when an agent touches it, and sends the
+// hurt costs a player health when an agent touches it, and sends the
 // agent fleeing.
 func (a *Arena) hurt(w donburi.World, c physics.Contact) {
-	t := a.tally()
+	t := TallyC.Get(w.Entry(c.A))
 	t.Health = max(t.Health-5, 0)
 	components.AgentC.Get(w.Entry(c.B)).Damage(0.5, a.st.Physics.Body(c.A).Position())
 }
 
-// rules ends the game on time, on health or on Esc (decided on a tick, so
-// that a replay ends where the recording did), and turns the stars.
+// rules ends the game on time, on health or on Esc (the first player's:
+// decided on a tick, so that a replay ends where the recording did), and
+// turns the stars.
 func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	a.played = ev.Time
+	score, health := a.tallies()
 	switch {
 	case ev.Input.KeyPressed(input.KeyEscape):
 		a.quit = true
 		a.st.End(&Title{opts: a.opts})
-	case ev.Time >= a.limit || a.tally().Health <= 0 && !a.opts.Undying:
+	case ev.Time >= a.limit || health <= 0 && !a.opts.Undying:
 		var next engine.Scene
 		if a.opts.Seconds == 0 {
-			t := a.tally()
-			next = &Results{opts: a.opts, score: t.Score, played: a.played, health: t.Health}
+			next = &Results{opts: a.opts, score: score, played: a.played, health: health}
 		}
 		a.st.End(next)
 	}
@@ -306,11 +348,23 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 		return
 	}
 	left := max(a.limit-a.played, 0)
-	t := a.tally()
-	key := [3]int{t.Score, int(t.Health), int(left.Seconds())}
+	var key [2*input.MaxPlayers + 1]int
+	key[0] = int(left.Seconds())
+	for p := range a.players {
+		t := a.tally(p)
+		key[1+2*p], key[2+2*p] = t.Score, int(t.Health)
+	}
 	if key != a.hudKey || a.hud == "" {
 		a.hudKey = key
-		a.hud = fmt.Sprintf("Score %d   Health %d   Time %d s", key[0], key[1], key[2])
+		if len(a.players) == 1 {
+			a.hud = fmt.Sprintf("Score %d   Health %d   Time %d s", key[1], key[2], key[0])
+		} else {
+			a.hud = ""
+			for p := range a.players {
+				a.hud += fmt.Sprintf("P%d %d (%d)   ", p+1, key[1+2*p], key[2+2*p])
+			}
+			a.hud += fmt.Sprintf("Time %d s", key[0])
+		}
 	}
 	a.st.Text(screen, a.hud, 24, 20, 18, color.White, text.AlignStart)
 }
@@ -324,13 +378,14 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 type pilot struct {
 	rng    *rand.Rand
 	arena  *Arena
+	player int // whose body it steers
 	wobble cp.Vector
 }
 
 // SampleTick moves the stick for tick t.
 func (p *pilot) SampleTick(t engine.TickInfo, in *input.State) {
 	a := p.arena
-	pos := components.BodyC.Get(a.world.Entry(a.player)).Body.Position()
+	pos := components.BodyC.Get(a.world.Entry(a.players[p.player])).Body.Position()
 	dir := p.steer(a, pos, t.Tick)
 	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, dir.X)
 	in.SetGamepadAxis(0, input.AxisLeftStickVertical, dir.Y)

@@ -30,6 +30,9 @@ type Options struct {
 	// (engine.TickInput) that steers the player's stick from the game
 	// state, the same at any frame rate, and recorded like a player.
 	Autopilot bool
+	// Player is the local player's number in a networked run (0: the
+	// host, or a run of one player): the one the autopilot steers.
+	Player int
 	// Churn, when positive, makes the Arena remove its Churn oldest props
 	// (boxes and balls) and spawn as many new ones, away from the player,
 	// every second of game time: constant spawning and despawning at a

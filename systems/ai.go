@@ -18,12 +18,13 @@ const AIHz = 10
 // it runs every agent's state machine and sets its Desired velocity, which
 // the physics system then applies every physics tick ([SteeringForce]).
 //
-// Each tick it finds the player (the first entity with a Player and a
-// Transform), asks the cp space which agents' shapes lie near the player
-// (one BBQuery; shapes' UserData must be their donburi.Entity, as
-// Physics.Spawn sets it), marks the agents within range
-// (Agent.PlayerInRange), then moves each agent through this table, where the
-// first row that matches fires and at most one fires per tick:
+// Each tick it finds the players (the entities with a Player and a
+// Transform), asks the cp space which agents' shapes lie near each (a
+// BBQuery a player; shapes' UserData must be their donburi.Entity, as
+// Physics.Spawn sets it), marks the agents within range of one
+// (Agent.PlayerInRange), each seeing the nearest player in its range, then
+// moves each agent through this table, where the first row that matches
+// fires and at most one fires per tick:
 //
 //	from                 trigger                                      to
 //	any                  Hurt (set by Agent.Damage; cleared)          Flee
@@ -35,18 +36,19 @@ const AIHz = 10
 //	Wander               its stay (WanderTime, at random) is over     Idle
 //
 // and steers it: Idle stands, Wander wanders ([Wander]), Chase arrives at
-// the player ([Arrive]), Flee flees from Threat ([Flee]), the player's
-// position while Target is the player. Every state adds [Separation] from
-// the agents within SeparationRadius, and Desired is cut to MaxSpeed.
+// the nearest player in range ([Arrive]; Target is that player), Flee flees
+// from Threat ([Flee]), the position of the player it flees from while
+// that one is there. Every state adds [Separation] from the agents within
+// SeparationRadius, and Desired is cut to MaxSpeed.
 //
 // The AI owns the world's random source, a PCG seeded by NewAI: two AIs with
 // the same seed over worlds built the same way set bit-identical Desired
 // velocities, tick after tick. Update makes no structural change to the
 // world and allocates nothing of its own: the only allocations in a tick are
 // the few small ones cp's Space.BBQuery makes inside itself (three in cp
-// v2.4.0, 96 bytes; four with -tags debug), and none without a player
-// (TestAIAllocatesOnlyInsideCp). BenchmarkAI and BenchmarkAIRaw measure the
-// cost per agent.
+// v2.4.0, 96 bytes; four with -tags debug) for each player, and none
+// without one (TestAIAllocatesOnlyInsideCp). BenchmarkAI and BenchmarkAIRaw
+// measure the cost per agent.
 type AI struct {
 	// Filter selects the shapes the sight query sees: cp.SHAPE_FILTER_ALL
 	// unless changed.
@@ -65,10 +67,17 @@ type AI struct {
 	near      []cp.Vector
 
 	// The current tick's.
-	world      donburi.World
-	player     donburi.Entity
-	playerPos  cp.Vector
-	havePlayer bool
+	world    donburi.World
+	seen     []seenPlayer           // the players
+	sight    []int                  // per agent: the nearest player in its range, -1 for none
+	index    map[donburi.Entity]int // an agent's entity: its index
+	querying int                    // the player whose sight is being queried
+}
+
+// seenPlayer is a player as the AI sees it in a tick.
+type seenPlayer struct {
+	e   donburi.Entity
+	pos cp.Vector
 }
 
 // NewAI returns the AI system of world w, querying space for sight, with its
@@ -82,6 +91,7 @@ func NewAI(w donburi.World, space *cp.Space, seed uint64) *AI {
 		rng:     rand.New(pcg),
 		agents:  donburi.NewQuery(filter.Contains(components.AgentC, components.TransformC)),
 		players: donburi.NewQuery(filter.Contains(components.PlayerC, components.TransformC)),
+		index:   map[donburi.Entity]int{},
 	}
 	ai.sighted = ai.markSighted
 	n := ai.agents.Count(w)
@@ -104,20 +114,26 @@ func (ai *AI) Source() *rand.PCG { return ai.pcg }
 // components, in the world's query order.
 func (ai *AI) Update(w donburi.World, ev engine.Event) {
 	ai.world = w
-	ai.findPlayer(w)
-	ai.agentPtrs, ai.positions = ai.agentPtrs[:0], ai.positions[:0]
+	ai.findPlayers(w)
+	ai.agentPtrs, ai.positions, ai.sight = ai.agentPtrs[:0], ai.positions[:0], ai.sight[:0]
+	clear(ai.index)
 	reach, sep := 0.0, 0.0
 	for e := range ai.agents.Iter(w) {
 		a := components.AgentC.Get(e)
 		t := components.TransformC.Get(e)
 		a.PlayerInRange = false
+		ai.index[e.Entity()] = len(ai.agentPtrs)
 		ai.agentPtrs = append(ai.agentPtrs, a)
 		ai.positions = append(ai.positions, cp.Vector{X: t.Cur.X, Y: t.Cur.Y})
+		ai.sight = append(ai.sight, -1)
 		reach = max(reach, sightOf(a))
 		sep = max(sep, a.SeparationRadius)
 	}
-	if ai.havePlayer && reach > 0 {
-		ai.space.BBQuery(cp.NewBBForCircle(ai.playerPos, reach), ai.Filter, ai.sighted, nil)
+	if reach > 0 {
+		for p := range ai.seen {
+			ai.querying = p
+			ai.space.BBQuery(cp.NewBBForCircle(ai.seen[p].pos, reach), ai.Filter, ai.sighted, nil)
+		}
 	}
 	ai.grid.Build(ai.positions, sep)
 	for i, a := range ai.agentPtrs {
@@ -127,13 +143,24 @@ func (ai *AI) Update(w donburi.World, ev engine.Event) {
 	ai.world = nil
 }
 
-func (ai *AI) findPlayer(w donburi.World) {
-	ai.havePlayer, ai.player = false, donburi.Null
-	if e, ok := ai.players.First(w); ok {
+// findPlayers finds the players and where they are, in query order.
+func (ai *AI) findPlayers(w donburi.World) {
+	ai.seen = ai.seen[:0]
+	for e := range ai.players.Iter(w) {
 		t := components.TransformC.Get(e)
-		ai.havePlayer, ai.player = true, e.Entity()
-		ai.playerPos = cp.Vector{X: t.Cur.X, Y: t.Cur.Y}
+		ai.seen = append(ai.seen, seenPlayer{e: e.Entity(), pos: cp.Vector{X: t.Cur.X, Y: t.Cur.Y}})
 	}
+}
+
+// player returns the index of player e among those seen this tick, -1
+// when it is not one (any more).
+func (ai *AI) player(e donburi.Entity) int {
+	for p := range ai.seen {
+		if ai.seen[p].e == e {
+			return p
+		}
+	}
+	return -1
 }
 
 // sightOf returns how near the player must be for a to have it in range.
@@ -145,10 +172,15 @@ func sightOf(a *components.Agent) float64 {
 }
 
 // markSighted is the sight query's callback: it marks the agent owning shape
-// if the player is within its range.
+// if the player queried is within its range, and keeps the nearest such
+// player as the one it sees.
 func (ai *AI) markSighted(shape *cp.Shape, _ any) {
 	e, ok := shape.UserData.(donburi.Entity)
-	if !ok || e == ai.player || !ai.world.Valid(e) {
+	if !ok || !ai.world.Valid(e) {
+		return
+	}
+	i, agent := ai.index[e]
+	if !agent {
 		return
 	}
 	entry := ai.world.Entry(e)
@@ -158,9 +190,15 @@ func (ai *AI) markSighted(shape *cp.Shape, _ any) {
 	a := components.AgentC.Get(entry)
 	t := components.TransformC.Get(entry)
 	r := sightOf(a)
-	if ai.playerPos.DistanceSq(cp.Vector{X: t.Cur.X, Y: t.Cur.Y}) <= r*r {
-		a.PlayerInRange = true
+	pos := cp.Vector{X: t.Cur.X, Y: t.Cur.Y}
+	d := ai.seen[ai.querying].pos.DistanceSq(pos)
+	if d > r*r {
+		return
 	}
+	if s := ai.sight[i]; s < 0 || d < ai.seen[s].pos.DistanceSq(pos) {
+		ai.sight[i] = ai.querying
+	}
+	a.PlayerInRange = true
 }
 
 // think moves agent i through the state machine and sets its Desired.
@@ -170,15 +208,15 @@ func (ai *AI) think(i int, a *components.Agent, dt float64) {
 		a.Timer -= dt
 	}
 	if a.State == components.AgentFlee {
-		if a.Target != donburi.Null && a.Target == ai.player && ai.havePlayer {
-			a.Threat = ai.playerPos
+		if p := ai.player(a.Target); a.Target != donburi.Null && p >= 0 {
+			a.Threat = ai.seen[p].pos
 		} else {
 			a.Target = donburi.Null // gone: flee from where it was last
 		}
 	}
 	from := a.State
 	if to, ok := ai.transition(a, pos); ok {
-		ai.enter(a, to)
+		ai.enter(i, a, to)
 	}
 
 	var v cp.Vector
@@ -189,8 +227,10 @@ func (ai *AI) think(i int, a *components.Agent, dt float64) {
 			heading = cp.Vector{} // set off in the random direction drawn on entry
 		}
 		v = Wander(heading, &a.WanderAngle, a.WanderTurn*dt, a.WanderJitter*dt, a.MaxSpeed, ai.rng)
-	case components.AgentChase:
-		v = Arrive(pos, ai.playerPos, a.MaxSpeed, a.SlowRadius)
+	case components.AgentChase: // a player is in range: else it went back to wandering
+		seen := &ai.seen[ai.sight[i]]
+		a.Target = seen.e
+		v = Arrive(pos, seen.pos, a.MaxSpeed, a.SlowRadius)
 	case components.AgentFlee:
 		v = Flee(pos, a.Threat, a.MaxSpeed)
 	}
@@ -223,8 +263,8 @@ func (ai *AI) transition(a *components.Agent, pos cp.Vector) (components.AgentSt
 	return s, false
 }
 
-// enter puts a in state to.
-func (ai *AI) enter(a *components.Agent, to components.AgentState) {
+// enter puts agent i, a, in state to.
+func (ai *AI) enter(i int, a *components.Agent, to components.AgentState) {
 	from := a.State
 	a.State = to
 	a.Hurt = false
@@ -239,10 +279,10 @@ func (ai *AI) enter(a *components.Agent, to components.AgentState) {
 			a.WanderAngle = math.Pi * (2*ai.rng.Float64() - 1)
 		}
 	case components.AgentChase:
-		a.Target = ai.player
+		a.Target = ai.seen[ai.sight[i]].e
 	case components.AgentFlee:
 		if a.PlayerInRange { // otherwise flee from where Damage says
-			a.Target, a.Threat = ai.player, ai.playerPos
+			a.Target, a.Threat = ai.seen[ai.sight[i]].e, ai.seen[ai.sight[i]].pos
 		}
 	}
 }

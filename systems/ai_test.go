@@ -594,6 +594,31 @@ func TestAIChaseCatchesThePlayer(t *testing.T) {
 	}
 }
 
+// With several players, each agent sees the nearest one in its range and
+// chases it: two agents, each nearer a different player, chase each their
+// own, and switch when the players swap places.
+func TestAIChasesTheNearestPlayer(t *testing.T) {
+	s := newAIScene(1)
+	left := s.addAgent(cp.Vector{X: -6}, components.NewAgent(2, 20))
+	right := s.addAgent(cp.Vector{X: 6}, components.NewAgent(2, 20))
+	p1 := s.addPlayer(cp.Vector{X: -9, Y: 1})
+	p2 := s.addPlayer(cp.Vector{X: 9, Y: 1})
+	for _, p := range []donburi.Entity{p1, p2} {
+		components.BodyC.Get(s.w.Entry(p)).Body.SetType(cp.BODY_KINEMATIC)
+	}
+	s.run(12)
+	if a, b := s.agent(left), s.agent(right); a.State != components.AgentChase || a.Target != p1 ||
+		b.State != components.AgentChase || b.Target != p2 {
+		t.Fatalf("left %v chasing %v, right %v chasing %v; want p1 %v and p2 %v", a.State, a.Target, b.State, b.Target, p1, p2)
+	}
+	s.teleport(p1, cp.Vector{X: 9, Y: -1})
+	s.teleport(p2, cp.Vector{X: -9, Y: -1})
+	s.run(12)
+	if a, b := s.agent(left), s.agent(right); a.Target != p2 || b.Target != p1 {
+		t.Fatalf("after the swap left chases %v, right %v; want p2 %v and p1 %v", a.Target, b.Target, p2, p1)
+	}
+}
+
 // crowd is a scene of n agents on a lattice 1.5 apart around a player that
 // crosses it on a kinematic body, so that agents wander, chase, flee and keep
 // apart.

@@ -47,8 +47,10 @@ func NewPlayerControl() *PlayerControl {
 }
 
 // Update is the system: one tick of ev.DT seconds for every player, in the
-// world's query order. An Update event without input (nil ev.Input) steers
-// nowhere: the players brake.
+// world's query order, each driven by its player's input: ev.Input, or for
+// an entity with a components.Seat, that player's (ev.Player(Seat.Player)).
+// Without input (nil ev.Input, or a seat the run has no player for) a
+// player steers nowhere: it brakes.
 func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 	if !(ev.DT > 0) {
 		return
@@ -59,14 +61,18 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 		if body == nil {
 			continue
 		}
+		in := ev.Input
+		if e.HasComponent(components.SeatC) {
+			in = ev.Player(components.SeatC.Get(e).Player)
+		}
 		var dir cp.Vector
-		if ev.Input != nil {
-			dir = PlayerInput(ev.Input, pl.Pad, pl.DeadZone)
+		if in != nil {
+			dir = PlayerInput(in, pl.Pad, pl.DeadZone)
 			switch pl.Axis {
 			case components.AxisX:
-				dir = cp.Vector{X: axisOnly(ev.Input, pl, true)}
+				dir = cp.Vector{X: axisOnly(in, pl, true)}
 			case components.AxisY:
-				dir = cp.Vector{Y: axisOnly(ev.Input, pl, false)}
+				dir = cp.Vector{Y: axisOnly(in, pl, false)}
 			}
 		}
 		want := dir.Mult(pl.Speed)

@@ -8,8 +8,10 @@
 //	go run ./cmd/demo -replay run.input        # the same run again, checked tick by tick
 //
 // Its command line is cli.App's (-headless, -fps, -seed, -seconds,
-// -record, -replay, -screenshot, -cpuprofile, ...) and its own: -scene,
-// -bodies, -autopilot.
+// -record, -replay, -screenshot, -cpuprofile, -host, -join, ...) and its
+// own: -scene, -bodies, -autopilot. Two people play the Arena together
+// with -host :7777 on one machine and -join HOST:7777 on the other (each
+// with their own keys or pad; -autopilot lets a pilot play for one).
 package main
 
 import (
@@ -23,7 +25,8 @@ import (
 
 func main() {
 	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
-		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true}}
+		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
+		PerPlayer: []string{"autopilot"}}
 	app.Main(demo(app))
 }
 
@@ -43,7 +46,7 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 				return nil, &cli.FlagError{Flag: "scene", Value: "title", Reason: "needs a window (or -replay of a recording): headless runs start at arena or stress"}
 			}
 		}
-		opts.Seed, opts.Seconds = app.Seed(), app.Seconds()
+		opts.Seed, opts.Seconds, opts.Player = app.Seed(), app.Seconds(), app.Player()
 		if err := opts.Validate(); err != nil {
 			return nil, &cli.FlagError{Reason: "-" + err.Error()}
 		}

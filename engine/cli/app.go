@@ -21,6 +21,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
+	"github.com/fixedstep/fixedstep/engine/netplay"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
 
@@ -111,6 +112,11 @@ type App struct {
 	// (a volume, a window size): recordings leave them out.
 	Unrecorded []string
 
+	// PerPlayer names game flags that each player of a networked run sets
+	// for itself (an autopilot): the host does not send them, and a
+	// joiner keeps its own.
+	PerPlayer []string
+
 	// Out receives the summary; nil means os.Stdout. Errors go to Err, nil
 	// meaning os.Stderr.
 	Out, Err io.Writer
@@ -125,6 +131,9 @@ type App struct {
 	seed                         uint64
 	record, replay, shot, cpuOut string
 	frames, syncTest, keyframes  int
+	host, join, spectate         string // networked play (netplay.go)
+	netLink                      string
+	players, delay, local        int
 }
 
 // Limits of the standard flags' values, beyond those of the engine: values
@@ -154,8 +163,10 @@ type standardFlag struct {
 }
 
 // standardFlags are the flags every game gets, in the order -h lists them
-// and their values are checked.
-var standardFlags = []standardFlag{
+// and their values are checked: baseFlags, then networked play's.
+var standardFlags = slices.Concat(baseFlags, netFlags)
+
+var baseFlags = []standardFlag{
 	{name: "headless", value: func(a *App) any { return &a.headless },
 		usage: "run without a window: frames at a virtual rate, as fast as they run"},
 	{name: "realtime", value: func(a *App) any { return &a.realtime },
@@ -489,7 +500,16 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 			return err
 		}
 	}
-	if err := a.check(); err != nil { // the replay's or the save's settings, before the game reads them
+	ctx, signalled, stop := notifySignals()
+	defer stop()
+	var session *netplay.Session
+	if a.join != "" || a.spectate != "" { // the host's seed and settings, before the game reads them
+		if session, err = a.joinSession(ctx); err != nil {
+			return a.interrupted(signalled(), err)
+		}
+		defer session.Close()
+	}
+	if err := a.check(); err != nil { // the replay's, the save's or the session's settings, before the game reads them
 		return err
 	}
 	scene, err := first()
@@ -502,11 +522,21 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if err := a.check(); err != nil {
 		return err
 	}
+	if a.host != "" { // the run's settings are the session's: once the game has set its defaults
+		if session, err = a.hostSession(ctx); err != nil {
+			return a.interrupted(signalled(), err)
+		}
+		defer session.Close()
+	}
 
 	opts := &engine.Options{Config: a.Config, Replay: replay, Load: save, Game: a.game(), SyncTest: a.syncTest,
 		StopAt: time.Duration(a.seconds * float64(time.Second))}
+	if session != nil {
+		opts.Session = session
+	}
 	if a.Headless() {
-		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime}
+		// A networked run keeps pace with the others': in real time.
+		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime || session != nil}
 	} else {
 		opts.Keyframes = a.keyframes // a step back (the dev keys' comma) in constant time
 	}
@@ -516,6 +546,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	// with no summary keeps no state checksum.
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
 	opts.Record = &engine.InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
+	if session != nil {
+		opts.Record.Players = session.Players()
+	}
 	opts.Restart = first
 	if !summary {
 		opts.Record.ChecksumEvery = engine.NoChecksums // nothing reads them: no full hash in a tick
@@ -562,16 +595,16 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	window.SetVolume(a.volume)
 	window.SetMuted(a.mute)
 	var sounds int64
-	opts.OnFinish = func(l *engine.Loop) { sounds = l.Stats().Sounds }
+	var netStats engine.SessionStats
+	opts.OnFinish = func(l *engine.Loop) { sounds, netStats = l.Stats().Sounds, l.SessionStats() }
 	var probe *realtimeProbe
 	if a.realtime {
 		probe = newRealtimeProbe(a.seconds)
 		opts.OnEvent = probe.event
 	}
 
-	ctx, signalled, stop := notifySignals()
-	defer stop()
 	opts.Context = ctx
+	began := time.Now()
 	var runErr error
 	if a.Headless() {
 		runErr = engine.Run(scene, opts)
@@ -585,6 +618,11 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if probe != nil {
 		probe.interrupted = sig != nil
 	}
+	if session != nil {
+		if cerr := session.Close(); runErr == nil && cerr != nil && sig == nil {
+			runErr = cerr
+		}
+	}
 	saved, saveErr := a.closeRecording(opts.Record, runErr != nil)
 	if runErr == nil && shot.path != "" {
 		runErr = shot.result()
@@ -594,6 +632,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	}
 	if runErr == nil && a.save != "" {
 		runErr = saving.result(a.out())
+	}
+	if session != nil {
+		netSummary(a.out(), session, netStats, time.Since(began).Seconds())
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
 		a.summarize(opts.Record, replay, probe, saved, sounds, runErr)

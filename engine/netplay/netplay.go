@@ -205,7 +205,9 @@ type Session struct {
 	start     time.Time
 	err       error // what ended the session, kept and returned from then on
 	stats     Stats
-	finishing bool     // Close runs: a peer's bye is no error
+	finishing bool // Close runs: a peer's bye is no error
+	closed    bool // Close ran, with closeErr
+	closeErr  error
 	decoded   *scratch // a packet's inputs, before any is kept
 	queueFull atomic.Int64
 

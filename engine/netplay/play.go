@@ -544,8 +544,18 @@ func (s *Session) compare(p *peer) {
 // Close ends the session: it goes on sending the peers what they lack of
 // this machine's inputs (so that a run that ended first lets the others
 // end too), for Config.Timeout at most, then says goodbye and closes the
-// socket. A session that failed says why. It returns the session's error.
+// socket. A session that failed says why. It returns the session's error;
+// a second call returns it again and does nothing.
 func (s *Session) Close() error {
+	if s.closed {
+		return s.closeErr
+	}
+	s.closed = true
+	s.closeErr = s.close()
+	return s.closeErr
+}
+
+func (s *Session) close() error {
 	if s.stop == nil {
 		return s.conn.Close()
 	}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// peer is a demo process in a networked run: its command and what it
+// printed.
+type peer struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  bytes.Buffer
+	rec  string
+	done chan struct{}
+	code int
+}
+
+// output returns what the peer printed so far.
+func (p *peer) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+// lockedWriter is a peer's output, written by two pipes' copies.
+type lockedWriter struct{ p *peer }
+
+func (w lockedWriter) Write(b []byte) (int, error) {
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	return w.p.out.Write(b)
+}
+
+// start starts the demo with args, recording to rec, and returns the peer;
+// lines, if set, gets every line it writes to standard error.
+func start(t *testing.T, rec string, lines chan<- string, args ...string) *peer {
+	t.Helper()
+	p := &peer{rec: rec, done: make(chan struct{})}
+	p.cmd = exec.Command(demoBin, append(args, "-record", rec)...)
+	p.cmd.Stdout = lockedWriter{p}
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lockedWriter{p}.Write([]byte(sc.Text() + "\n"))
+			if lines != nil {
+				select {
+				case lines <- sc.Text():
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stderr)
+		err := p.cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); ok {
+			p.code = ee.ExitCode()
+		}
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+var hostingRE = regexp.MustCompile(`hosting demo on (\S+) for`)
+
+// host starts the demo hosting a session on a port of 127.0.0.1 it picks,
+// and returns the peer and the address the others join.
+func host(t *testing.T, dir string, args ...string) (*peer, string) {
+	t.Helper()
+	lines := make(chan string, 64)
+	p := start(t, filepath.Join(dir, "host.input"), lines, append([]string{"-host", "127.0.0.1:0"}, args...)...)
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case line := <-lines:
+			if m := hostingRE.FindStringSubmatch(line); m != nil {
+				return p, m[1]
+			}
+		case <-p.done:
+			t.Fatalf("the host ended before it listened:\n%s", p.output())
+		case <-deadline:
+			t.Fatalf("the host did not say where it listens in 60 s:\n%s", p.output())
+		}
+	}
+}
+
+// wait waits for a peer to end, and returns its exit code.
+func (p *peer) wait(t *testing.T, what string) int {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("%s did not end in 3 minutes:\n%s", what, p.output())
+	}
+	return p.code
+}
+
+// Two and four demos in separate processes play the Arena together over
+// UDP on 127.0.0.1, each by its autopilot, through a link of 30 ms, 5 ms of
+// jitter and 2% loss each way: each ends on the same state, and each one's
+// recording replays alone, at another frame rate, to it.
+func TestPlayTogether(t *testing.T) {
+	for _, players := range []int{2, 4} {
+		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
+			dir := t.TempDir()
+			link := []string{"-netsim", "30ms,5ms,2%"}
+			h, addr := host(t, dir, append([]string{"-headless", "-seconds", "6", "-players", fmt.Sprint(players)}, link...)...)
+			peers := []*peer{h}
+			for i := 1; i < players; i++ {
+				peers = append(peers, start(t, filepath.Join(dir, fmt.Sprintf("join%d.input", i)), nil,
+					append([]string{"-headless", "-join", addr}, link...)...))
+			}
+			var want string
+			for i, p := range peers {
+				if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
+					t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
+				}
+				m := checksumRE.FindStringSubmatch(p.output())
+				if m == nil || !strings.Contains(p.output(), "netplay: player") {
+					t.Fatalf("peer %d printed no checksum or session summary:\n%s", i+1, p.output())
+				}
+				if i == 0 {
+					want = m[1]
+				} else if m[1] != want {
+					t.Fatalf("peer %d ended on %s, the host on %s:\n%s", i+1, m[1], want, p.output())
+				}
+				if got := run(t, "-headless", "-replay", p.rec, "-fps", "41"); got != want {
+					t.Fatalf("peer %d's recording replays to %s, the run ended on %s", i+1, got, want)
+				}
+			}
+			t.Logf("host: %s", regexp.MustCompile(`netplay: player.*`).FindString(h.output()))
+		})
+	}
+}
+
+// A player whose process is killed mid-game (no goodbye) ends the game for
+// the other once it has been silent for netplay.DefaultTimeout: the host
+// exits with status 1 and a message naming the player and why.
+func TestPlayerKilled(t *testing.T) {
+	dir := t.TempDir()
+	h, addr := host(t, dir, "-headless", "-seconds", "60")
+	j := start(t, filepath.Join(dir, "join.input"), nil, "-headless", "-join", addr)
+	// A second of play: the joiner's recording has begun.
+	time.Sleep(2 * time.Second)
+	j.cmd.Process.Signal(syscall.SIGKILL)
+	j.wait(t, "the killed joiner")
+	code := h.wait(t, "the host")
+	if out := h.output(); code != 1 || !regexp.MustCompile(`player 2 \(127\.0\.0\.1:\d+\) left: nothing heard for 5s`).MatchString(out) {
+		t.Fatalf("the host: exit %d, want 1 and a message naming player 2:\n%s", code, out)
+	}
+}
