@@ -136,8 +136,9 @@ type setup struct {
 	// afterUpdate, if set, is called on peer i after every Update event.
 	afterUpdate func(i int, r *peerRun, l *engine.Loop, ev engine.Event)
 	// started, if set, is told the host's session once it runs.
-	started func(host *netplay.Session)
-	timeout time.Duration // a silent peer's (0: the default)
+	started    func(host *netplay.Session)
+	timeout    time.Duration // a silent peer's (0: the default)
+	spectators int           // joining before the players
 }
 
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
@@ -153,9 +154,9 @@ func play(t *testing.T, su setup) []*peerRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := make([]*peerRun, su.players)
+	runs := make([]*peerRun, su.players+su.spectators)
 	var wg sync.WaitGroup
-	for i := range su.players {
+	for i := range runs {
 		runs[i] = &peerRun{rec: &engine.InputLog{}}
 		wg.Add(1)
 		go func() {
@@ -170,7 +171,12 @@ func play(t *testing.T, su setup) []*peerRun {
 			} else {
 				c := cfg
 				c.Addr = lobby.Addr().String()
-				s, r.err = netplay.Join(ctx, c)
+				if i < su.players {
+					time.Sleep(time.Duration(su.spectators) * 100 * time.Millisecond) // the spectators first
+					s, r.err = netplay.Join(ctx, c)
+				} else {
+					s, r.err = netplay.Spectate(ctx, c)
+				}
 			}
 			if r.err != nil {
 				return
@@ -223,8 +229,8 @@ func replay(t *testing.T, rec *engine.InputLog) uint64 {
 
 // Two and four peers in one process, over UDP on 127.0.0.1, as fast as
 // they run and in real time through a link of 40 ms, 5 ms of jitter and 2%
-// loss: every peer ends on the same state, the one its recording replays
-// to alone.
+// loss, and a spectator: every peer ends on the same state, the one its
+// recording replays to alone; the spectator never rolls back.
 func TestPeersEndAlike(t *testing.T) {
 	for _, c := range []struct {
 		players  int
@@ -237,7 +243,7 @@ func TestPeersEndAlike(t *testing.T) {
 		{3, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 4}, true},
 	} {
 		name := fmt.Sprintf("%d players, link %v, real time %v", c.players, c.link != nil, c.realtime)
-		runs := play(t, setup{players: c.players, link: c.link, realtime: c.realtime, seconds: 3})
+		runs := play(t, setup{players: c.players, link: c.link, realtime: c.realtime, seconds: 3, spectators: 1})
 		for i, r := range runs {
 			if r.err != nil {
 				t.Errorf("%s: peer %d: %v", name, i+1, r.err)
@@ -252,6 +258,9 @@ func TestPeersEndAlike(t *testing.T) {
 			}
 			if got := replay(t, r.rec); got != r.final {
 				t.Fatalf("%s: peer %d's recording replays to %x, it ended on %x", name, i+1, got, r.final)
+			}
+			if i >= c.players && (r.session.Player() != -1 || r.stats.Rollbacks != 0) {
+				t.Fatalf("%s: the spectator is player %d and rolled back %d times", name, r.session.Player(), r.stats.Rollbacks)
 			}
 			t.Logf("%s: peer %d: %+v; sent %d packets, %d bytes; dropped %d; rtt %v", name, i+1, r.stats,
 				r.net.PacketsSent, r.net.BytesSent, r.net.DroppedTotal(), r.net.RTT)
