@@ -109,9 +109,15 @@ func (l *Loop) Scene() (int, string) { return l.scenes, l.sceneName }
 // AfterSystem is the loop's SystemProbe (see Scheduler.SetProbe): in a run
 // that records detail it notes the state checksum after the system; in a
 // replay of such a recording it compares it with the recorded one, and
-// keeps the first system after which they differ. Outside a detailed run,
-// or without a state checksum, it does nothing.
-func (l *Loop) AfterSystem(ev Event, name string) { l.rec.afterSystem(ev, name) }
+// keeps the first system after which they differ; in a networked run
+// making a desync report, it keeps it for the report. Otherwise, or
+// without a state checksum, it does nothing.
+func (l *Loop) AfterSystem(ev Event, name string) {
+	if l.net.report != nil {
+		l.net.probe(l, ev, name)
+	}
+	l.rec.afterSystem(ev, name)
+}
 
 func (r *recorder) afterSystem(ev Event, name string) {
 	b := &r.bisect

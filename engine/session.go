@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -94,12 +95,13 @@ type Session interface {
 // netplay is the loop's side of a session.
 type netplay struct {
 	session       Session
-	base          int64 // first-group ticks of the timelines before this one
-	hold          bool  // this frame's game time stands still (Session.Hold)
-	settle        bool  // the scene asked to end (Loop.Settle): no new tick until every tick is final
-	stopWhenFinal bool  // Options.StopAt was reached: stop once every tick is final
-	resim         bool  // the Update being delivered simulates a tick again
-	waiting       bool  // this frame's next tick waits for the session (Ready)
+	base          int64        // first-group ticks of the timelines before this one
+	hold          bool         // this frame's game time stands still (Session.Hold)
+	settle        bool         // the scene asked to end (Loop.Settle): no new tick until every tick is final
+	stopWhenFinal bool         // Options.StopAt was reached: stop once every tick is final
+	resim         bool         // the Update being delivered simulates a tick again
+	waiting       bool         // this frame's next tick waits for the session (Ready)
+	report        *desyncProbe // a desync report being made, or made
 	ring          []rollbackSlot
 	local         input.State
 	stats         SessionStats
@@ -201,6 +203,11 @@ func (n *netplay) beginFrame(l *Loop) bool {
 		l.fail(err)
 		return false
 	}
+	if rep, ok := n.session.(Reporter); ok && n.report == nil {
+		if t, found := rep.Desync(); found {
+			n.startReport(l, t)
+		}
+	}
 	if n.stopWhenFinal && n.final(l) {
 		l.Stop()
 		return false
@@ -242,16 +249,28 @@ func (n *netplay) rollback(l *Loop) bool {
 			"(a scene ended on a tick that was not final: end scenes after Loop.Settle reports true; stage.Stage does)", t))
 		return false
 	}
-	i := int(t % RollbackSlots)
-	sl := &n.ring[i]
-	if sl.tick != t {
+	if n.ring[t%RollbackSlots].tick != t {
 		l.fail(fmt.Errorf("engine: session: tick %d ran with a wrong prediction, more than %d ticks back (RollbackSlots): "+
 			"the session predicted too far ahead", t, RollbackSlots))
 		return false
 	}
+	if !n.restore(l, t) {
+		return false
+	}
+	n.stats.Rollbacks++
+	n.stats.Resimulated += l.groups[0].ran - (t - n.base) + 1
+	return true
+}
+
+// restore puts back the state before the session's tick t, kept in the
+// ring, for its ticks to be delivered again. It reports false when the
+// loop failed.
+func (n *netplay) restore(l *Loop, t int64) bool {
+	i := int(t % RollbackSlots)
+	sl := &n.ring[i]
 	r := &l.rec
 	if err := r.state.RestoreState(KeyframeSlots + i); err != nil {
-		l.fail(fmt.Errorf("engine: session: rolling back to tick %d: %w", t, err))
+		l.fail(fmt.Errorf("engine: session: going back to tick %d: %w", t, err))
 		return false
 	}
 	for j := range l.groups {
@@ -265,8 +284,6 @@ func (n *netplay) rollback(l *Loop) bool {
 	r.checkRecord, r.checkReplay = false, false
 	r.keys.dropAfter(t - n.base - 1)
 	n.settle = false
-	n.stats.Rollbacks++
-	n.stats.Resimulated += l.groups[0].ran - (t - n.base) + 1
 	return true
 }
 
@@ -348,7 +365,11 @@ func (n *netplay) ticked(l *Loop) {
 	}
 	sum := r.checksum()
 	r.sum, r.sumTaken = sum, true
-	n.session.Checksum(n.global(l.groups[0].ticks), sum)
+	t := n.global(l.groups[0].ticks)
+	n.session.Checksum(t, sum)
+	if n.report != nil {
+		n.reportTicked(l, t)
+	}
 }
 
 // flushMark returns the mark up to which the run's recording may be
@@ -372,4 +393,130 @@ func (n *netplay) flushMark(l *Loop) (m *inputlog.Mark, ok bool) {
 		return nil, false // before this timeline's first kept tick: its records were written with the timeline's start
 	}
 	return &sl.mark, true
+}
+
+// The desync report. When a session finds that the players' runs went
+// different ways (their final state checksums after a tick differ), each
+// run goes back to the state before the tick before it, as a rollback does,
+// and simulates the two ticks again with the scene's scheduler probed: the
+// state checksum after every update system from the previous tick's
+// checksum to the desynced tick's (Loop.AfterSystem; stage.Stage probes its
+// scheduler in a networked run), then after the tick the checksum of each
+// component type and the world as text. The session sends it to the
+// other player, and ends the run with both (netplay.DesyncError names the
+// first system whose state differs, the component types that do, and
+// where the two dumps were written).
+
+// A DesyncReport is what one run knows of its state at the tick where the
+// players' runs first differ.
+type DesyncReport struct {
+	Tick      int64  // the session's tick (first-group ticks since the run began)
+	Scene     int    // the scene's timeline in the run, from 1
+	SceneName string // and its name
+	SceneTick int64  // the tick in that scene's first group
+
+	// Simulated says the tick was simulated again for the report: false
+	// when the state before it was no longer kept (more than RollbackSlots
+	// ticks back), and the report holds nothing more.
+	Simulated bool
+	// Systems is the state checksum (its low 32 bits) after every update
+	// system run from the checksum after the tick before to the one after
+	// Tick, in the order they ran; none when the scene's scheduler is not
+	// probed (see Loop.Probed).
+	Systems []SystemSum
+	// Parts is the checksum of each component type after the tick.
+	Parts []StatePart
+	// Dump is the world after the tick, as text (Loop.DumpState).
+	Dump []byte
+}
+
+// SystemSum is the state checksum after an update system, in a desync
+// report.
+type SystemSum struct {
+	Group  string // the system's group
+	Tick   int64  // the group's tick, in the scene
+	System string
+	Sum    uint32
+}
+
+// A Reporter is a Session that finds desyncs and wants a report of them.
+// netplay's sessions are.
+type Reporter interface {
+	// Desync reports the first tick whose final state checksum differs
+	// from another player's, once found.
+	Desync() (t int64, ok bool)
+	// Report gives the session this run's report of that tick.
+	Report(r *DesyncReport)
+}
+
+// desyncProbe is a desync report being made.
+type desyncProbe struct {
+	tick int64 // the desynced tick
+	open bool  // between the checksums after tick-1 and tick: systems are probed
+	r    DesyncReport
+}
+
+// Probed reports whether a scene should give the loop its scheduler's
+// probe (Scheduler.SetProbe) and its state parts (SetStateParts): for the
+// desync bisector (Loop.Detailed) or a networked run's desync report.
+// stage.Stage does both.
+func (l *Loop) Probed() bool { return l.rec.detailed() || l.net.session != nil }
+
+// startReport goes back to the state before tick t-1 to make the report of
+// the desync at t; without that state it reports what it knows.
+func (n *netplay) startReport(l *Loop, t int64) {
+	n.report = &desyncProbe{tick: t}
+	n.report.r.Tick = t
+	if t-1 > n.base && n.ring != nil && n.ring[(t-1)%RollbackSlots].tick == t-1 && n.restore(l, t-1) {
+		n.report.r.Simulated = true
+		return // ticks t-1 and t are simulated again: see probe and ticked
+	}
+	if !l.Stopped() {
+		n.finishReport(l)
+	}
+}
+
+// probe is told of every update system run (Loop.AfterSystem): while the
+// report's window is open it keeps the state checksum after it.
+func (n *netplay) probe(l *Loop, ev Event, name string) {
+	p := n.report
+	if p == nil || !p.open || l.rec.checksum == nil {
+		return
+	}
+	p.r.Systems = append(p.r.Systems, SystemSum{Group: l.groups[ev.Group].Name, Tick: ev.Tick, System: name,
+		Sum: uint32(l.rec.checksum())})
+}
+
+// reportTicked is told of the first group's tick t just handled, simulated
+// again for the report: it opens the window after tick t-1 and closes it
+// after the desynced tick, whose state it keeps.
+func (n *netplay) reportTicked(l *Loop, t int64) {
+	p := n.report
+	switch {
+	case p == nil || p.r.Scene != 0:
+	case t == p.tick-1:
+		p.open = true
+	case t == p.tick:
+		p.open = false
+		n.finishReport(l)
+	}
+}
+
+// finishReport fills in the report of the state now (after the desynced
+// tick) and gives it to the session.
+func (n *netplay) finishReport(l *Loop) {
+	p := n.report
+	p.r.Scene, p.r.SceneName, p.r.SceneTick = l.scenes, l.sceneName, l.groups[0].ticks
+	if parts := l.rec.bisect.parts; parts != nil && p.r.Simulated {
+		p.r.Parts = parts(nil)
+	}
+	if p.r.Simulated {
+		var b bytes.Buffer
+		if l.DumpState(&b) == nil {
+			p.r.Dump = b.Bytes()
+		}
+	}
+	if rep, ok := n.session.(Reporter); ok {
+		rep.Report(&p.r)
+	}
 }

@@ -318,6 +318,9 @@ func (a *Arena) rules(w donburi.World, ev engine.Event) {
 		}
 		a.st.End(next)
 	}
+	if d := a.opts.drift; d.tick > 0 && ev.Tick == d.tick {
+		a.st.Physics.Space().SetDamping(d.damping)
+	}
 	if a.opts.Churn > 0 && ev.Tick%60 == 0 { // the physics group runs at 60 Hz: once a second
 		a.churn(w)
 	}

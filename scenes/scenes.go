@@ -48,6 +48,13 @@ type Options struct {
 	// OnRelease, if set, is told each time a scene has released its stage:
 	// what was left (0 entities and bodies, a released bundle).
 	OnRelease func(scene string, left stage.Leftovers)
+
+	// drift, for the tests of a desync: from its tick on, the Arena's
+	// floor has another damping.
+	drift struct {
+		tick    int64
+		damping float64
+	}
 }
 
 // MaxBodies is the most bodies the Stress scene starts with: many times

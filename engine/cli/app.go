@@ -622,6 +622,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		if cerr := session.Close(); runErr == nil && cerr != nil && sig == nil {
 			runErr = cerr
 		}
+		if de := (*netplay.DesyncError)(nil); errors.As(runErr, &de) {
+			a.writeDesync(de, session.Player())
+		}
 	}
 	saved, saveErr := a.closeRecording(opts.Record, runErr != nil)
 	if runErr == nil && shot.path != "" {

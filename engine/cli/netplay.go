@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/fixedstep/fixedstep/engine/netplay"
 	"github.com/fixedstep/fixedstep/engine/netsim"
 )
@@ -187,6 +188,31 @@ func netSummary(out io.Writer, s *netplay.Session, st engine.SessionStats, secon
 		"sent %s, received %s; round trip %v; %d packets dropped\n",
 		who, s.Delay(), st.Rollbacks, st.Resimulated, st.Held, st.Waited, rate(ns.BytesSent), rate(ns.BytesReceived),
 		ns.RTT, ns.DroppedTotal())
+}
+
+// writeDesync writes the worlds of a desync's two reports as text, this
+// run's and the other player's, to desync-T-playerN.txt in the current
+// folder (T the session's tick), and names them in the error.
+func (a *App) writeDesync(de *netplay.DesyncError, local int) {
+	for i, r := range []*engine.DesyncReport{de.Report, de.OtherReport} {
+		if r == nil || len(r.Dump) == 0 {
+			continue
+		}
+		player := local
+		if i == 1 {
+			player = de.Other
+		}
+		path := fmt.Sprintf("desync-%d-player%d.txt", de.Tick, player+1)
+		if err := atomicfile.Write(path, r.Dump); err != nil {
+			fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), err)
+			continue
+		}
+		whose := "this machine's"
+		if i == 1 {
+			whose = fmt.Sprintf("player %d's", player+1)
+		}
+		de.Dumps = append(de.Dumps, fmt.Sprintf("%s (%s)", path, whose))
+	}
 }
 
 // interrupted is err, or the InterruptedError of a signal that ended the

@@ -132,8 +132,12 @@ func TestDesyncFound(t *testing.T) {
 		game: func(i int, final *uint64) engine.Scene { return drifting(i == 1, final) }})
 	for i, r := range runs {
 		var de *netplay.DesyncError
-		if !errors.As(r.err, &de) || de.Tick != 121 {
-			t.Fatalf("peer %d: %v, want a desync at tick 121", i+1, r.err)
+		if !errors.As(r.err, &de) || de.Tick != 121 || de.Report == nil || de.OtherReport == nil ||
+			!de.Report.Simulated || de.Report.SceneTick != 121 || de.Report.SceneName != "Arena" {
+			t.Fatalf("peer %d: %v, want a desync at tick 121 with both reports", i+1, r.err)
+		}
+		if !strings.Contains(r.err.Error(), "no system named") {
+			t.Errorf("peer %d: %v, want it to say the scene's systems are not probed", i+1, r.err)
 		}
 	}
 }

@@ -170,20 +170,6 @@ func (e *PeerError) Error() string {
 	return fmt.Sprintf("netplay: %s (%s) left: %s", who, e.Addr, e.Reason)
 }
 
-// A DesyncError ends a session whose players' runs went different ways:
-// the state checksum after tick Tick differs between this run and player
-// Other's. Every earlier tick's matched.
-type DesyncError struct {
-	Tick        int64 // the session's tick (first-group ticks since the run began)
-	Other       int   // the other player's number
-	Ours, Their uint64
-}
-
-func (e *DesyncError) Error() string {
-	return fmt.Sprintf("netplay: desync: after tick %d the state differs from player %d's (checksum %016x here, %016x there)",
-		e.Tick, e.Other+1, e.Ours, e.Their)
-}
-
 // Session is a rollback session: an engine.Session (Options.Session) over
 // UDP. Host, Join and Spectate make one; Close ends it.
 type Session struct {
@@ -208,7 +194,9 @@ type Session struct {
 	finishing bool // Close runs: a peer's bye is no error
 	closed    bool // Close ran, with closeErr
 	closeErr  error
-	decoded   *scratch // a packet's inputs, before any is kept
+	decoded   *scratch       // a packet's inputs, before any is kept
+	desync    *DesyncError   // found: the run makes its report, the players exchange them
+	exchange  reportExchange // the reports' way
 	queueFull atomic.Int64
 
 	in, free chan *datagram

@@ -38,6 +38,9 @@ func (s *Session) Poll() error {
 		}
 		s.compare(p)
 	}
+	if s.desync != nil && s.err == nil {
+		s.desyncDone(now)
+	}
 	return s.err
 }
 
@@ -78,6 +81,9 @@ func (s *Session) Hold() bool {
 // predicts none). A tick that waits on a player who has left ends the
 // session (engine.Session).
 func (s *Session) Ready(t int64) bool {
+	if s.desync != nil {
+		return false // the game went different ways: no tick more
+	}
 	c := s.q.confirmed()
 	if t <= c+s.maxPred {
 		return true
@@ -144,7 +150,11 @@ func (s *Session) EndFrame() error {
 	if s.err != nil {
 		return s.err
 	}
-	s.flush(time.Now(), false)
+	now := time.Now()
+	s.flush(now, false)
+	if s.desync != nil {
+		s.sendReport(now)
+	}
 	return nil
 }
 
@@ -329,6 +339,11 @@ func (s *Session) take(d *datagram, now time.Time) {
 	switch h.kind {
 	case kindInput:
 		if !s.takeInput(p, payload, now) {
+			return
+		}
+	case kindReport:
+		if !s.takeReport(p, payload) {
+			s.stats.Dropped[dropMalformed]++
 			return
 		}
 	case kindBye:
@@ -525,7 +540,7 @@ func playable(in *input.State) bool {
 // final: the first that differs ends the session with a DesyncError. A
 // spectator's run is its own: the host compares players only.
 func (s *Session) compare(p *peer) {
-	if s.host && p.player < 0 || s.err != nil {
+	if s.host && p.player < 0 || s.err != nil || s.desync != nil {
 		return
 	}
 	final := min(s.q.final(), p.sumTo)
@@ -533,8 +548,9 @@ func (s *Session) compare(p *peer) {
 		t := p.compared + 1
 		ours, ok := s.q.sum(t)
 		if ok && p.sumAt[t%ringTicks] == t && p.sums[t%ringTicks] != ours {
-			s.err = &DesyncError{Tick: t, Other: max(p.player, 0), Ours: ours, Their: p.sums[t%ringTicks]}
-			s.logf("%v", s.err)
+			s.desync = &DesyncError{Tick: t, Found: s.q.simulated, Other: max(p.player, 0), Ours: ours, Their: p.sums[t%ringTicks]}
+			s.exchange.peer = p
+			s.logf("desync after tick %d with player %d: making the report", t, p.player+1)
 			return
 		}
 		p.compared = t

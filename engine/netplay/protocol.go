@@ -26,6 +26,7 @@ import (
 //	        sumAck:uvarint sums:u8 first:uvarint sum:u64*
 //	        blocks:u8 (player:u8 first:uvarint count:uvarint entry*)
 //	bye     why:u8 last:uvarint message:str
+//	report  tick:uvarint pieces:u16 index:u16 ack:u16 size:uvarint data   (report.go)
 //
 // A hello asks to join (role 0: a player, 1: a spectator) a session of a
 // game and version, with a seed if the joiner was given one; the host
@@ -60,6 +61,7 @@ const (
 	kindStart
 	kindInput
 	kindBye
+	kindReport // a piece of a desync report (report.go)
 )
 
 // Roles in a hello, and the player number a welcome gives a spectator.

@@ -170,7 +170,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore})
 		s.checksum = func() uint64 { return s.State.Sum(w) }
 		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
-		if loop.Detailed() { // the desync bisector: the state after every system, per component type
+		if loop.Probed() { // the desync bisector and report: the state after every system, per component type
 			s.Sched.SetProbe(loop)
 			loop.SetStateParts(s.parts)
 		}

@@ -1,0 +1,332 @@
+package netplay
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+)
+
+// Desync reports: when the players' final state checksums after a tick
+// differ, each run makes a report of that tick (engine.DesyncReport: the
+// state after each system, after each component type, and the world as
+// text), and the two players send each other theirs, in pieces:
+//
+//	report  tick:uvarint pieces:u16 index:u16 ack:u16 size:uvarint data
+//
+// where the report is encoded (encodeReport) and cut into pieces of at
+// most reportPiece bytes, index is the piece carried (none when pieces is
+// 0: the sender has no report yet and only acknowledges), and ack how many
+// of the receiver's pieces the sender holds, from the first. Pieces are
+// sent again until acknowledged. The session then ends with a DesyncError
+// that holds both reports and says where they first differ.
+
+const (
+	reportPiece    = MaxPacket - 64 // the bytes of a report in one packet
+	maxReportBytes = 4 << 20        // the largest report sent or taken
+	maxDumpBytes   = 64 << 20       // the largest world dump a report's unpacks to
+	reportResend   = 50 * time.Millisecond
+)
+
+// DesyncError ends a session whose players' runs went different ways: the
+// state checksum after tick Tick differs between this run and player
+// Other's; every earlier tick's matched. With the two runs' reports it
+// says more: System is the first update system after which the state
+// differs (in tick SystemTick of group Group), Components the component
+// types that differ after the tick; Dumps are where the two worlds were
+// written as text (cli.App writes them: this run's first).
+type DesyncError struct {
+	Tick        int64 // the session's tick (first-group ticks since the run began)
+	Found       int64 // the tick this run had reached when it found the desync
+	Other       int   // the other player's number
+	Ours, Their uint64
+
+	Report, OtherReport *engine.DesyncReport // this run's and the other's; nil when it did not arrive
+	System, Group       string
+	SystemTick          int64
+	SystemNote          string // what else the two runs ran differently
+	Components          []string
+	Dumps               []string
+}
+
+func (e *DesyncError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "netplay: desync: after tick %d", e.Tick)
+	if r := e.Report; r != nil && r.Scene > 0 {
+		fmt.Fprintf(&b, " (scene %d, %s, its tick %d)", r.Scene, r.SceneName, r.SceneTick)
+	}
+	fmt.Fprintf(&b, " the state differs from player %d's (checksum %016x here, %016x there)", e.Other+1, e.Ours, e.Their)
+	switch {
+	case e.System != "":
+		fmt.Fprintf(&b, "; it first differed after system %q in tick %d of group %q", e.System, e.SystemTick, e.Group)
+	case e.Report != nil && e.OtherReport != nil && len(e.Report.Systems) > 0:
+		b.WriteString("; no system's state differs (the state before the tick's systems did)")
+	}
+	if e.SystemNote != "" {
+		b.WriteString(" (" + e.SystemNote + ")")
+	}
+	if len(e.Components) > 0 {
+		b.WriteString("; component types that differ: " + strings.Join(e.Components, ", "))
+	}
+	switch {
+	case e.Report == nil || !e.Report.Simulated:
+		b.WriteString("; the state before the tick was no longer kept here: no detail")
+	case e.OtherReport == nil:
+		fmt.Fprintf(&b, "; player %d's report did not arrive", e.Other+1)
+	case len(e.Report.Systems) == 0:
+		b.WriteString("; the scene's systems are not probed (see engine.Loop.Probed): no system named")
+	}
+	if len(e.Dumps) > 0 {
+		b.WriteString("; the worlds after the tick: " + strings.Join(e.Dumps, ", "))
+	}
+	return b.String()
+}
+
+// explain fills in where the two reports first differ.
+func (e *DesyncError) explain() {
+	a, b := e.Report, e.OtherReport
+	if a == nil || b == nil {
+		return
+	}
+	for i := range min(len(a.Systems), len(b.Systems)) {
+		x, y := a.Systems[i], b.Systems[i]
+		if x.System != y.System || x.Group != y.Group || x.Tick != y.Tick {
+			e.SystemNote = fmt.Sprintf("here %q ran where player %d's run ran %q", x.System, e.Other+1, y.System)
+			break
+		}
+		if x.Sum != y.Sum {
+			e.System, e.Group, e.SystemTick = x.System, x.Group, x.Tick
+			break
+		}
+	}
+	if e.System == "" && e.SystemNote == "" && len(a.Systems) != len(b.Systems) {
+		e.SystemNote = fmt.Sprintf("this run ran %d systems in the tick, player %d's %d", len(a.Systems), e.Other+1, len(b.Systems))
+	}
+	theirs := map[string]uint64{}
+	for _, p := range b.Parts {
+		theirs[p.Name] = p.Sum
+	}
+	for _, p := range a.Parts {
+		if sum, ok := theirs[p.Name]; !ok || sum != p.Sum {
+			e.Components = append(e.Components, p.Name)
+		}
+		delete(theirs, p.Name)
+	}
+	for name := range theirs {
+		e.Components = append(e.Components, name)
+	}
+	slices.Sort(e.Components)
+	e.Components = slices.Compact(e.Components)
+}
+
+// encodeReport returns r in the report's wire form, its dump gzipped.
+func encodeReport(r *engine.DesyncReport) []byte {
+	var w writer
+	w.uvarint(uint64(r.Tick))
+	w.uvarint(uint64(r.Scene))
+	w.str(r.SceneName)
+	w.uvarint(uint64(r.SceneTick))
+	simulated := uint8(0)
+	if r.Simulated {
+		simulated = 1
+	}
+	w.u8(simulated)
+	w.uvarint(uint64(len(r.Systems)))
+	for _, s := range r.Systems {
+		w.str(s.Group)
+		w.uvarint(uint64(s.Tick))
+		w.str(s.System)
+		w.u32(s.Sum)
+	}
+	w.uvarint(uint64(len(r.Parts)))
+	for _, p := range r.Parts {
+		w.str(p.Name)
+		w.u64(p.Sum)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(r.Dump)
+	zw.Close()
+	w.uvarint(uint64(z.Len()))
+	w.b = append(w.b, z.Bytes()...)
+	if len(w.b) > maxReportBytes { // a world too big to send: the rest of the report goes
+		return encodeReport(&engine.DesyncReport{Tick: r.Tick, Scene: r.Scene, SceneName: r.SceneName, SceneTick: r.SceneTick,
+			Simulated: r.Simulated, Systems: r.Systems, Parts: r.Parts, Dump: []byte("# the world was too big to send\n")})
+	}
+	return w.b
+}
+
+// decodeReport reads a report in its wire form; a malformed one is an
+// error.
+func decodeReport(b []byte) (*engine.DesyncReport, error) {
+	r := reader{b: b}
+	rep := &engine.DesyncReport{Tick: r.tick(), Scene: int(r.uvarint() & 0xffff), SceneName: r.str(), SceneTick: r.tick(),
+		Simulated: r.u8() == 1}
+	n := r.uvarint()
+	if n > uint64(len(b)) {
+		r.bad = true
+	}
+	for i := uint64(0); i < n && !r.bad; i++ {
+		rep.Systems = append(rep.Systems, engine.SystemSum{Group: r.str(), Tick: r.tick(), System: r.str(), Sum: r.u32()})
+	}
+	n = r.uvarint()
+	if n > uint64(len(b)) {
+		r.bad = true
+	}
+	for i := uint64(0); i < n && !r.bad; i++ {
+		rep.Parts = append(rep.Parts, engine.StatePart{Name: r.str(), Sum: r.u64()})
+	}
+	z := r.take(int(min(r.uvarint(), uint64(len(b)+1))))
+	if !r.done() {
+		return nil, fmt.Errorf("netplay: a desync report that makes no sense")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		return nil, fmt.Errorf("netplay: a desync report's world: %w", err)
+	}
+	dump, err := io.ReadAll(io.LimitReader(zr, maxDumpBytes+1))
+	if err != nil || len(dump) > maxDumpBytes {
+		return nil, fmt.Errorf("netplay: a desync report's world: %v (%d bytes)", err, len(dump))
+	}
+	rep.Dump = dump
+	return rep, nil
+}
+
+// reportExchange is a desync report's way between this run and the other
+// player's.
+type reportExchange struct {
+	peer     *peer
+	ours     []byte // encoded; nil until the run made it
+	acked    int    // pieces of ours the peer holds, from the first
+	lastSend time.Time
+	deadline time.Time // when the run gives up waiting for theirs
+	theirs   []byte
+	pieces   int    // theirs, in pieces; 0: not known yet
+	have     []bool // which of their pieces arrived
+	got      int    // how many, from the first
+	report   *engine.DesyncReport
+}
+
+// Desync reports the first tick whose final state checksum differs from
+// another player's, once found (engine.Reporter).
+func (s *Session) Desync() (int64, bool) {
+	if s.desync == nil {
+		return 0, false
+	}
+	return s.desync.Tick, true
+}
+
+// Report takes this run's report of the desync, to send to the other
+// player (engine.Reporter).
+func (s *Session) Report(r *engine.DesyncReport) {
+	if s.desync == nil || s.desync.Report != nil {
+		return
+	}
+	s.desync.Report = r
+	s.exchange.ours = encodeReport(r)
+	s.exchange.deadline = time.Now().Add(s.timeout)
+}
+
+// pieces returns how many pieces b is cut into.
+func pieces(b []byte) int { return (len(b) + reportPiece - 1) / reportPiece }
+
+// sendReport sends the other player the pieces of our report it lacks,
+// and our acknowledgement of theirs, when it is time.
+func (s *Session) sendReport(now time.Time) {
+	x := &s.exchange
+	if x.peer == nil || x.peer.gone != "" || now.Sub(x.lastSend) < reportResend {
+		return
+	}
+	x.lastSend = now
+	n := pieces(x.ours)
+	from := x.acked
+	if from >= n { // all of ours arrived: acknowledge theirs
+		from, n = 0, 0
+	}
+	for i := from; i < n || i == 0 && n == 0; i++ {
+		x.peer.sent++
+		s.w.begin(kindReport, s.id, x.peer.sent)
+		s.w.uvarint(uint64(s.desync.Tick))
+		s.w.u16(uint16(n))
+		s.w.u16(uint16(i))
+		s.w.u16(uint16(x.got))
+		s.w.uvarint(uint64(len(x.ours)))
+		if n > 0 {
+			s.w.b = append(s.w.b, x.ours[i*reportPiece:min((i+1)*reportPiece, len(x.ours))]...)
+		}
+		s.write(x.peer.udpAddr, s.w.end())
+		if n == 0 {
+			break
+		}
+	}
+}
+
+// takeReport takes a piece of the other player's report; it reports false
+// when the packet is malformed.
+func (s *Session) takeReport(p *peer, payload []byte) bool {
+	r := reader{b: payload}
+	tick, n, i, ack, size := r.tick(), int(r.u16()), int(r.u16()), int(r.u16()), r.uvarint()
+	if r.bad || size > maxReportBytes || n > 0 && (i >= n || pieces(make([]byte, size)) != n) {
+		return false
+	}
+	data := r.b[r.off:]
+	x := &s.exchange
+	if s.desync == nil || x.peer != p || tick != s.desync.Tick {
+		return true // a report of a desync not found here (yet): it is sent again
+	}
+	x.acked = max(x.acked, min(ack, pieces(x.ours)))
+	if n == 0 || x.report != nil {
+		return true
+	}
+	if x.pieces == 0 {
+		x.pieces, x.theirs, x.have = n, make([]byte, size), make([]bool, n)
+	}
+	want := min(reportPiece, int(size)-i*reportPiece)
+	if x.pieces != n || len(x.theirs) != int(size) || len(data) != want {
+		return false
+	}
+	if !x.have[i] {
+		copy(x.theirs[i*reportPiece:], data)
+		x.have[i] = true
+		for x.got < n && x.have[x.got] {
+			x.got++
+		}
+	}
+	if x.got == n {
+		rep, err := decodeReport(x.theirs)
+		if err != nil || rep.Tick != s.desync.Tick {
+			s.logf("player %d's desync report: %v", p.player+1, err)
+			x.report = &engine.DesyncReport{Tick: s.desync.Tick} // what it sent is useless: none
+		} else {
+			x.report = rep
+		}
+	}
+	return true
+}
+
+// desyncDone ends the session with the desync once both reports are in,
+// or the wait for theirs is over.
+func (s *Session) desyncDone(now time.Time) {
+	x := &s.exchange
+	d := s.desync
+	if d.Report == nil {
+		return
+	}
+	theirs := x.report != nil && x.report.Scene > 0
+	if !theirs && now.Before(x.deadline) && x.peer.gone == "" {
+		return
+	}
+	if x.acked < pieces(x.ours) && now.Before(x.deadline) && x.peer.gone == "" {
+		return // ours is on its way: it needs it too
+	}
+	if theirs {
+		d.OtherReport = x.report
+	}
+	d.explain()
+	s.err = d
+}
