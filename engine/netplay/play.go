@@ -7,6 +7,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
+	"github.com/fixedstep/fixedstep/engine/netsim"
 )
 
 // The play: the engine.Session methods, called on the loop's goroutine,
@@ -595,6 +596,7 @@ func (s *Session) close() error {
 		s.flush(now, false)
 		time.Sleep(2 * time.Millisecond)
 	}
+
 	why, msg := uint8(byeFinished), ""
 	if s.err != nil {
 		why, msg = byeFailed, s.err.Error()
@@ -615,6 +617,9 @@ func (s *Session) close() error {
 			s.w.str(msg)
 			s.write(p.udpAddr, s.w.end())
 		}
+	}
+	if c, ok := s.conn.(*netsim.Conn); ok {
+		c.Drain() // the goodbyes are on their way through the conditioned link
 	}
 	err := s.conn.Close()
 	<-s.readDone

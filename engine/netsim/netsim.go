@@ -189,6 +189,23 @@ func (c *Conn) Stats() Stats {
 	return Stats{Written: c.written.Load(), Dropped: c.dropped.Load(), Duplicated: c.duplicated.Load(), Reordered: c.reordered.Load()}
 }
 
+// Drain waits until the packets on their way have been written (at most
+// a packet's longest delay: twice the latency and jitter, and a reorder's
+// more), so that what a program sends last, a goodbye say, leaves before
+// it closes the connection.
+func (c *Conn) Drain() {
+	deadline := time.Now().Add(3*(c.link.Latency+2*c.link.Jitter) + 10*time.Millisecond)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		n := len(c.timers)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // Close drops the packets still on their way and closes the connection.
 func (c *Conn) Close() error {
 	c.mu.Lock()
