@@ -279,7 +279,7 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 	}
 	copy(r.logged, sl.logged)
 	if r.record != nil {
-		r.record.log.CutTo(&sl.mark)
+		r.record.log.Cut(&sl.mark)
 	}
 	r.checkRecord, r.checkReplay = false, false
 	r.keys.dropAfter(t - n.base - 1)

@@ -44,11 +44,10 @@ const AIHz = 10
 // The AI owns the world's random source, a PCG seeded by NewAI: two AIs with
 // the same seed over worlds built the same way set bit-identical Desired
 // velocities, tick after tick. Update makes no structural change to the
-// world and allocates nothing of its own: the only allocations in a tick are
-// the few small ones cp's Space.BBQuery makes inside itself (three in cp
-// v2.4.0, 96 bytes; four with -tags debug) for each player, and none
-// without one (TestAIAllocatesOnlyInsideCp). BenchmarkAI and BenchmarkAIRaw
-// measure the cost per agent.
+// world and allocates nothing once warm (TestAIAllocatesNothing; the
+// project's copy of cp's Space.BBQuery allocates nothing either, where
+// upstream's made three small allocations a call). BenchmarkAI and
+// BenchmarkAIRaw measure the cost per agent.
 type AI struct {
 	// Filter selects the shapes the sight query sees: cp.SHAPE_FILTER_ALL
 	// unless changed.

@@ -71,3 +71,61 @@ func FuzzTake(f *testing.F) {
 		}
 	})
 }
+
+// A session's work in a tick and a frame (take what arrived, keep the
+// local input, give the tick's inputs and checksum, send) allocates
+// nothing once warm, on either side, with input flowing both ways.
+func TestTickAllocatesNothing(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cfg := netplay.Config{Addr: "127.0.0.1:0", Game: "arena", Version: "1", Players: 2, Seed: 5}
+	lobby, err := netplay.Listen(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *netplay.Session)
+	go func() {
+		s, err := lobby.Wait(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- s
+	}()
+	jc := cfg
+	jc.Addr = lobby.Addr().String()
+	joiner, err := netplay.Join(ctx, jc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := <-done
+	if host == nil {
+		return
+	}
+	defer host.Close()
+	defer joiner.Close()
+	var in input.State
+	players := make([]input.State, 2)
+	tick := int64(0)
+	step := func() {
+		tick++
+		in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, float64(tick%9)/8)
+		in.SetKey(input.KeySpace, tick%5 == 0)
+		for _, s := range []*netplay.Session{host, joiner} {
+			s.Poll()
+			s.Local(tick, &in)
+			s.Inputs(tick, players)
+			s.Checksum(tick, uint64(tick))
+			s.EndFrame()
+		}
+		time.Sleep(5 * time.Millisecond) // a packet's way through the loopback and the reader
+	}
+	for range 200 {
+		step()
+	}
+	if n := testing.AllocsPerRun(200, step); n != 0 {
+		t.Fatalf("%v allocations a tick", n)
+	}
+	if host.Confirmed() < tick-10 || joiner.Confirmed() < tick-10 {
+		t.Fatalf("the inputs did not flow: confirmed %d and %d at tick %d", host.Confirmed(), joiner.Confirmed(), tick)
+	}
+}

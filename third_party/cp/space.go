@@ -12,6 +12,12 @@ const (
 )
 
 type Space struct {
+	// BBQuery's context and callback, made once: a query allocates nothing
+	// (bbQueryBusy: a query made inside a query's callback makes its own).
+	bbQueryCtx  BBQueryContext
+	bbQueryBusy bool
+	bbQueryFunc SpatialIndexQuery
+
 	Iterations uint // must be non-zero
 
 	gravity Vector
@@ -101,6 +107,7 @@ func NewSpace() *Space {
 	for i := range space.pooledArbiters {
 		space.pooledArbiters[i] = &Arbiter{}
 	}
+	space.bbQueryFunc = space.bbQuery
 	space.dynamicShapes = NewBBTree(ShapeGetBB, space.staticShapes)
 	space.dynamicShapes.class.(*BBTree).velocityFunc = BBTreeVelocityFunc(ShapeVelocityFunc)
 	staticBody := NewBody(0, 0)
@@ -981,13 +988,21 @@ func (space *Space) bbQuery(obj any, shape *Shape, collisionId uint32, data any)
 }
 
 func (space *Space) BBQuery(bb BB, filter ShapeFilter, f SpaceBBQueryFunc, data any) {
-	context := BBQueryContext{bb, filter, f}
+	context := &space.bbQueryCtx
+	if space.bbQueryBusy {
+		context = &BBQueryContext{}
+	}
+	busy := space.bbQueryBusy
+	space.bbQueryBusy = true
+	*context = BBQueryContext{bb, filter, f}
 	space.Lock()
 
-	space.staticShapes.class.Query(&context, bb, space.bbQuery, data)
-	space.dynamicShapes.class.Query(&context, bb, space.bbQuery, data)
+	space.staticShapes.class.Query(context, bb, space.bbQueryFunc, data)
+	space.dynamicShapes.class.Query(context, bb, space.bbQueryFunc, data)
 
 	space.Unlock(true)
+	*context = BBQueryContext{} // hold no callback
+	space.bbQueryBusy = busy
 }
 
 func (space *Space) ArrayForBodyType(bodyType int) *[]*Body {

@@ -231,9 +231,8 @@ func (q *Query) evaluateQuery(world World, accessor *StorageAccessor) []storage.
 		// A restored world may have fewer archetypes, or others.
 		cache.archetypes, cache.seen, cache.restores = cache.archetypes[:0], 0, r
 	}
-	for it := accessor.Index.SearchFrom(q.filter, cache.seen); it.HasNext(); {
-		cache.archetypes = append(cache.archetypes, it.Next())
-	}
+	// Appended in place: after a restore, the cache's memory is reused.
+	cache.archetypes = accessor.Index.AppendMatches(cache.archetypes, q.filter, cache.seen)
 	cache.seen = len(accessor.Archetypes)
 	return cache.archetypes
 }

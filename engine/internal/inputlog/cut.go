@@ -53,17 +53,27 @@ func (f *File) inBuffer(m *Mark) bool {
 
 // CutTo cuts the current timeline back to m, a mark taken in it, and
 // returns what was cut as a timeline of its own (its entries and
-// checksums, its own copy) for a Cursor to resume on. A log recorded to a
-// file drops the records after m from its buffer when none of them has
-// been written (see FlushTo); otherwise the file is written again from its
-// first timeline (a recording holds a few kilobytes a minute).
+// checksums, its own copy) for a Cursor to resume on (see Cut).
 func (l *Log) CutTo(m *Mark) *Scene {
 	s := l.current()
 	tail := &Scene{Name: s.Name, Groups: s.Groups, Every: s.Every, Input: make([][]byte, len(s.Input)),
 		Ticks: slices.Clone(s.Ticks), Checks: slices.Clone(s.Checks[m.checks:])}
-	for g := range s.Input {
-		tail.Input[g] = slices.Clone(s.Input[g][m.off[g]:])
-		s.Input[g], s.InputN[g], s.Last[g] = s.Input[g][:m.off[g]], m.n[g], m.last[g]
+	for i := range s.Input {
+		tail.Input[i] = slices.Clone(s.Input[i][m.off[i]:])
+	}
+	l.Cut(m)
+	return tail
+}
+
+// Cut cuts the current timeline back to m, a mark taken in it. A log
+// recorded to a file drops the records after m from its buffer when none
+// of them has been written (see FlushTo), allocating nothing; otherwise the
+// file is written again from its first timeline (a recording holds a few
+// kilobytes a minute).
+func (l *Log) Cut(m *Mark) {
+	s := l.current()
+	for i := range s.Input {
+		s.Input[i], s.InputN[i], s.Last[i] = s.Input[i][:m.off[i]], m.n[i], m.last[i]
 	}
 	s.Checks = s.Checks[:m.checks]
 	for g := range s.Sys {
@@ -79,7 +89,6 @@ func (l *Log) CutTo(m *Mark) *Scene {
 		f.restart()
 		f.buf = appendScenes(f.buf, l)
 	}
-	return tail
 }
 
 // FlushTo is Flush for a timeline whose records after m (a mark of it) may

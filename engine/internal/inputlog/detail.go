@@ -1,6 +1,9 @@
 package inputlog
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // The desync bisector's detail in a timeline: for every tick of a group
 // the state's hash after each of its systems (SysDetail), and after every
@@ -127,28 +130,19 @@ func (p *PartDetail) Differ(cur int, parts []Part) []string {
 
 // cut keeps the ticks up to t.
 func (d *SysDetail) cut(t int64) {
-	k := 0
-	for k < len(d.ticks) && d.ticks[k] <= t {
-		k++
-	}
+	k, _ := slices.BinarySearch(d.ticks, t+1) // the first tick after t; ticks are in order
 	if len(d.start) > 0 {
 		d.start = d.start[:k+1]
 		d.sums = d.sums[:d.start[k]]
 	}
 	d.ticks = d.ticks[:k]
-	n := 0
-	for n < len(d.names) && d.names[n].from <= t {
-		n++
-	}
+	n, _ := slices.BinarySearchFunc(d.names, t+1, func(s nameSet, t int64) int { return cmp.Compare(s.from, t) })
 	d.names = d.names[:n]
 }
 
 // cut keeps the ticks up to t.
 func (p *PartDetail) cut(t int64) {
-	k := 0
-	for k < len(p.ticks) && p.ticks[k] <= t {
-		k++
-	}
+	k, _ := slices.BinarySearch(p.ticks, t+1)
 	if len(p.start) > 0 {
 		p.start = p.start[:k+1]
 		p.idx, p.sums = p.idx[:p.start[k]], p.sums[:p.start[k]]

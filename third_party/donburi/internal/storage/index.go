@@ -49,6 +49,17 @@ func (idx *Index) SearchFrom(f filter.LayoutFilter, start int) ArchetypeIterator
 	return iterator
 }
 
+// AppendMatches appends to dst the archetypes from start on that match
+// the filter, and returns it: without allocating when dst has room.
+func (idx *Index) AppendMatches(dst []ArchetypeIndex, f filter.LayoutFilter, start int) []ArchetypeIndex {
+	for i := start; i < len(idx.layouts); i++ {
+		if f.MatchesLayout(idx.layouts[i]) {
+			dst = append(dst, ArchetypeIndex(i))
+		}
+	}
+	return dst
+}
+
 // Search searches for archetypes that match the given filter.
 func (idx *Index) Search(filter filter.LayoutFilter) ArchetypeIterator {
 	return idx.SearchFrom(filter, 0)
