@@ -35,15 +35,15 @@ func (s *lateSession) remote(t int64) input.State {
 	return in
 }
 
-func (s *lateSession) known(t int64) bool            { return t <= s.frame-s.lag }
-func (s *lateSession) Players() int                  { return 2 }
-func (s *lateSession) Poll() error                   { s.frame++; return nil }
-func (s *lateSession) Hold() bool                    { return false }
-func (s *lateSession) Ready(t int64) bool            { return t <= s.Confirmed()+8 }
+func (s *lateSession) known(t int64) bool             { return t <= s.frame-s.lag }
+func (s *lateSession) Players() int                   { return 2 }
+func (s *lateSession) Poll() error                    { s.frame++; return nil }
+func (s *lateSession) Hold() bool                     { return false }
+func (s *lateSession) Ready(t int64) bool             { return t <= s.Confirmed()+8 }
 func (s *lateSession) Local(t int64, in *input.State) { s.mine[(t+2)%1024], s.local = *in, t }
-func (s *lateSession) Confirmed() int64              { return min(s.local+2, s.frame-s.lag) }
-func (s *lateSession) Checksum(int64, uint64)        {}
-func (s *lateSession) EndFrame() error               { return nil }
+func (s *lateSession) Confirmed() int64               { return min(s.local+2, s.frame-s.lag) }
+func (s *lateSession) Checksum(int64, uint64)         {}
+func (s *lateSession) EndFrame() error                { return nil }
 
 func (s *lateSession) Inputs(t int64, players []input.State) {
 	i := t % 1024
