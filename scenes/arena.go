@@ -92,8 +92,9 @@ func (a *Arena) tallies() (score int, health float64) {
 	return score, health
 }
 
-// playerTints tell the players' bodies apart in a networked run.
-var playerTints = [...][3]float32{{1, 1, 1}, {1, 0.55, 0.45}, {0.5, 1, 0.5}, {1, 0.9, 0.35}}
+// playerTints tell the players' bodies apart in a networked run: the
+// sprite is cyan, so they scale its green and blue (blue, green, dim).
+var playerTints = [...][3]float32{{1, 1, 1}, {1, 0.4, 1}, {1, 1, 0.2}, {1, 0.55, 0.55}}
 
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).

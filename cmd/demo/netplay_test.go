@@ -169,3 +169,28 @@ func TestPlayerKilled(t *testing.T) {
 		t.Fatalf("the host: exit %d, want 1 and a message naming player 2:\n%s", code, out)
 	}
 }
+
+// A player in a window (the host, under Xvfb, its autopilot at the stick)
+// and one headless play the Arena together: both end on the same state,
+// the window's frames paced by the display, the headless peer's by the
+// real clock.
+func TestPlayTogetherInAWindow(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	h, addr := host(t, dir, "-scene", "arena", "-autopilot", "-seconds", "4")
+	j := start(t, filepath.Join(dir, "join.input"), nil, "-headless", "-join", addr)
+	var sums []string
+	for i, p := range []*peer{h, j} {
+		if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
+			t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
+		}
+		m := checksumRE.FindStringSubmatch(p.output())
+		if m == nil {
+			t.Fatalf("peer %d printed no checksum:\n%s", i+1, p.output())
+		}
+		sums = append(sums, m[1])
+	}
+	if sums[0] != sums[1] {
+		t.Fatalf("the window ended on %s, the headless peer on %s", sums[0], sums[1])
+	}
+}
