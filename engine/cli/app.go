@@ -62,6 +62,16 @@ import (
 //	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
 //	-load FILE        go on from a save: its seed and settings too; the saved run is
 //	                  simulated again (checked) and played on, in a window or headless
+//	-host ADDR        host a networked game on ADDR (:7777) for -players N (default 2),
+//	                  with an input delay of -delay F ticks (default 2): the others -join it
+//	-join ADDR        join the networked game hosted at ADDR as a player (its seed and
+//	                  settings too, but the game's PerPlayer flags); -spectate ADDR watches it
+//	-netsim LINK      send this player's packets through a bad link: latency[,jitter[,loss
+//	                  [,duplicate[,reorder]]]] (80ms,10ms,2%)
+//
+// A networked run (package engine/netplay) ends with a line of its
+// session's figures; a desync writes both players' worlds at the tick to
+// desync-T-playerN.txt and names them in its error.
 //
 // A save (engine.Loop.Save) names the game (Name) and its Version: a save
 // of another game or version, damaged or cut short, is refused by name.

@@ -117,12 +117,12 @@ func TestTickAllocatesNothing(t *testing.T) {
 			s.Checksum(tick, uint64(tick))
 			s.EndFrame()
 		}
-		time.Sleep(5 * time.Millisecond) // a packet's way through the loopback and the reader
+		time.Sleep(2 * time.Millisecond) // a packet's way through the loopback and the reader
 	}
-	for range 200 {
+	for range 100 {
 		step()
 	}
-	if n := testing.AllocsPerRun(200, step); n != 0 {
+	if n := testing.AllocsPerRun(100, step); n != 0 {
 		t.Fatalf("%v allocations a tick", n)
 	}
 	if host.Confirmed() < tick-10 || joiner.Confirmed() < tick-10 {
