@@ -75,7 +75,7 @@ func Example() {
 				fmt.Println(err)
 				return
 			}
-			defer s.Close() // lets the other finish, then says goodbye
+			defer s.Close()         // lets the other finish, then says goodbye
 			every := int64(7 + 4*i) // each presses Space at their own pace
 			presses := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
 				in.SetKey(input.KeySpace, t.Tick%every == 0)
