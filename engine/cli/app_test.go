@@ -44,6 +44,8 @@ func (g *appGame) first() (engine.Scene, error) {
 		var p cart
 		p.x = float64(seed)
 		loop.SetChecksum(func() uint64 { return math.Float64bits(p.x) ^ math.Float64bits(p.v) })
+		saved := map[int]cart{} // for rollbacks, in a networked run
+		loop.SetSceneState(cartState{save: func(slot int) { saved[slot] = p }, restore: func(slot int) { p = saved[slot] }})
 		loop.SetStateDump(func(w io.Writer) error {
 			_, err := fmt.Fprintf(w, "x = %v\nv = %v\n", p.x, p.v)
 			return err
@@ -63,6 +65,12 @@ func (g *appGame) first() (engine.Scene, error) {
 		return nil, loop.Err()
 	}), nil
 }
+
+// cartState is the cart as an engine.SceneState.
+type cartState struct{ save, restore func(slot int) }
+
+func (c cartState) SaveState(slot int) error    { c.save(slot); return nil }
+func (c cartState) RestoreState(slot int) error { c.restore(slot); return nil }
 
 // run runs the game with args and returns what it printed and its error.
 func (g *appGame) run(args ...string) (string, error) {

@@ -1,0 +1,119 @@
+package cli_test
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/netplay"
+)
+
+// lineWriter hands each line written to it to a func, and keeps them all.
+type lineWriter struct {
+	mu    sync.Mutex
+	all   strings.Builder
+	lines chan string
+}
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all.Write(b)
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		select {
+		case w.lines <- l:
+		default:
+		}
+	}
+	return len(b), nil
+}
+
+func (w *lineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.all.String()
+}
+
+// playNet runs two of the game on cli.App, a host and a joiner, in this
+// process over 127.0.0.1, with each one's arguments, and returns their
+// output and errors.
+func playNet(t *testing.T, host, join []string) ([2]string, [2]error) {
+	t.Helper()
+	var outs [2]*lineWriter
+	var errs [2]error
+	var wg sync.WaitGroup
+	hostAt := make(chan string, 1)
+	for i, args := range [][]string{host, join} {
+		outs[i] = &lineWriter{lines: make(chan string, 100)}
+		g := newAppGame()
+		g.app.Out, g.app.Err = outs[i], outs[i]
+		if i == 1 {
+			select {
+			case addr := <-hostAt:
+				args = append(args, "-join", addr)
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the host did not listen:\n%s", outs[0])
+			}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = g.app.Run(args, g.first)
+		}()
+		if i == 0 {
+			go func() {
+				re := regexp.MustCompile(`hosting game on (\S+)`)
+				for l := range outs[0].lines {
+					if m := re.FindStringSubmatch(l); m != nil {
+						hostAt <- m[1]
+						return
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	return [2]string{outs[0].String(), outs[1].String()}, errs
+}
+
+// Two players of a game on cli.App, one of whose builds drifts from tick
+// 100 (an unrecorded flag): both runs end with a desync at that tick, and
+// write both players' worlds there, side by side; without the drift both
+// end on one checksum.
+func TestAppDesyncWritesBothWorlds(t *testing.T) {
+	t.Chdir(t.TempDir())
+	outs, errs := playNet(t, []string{"-headless", "-seconds", "3", "-host", "127.0.0.1:0"}, []string{"-headless"})
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("%v, %v:\n%s\n%s", errs[0], errs[1], outs[0], outs[1])
+	}
+	if a, b := appChecksumRE.FindString(outs[0]), appChecksumRE.FindString(outs[1]); a == "" || a != b {
+		t.Fatalf("the two runs end on %q and %q", a, b)
+	}
+	outs, errs = playNet(t, []string{"-headless", "-seconds", "5", "-host", "127.0.0.1:0"}, []string{"-headless", "-drift", "1e-9"})
+	for i, err := range errs {
+		var de *netplay.DesyncError
+		if !errors.As(err, &de) || de.Tick != 100 || len(de.Dumps) != 2 {
+			t.Fatalf("player %d: %v, want a desync at tick 100 and two worlds written:\n%s", i+1, err, outs[i])
+		}
+		if !strings.Contains(err.Error(), "desync-100-player1.txt") || !strings.Contains(err.Error(), "desync-100-player2.txt") {
+			t.Fatalf("player %d: %v does not name the files", i+1, err)
+		}
+	}
+	a, errA := os.ReadFile("desync-100-player1.txt")
+	b, errB := os.ReadFile("desync-100-player2.txt")
+	if errA != nil || errB != nil || !strings.HasPrefix(string(a), "x = ") || string(a) == string(b) {
+		t.Fatalf("the worlds: %q (%v) and %q (%v)", a, errA, b, errB)
+	}
+	var fe *cli.FlagError
+	if _, err := newAppGame().run("-headless", "-join", "127.0.0.1:9", "-players", "3"); !errors.As(err, &fe) || fe.Flag != "players" {
+		t.Errorf("-players with -join: %v", err)
+	}
+	if _, err := newAppGame().run("-headless", "-host", ":0", "-synctest", "4"); !errors.As(err, &fe) {
+		t.Errorf("-host with -synctest: %v", err)
+	}
+}
