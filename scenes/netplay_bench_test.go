@@ -19,10 +19,12 @@ type netRun struct {
 	err    error
 	stats  engine.SessionStats
 	net    netplay.Stats
-	frames []time.Duration // each frame's work: from its Input event to the end of its Render
-	ticks  int64           // first-group ticks run
+	frames []time.Duration // the work of each frame that ran ticks, none simulated again: from its Input event to the end of its Render
+	rolled []time.Duration // the same of each frame that simulated ticks again (a rollback)
+	waited int64           // frames that waited for a remote input
 	wall   time.Duration
-	found  int64 // a desync's: ticks from it to when it was found
+	found  int64         // a desync's: ticks from it to when it was found
+	took   time.Duration // and from then to the reports' exchange's end
 }
 
 // playArena plays the Arena headless in real time with n players in one
@@ -33,7 +35,14 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cfg := netplay.Config{Addr: "127.0.0.1:0", Game: "demo", Version: "bench", Players: n, Seed: 8}
-	lobby, err := netplay.Listen(cfg)
+	linkOf := func(i int) *netsim.Link { // each peer's sends go through the link, its own seed
+		l := link
+		l.Seed = uint64(i + 1)
+		return &l
+	}
+	hc := cfg
+	hc.Link = linkOf(0)
+	lobby, err := netplay.Listen(hc)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -46,9 +55,7 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 			defer wg.Done()
 			r := runs[i]
 			c := cfg
-			l := link
-			l.Seed = uint64(i + 1)
-			c.Link = &l
+			c.Link = linkOf(i)
 			var s *netplay.Session
 			if i == 0 {
 				s, r.err = lobby.Wait(ctx)
@@ -64,24 +71,35 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 				opts.drift.tick, opts.drift.damping = drift, 0.61
 			}
 			var frameStart time.Time
+			var ticked, resim bool
 			began := time.Now()
 			r.err = engine.Run(&Arena{opts: opts}, &engine.Options{Session: s, Headless: &engine.Headless{Realtime: true},
 				StopAt: time.Duration(seconds * float64(time.Second)),
-				OnEvent: func(_ *engine.Loop, ev engine.Event) {
-					if ev.Kind == engine.Input {
-						frameStart = time.Now()
+				OnEvent: func(l *engine.Loop, ev engine.Event) {
+					switch {
+					case ev.Kind == engine.Input:
+						frameStart, ticked, resim = time.Now(), false, false
+					case ev.Kind == engine.Update && l.Resimulating():
+						resim = true
+					case ev.Kind == engine.Update:
+						ticked = true
 					}
 				},
-				AfterFrame: func(*engine.Loop, engine.Event) { r.frames = append(r.frames, time.Since(frameStart)) },
-				OnFinish: func(l *engine.Loop) {
-					r.stats, r.ticks = l.SessionStats(), l.Ticks(0)
-				}})
+				AfterFrame: func(*engine.Loop, engine.Event) {
+					switch d := time.Since(frameStart); {
+					case resim:
+						r.rolled = append(r.rolled, d)
+					case ticked:
+						r.frames = append(r.frames, d)
+					}
+				},
+				OnFinish: func(l *engine.Loop) { r.stats = l.SessionStats() }})
 			r.wall = time.Since(began)
 			s.Close()
 			r.net = s.Stats()
 			var de *netplay.DesyncError
 			if errors.As(r.err, &de) {
-				r.found = de.Found - de.Tick
+				r.found, r.took = de.Found-de.Tick, de.Took
 			}
 		}()
 	}
@@ -102,10 +120,12 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 // in one process over UDP on 127.0.0.1 through the link conditioner at
 // round trips of 0, 50, 100 and 150 ms (half each way), 2% loss and 10 ms of
 // jitter (none at 0 ms), 20 game seconds in real time, and reports per
-// peer: rollbacks a second, ticks simulated again per frame, bytes sent a
-// second, and the p50 and p99 of a frame's work (from its Input event to
-// the end of its Render: the ticks, the rollbacks' re-simulated ticks, the
-// checksums). Real time: it takes 20 s a round trip, and -short skips it.
+// peer: rollbacks a second, ticks simulated again per tick, frames a
+// second that waited for a remote input, bytes sent a second, and the p99
+// of a frame's work (from its Input event to the end of its Render) over
+// the frames that ran ticks without a rollback and over those with one
+// (the rollbacks' re-simulated ticks in them). Real time: it takes 20 s a
+// round trip, and -short skips it.
 func BenchmarkNetplay(b *testing.B) {
 	if testing.Short() {
 		b.Skip("20 s of real time a round trip")
@@ -120,26 +140,27 @@ func BenchmarkNetplay(b *testing.B) {
 			for range b.N {
 				runs = playArena(b, 2, link, 20, 0)
 			}
-			var rollbacks, resim, frames, bytes int64
+			var rollbacks, resim, waited, bytes int64
 			var wall time.Duration
-			var work []time.Duration
+			var plain, rolled []time.Duration
 			for i, r := range runs {
 				if r.err != nil {
 					b.Fatalf("peer %d: %v", i+1, r.err)
 				}
 				rollbacks += r.stats.Rollbacks
 				resim += r.stats.Resimulated
-				frames += int64(len(r.frames))
+				waited += r.stats.Waited
 				bytes += r.net.BytesSent
 				wall += r.wall
-				work = append(work, r.frames...)
+				plain, rolled = append(plain, r.frames...), append(rolled, r.rolled...)
 			}
-			secs := wall.Seconds()
+			secs, ticks := wall.Seconds(), float64(len(runs))*20*60
 			b.ReportMetric(float64(rollbacks)/secs, "rollbacks/s")
-			b.ReportMetric(float64(resim)/float64(frames), "resim-ticks/frame")
+			b.ReportMetric(float64(resim)/ticks, "resim-ticks/tick")
+			b.ReportMetric(float64(waited)/secs, "waited-frames/s")
 			b.ReportMetric(float64(bytes)/secs, "B/s/player")
-			b.ReportMetric(float64(quantile(work, 0.5).Microseconds())/1000, "frame-p50-ms")
-			b.ReportMetric(float64(quantile(work, 0.99).Microseconds())/1000, "frame-p99-ms")
+			b.ReportMetric(float64(quantile(plain, 0.99).Microseconds())/1000, "frame-p99-ms")
+			b.ReportMetric(float64(quantile(rolled, 0.99).Microseconds())/1000, "rollback-frame-p99-ms")
 		})
 	}
 }
@@ -147,7 +168,8 @@ func BenchmarkNetplay(b *testing.B) {
 // BenchmarkDesyncFound plays the Arena with two peers as BenchmarkNetplay
 // does, the second with another damping of its floor from tick 120, and
 // reports how many ticks after the first tick whose states differ each
-// peer found it (the report then takes the round trip of its exchange).
+// peer found it, and how long the two reports' exchange took after that
+// (the run holds its ticks meanwhile), the longest of the two peers'.
 func BenchmarkDesyncFound(b *testing.B) {
 	if testing.Short() {
 		b.Skip("seconds of real time a round trip")
@@ -159,16 +181,18 @@ func BenchmarkDesyncFound(b *testing.B) {
 				link.Jitter = 10 * time.Millisecond
 			}
 			var found int64
+			var took time.Duration
 			for range b.N {
 				for i, r := range playArena(b, 2, link, 10, 120) {
 					var de *netplay.DesyncError
 					if !errors.As(r.err, &de) || de.System == "" {
 						b.Fatalf("peer %d: %v, want a desync naming its system", i+1, r.err)
 					}
-					found = max(found, r.found)
+					found, took = max(found, r.found), max(took, r.took)
 				}
 			}
 			b.ReportMetric(float64(found), "ticks-to-found")
+			b.ReportMetric(float64(took.Microseconds())/1000, "ms-to-report")
 		})
 	}
 }

@@ -550,7 +550,7 @@ func (s *Session) compare(p *peer) {
 		ours, ok := s.q.sum(t)
 		if ok && p.sumAt[t%ringTicks] == t && p.sums[t%ringTicks] != ours {
 			s.desync = &DesyncError{Tick: t, Found: s.q.simulated, Other: max(p.player, 0), Ours: ours, Their: p.sums[t%ringTicks]}
-			s.exchange.peer = p
+			s.exchange.peer, s.exchange.found = p, time.Now()
 			s.logf("desync after tick %d with player %d: making the report", t, p.player+1)
 			return
 		}

@@ -41,9 +41,10 @@ const (
 // types that differ after the tick; Dumps are where the two worlds were
 // written as text (cli.App writes them: this run's first).
 type DesyncError struct {
-	Tick        int64 // the session's tick (first-group ticks since the run began)
-	Found       int64 // the tick this run had reached when it found the desync
-	Other       int   // the other player's number
+	Tick        int64         // the session's tick (first-group ticks since the run began)
+	Found       int64         // the tick this run had reached when it found the desync
+	Took        time.Duration // from then to the end of the reports' exchange
+	Other       int           // the other player's number
 	Ours, Their uint64
 
 	Report, OtherReport *engine.DesyncReport // this run's and the other's; nil when it did not arrive
@@ -204,6 +205,7 @@ type reportExchange struct {
 	ours     []byte // encoded; nil until the run made it
 	acked    int    // pieces of ours the peer holds, from the first
 	lastSend time.Time
+	found    time.Time // when the desync was found
 	deadline time.Time // when the run gives up waiting for theirs
 	theirs   []byte
 	pieces   int    // theirs, in pieces; 0: not known yet
@@ -328,5 +330,6 @@ func (s *Session) desyncDone(now time.Time) {
 		d.OtherReport = x.report
 	}
 	d.explain()
+	d.Took = now.Sub(x.found)
 	s.err = d
 }
