@@ -333,8 +333,11 @@ func (s *Session) take(d *datagram, now time.Time) {
 		return
 	case h.kind == kindWelcome || h.kind == kindStart:
 		return // the host says again what it said: the session has begun here
-	case h.seq <= p.seq || h.seq-p.seq > seqWindow:
-		s.stats.Dropped[dropStale]++ // late, duplicated, replayed, or forged far ahead to make the peer's own look stale
+	case h.kind == kindInput && (h.seq <= p.seq || h.seq-p.seq > seqWindow):
+		// Late, duplicated, replayed, or forged far ahead to make the peer's
+		// own look stale: its inputs came again in a later packet. (A piece
+		// of a report or a goodbye is the same whenever it comes.)
+		s.stats.Dropped[dropStale]++
 		return
 	}
 	switch h.kind {
@@ -342,6 +345,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 		if !s.takeInput(p, payload, now) {
 			return
 		}
+		p.seq = h.seq
 	case kindReport:
 		if !s.takeReport(p, payload) {
 			s.stats.Dropped[dropMalformed]++
@@ -354,14 +358,14 @@ func (s *Session) take(d *datagram, now time.Time) {
 			s.stats.Dropped[dropMalformed]++
 			return
 		}
-		p.seq, p.heard = h.seq, now
+		p.heard = now
 		s.leave(p, byeText(why, last, msg), last)
 		return
 	default:
 		s.stats.Dropped[dropMalformed]++
 		return
 	}
-	p.seq, p.heard = h.seq, now
+	p.heard = now
 	if s.host && !p.started {
 		p.started = true
 	}

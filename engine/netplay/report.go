@@ -273,7 +273,7 @@ func (s *Session) sendReport(now time.Time) {
 func (s *Session) takeReport(p *peer, payload []byte) bool {
 	r := reader{b: payload}
 	tick, n, i, ack, size := r.tick(), int(r.u16()), int(r.u16()), int(r.u16()), r.uvarint()
-	if r.bad || size > maxReportBytes || n > 0 && (i >= n || pieces(make([]byte, size)) != n) {
+	if r.bad || size > maxReportBytes || n > 0 && (i >= n || (int(size)+reportPiece-1)/reportPiece != n) {
 		return false
 	}
 	data := r.b[r.off:]
