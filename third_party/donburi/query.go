@@ -27,6 +27,7 @@ type IOrderable interface {
 // So it is not recommended to create a new query every time you want
 // to filter entities with the same query.
 type Query struct {
+	mu            sync.Mutex // guards layoutMatches: worlds on other goroutines share a package's queries
 	layoutMatches map[WorldId]*cache
 	filter        filter.LayoutFilter
 }
@@ -220,19 +221,19 @@ func (q *Query) FirstEntity(w World) (entry *Entry, ok bool) {
 
 func (q *Query) evaluateQuery(world World, accessor *StorageAccessor) []storage.ArchetypeIndex {
 	w := world.Id()
-	if _, ok := q.layoutMatches[w]; !ok {
-		q.layoutMatches[w] = &cache{
-			archetypes: make([]storage.ArchetypeIndex, 0),
-			seen:       0,
-		}
+	q.mu.Lock()
+	c, ok := q.layoutMatches[w]
+	if !ok {
+		c = &cache{archetypes: make([]storage.ArchetypeIndex, 0)}
+		q.layoutMatches[w] = c
 	}
-	cache := q.layoutMatches[w]
-	if r := restoresOf(world); r != cache.restores {
+	q.mu.Unlock() // the world's own cache is its goroutine's alone
+	if r := restoresOf(world); r != c.restores {
 		// A restored world may have fewer archetypes, or others.
-		cache.archetypes, cache.seen, cache.restores = cache.archetypes[:0], 0, r
+		c.archetypes, c.seen, c.restores = c.archetypes[:0], 0, r
 	}
 	// Appended in place: after a restore, the cache's memory is reused.
-	cache.archetypes = accessor.Index.AppendMatches(cache.archetypes, q.filter, cache.seen)
-	cache.seen = len(accessor.Archetypes)
-	return cache.archetypes
+	c.archetypes = accessor.Index.AppendMatches(c.archetypes, q.filter, c.seen)
+	c.seen = len(accessor.Archetypes)
+	return c.archetypes
 }

@@ -5,6 +5,8 @@ package donburi
 
 import (
 	"fmt"
+	"sync/atomic"
+
 	"github.com/fixedstep/fixedstep/third_party/donburi/component"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 	"github.com/fixedstep/fixedstep/third_party/donburi/internal/storage"
@@ -73,7 +75,9 @@ type world struct {
 	restores uint64
 }
 
-var nextWorldId WorldId = 0
+// nextWorldId numbers the worlds made, atomically: worlds are made on more
+// than one goroutine (two runs in one process).
+var nextWorldId atomic.Int64
 
 var registeredInitializers []initializer
 
@@ -84,8 +88,7 @@ func RegisterInitializer(initializer initializer) {
 
 // NewWorld creates a new world.
 func NewWorld() World {
-	worldId := nextWorldId
-	nextWorldId++
+	worldId := WorldId(nextWorldId.Add(1) - 1)
 	w := &world{
 		id:           worldId,
 		index:        storage.NewIndex(),
