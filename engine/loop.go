@@ -692,9 +692,14 @@ func (l *Loop) TimeScale() float64 { return float64(l.scaleNum) / scaleOne }
 // 0.5 is half speed, 0 freezes game time. The scale is the player's setting:
 // it carries over to the next scenes (pause does not). A negative, NaN, infinite or huge
 // scale is a *ConfigError and changes nothing. The scale is kept to 1/2^20.
+// A networked run (Options.Session) keeps the other players' pace: there
+// it is an error, and changes nothing.
 func (l *Loop) SetTimeScale(s float64) error {
 	if err := checkScale("TimeScale", s); err != nil {
 		return err
+	}
+	if l.net.session != nil {
+		return errors.New("engine: SetTimeScale: a networked run keeps the other players' pace")
 	}
 	l.scaleNum, l.scaleRem = scaleFixed(s), 0
 	return nil

@@ -21,7 +21,9 @@ import (
 //     recorded, the checksum is due);
 //   - the scene has handled the tick (tickHandled, checkState);
 //   - a frame is about to render (beforeRender);
-//   - the run ends (finish).
+//   - the run ends (finish);
+//   - a session keeps the state before a tick (mark) and rolls back to it
+//     (rollBack).
 //
 // Everything else the loop does knows nothing of recordings.
 type recorder struct {
@@ -400,6 +402,26 @@ func (r *recorder) finish(err error) error {
 		}
 	}
 	return err
+}
+
+// mark notes where the run's recording stands, for a session's rollback to
+// go back to (rollBack): the held states logged, appended to logged[:0] and
+// returned, and the recording's mark.
+func (r *recorder) mark(logged []input.State, m *inputlog.Mark) []input.State {
+	if r.record != nil {
+		r.record.log.Mark(m, r.progress())
+	}
+	return append(logged[:0], r.logged...)
+}
+
+// rollBack cuts the run's recording back to where mark noted it, for a
+// session's rollback: what was recorded after it is simulated again.
+func (r *recorder) rollBack(logged []input.State, m *inputlog.Mark) {
+	copy(r.logged, logged)
+	if r.record != nil {
+		r.record.log.Cut(m)
+	}
+	r.checkRecord, r.checkReplay = false, false
 }
 
 // sceneStarts forgets the scene before's checksum and bisector hooks.

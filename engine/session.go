@@ -277,11 +277,7 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 		g, was := &l.groups[j], &sl.groups[j]
 		g.ticks, g.lastDue, g.nextDue, g.netAcc = was.ticks, was.lastDue, was.nextDue, was.netAcc
 	}
-	copy(r.logged, sl.logged)
-	if r.record != nil {
-		r.record.log.Cut(&sl.mark)
-	}
-	r.checkRecord, r.checkReplay = false, false
+	r.rollBack(sl.logged, &sl.mark)
 	r.keys.dropAfter(t - n.base - 1)
 	n.settle = false
 	return true
@@ -321,10 +317,7 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	}
 	sl.tick = t
 	sl.groups = append(sl.groups[:0], l.groups...)
-	sl.logged = append(sl.logged[:0], l.rec.logged...)
-	if l.rec.record != nil {
-		l.rec.record.log.Mark(&sl.mark, l.rec.progress())
-	}
+	sl.logged = l.rec.mark(sl.logged, &sl.mark)
 	return true
 }
 

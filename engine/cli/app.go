@@ -547,7 +547,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if a.Headless() {
 		// A networked run keeps pace with the others': in real time.
 		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime || session != nil}
-	} else {
+	} else if session == nil { // a networked run does not pause, so never steps back
 		opts.Keyframes = a.keyframes // a step back (the dev keys' comma) in constant time
 	}
 	// The run is recorded in memory (or to -record's file), for its summary,
