@@ -1,0 +1,197 @@
+package wire_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/server/wire"
+)
+
+// randomState returns a state with a random few of every field set, edges
+// included.
+func randomState(r *rand.Rand) input.State {
+	var s input.State
+	for range r.IntN(4) {
+		s.SetKey(input.Key(r.IntN(int(input.KeyMax)+1)), true)
+		s.KeysPressed.Set(input.Key(r.IntN(int(input.KeyMax)+1)), true)
+		s.KeysReleased.Set(input.Key(r.IntN(int(input.KeyMax)+1)), true)
+	}
+	if r.IntN(2) == 0 {
+		s.CursorX, s.CursorY = r.Float64()*800, math.Copysign(0, -1)
+	}
+	if r.IntN(2) == 0 {
+		s.SetMouseButton(input.MouseButton(r.IntN(int(input.MouseButtonMax)+1)), true)
+		s.MousePressed = 1 << r.IntN(int(input.MouseButtonMax)+1)
+	}
+	if r.IntN(3) == 0 {
+		s.WheelY = r.Float64()*4 - 2
+	}
+	for range r.IntN(3) {
+		pad := r.IntN(input.MaxGamepads)
+		s.SetGamepadButton(pad, input.GamepadButton(r.IntN(int(input.GamepadButtonMax)+1)), true)
+		s.SetGamepadAxis(pad, input.GamepadAxis(r.IntN(input.GamepadAxes)), r.Float64()*2-1)
+		s.Gamepads[pad].Released = 1 << r.IntN(int(input.GamepadButtonMax)+1)
+	}
+	return s
+}
+
+// A state encodes and decodes to the same state (floats by their bits),
+// edges and all; an input message keeps the held part and the tick.
+func TestStateRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		s := randomState(r)
+		b := wire.AppendState(nil, &s)
+		var got input.State
+		if err := wire.DecodeState(b, &got); err != nil || !got.Same(&s) {
+			t.Fatalf("state %d: %v\n got %+v\nwant %+v", i, err, got, s)
+		}
+		tick := int64(r.IntN(1e6) + 1)
+		msg := wire.AppendInput(nil, tick, &s)
+		held := s
+		held.ClearEdges()
+		held.WheelX, held.WheelY = s.WheelX, s.WheelY // the wheel's motion is part of a held input
+		gotTick, err := wire.DecodeInput(msg, &got)
+		if err != nil || gotTick != tick || !got.Same(&held) {
+			t.Fatalf("input %d: tick %d, %v\n got %+v\nwant %+v", i, gotTick, err, got, held)
+		}
+		if len(msg) > wire.MaxInput {
+			t.Fatalf("input %d: %d bytes, over MaxInput", i, len(msg))
+		}
+	}
+}
+
+// The longest held state there is, with the largest tick, fits in
+// MaxInput.
+func TestLongestInputFits(t *testing.T) {
+	var s input.State
+	for k := input.Key(0); k <= input.KeyMax; k++ {
+		s.SetKey(k, true)
+	}
+	s.CursorX, s.CursorY, s.WheelX, s.WheelY = 1, 1, 1, 1
+	s.Mouse = 0xff >> (7 - input.MouseButtonMax)
+	for p := range s.Gamepads {
+		for b := input.GamepadButton(0); b <= input.GamepadButtonMax; b++ {
+			s.SetGamepadButton(p, b, true)
+		}
+		for a := range input.GamepadAxes {
+			s.SetGamepadAxis(p, input.GamepadAxis(a), -1)
+		}
+	}
+	msg := wire.AppendInput(nil, math.MaxInt64/2, &s)
+	if len(msg) > wire.MaxInput {
+		t.Fatalf("the longest input is %d bytes, over MaxInput %d", len(msg), wire.MaxInput)
+	}
+	var got input.State
+	if _, err := wire.DecodeInput(msg, &got); err != nil || !got.Same(&s) {
+		t.Fatalf("the longest input: %v", err)
+	}
+	t.Logf("the longest input message: %d bytes", len(msg))
+}
+
+// What no client of ours sends and no device gives is refused, by name.
+func TestBadInputsRefused(t *testing.T) {
+	var stick input.State
+	stick.SetGamepadAxis(0, input.AxisLeftStickHorizontal, 0.5)
+	good := wire.AppendInput(nil, 9, &stick)
+	axisAt := len(good) - 8 // the axis's float is last
+	withAxis := func(v float64) []byte {
+		b := bytes.Clone(good)
+		for i := range 8 {
+			b[axisAt+i] = byte(math.Float64bits(v) >> (8 * i))
+		}
+		return b
+	}
+	var pressed input.State
+	pressed.SetKey(input.KeySpace, true)
+	pressed.KeysPressed.Set(input.KeySpace, true)
+	pressedMsg := []byte{9}
+	pressedMsg = wire.AppendState(pressedMsg, &pressed)
+	cases := []struct {
+		name string
+		msg  []byte
+		want error
+	}{
+		{"empty", nil, wire.ErrMalformed},
+		{"tick 0", wire.AppendInput(nil, 0, &stick), wire.ErrMalformed},
+		{"cut short", good[:len(good)-1], wire.ErrMalformed},
+		{"a byte left over", append(bytes.Clone(good), 0), wire.ErrMalformed},
+		{"NaN axis", withAxis(math.NaN()), wire.ErrMalformed},
+		{"infinite axis", withAxis(math.Inf(1)), wire.ErrMalformed},
+		{"axis past 1", withAxis(1.5), wire.ErrMalformed},
+		{"unknown field", []byte{9, 0, 0x80}, wire.ErrMalformed},
+		{"key past KeyMax", append([]byte{9, 1, 0}, bytes.Repeat([]byte{0xff}, 8*input.KeySetWords)...), wire.ErrMalformed},
+		{"a press (the server derives them)", pressedMsg, wire.ErrNotHeld},
+		{"oversized", append(bytes.Clone(good), make([]byte, wire.MaxInput)...), wire.ErrOversized},
+	}
+	for _, c := range cases {
+		var s input.State
+		if _, err := wire.DecodeInput(c.msg, &s); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+		if s != (input.State{}) {
+			t.Errorf("%s: the refused message left %+v", c.name, s)
+		}
+	}
+	if _, err := wire.DecodeInput(good, new(input.State)); err != nil {
+		t.Fatalf("the good message: %v", err)
+	}
+}
+
+// A tick message carries the inputs that changed; decoding it onto the
+// tick before's inputs gives the tick's.
+func TestTickCarriesChanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	prev := make([]input.State, 3)
+	have := make([]input.State, 3)
+	for tick := int64(1); tick <= 500; tick++ {
+		in := make([]input.State, 3)
+		copy(in, prev)
+		in[r.IntN(3)] = randomState(r)
+		msg := wire.AppendTick(nil, tick, uint64(tick)*77, in, prev)
+		gotTick, sum, err := wire.DecodeTick(msg, have)
+		if err != nil || gotTick != tick || sum != uint64(tick)*77 {
+			t.Fatalf("tick %d: %d %x %v", tick, gotTick, sum, err)
+		}
+		for p := range in {
+			if !have[p].Same(&in[p]) {
+				t.Fatalf("tick %d, player %d: %+v, want %+v", tick, p, have[p], in[p])
+			}
+		}
+		prev = in
+	}
+	unchanged := wire.AppendTick(nil, 1, 0, prev, prev)
+	if len(unchanged) != 1+8+1 {
+		t.Errorf("a tick with no change is %d bytes, want 10", len(unchanged))
+	}
+	if _, _, err := wire.DecodeTick([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0x08}, have); !errors.Is(err, wire.ErrMalformed) {
+		t.Errorf("a tick naming player 4 of 3: %v", err)
+	}
+}
+
+// FuzzDecodeInput: no input message crashes the decoder; what it takes
+// encodes back to a message that decodes to the same.
+func FuzzDecodeInput(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 8 {
+		s := randomState(r)
+		f.Add(wire.AppendInput(nil, int64(r.IntN(1000)+1), &s))
+	}
+	f.Add([]byte{1, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s input.State
+		tick, err := wire.DecodeInput(b, &s)
+		if err != nil {
+			return
+		}
+		var again input.State
+		tick2, err := wire.DecodeInput(wire.AppendInput(nil, tick, &s), &again)
+		if err != nil || tick2 != tick || !again.Same(&s) {
+			t.Fatalf("re-encoded: %d %v", tick2, err)
+		}
+	})
+}
