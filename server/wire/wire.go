@@ -453,17 +453,16 @@ func DecodeTick(b []byte, players []input.State) (tick int64, sum uint64, err er
 // Start is what a player is told when the match begins: its seat and what
 // every run of the match must share.
 type Start struct {
-	Game     string `json:"game"`
-	Version  string `json:"version"`
-	Match    string `json:"match"`
-	Players  int    `json:"players"`
-	Seat     int    `json:"seat"` // the player's number, from 0
-	Seed     uint64 `json:"seed"`
-	Seconds  int    `json:"seconds"` // the match's length in game time; 0: until the game ends
-	Rounds   int    `json:"rounds"`  // the game's own setting (rally: rounds to play; 0: no limit)
-	Hz       int    `json:"hz"`      // the match's tick rate
-	MaxLead  int    `json:"max_lead"`
-	MaxInput int    `json:"max_input"`
+	Game     string            `json:"game"`
+	Version  string            `json:"version"`
+	Match    string            `json:"match"`
+	Players  int               `json:"players"`
+	Seat     int               `json:"seat"` // the player's number, from 0
+	Seed     uint64            `json:"seed"`
+	Settings map[string]string `json:"settings,omitempty"` // the game's own (rally: "rounds")
+	Ticks    int64             `json:"ticks"`              // the match's length in ticks; 0: until the game ends
+	Hz       int               `json:"hz"`                 // the match's tick rate
+	MaxLead  int               `json:"max_lead"`           // how far past the server's next tick an input may be stamped
 }
 
 // End is what the players are told when the match is over.

@@ -1,0 +1,576 @@
+// Package match runs a game (a sim.Game) as an authoritative match on a
+// Nakama server: the server simulates the game on the engine's core at the
+// match's tick rate, from the inputs its players' clients send, and
+// broadcasts every tick's inputs and state checksum, so that every client
+// simulates the same run and checks it, tick by tick.
+//
+// # A match
+//
+// Whoever creates it (Register's RPC "<game>_create", or the server's own
+// code: nk.MatchCreate) gives its players (1 to the game's MaxPlayers), its
+// length in seconds and the game's settings; the server picks a seed when
+// none is given. Clients join with metadata {"game": name, "version":
+// version}: a client of another game or version is refused, as is one
+// that comes once every seat is taken or the match has begun (a run cannot
+// be joined midway: there is no state snapshot to send yet). When the last
+// seat is taken the match begins: each player is sent its wire.Start (its
+// seat, the seed, the settings), and from the next tick of Nakama's match
+// loop on, each MatchLoop runs one tick of the game:
+//
+//  1. the input messages that arrived since the tick before are taken (see
+//     Inputs for the rules: a late input is applied at the next tick run; a
+//     future-stamped, stale, malformed or oversized one is refused and
+//     counted, and can change nothing);
+//  2. every player's input of the tick is decided (Inputs.Tick) and the
+//     simulation runs the tick (sim.Runner.Step);
+//  3. the tick's number, its inputs that changed and the state checksum
+//     after it are broadcast (wire.OpTick).
+//
+// The match ends when the game's run ends (its length reached, or its scene
+// chain ended): the players are sent wire.End, and the match stops. It
+// ends too when every player has left, when it has not begun within
+// LobbyTimeout, and when the server shuts down (wire.End says so; the run
+// is lost: a match's state lives in the server's memory only).
+//
+// MatchSignal "stats" returns the match's counters as JSON (Stats): the
+// RPC "<game>_stats" returns them to a client.
+package match
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"time"
+
+	"github.com/heroiclabs/nakama-common/runtime"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/server/wire"
+)
+
+// Limits of a match.
+const (
+	// MaxSeconds is the longest match.
+	MaxSeconds = 3600
+	// DefaultSeconds is a match's length when its creator gives none.
+	DefaultSeconds = 120
+	// LobbyTimeout is how long a match waits for its players.
+	LobbyTimeout = 2 * time.Minute
+	// ReserveTimeout is how long a seat stays taken for a client whose
+	// join was accepted, until it arrives.
+	ReserveTimeout = 15 * time.Second
+)
+
+// Params are a match's parameters, as its creator gives them to
+// nk.MatchCreate (JSON numbers and strings).
+type Params struct {
+	Players  int               `json:"players"`
+	Seconds  int               `json:"seconds"`
+	Seed     uint64            `json:"seed"` // 0: the server picks one
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// map returns p as nk.MatchCreate takes it.
+func (p *Params) asMap() map[string]any {
+	m := map[string]any{"players": p.Players, "seconds": p.Seconds, "seed": strconv.FormatUint(p.Seed, 10)}
+	if len(p.Settings) > 0 {
+		s := map[string]any{}
+		for k, v := range p.Settings {
+			s[k] = v
+		}
+		m["settings"] = s
+	}
+	return m
+}
+
+// parseParams reads the params nk.MatchCreate was given.
+func parseParams(g *sim.Game, m map[string]any) (Params, error) {
+	p := Params{Players: 2, Seconds: DefaultSeconds}
+	num := func(k string, v any) (int64, error) {
+		switch n := v.(type) {
+		case int:
+			return int64(n), nil
+		case int64:
+			return n, nil
+		case float64:
+			if n == float64(int64(n)) {
+				return int64(n), nil
+			}
+		case json.Number:
+			return n.Int64()
+		case string:
+			return strconv.ParseInt(n, 10, 64)
+		}
+		return 0, fmt.Errorf("match: %s %v: want a whole number", k, v)
+	}
+	for k, v := range m {
+		switch k {
+		case "players", "seconds":
+			n, err := num(k, v)
+			if err != nil {
+				return p, err
+			}
+			if k == "players" {
+				if n < 1 || n > int64(g.MaxPlayers) {
+					return p, fmt.Errorf("match: %d players: %s has 1 to %d", n, g.Name, g.MaxPlayers)
+				}
+				p.Players = int(n)
+			} else {
+				if n < 0 || n > MaxSeconds {
+					return p, fmt.Errorf("match: %d seconds: want 0 (until the game ends) to %d", n, MaxSeconds)
+				}
+				p.Seconds = int(n)
+			}
+		case "seed":
+			s, ok := v.(string)
+			seed, err := strconv.ParseUint(s, 10, 64)
+			if !ok || err != nil {
+				return p, fmt.Errorf("match: seed %v: want a whole number as a string", v)
+			}
+			p.Seed = seed
+		case "settings":
+			sm, ok := v.(map[string]any)
+			if !ok {
+				return p, fmt.Errorf("match: settings %v: want an object of strings", v)
+			}
+			p.Settings = map[string]string{}
+			for sk, sv := range sm {
+				s, ok := sv.(string)
+				if !ok {
+					return p, fmt.Errorf("match: setting %s %v: want a string", sk, sv)
+				}
+				p.Settings[sk] = s
+			}
+		default:
+			return p, fmt.Errorf("match: no parameter %q (players, seconds, seed, settings)", k)
+		}
+	}
+	return p, nil
+}
+
+// Label is a match's label, JSON, as nk.MatchList queries it
+// ("+label.game:rally +label.open:T").
+type Label struct {
+	Game    string `json:"game"`
+	Version string `json:"version"`
+	Open    bool   `json:"open"` // it takes players
+	Players int    `json:"players"`
+	Joined  int    `json:"joined"`
+}
+
+// Stats is what MatchSignal "stats" returns: the match's counters.
+type Stats struct {
+	Match   string           `json:"match"`
+	Phase   string           `json:"phase"`
+	Tick    int64            `json:"tick"` // the last tick run
+	Players []SeatJSON       `json:"players"`
+	Loop    LoopStats        `json:"loop"`
+	Bytes   int64            `json:"bytes"`               // tick messages' payloads broadcast, per player
+	Strange map[string]int64 `json:"strangers,omitempty"` // messages before the start, or from no player of the match, by reason
+}
+
+// SeatJSON is one player's counters in Stats.
+type SeatJSON struct {
+	Seat    int              `json:"seat"`
+	User    string           `json:"user"`
+	Left    bool             `json:"left"`
+	Taken   int64            `json:"taken"`
+	Late    int64            `json:"late"`
+	Refused map[string]int64 `json:"refused,omitempty"`
+}
+
+// LoopStats times the match's ticks: Step is the simulation's share of a
+// MatchLoop call, Interval the wall time between two calls (Nakama's
+// ticker: 1/Hz when the server keeps up).
+type LoopStats struct {
+	Ticks       int64   `json:"ticks"`
+	StepP50Us   float64 `json:"step_p50_us"`
+	StepP99Us   float64 `json:"step_p99_us"`
+	StepMaxUs   float64 `json:"step_max_us"`
+	IntervalP50 float64 `json:"interval_p50_ms"`
+	IntervalP99 float64 `json:"interval_p99_ms"`
+	IntervalMax float64 `json:"interval_max_ms"`
+	LoopP99Us   float64 `json:"loop_p99_us"` // a whole MatchLoop call
+}
+
+// Handler is a match of a game: Nakama's runtime.Match. Register makes one
+// per match.
+type Handler struct {
+	game *sim.Game
+}
+
+// phases of a match.
+const (
+	lobby = iota
+	playing
+	over
+)
+
+var phaseNames = [...]string{"lobby", "playing", "over"}
+
+// player is a seat's client.
+type player struct {
+	presence runtime.Presence // nil: the seat is free (reserved when reserved is set)
+	reserved string           // the session a join was accepted for, until it arrives
+	until    time.Time        // when the reservation lapses
+	left     bool
+}
+
+// state is a match's state: Nakama keeps it between the handler's calls
+// (all on the match's goroutine).
+type state struct {
+	id      string
+	hz      int
+	params  Params
+	start   time.Time // when the match was made
+	phase   int
+	seats   []player
+	inputs  *Inputs
+	runner  *sim.Runner
+	ticks   int64         // the run's length in ticks; 0: until the game ends
+	in      []input.State // this tick's inputs
+	prev    []input.State // the tick before's
+	buf     []byte
+	strange [reasons]int64
+	bytes   int64
+	last    int64 // the last tick run
+	endWhy  string
+
+	step, interval, loop engine.Histogram
+	lastLoop             time.Time
+}
+
+// MatchInit makes the match from its params (see Params).
+func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, params map[string]interface{}) (interface{}, int, string) {
+	id, _ := ctx.Value(runtime.RUNTIME_CTX_MATCH_ID).(string)
+	p, err := parseParams(h.game, params)
+	if err == nil {
+		_, _, err = h.game.New(0, p.Settings) // the settings are checked before anyone joins
+	}
+	if err != nil {
+		logger.Error("%s match %s: %v", h.game.Name, id, err)
+		return nil, h.game.Hz, "" // Nakama refuses the match (a nil state)
+	}
+	if p.Seed == 0 {
+		var b [8]byte
+		rand.Read(b[:])
+		p.Seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	s := &state{id: id, hz: h.game.Hz, params: p, start: time.Now(), seats: make([]player, p.Players)}
+	s.ticks = int64(p.Seconds) * int64(s.hz)
+	return s, s.hz, h.label(s)
+}
+
+func (h *Handler) label(s *state) string {
+	l := Label{Game: h.game.Name, Version: h.game.Version, Open: s.phase == lobby && s.free() > 0,
+		Players: len(s.seats), Joined: s.joined()}
+	b, _ := json.Marshal(l)
+	return string(b)
+}
+
+// joined counts the seats taken by a client that arrived.
+func (s *state) joined() int {
+	n := 0
+	for _, p := range s.seats {
+		if p.presence != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// free counts the seats neither taken nor reserved.
+func (s *state) free() int {
+	n := 0
+	for _, p := range s.seats {
+		if p.presence == nil && p.reserved == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// seatOf returns the seat of the client of session id, or -1.
+func (s *state) seatOf(session string) int {
+	for i, p := range s.seats {
+		if p.presence != nil && p.presence.GetSessionId() == session {
+			return i
+		}
+	}
+	return -1
+}
+
+// MatchJoinAttempt admits a client of the match's game and version while
+// seats are free and the match has not begun; it reserves the client a
+// seat.
+func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, presence runtime.Presence, metadata map[string]string) (interface{}, bool, string) {
+	s := st.(*state)
+	reason := ""
+	session := presence.GetSessionId()
+	switch game, version := metadata["game"], metadata["version"]; {
+	case game != h.game.Name:
+		reason = fmt.Sprintf("this is a match of %q, not %q", h.game.Name, game)
+	case version != h.game.Version:
+		reason = fmt.Sprintf("this is %s version %q; yours is %q", h.game.Name, h.game.Version, version)
+	case s.phase != lobby:
+		reason = "the match has begun"
+	case s.seatOf(session) >= 0:
+		reason = "this session has joined the match already"
+	case s.free() == 0:
+		reason = fmt.Sprintf("the match has its %d players", len(s.seats))
+	}
+	if reason != "" {
+		logger.Info("%s match %s: refused %s (%s): %s", h.game.Name, s.id, presence.GetUsername(), session, reason)
+		return s, false, reason
+	}
+	for i := range s.seats {
+		if p := &s.seats[i]; p.presence == nil && p.reserved == "" {
+			p.reserved, p.until = session, time.Now().Add(ReserveTimeout)
+			break
+		}
+	}
+	return s, true, ""
+}
+
+// MatchJoin seats the clients that arrived; once every seat is taken the
+// match begins.
+func (h *Handler) MatchJoin(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, presences []runtime.Presence) interface{} {
+	s := st.(*state)
+	for _, pr := range presences {
+		seat := -1
+		for i := range s.seats {
+			if s.seats[i].reserved == pr.GetSessionId() {
+				seat = i
+				break
+			}
+		}
+		if seat < 0 || s.phase != lobby { // its reservation lapsed and the seat went to another
+			logger.Warn("%s match %s: %s arrived with no seat: kicked", h.game.Name, s.id, pr.GetSessionId())
+			dispatcher.MatchKick([]runtime.Presence{pr})
+			continue
+		}
+		s.seats[seat] = player{presence: pr}
+		logger.Info("%s match %s: %s joined as player %d of %d", h.game.Name, s.id, pr.GetUsername(), seat+1, len(s.seats))
+	}
+	if s.phase == lobby && s.joined() == len(s.seats) {
+		if err := h.begin(s, dispatcher); err != nil {
+			logger.Error("%s match %s: %v", h.game.Name, s.id, err)
+			h.end(s, dispatcher, err.Error())
+		}
+	}
+	dispatcher.MatchLabelUpdate(h.label(s))
+	return s
+}
+
+// begin starts the run and tells each player its seat.
+func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
+	first, _, err := h.game.New(s.params.Seed, s.params.Settings)
+	if err != nil {
+		return err
+	}
+	n := len(s.seats)
+	r, err := sim.New(first, sim.Options{Players: n, Ticks: s.ticks})
+	if err != nil {
+		return err
+	}
+	s.runner, s.inputs = r, NewInputs(n)
+	s.in, s.prev = make([]input.State, n), make([]input.State, n)
+	s.phase = playing
+	for i, p := range s.seats {
+		start := wire.Start{Game: h.game.Name, Version: h.game.Version, Match: s.id, Players: n, Seat: i,
+			Seed: s.params.Seed, Settings: maps.Clone(s.params.Settings), Ticks: s.ticks, Hz: s.hz, MaxLead: MaxLead}
+		b, err := json.Marshal(start)
+		if err != nil {
+			return err
+		}
+		if err := dispatcher.BroadcastMessage(wire.OpStart, b, []runtime.Presence{p.presence}, nil, true); err != nil {
+			return fmt.Errorf("telling player %d the match began: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// end tells the players the match is over, and why.
+func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) {
+	if s.phase == over {
+		return
+	}
+	s.phase, s.endWhy = over, why
+	b, _ := json.Marshal(wire.End{Reason: why, Tick: s.last})
+	dispatcher.BroadcastMessage(wire.OpEnd, b, nil, nil, true)
+	if s.runner != nil {
+		s.runner.Close()
+	}
+}
+
+// MatchLeave frees a seat in the lobby; once the match has begun the
+// player's input is released and held empty from the next tick.
+func (h *Handler) MatchLeave(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, presences []runtime.Presence) interface{} {
+	s := st.(*state)
+	for _, pr := range presences {
+		seat := s.seatOf(pr.GetSessionId())
+		if seat < 0 {
+			continue
+		}
+		logger.Info("%s match %s: player %d (%s) left", h.game.Name, s.id, seat+1, pr.GetUsername())
+		if s.phase == lobby {
+			s.seats[seat] = player{}
+			continue
+		}
+		s.seats[seat].left = true
+		if s.inputs != nil {
+			s.inputs.Leave(seat)
+		}
+	}
+	dispatcher.MatchLabelUpdate(h.label(s))
+	return s
+}
+
+// MatchLoop runs one tick of the game once the match has begun (see the
+// package doc).
+func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, messages []runtime.MatchData) interface{} {
+	s := st.(*state)
+	began := time.Now()
+	switch s.phase {
+	case over:
+		return nil
+	case lobby:
+		s.strange[Early] += int64(len(messages)) // no tick to apply them to yet
+		now := time.Now()
+		for i := range s.seats {
+			if p := &s.seats[i]; p.reserved != "" && p.presence == nil && now.After(p.until) {
+				*p = player{}
+			}
+		}
+		if now.Sub(s.start) > LobbyTimeout {
+			logger.Info("%s match %s: %d of %d players came in %v: ended", h.game.Name, s.id, s.joined(), len(s.seats), LobbyTimeout)
+			h.end(s, dispatcher, fmt.Sprintf("the players did not come within %v", LobbyTimeout))
+			return nil
+		}
+		return s
+	}
+
+	for _, m := range messages {
+		seat := s.seatOf(m.GetSessionId())
+		switch {
+		case seat < 0:
+			s.strange[Stranger]++
+		case m.GetOpCode() != wire.OpInput:
+			s.inputs.Refuse(seat, UnknownOp)
+		default:
+			s.inputs.Take(seat, m.GetData())
+		}
+	}
+	t := s.inputs.Tick(s.in)
+	stepBegan := time.Now()
+	ran, sum, err := s.runner.Step(s.in)
+	s.step.Record(time.Since(stepBegan))
+	if err != nil {
+		why := "the game ended"
+		if !errors.Is(err, sim.ErrDone) {
+			why = fmt.Sprintf("the server's simulation failed: %v", err)
+			logger.Error("%s match %s: tick %d: %v", h.game.Name, s.id, t, err)
+		}
+		h.end(s, dispatcher, why)
+		return nil
+	}
+	if ran != t {
+		h.end(s, dispatcher, fmt.Sprintf("the server's simulation ran tick %d for tick %d", ran, t))
+		return nil
+	}
+	s.last = t
+	s.buf = wire.AppendTick(s.buf[:0], t, sum, s.in, s.prev)
+	s.bytes += int64(len(s.buf))
+	copy(s.prev, s.in)
+	if err := dispatcher.BroadcastMessage(wire.OpTick, s.buf, nil, nil, true); err != nil {
+		logger.Warn("%s match %s: tick %d: broadcast: %v", h.game.Name, s.id, t, err)
+	}
+	if !s.lastLoop.IsZero() {
+		s.interval.Record(began.Sub(s.lastLoop))
+	}
+	s.lastLoop = began
+	defer func() { s.loop.Record(time.Since(began)) }()
+	switch {
+	case s.runner.Done():
+		h.end(s, dispatcher, "the game ended")
+		return nil
+	case s.allLeft():
+		logger.Info("%s match %s: every player left after tick %d: ended", h.game.Name, s.id, t)
+		h.end(s, dispatcher, "every player left")
+		return nil
+	}
+	return s
+}
+
+// allLeft reports whether every player has left.
+func (s *state) allLeft() bool {
+	for _, p := range s.seats {
+		if !p.left {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchTerminate ends the match as the server shuts down: the players are
+// told; the run is lost.
+func (h *Handler) MatchTerminate(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, graceSeconds int) interface{} {
+	s := st.(*state)
+	h.end(s, dispatcher, "the server is shutting down: the match is lost")
+	return nil
+}
+
+// MatchSignal answers "stats" with the match's counters (Stats, JSON).
+func (h *Handler) MatchSignal(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, data string) (interface{}, string) {
+	s := st.(*state)
+	if data != "stats" {
+		return s, fmt.Sprintf(`{"error":"unknown signal %q (stats)"}`, data)
+	}
+	b, _ := json.Marshal(h.stats(s))
+	return s, string(b)
+}
+
+func (h *Handler) stats(s *state) Stats {
+	us := func(d time.Duration) float64 { return float64(d.Microseconds()) }
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	st := Stats{Match: s.id, Phase: phaseNames[s.phase], Tick: s.last, Bytes: s.bytes,
+		Loop: LoopStats{Ticks: s.step.Count(), StepP50Us: us(s.step.Quantile(0.5)), StepP99Us: us(s.step.Quantile(0.99)),
+			StepMaxUs: us(s.step.Max()), IntervalP50: ms(s.interval.Quantile(0.5)), IntervalP99: ms(s.interval.Quantile(0.99)),
+			IntervalMax: ms(s.interval.Max()), LoopP99Us: us(s.loop.Quantile(0.99))}}
+	for i, p := range s.seats {
+		sj := SeatJSON{Seat: i, Left: p.left}
+		if p.presence != nil {
+			sj.User = p.presence.GetUserId()
+		}
+		if s.inputs != nil {
+			ss := s.inputs.Stats(i)
+			sj.Taken, sj.Late = ss.Taken, ss.Late
+			for r, n := range ss.Refused {
+				if n > 0 {
+					if sj.Refused == nil {
+						sj.Refused = map[string]int64{}
+					}
+					sj.Refused[Reason(r).String()] = n
+				}
+			}
+		}
+		st.Players = append(st.Players, sj)
+	}
+	for r, n := range s.strange {
+		if n > 0 {
+			if st.Strange == nil {
+				st.Strange = map[string]int64{}
+			}
+			st.Strange[Reason(r).String()] = n
+		}
+	}
+	return st
+}

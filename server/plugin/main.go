@@ -1,0 +1,28 @@
+// Command plugin is the game server's Nakama runtime module: built with
+// -buildmode=plugin into a .so that Nakama loads from its runtime path, it
+// registers the games it serves as authoritative matches (package match).
+// It must be built with the same Go toolchain and the same version of
+// every package it shares with the nakama binary that loads it: both are
+// built from this module (scripts/server.sh), and TestVersions checks it.
+package main
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/heroiclabs/nakama-common/runtime"
+
+	"github.com/fixedstep/fixedstep/server/match"
+	"github.com/fixedstep/fixedstep/server/rally"
+)
+
+// InitModule is what Nakama calls when it loads the plugin.
+func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, initializer runtime.Initializer) error {
+	if err := match.Register(initializer, &rally.Spec); err != nil {
+		return err
+	}
+	logger.Info("fixedstep: serving %s version %s as authoritative matches at %d Hz", rally.Name, rally.Version, rally.Hz)
+	return nil
+}
+
+func main() {}

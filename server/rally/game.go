@@ -1,0 +1,38 @@
+package rally
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/server/sim"
+)
+
+// MaxRounds bounds the "rounds" setting.
+const MaxRounds = 1000
+
+// Spec is rally as a server's matches run it: settings "rounds" (the
+// rounds to play, 0 or absent: no limit).
+var Spec = sim.Game{
+	Name:       Name,
+	Version:    Version,
+	MaxPlayers: input.MaxPlayers,
+	Hz:         Hz,
+	New: func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
+		g := &Game{Seed: seed}
+		for k, v := range settings {
+			switch k {
+			case "rounds":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 || n > MaxRounds {
+					return nil, nil, fmt.Errorf("rally: rounds %q: want 0 (no limit) to %d", v, MaxRounds)
+				}
+				g.Rounds = n
+			default:
+				return nil, nil, fmt.Errorf("rally: no setting %q (it has rounds)", k)
+			}
+		}
+		return g.First(), func(seat int, in *input.State) { Bot(g.World(), seat, in) }, nil
+	},
+}
