@@ -404,7 +404,8 @@ func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) 
 		return
 	}
 	s.phase, s.endWhy = over, why
-	b, _ := json.Marshal(wire.End{Reason: why, Tick: s.last})
+	stats, _ := json.Marshal(h.stats(s))
+	b, _ := json.Marshal(wire.End{Reason: why, Tick: s.last, Stats: stats})
 	dispatcher.BroadcastMessage(wire.OpEnd, b, nil, nil, true)
 	if s.runner != nil {
 		s.runner.Close()

@@ -26,6 +26,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -469,4 +470,8 @@ type Start struct {
 type End struct {
 	Reason string `json:"reason"`
 	Tick   int64  `json:"tick"` // the last tick run
+
+	// Stats are the server's figures for the match, as its game server
+	// counts them (package match: Stats), when it gives them.
+	Stats json.RawMessage `json:"stats,omitempty"`
 }

@@ -1,0 +1,312 @@
+// Package client plays a game's authoritative match on a Nakama server
+// (package match), headless: it authenticates, finds or creates a match,
+// joins it, sends its player's input for the ticks ahead, and simulates
+// every tick the server broadcasts with the inputs the server ran it with,
+// checking the server's state checksum against its own at every tick.
+//
+//	c, err := client.Dial(ctx, "http://127.0.0.1:7350", client.Options{Device: "player-one-device"})
+//	id, err := c.Find(ctx, &rally.Spec, 2)
+//	m, err := c.Join(ctx, &rally.Spec, id)
+//	res, err := m.Play(ctx, client.Play{}) // the game's bot plays the seat
+//
+// It speaks Nakama's documented protocol: device authentication over the
+// HTTP API, then the realtime socket (a websocket, protobuf envelopes of
+// nakama-common's rtapi) for RPCs and match data.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/heroiclabs/nakama-common/api"
+	"github.com/heroiclabs/nakama-common/rtapi"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fixedstep/fixedstep/server/sim"
+)
+
+// Options configure Dial.
+type Options struct {
+	// ServerKey is the server's socket key ("defaultkey" when empty: a
+	// Nakama's default).
+	ServerKey string
+
+	// Device identifies the player's device: 10 to 128 characters. The
+	// server makes the account the first time it sees one.
+	Device string
+
+	// Username, if set, names a new account (the server picks one
+	// otherwise).
+	Username string
+}
+
+// A Client is an authenticated player's realtime socket.
+type Client struct {
+	base  *url.URL
+	token string
+	user  string
+
+	ws      *websocket.Conn
+	writeMu sync.Mutex
+	cid     atomic.Int64
+
+	mu      sync.Mutex
+	waiting map[string]chan *rtapi.Envelope // replies by cid
+	matches map[string]chan *rtapi.MatchData
+	err     error // why the socket closed
+	done    chan struct{}
+
+	bytesIn, bytesOut atomic.Int64
+}
+
+// Dial authenticates the device at the server (an http:// base URL, the
+// server's HTTP API port: 7350 by default) and opens its realtime socket.
+func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
+	base, err := url.Parse(server)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("client: server %q: want http://host:port", server)
+	}
+	if n := len(opts.Device); n < 10 || n > 128 {
+		return nil, fmt.Errorf("client: device %q: want 10 to 128 characters", opts.Device)
+	}
+	key := opts.ServerKey
+	if key == "" {
+		key = "defaultkey"
+	}
+	q := url.Values{"create": {"true"}}
+	if opts.Username != "" {
+		q.Set("username", opts.Username)
+	}
+	auth := base.JoinPath("/v2/account/authenticate/device")
+	auth.RawQuery = q.Encode()
+	body, _ := json.Marshal(map[string]string{"id": opts.Device})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, auth.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.SetBasicAuth(key, "")
+	req.Header.Set("Content-Type", "application/json")
+	var session struct {
+		Token string `json:"token"`
+	}
+	if err := call(req, &session); err != nil {
+		return nil, fmt.Errorf("client: authenticating: %w", err)
+	}
+
+	ws := *base
+	ws.Scheme = strings.Replace(base.Scheme, "http", "ws", 1)
+	ws.Path = "/ws"
+	ws.RawQuery = url.Values{"token": {session.Token}, "format": {"protobuf"}, "status": {"false"}}.Encode()
+	conn, resp, err := websocket.DefaultDialer.DialContext(ctx, ws.String(), nil)
+	if err != nil {
+		if resp != nil {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+			err = fmt.Errorf("%w: %s %s", err, resp.Status, bytes.TrimSpace(b))
+		}
+		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
+	}
+	c := &Client{base: base, token: session.Token, ws: conn, waiting: map[string]chan *rtapi.Envelope{},
+		matches: map[string]chan *rtapi.MatchData{}, done: make(chan struct{})}
+	go c.read()
+	return c, nil
+}
+
+// call does an HTTP API request and decodes its JSON answer into out,
+// or returns the server's error message.
+func call(req *http.Request, out any) error {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(b, &e) == nil && e.Message != "" {
+			return fmt.Errorf("%s: %s", resp.Status, e.Message)
+		}
+		return fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(b))
+	}
+	return json.Unmarshal(b, out)
+}
+
+// Close closes the socket: the server takes the player out of its
+// matches.
+func (c *Client) Close() error {
+	c.writeMu.Lock()
+	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+	c.writeMu.Unlock()
+	err := c.ws.Close()
+	<-c.done
+	return err
+}
+
+// Bytes returns the bytes of the socket's messages received and sent so
+// far (websocket payloads: the protobuf envelopes).
+func (c *Client) Bytes() (in, out int64) { return c.bytesIn.Load(), c.bytesOut.Load() }
+
+// read reads the socket until it closes, handing replies to their callers
+// and match data to their matches.
+func (c *Client) read() {
+	defer close(c.done)
+	var err error
+	for {
+		var b []byte
+		_, b, err = c.ws.ReadMessage()
+		if err != nil {
+			break
+		}
+		c.bytesIn.Add(int64(len(b)))
+		env := &rtapi.Envelope{}
+		if err = proto.Unmarshal(b, env); err != nil {
+			err = fmt.Errorf("client: a message from the server does not decode: %w", err)
+			break
+		}
+		c.mu.Lock()
+		if env.Cid != "" {
+			if ch := c.waiting[env.Cid]; ch != nil {
+				delete(c.waiting, env.Cid)
+				ch <- env
+			}
+		} else if d := env.GetMatchData(); d != nil {
+			if ch := c.matches[d.MatchId]; ch != nil {
+				select {
+				case ch <- d:
+				default: // the match's reader stopped reading: it has ended
+				}
+			}
+		}
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	c.err = fmt.Errorf("client: the socket closed: %w", err)
+	for cid, ch := range c.waiting {
+		close(ch)
+		delete(c.waiting, cid)
+	}
+	for id, ch := range c.matches {
+		close(ch)
+		delete(c.matches, id)
+	}
+	c.mu.Unlock()
+}
+
+// send writes env to the socket.
+func (c *Client) send(env *rtapi.Envelope) error {
+	b, err := proto.Marshal(env)
+	if err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
+		return fmt.Errorf("client: sending: %w", err)
+	}
+	c.bytesOut.Add(int64(len(b)))
+	return nil
+}
+
+// request sends env with a fresh cid and waits for the server's reply to
+// it; an Error reply is returned as an error.
+func (c *Client) request(ctx context.Context, env *rtapi.Envelope) (*rtapi.Envelope, error) {
+	env.Cid = strconv.FormatInt(c.cid.Add(1), 10)
+	ch := make(chan *rtapi.Envelope, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, c.err
+	}
+	c.waiting[env.Cid] = ch
+	c.mu.Unlock()
+	if err := c.send(env); err != nil {
+		return nil, err
+	}
+	select {
+	case reply, ok := <-ch:
+		if !ok {
+			return nil, c.closedErr()
+		}
+		if e := reply.GetError(); e != nil {
+			return nil, &ServerError{Code: e.Code, Message: e.Message}
+		}
+		return reply, nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.waiting, env.Cid)
+		c.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Client) closedErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// A ServerError is an error the server answered a request with.
+type ServerError struct {
+	Code    int32
+	Message string
+}
+
+func (e *ServerError) Error() string {
+	return fmt.Sprintf("client: the server refused: %s (code %d)", e.Message, e.Code)
+}
+
+// RPC calls the server's RPC id with payload (JSON, as the RPC takes it)
+// and returns its answer.
+func (c *Client) RPC(ctx context.Context, id, payload string) (string, error) {
+	reply, err := c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_Rpc{Rpc: &api.Rpc{Id: id, Payload: payload}}})
+	if err != nil {
+		return "", err
+	}
+	return reply.GetRpc().GetPayload(), nil
+}
+
+// Find returns the id of an open match of game for players players, made
+// when none is open (the server's RPC "<game>_find").
+func (c *Client) Find(ctx context.Context, game *sim.Game, players int) (string, error) {
+	return c.matchRPC(ctx, game.Name+"_find", map[string]int{"players": players})
+}
+
+// Create makes a match of game with the server's RPC "<game>_create" and
+// returns its id. params are the match's (package match's Params: players,
+// seconds, seed, settings).
+func (c *Client) Create(ctx context.Context, game *sim.Game, params any) (string, error) {
+	return c.matchRPC(ctx, game.Name+"_create", params)
+}
+
+func (c *Client) matchRPC(ctx context.Context, rpc string, payload any) (string, error) {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return "", err
+	}
+	answer, err := c.RPC(ctx, rpc, string(b))
+	if err != nil {
+		return "", err
+	}
+	var r struct {
+		Match string `json:"match_id"`
+	}
+	if err := json.Unmarshal([]byte(answer), &r); err != nil || r.Match == "" {
+		return "", fmt.Errorf("client: %s answered %q: want {\"match_id\": id}", rpc, answer)
+	}
+	return r.Match, nil
+}

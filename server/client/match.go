@@ -1,0 +1,290 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/heroiclabs/nakama-common/rtapi"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/server/wire"
+)
+
+// queued is how many match messages a match keeps for Play: a minute of
+// ticks at 60 Hz. A client that falls further behind misses ticks, and
+// Play says so.
+const queued = 4096
+
+// A Match is a match the client joined.
+type Match struct {
+	c    *Client
+	game *sim.Game
+	id   string
+	data chan *rtapi.MatchData
+}
+
+// ID returns the match's id.
+func (m *Match) ID() string { return m.id }
+
+// Join joins the match id of game, telling the server the game's name
+// and version: the server refuses a client of another game or version,
+// and one that comes once the match is full or has begun.
+func (c *Client) Join(ctx context.Context, game *sim.Game, id string) (*Match, error) {
+	m := &Match{c: c, game: game, id: id, data: make(chan *rtapi.MatchData, queued)}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, c.err
+	}
+	c.matches[id] = m.data // before the join: the match may begin at once
+	c.mu.Unlock()
+	_, err := c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchJoin{MatchJoin: &rtapi.MatchJoin{
+		Id:       &rtapi.MatchJoin_MatchId{MatchId: id},
+		Metadata: map[string]string{"game": game.Name, "version": game.Version},
+	}}})
+	if err != nil {
+		c.mu.Lock()
+		delete(c.matches, id)
+		c.mu.Unlock()
+		return nil, fmt.Errorf("client: joining match %s: %w", id, err)
+	}
+	return m, nil
+}
+
+// Send sends the match a message of op code op. Play sends the player's
+// input itself; Send is for what it does not send.
+func (m *Match) Send(op int64, data []byte) error {
+	return m.c.send(&rtapi.Envelope{Message: &rtapi.Envelope_MatchDataSend{MatchDataSend: &rtapi.MatchDataSend{
+		MatchId: m.id, OpCode: op, Data: data, Reliable: true}}})
+}
+
+// Leave leaves the match: the player's seat holds nothing from then on.
+func (m *Match) Leave(ctx context.Context) error {
+	_, err := m.c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchLeave{MatchLeave: &rtapi.MatchLeave{MatchId: m.id}}})
+	return err
+}
+
+// Play configures Match.Play.
+type Play struct {
+	// Bot gives the player's held input for the tick ahead from the state
+	// of the client's own run, after each tick; nil: the game's own bot.
+	Bot sim.Bot
+
+	// Script, if set, gives the player's held input for tick instead of a
+	// bot (a client that does not simulate needs one to play).
+	Script func(tick int64, in *input.State)
+
+	// Idle sends no input: the seat holds nothing.
+	Idle bool
+
+	// Blind does not simulate: the client checks no checksum, and needs
+	// Script to play. A load test's clients are blind, so that their
+	// simulations do not take the server's CPU.
+	Blind bool
+
+	// Lead is how many ticks past the last tick the server broadcast the
+	// client stamps its input for (default 2: it reaches the server before
+	// that tick runs when the round trip is under a tick).
+	Lead int64
+
+	// OnTick, if set, is called after each tick the client ran and
+	// checked (or, blind, received), with the tick's number.
+	OnTick func(tick int64)
+}
+
+// Result is what Play saw.
+type Result struct {
+	Start   wire.Start // what the server sent as the match began: the seat among it
+	Ticks   int64      // the ticks the server broadcast
+	Checked int64      // of them, the ticks the client simulated, its checksum equal to the server's
+	Sent    int64      // input messages sent
+
+	// Moved counts the inputs the server did not run at the tick the
+	// client stamped them for, as sent: late ones (the server applies
+	// them at the next tick it runs) and, were it to happen, any changed
+	// by anyone else. An honest client on a quick link sees none.
+	Moved int64
+
+	End     wire.End
+	Elapsed time.Duration // from the match's start to its end
+
+	// BytesIn and BytesOut are the socket's bytes from the start to the
+	// end (Client.Bytes).
+	BytesIn, BytesOut int64
+}
+
+// A DesyncError is a tick whose checksum the server's simulation and the
+// client's disagree on.
+type DesyncError struct {
+	Tick           int64
+	Server, Client uint64
+}
+
+func (e *DesyncError) Error() string {
+	return fmt.Sprintf("client: tick %d: the server's state checksum is %016x, this client's %016x", e.Tick, e.Server, e.Client)
+}
+
+// Play plays the match until it ends: it waits for the server's start,
+// then runs every tick the server broadcasts with the inputs the server
+// ran it with, checks the checksum, and sends the player's input for the
+// tick Lead ticks ahead. It returns when the server ends the match (Result.End
+// says why), with an error when the client's run disagrees with the
+// server's (a *DesyncError), when the socket closes, or when ctx is done.
+func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
+	if opts.Lead <= 0 {
+		opts.Lead = 2
+	}
+	if opts.Lead > 128 {
+		return res, fmt.Errorf("client: lead %d: at most 128 ticks", opts.Lead)
+	}
+	start, err := m.start(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Start = start
+	if start.Game != m.game.Name || start.Version != m.game.Version {
+		return res, fmt.Errorf("client: the match plays %s %s; this client %s %s", start.Game, start.Version, m.game.Name, m.game.Version)
+	}
+	if start.Players < 1 || start.Players > input.MaxPlayers || start.Seat < 0 || start.Seat >= start.Players {
+		return res, fmt.Errorf("client: the match's start says seat %d of %d players", start.Seat, start.Players)
+	}
+	began := time.Now()
+	in0, out0 := m.c.Bytes()
+	defer func() {
+		res.Elapsed = time.Since(began)
+		in1, out1 := m.c.Bytes()
+		res.BytesIn, res.BytesOut = in1-in0, out1-out0
+	}()
+
+	var runner *sim.Runner
+	bot := opts.Bot
+	if !opts.Blind {
+		first, own, err := m.game.New(start.Seed, start.Settings)
+		if err != nil {
+			return res, fmt.Errorf("client: the match's settings: %w", err)
+		}
+		if bot == nil {
+			bot = own
+		}
+		runner, err = sim.New(first, sim.Options{Players: start.Players, Ticks: start.Ticks})
+		if err != nil {
+			return res, err
+		}
+		defer runner.Close()
+	}
+	players := make([]input.State, start.Players)
+	var held, sent input.State
+	var stamped [256]struct { // the inputs sent, by tick
+		tick int64
+		held input.State
+	}
+	var msg []byte
+	for {
+		d, err := m.next(ctx)
+		if err != nil {
+			return res, err
+		}
+		switch d.OpCode {
+		case wire.OpEnd:
+			if err := json.Unmarshal(d.Data, &res.End); err != nil {
+				return res, fmt.Errorf("client: the match's end does not decode: %w", err)
+			}
+			return res, nil
+		case wire.OpTick:
+		default:
+			continue
+		}
+		tick, sum, err := wire.DecodeTick(d.Data, players)
+		if err != nil {
+			return res, fmt.Errorf("client: tick message %d: %w", res.Ticks+1, err)
+		}
+		if tick != res.Ticks+1 {
+			return res, fmt.Errorf("client: the server sent tick %d after tick %d (this client fell more than %d messages behind and missed ticks)", tick, res.Ticks, queued)
+		}
+		res.Ticks = tick
+		if st := &stamped[tick%int64(len(stamped))]; st.tick == tick {
+			ran := players[start.Seat]
+			ran.ClearEdges()
+			if !ran.Same(&st.held) {
+				res.Moved++
+			}
+		}
+		if runner != nil {
+			ran, own, err := runner.Step(players)
+			if err != nil {
+				return res, fmt.Errorf("client: running tick %d: %w", tick, err)
+			}
+			if ran != tick {
+				return res, fmt.Errorf("client: the simulation ran tick %d for the server's tick %d", ran, tick)
+			}
+			if own != sum {
+				return res, &DesyncError{Tick: tick, Server: sum, Client: own}
+			}
+			res.Checked++
+		}
+		if opts.OnTick != nil {
+			opts.OnTick(tick)
+		}
+		switch {
+		case opts.Idle:
+			continue
+		case opts.Script != nil:
+			held = input.State{}
+			opts.Script(tick+opts.Lead, &held)
+		case bot != nil && runner != nil:
+			held = input.State{}
+			bot(start.Seat, &held)
+		default:
+			continue
+		}
+		if res.Sent > 0 && held.Same(&sent) {
+			continue // the server holds it as it was
+		}
+		at := tick + opts.Lead
+		msg = wire.AppendInput(msg[:0], at, &held)
+		if err := m.Send(wire.OpInput, msg); err != nil {
+			return res, err
+		}
+		sent = held
+		stamped[at%int64(len(stamped))].tick, stamped[at%int64(len(stamped))].held = at, held
+		res.Sent++
+	}
+}
+
+// start waits for the server's start message.
+func (m *Match) start(ctx context.Context) (wire.Start, error) {
+	var s wire.Start
+	for {
+		d, err := m.next(ctx)
+		if err != nil {
+			return s, err
+		}
+		switch d.OpCode {
+		case wire.OpStart:
+			if err := json.Unmarshal(d.Data, &s); err != nil {
+				return s, fmt.Errorf("client: the match's start does not decode: %w", err)
+			}
+			return s, nil
+		case wire.OpEnd:
+			var e wire.End
+			json.Unmarshal(d.Data, &e)
+			return s, fmt.Errorf("client: the match ended before it began: %s", e.Reason)
+		}
+	}
+}
+
+// next returns the match's next message.
+func (m *Match) next(ctx context.Context) (*rtapi.MatchData, error) {
+	select {
+	case d, ok := <-m.data:
+		if !ok {
+			return nil, m.c.closedErr()
+		}
+		return d, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
