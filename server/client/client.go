@@ -17,6 +17,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -53,9 +54,10 @@ type Options struct {
 
 // A Client is an authenticated player's realtime socket.
 type Client struct {
-	base  *url.URL
-	token string
-	user  string
+	base    *url.URL
+	token   string
+	user    string
+	created bool
 
 	ws      *websocket.Conn
 	writeMu sync.Mutex
@@ -98,7 +100,8 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	req.SetBasicAuth(key, "")
 	req.Header.Set("Content-Type", "application/json")
 	var session struct {
-		Token string `json:"token"`
+		Token   string `json:"token"`
+		Created bool   `json:"created"`
 	}
 	if err := call(req, &session); err != nil {
 		return nil, fmt.Errorf("client: authenticating: %w", err)
@@ -116,11 +119,32 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		}
 		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
 	}
-	c := &Client{base: base, token: session.Token, ws: conn, waiting: map[string]chan *rtapi.Envelope{},
+	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
 		matches: map[string]chan *rtapi.MatchData{}, done: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
+
+// tokenUser returns the user id a session token (a JWT) holds.
+func tokenUser(token string) string {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return ""
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return ""
+	}
+	var claims struct {
+		User string `json:"uid"`
+	}
+	json.Unmarshal(b, &claims)
+	return claims.User
+}
+
+// User returns the player's user id, and whether Dial made the account
+// (the server had not seen the device before).
+func (c *Client) User() (id string, created bool) { return c.user, c.created }
 
 // call does an HTTP API request and decodes its JSON answer into out,
 // or returns the server's error message.
