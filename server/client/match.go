@@ -240,10 +240,13 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		default:
 			continue
 		}
+		at := tick + opts.Lead
+		if start.Ticks > 0 && at > start.Ticks {
+			continue // past the match's end
+		}
 		if res.Sent > 0 && held.Same(&sent) {
 			continue // the server holds it as it was
 		}
-		at := tick + opts.Lead
 		msg = wire.AppendInput(msg[:0], at, &held)
 		if err := m.Send(wire.OpInput, msg); err != nil {
 			return res, err
