@@ -6,7 +6,7 @@ XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
 ARGS    ?=
 SHELL   := /bin/bash
 
-.PHONY: deps test soak demo demo-headless bench fuzz web serve bench-web
+.PHONY: deps test soak demo demo-headless bench fuzz web serve bench-web server server-build
 
 deps:
 	@bash scripts/install-deps.sh
@@ -14,6 +14,10 @@ deps:
 # test checks formatting and vet, runs every test under -race in a virtual
 # display (the physics ones again with cp's debug asserts), then every fuzz
 # target for TESTFUZZTIME, so that a red fuzz target cannot sit unnoticed.
+# Then the game server's module (server/, a module of its own): Postgres
+# installed when missing, nakama and the plugin built (scripts/server.sh
+# build: about 6 minutes with a cold Go build cache, seconds when warm), vet,
+# and its tests under -race, which start real servers (server/internal/nakamatest).
 TESTFUZZTIME ?= 5s
 
 test: deps
@@ -32,6 +36,25 @@ test: deps
 		echo "skipping -tags debug run: no systems/*.go yet"; \
 	fi
 	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s
+	GO=$(GO) bash scripts/server.sh build
+	cd server && $(GO) vet ./... && GO=$(GO) $(GO) test -race -count=1 ./...
+
+# server-build installs Postgres through apt-get when it is missing and builds
+# nakama and our runtime plugin into server/_build/ (nakama, modules/fixedstep.so)
+# from server/go.mod. server does the same, then runs the game server in the
+# foreground on 127.0.0.1: a Postgres cluster in server/_build/pg (made once,
+# reused after), the database migrated, and Nakama with the plugin on ports
+# 7349 (gRPC), 7350 (HTTP and WebSocket API), 7348 and 7351 (console), server key
+# "defaultkey"; Ctrl-C stops both. NAKAMA_PORT, NAKAMA_CONSOLE_PORT,
+# NAKAMA_SERVER_KEY and PG_PORT move them (scripts/server.sh says more), and
+# NAKAMA_ARGS adds nakama flags.
+NAKAMA_ARGS ?=
+
+server-build:
+	GO=$(GO) bash scripts/server.sh build
+
+server:
+	GO=$(GO) bash scripts/server.sh run $(NAKAMA_ARGS)
 
 # soak plays one hour of Arena game time headless with constant spawning and
 # despawning, and checks that the heap, the entity and body counts and the
