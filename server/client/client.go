@@ -5,7 +5,7 @@
 // checking the server's state checksum against its own at every tick.
 //
 //	c, err := client.Dial(ctx, "http://127.0.0.1:7350", client.Options{Device: "player-one-device"})
-//	id, err := c.Find(ctx, &rally.Spec, 2)
+//	id, err := c.Find(ctx, &rally.Spec, 2, 0)
 //	m, err := c.Join(ctx, &rally.Spec, id)
 //	res, err := m.Play(ctx, client.Play{}) // the game's bot plays the seat
 //
@@ -304,10 +304,11 @@ func (c *Client) RPC(ctx context.Context, id, payload string) (string, error) {
 	return reply.GetRpc().GetPayload(), nil
 }
 
-// Find returns the id of an open match of game for players players, made
-// when none is open (the server's RPC "<game>_find").
-func (c *Client) Find(ctx context.Context, game *sim.Game, players int) (string, error) {
-	return c.matchRPC(ctx, game.Name+"_find", map[string]int{"players": players})
+// Find returns the id of an open match of game for players players, or
+// of one made for them, of seconds (0: the server's default) when none
+// is open (the server's RPC "<game>_find").
+func (c *Client) Find(ctx context.Context, game *sim.Game, players, seconds int) (string, error) {
+	return c.matchRPC(ctx, game.Name+"_find", map[string]int{"players": players, "seconds": seconds})
 }
 
 // Create makes a match of game with the server's RPC "<game>_create" and

@@ -16,9 +16,9 @@ import (
 //
 //   - "<name>_create", payload Params (JSON): makes a match, and returns
 //     {"match_id": id}. Bad params are refused with an error that names them.
-//   - "<name>_find", payload {"players": n}: returns an open match of the
-//     game's version for n players, or makes one (seconds DefaultSeconds),
-//     as {"match_id": id}.
+//   - "<name>_find", payload {"players": n, "seconds": s}: returns an open
+//     match of the game's version for n players, or makes one of s seconds
+//     (0 or absent: DefaultSeconds), as {"match_id": id}.
 //   - "<name>_stats", payload {"match_id": id}: returns the match's Stats.
 func Register(initializer runtime.Initializer, game *sim.Game) error {
 	if game.MaxPlayers < 1 || game.MaxPlayers > 8 || game.Hz < 1 || game.Hz > 60 {
@@ -58,9 +58,13 @@ func Register(initializer runtime.Initializer, game *sim.Game) error {
 	err = initializer.RegisterRpc(game.Name+"_find", func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {
 		var q struct {
 			Players int `json:"players"`
+			Seconds int `json:"seconds"`
 		}
-		if err := json.Unmarshal([]byte(payload), &q); err != nil || q.Players < 1 || q.Players > game.MaxPlayers {
-			return "", runtime.NewError(fmt.Sprintf("match: find: want {\"players\": 1 to %d}", game.MaxPlayers), 3)
+		if err := json.Unmarshal([]byte(payload), &q); err != nil || q.Players < 1 || q.Players > game.MaxPlayers || q.Seconds < 0 || q.Seconds > MaxSeconds {
+			return "", runtime.NewError(fmt.Sprintf("match: find: want {\"players\": 1 to %d, \"seconds\": 0 to %d}", game.MaxPlayers, MaxSeconds), 3)
+		}
+		if q.Seconds == 0 {
+			q.Seconds = DefaultSeconds
 		}
 		query := fmt.Sprintf("+label.game:%s +label.version:%s +label.open:T +label.players:%d", game.Name, game.Version, q.Players)
 		found, err := nk.MatchList(ctx, 1, true, "", nil, nil, query)
@@ -71,7 +75,7 @@ func Register(initializer runtime.Initializer, game *sim.Game) error {
 			b, _ := json.Marshal(map[string]string{"match_id": found[0].MatchId})
 			return string(b), nil
 		}
-		return create(ctx, nk, Params{Players: q.Players, Seconds: DefaultSeconds})
+		return create(ctx, nk, Params{Players: q.Players, Seconds: q.Seconds})
 	})
 	if err != nil {
 		return err

@@ -20,19 +20,29 @@ var Spec = sim.Game{
 	MaxPlayers: input.MaxPlayers,
 	Hz:         Hz,
 	New: func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
-		g := &Game{Seed: seed}
-		for k, v := range settings {
-			switch k {
-			case "rounds":
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 0 || n > MaxRounds {
-					return nil, nil, fmt.Errorf("rally: rounds %q: want 0 (no limit) to %d", v, MaxRounds)
-				}
-				g.Rounds = n
-			default:
-				return nil, nil, fmt.Errorf("rally: no setting %q (it has rounds)", k)
-			}
+		g, err := NewGame(seed, settings)
+		if err != nil {
+			return nil, nil, err
 		}
 		return g.First(), func(seat int, in *input.State) { Bot(g.World(), seat, in) }, nil
 	},
+}
+
+// NewGame returns the game a match's seed and settings (see Spec) make.
+// A client that shows the match makes its own with it, to read its world.
+func NewGame(seed uint64, settings map[string]string) (*Game, error) {
+	g := &Game{Seed: seed}
+	for k, v := range settings {
+		switch k {
+		case "rounds":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > MaxRounds {
+				return nil, fmt.Errorf("rally: rounds %q: want 0 (no limit) to %d", v, MaxRounds)
+			}
+			g.Rounds = n
+		default:
+			return nil, fmt.Errorf("rally: no setting %q (it has rounds)", k)
+		}
+	}
+	return g, nil
 }

@@ -359,3 +359,14 @@ func Bot(w donburi.World, seat int, in *input.State) {
 	}
 	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, max(-1, min(1, (target-x)/40)))
 }
+
+// Each calls f for every paddle of world w, then every ball (ball nil for
+// a paddle, paddle nil for a ball): what a client shows of a tick.
+func Each(w donburi.World, f func(b *Body, ball *Ball, paddle *Paddle)) {
+	for e := range paddles.Iter(w) {
+		f(BodyC.Get(e), nil, PaddleC.Get(e))
+	}
+	for e := range balls.Iter(w) {
+		f(BodyC.Get(e), BallC.Get(e), nil)
+	}
+}
