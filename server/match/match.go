@@ -207,6 +207,9 @@ type Handler struct {
 	game *sim.Game
 }
 
+// NewHandler returns a handler of a match of game.
+func NewHandler(game *sim.Game) *Handler { return &Handler{game: game} }
+
 // phases of a match.
 const (
 	lobby = iota

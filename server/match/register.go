@@ -26,7 +26,7 @@ func Register(initializer runtime.Initializer, game *sim.Game) error {
 			game.Name, game.MaxPlayers, game.Hz)
 	}
 	err := initializer.RegisterMatch(game.Name, func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule) (runtime.Match, error) {
-		return &Handler{game: game}, nil
+		return NewHandler(game), nil
 	})
 	if err != nil {
 		return err
