@@ -1,0 +1,328 @@
+// Package e2e plays rally's authoritative matches on a real Nakama server
+// (built from this module, with the plugin) and a real Postgres, with real
+// headless clients over Nakama's realtime socket: nothing stands in for
+// either side.
+package e2e
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/server/client"
+	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
+	"github.com/fixedstep/fixedstep/server/match"
+	"github.com/fixedstep/fixedstep/server/rally"
+	"github.com/fixedstep/fixedstep/server/wire"
+)
+
+// dial connects a client of a device of its own (name: unique in the
+// test's server).
+func dial(t *testing.T, srv *nakamatest.Server, name string) *client.Client {
+	t.Helper()
+	c, err := client.Dial(context.Background(), srv.URL, client.Options{ServerKey: srv.ServerKey, Device: "e2e-device-" + name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// progress is a context for a match's play that is cancelled when the
+// match's ticks stop advancing for stall (the server or a client stuck),
+// not after a fixed time: a busy machine plays slowly but plays. tick is
+// to be called by every client after each tick it ran.
+func progress(t *testing.T, stall time.Duration) (ctx context.Context, tick func(int64)) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	t.Cleanup(func() { cancel(nil) })
+	var mu sync.Mutex
+	last, at := int64(-1), time.Now()
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(stall / 10)
+			mu.Lock()
+			if time.Since(at) > stall {
+				cancel(fmt.Errorf("no tick in %v after tick %d", stall, last))
+			}
+			mu.Unlock()
+		}
+	}()
+	return ctx, func(tick int64) {
+		mu.Lock()
+		if tick != last {
+			last, at = tick, time.Now()
+		}
+		mu.Unlock()
+	}
+}
+
+// serverStats decodes the server's stats a match's end carries.
+func serverStats(t *testing.T, end wire.End) match.Stats {
+	t.Helper()
+	var s match.Stats
+	if err := json.Unmarshal(end.Stats, &s); err != nil {
+		t.Fatalf("the match's end carries no stats (%q): %v", end.Stats, err)
+	}
+	return s
+}
+
+// playMatch makes a match of players seats for seconds on srv and plays
+// it with a client per seat, each with the options play gives (nil: the
+// game's bot). It returns each seat's result, and fails the test on a
+// client's error unless play says the seat may have one (mayFail).
+func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, seconds int, play func(seat int, c *client.Client, m *client.Match) (opts client.Play, mayFail bool)) ([]client.Result, []error) {
+	t.Helper()
+	ctx, onTick := progress(t, 20*time.Second)
+	clients := make([]*client.Client, players)
+	for i := range clients {
+		clients[i] = dial(t, srv, fmt.Sprintf("%s-%d", name, i))
+	}
+	id, err := clients[0].Create(ctx, &rally.Spec, match.Params{Players: players, Seconds: seconds, Seed: 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := make([]client.Result, players)
+	errs := make([]error, players)
+	mayFail := make([]bool, players)
+	var wg sync.WaitGroup
+	for i, c := range clients {
+		m, err := c.Join(ctx, &rally.Spec, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := client.Play{}
+		if play != nil {
+			opts, mayFail[i] = play(i, c, m)
+		}
+		if own := opts.OnTick; own != nil {
+			opts.OnTick = func(tick int64) { onTick(tick); own(tick) }
+		} else {
+			opts.OnTick = onTick
+		}
+		wg.Go(func() { results[i], errs[i] = m.Play(ctx, opts) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil && !mayFail[i] {
+			t.Fatalf("match %s, player %d: %v (%v)", id, i+1, err, context.Cause(ctx))
+		}
+	}
+	return results, errs
+}
+
+// checkEveryTick fails unless every client ran and checked every tick of
+// a whole match of seconds, and ended as the game did.
+func checkEveryTick(t *testing.T, results []client.Result, seconds int) {
+	t.Helper()
+	want := int64(seconds * rally.Hz)
+	for p, r := range results {
+		if r.Ticks != want || r.Checked != want {
+			t.Errorf("player %d: %d ticks received, %d checked; want %d of each", p+1, r.Ticks, r.Checked, want)
+		}
+		if r.End.Reason != "the game ended" || r.End.Tick != want {
+			t.Errorf("player %d: the match ended at tick %d: %q", p+1, r.End.Tick, r.End.Reason)
+		}
+		if r.Start.Seat != p {
+			t.Errorf("player %d was given seat %d", p+1, r.Start.Seat)
+		}
+	}
+}
+
+// Two clients play a 30 s match: each simulates every tick with the
+// inputs the server broadcast, and its checksum equals the server's at
+// every one; each player's input ran as it sent it.
+func TestTwoPlayers(t *testing.T) {
+	srv := nakamatest.Start(t)
+	const seconds = 30
+	results, _ := playMatch(t, srv, "two", 2, seconds, nil)
+	checkEveryTick(t, results, seconds)
+	stats := serverStats(t, results[0].End)
+	for p, r := range results {
+		if r.Sent == 0 {
+			t.Errorf("player %d sent no input: its bot did not play", p+1)
+		}
+		seat := stats.Players[p]
+		if int64(len(seat.Refused)) != 0 || seat.Taken != r.Sent || r.Moved != seat.Late {
+			t.Errorf("player %d: sent %d inputs, %d moved; the server took %d, %d late, refused %v", p+1, r.Sent, r.Moved, seat.Taken, seat.Late, seat.Refused)
+		}
+	}
+	t.Logf("server: %+v", stats.Loop)
+	t.Logf("player 1: %.0f B/s in, %.0f B/s out", float64(results[0].BytesIn)/results[0].Elapsed.Seconds(), float64(results[0].BytesOut)/results[0].Elapsed.Seconds())
+}
+
+// Eight clients play at once, in two 30 s matches of four (a match seats
+// up to input.MaxPlayers): every client checks every tick.
+func TestEightPlayers(t *testing.T) {
+	srv := nakamatest.Start(t)
+	const seconds = 30
+	for i := range 2 {
+		t.Run(fmt.Sprint("match ", i+1), func(t *testing.T) {
+			t.Parallel()
+			results, _ := playMatch(t, srv, fmt.Sprintf("eight-%d", i), input.MaxPlayers, seconds, nil)
+			checkEveryTick(t, results, seconds)
+		})
+	}
+}
+
+// notHeld is an input message with a press in it, which no honest client
+// sends (the server derives presses from held inputs).
+func notHeld(tick int64) []byte {
+	var s input.State
+	s.SetKey(input.KeyArrowLeft, true)
+	s.DeriveEdges(&input.State{})
+	b := binary.AppendUvarint(nil, uint64(tick))
+	return wire.AppendState(b, &s)
+}
+
+// A client that sends every kind of bad message is refused each time and
+// counted, and changes nothing of the others' run: their checksums equal
+// the server's at every tick and their inputs ran as they sent them.
+// Clients of another game or version, and a match with bad parameters,
+// are refused with a message that says why.
+func TestBadClient(t *testing.T) {
+	srv := nakamatest.Start(t)
+	ctx := context.Background()
+	stranger := dial(t, srv, "bad-stranger")
+	if _, err := stranger.Create(ctx, &rally.Spec, match.Params{Players: 9, Seconds: 5}); err == nil {
+		t.Error("a match of 9 players was made")
+	} else {
+		t.Logf("9 players: %v", err)
+	}
+
+	const seconds = 10
+	var sendErr error
+	results, _ := playMatch(t, srv, "bad", 3, seconds, func(seat int, _ *client.Client, m *client.Match) (client.Play, bool) {
+		if seat == 0 { // before the match is full: refused for its game or version, not for want of a seat
+			other := rally.Spec
+			other.Version = "0"
+			if _, err := stranger.Join(ctx, &other, m.ID()); err == nil || !strings.Contains(err.Error(), "version") {
+				t.Errorf("a client of another version joined, or was refused for another reason: %v", err)
+			}
+			other = rally.Spec
+			other.Name = "pong"
+			if _, err := stranger.Join(ctx, &other, m.ID()); err == nil || !strings.Contains(err.Error(), "pong") {
+				t.Errorf("a client of another game joined, or was refused for another reason: %v", err)
+			}
+		}
+		if seat != 2 {
+			return client.Play{}, false
+		}
+		var held input.State
+		held.SetKey(input.KeyArrowRight, true)
+		send := func(op int64, b []byte) {
+			if err := m.Send(op, b); err != nil && sendErr == nil {
+				sendErr = err
+			}
+		}
+		return client.Play{Idle: true, OnTick: func(tick int64) {
+			switch tick {
+			case 10:
+				send(wire.OpInput, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}) // malformed
+			case 20:
+				send(wire.OpInput, append(wire.AppendInput(nil, tick+2, &held), make([]byte, wire.MaxInput)...)) // oversized
+			case 30:
+				send(wire.OpInput, wire.AppendInput(nil, tick+match.MaxLead+10, &held)) // future
+			case 40:
+				send(wire.OpInput, wire.AppendInput(nil, tick+5, &held))
+			case 41:
+				send(wire.OpInput, wire.AppendInput(nil, tick+2, &input.State{})) // stale: before tick 45
+			case 50:
+				send(wire.OpInput, notHeld(tick+2))
+			case 60:
+				send(99, []byte("hello")) // an op code clients do not send
+			case 70:
+				for i := range int64(3 * match.MaxPerTick) { // a flood
+					send(wire.OpInput, wire.AppendInput(nil, tick+2+i, &held))
+				}
+			}
+		}}, false
+	})
+	if sendErr != nil {
+		t.Fatal(sendErr)
+	}
+	stats := serverStats(t, results[0].End)
+	checkEveryTick(t, results[:2], seconds)
+	for p, r := range results[:2] {
+		seat := stats.Players[p]
+		if len(seat.Refused) != 0 || seat.Taken != r.Sent || r.Moved != seat.Late {
+			t.Errorf("honest player %d: sent %d inputs, %d moved; the server took %d, %d late, refused %v", p+1, r.Sent, r.Moved, seat.Taken, seat.Late, seat.Refused)
+		}
+	}
+	bad := stats.Players[2].Refused
+	t.Logf("the bad client's refused messages: %v; taken %d", bad, stats.Players[2].Taken)
+	for why, want := range map[string]int64{"malformed": 1, "oversized": 1, "future": 1, "stale": 1, "not held": 1, "unknown op": 1} {
+		if bad[why] != want {
+			t.Errorf("refused as %s: %d, want %d", why, bad[why], want)
+		}
+	}
+	if bad["flood"] < 1 {
+		t.Errorf("a flood of %d messages in a tick was not refused (%d)", 3*match.MaxPerTick, bad["flood"])
+	}
+}
+
+// A player who drops out mid-match (its socket closed) leaves the match
+// playing on: the others run to its end, every tick checked, and the
+// server says the seat left.
+func TestDropOut(t *testing.T) {
+	srv := nakamatest.Start(t)
+	const seconds, dropAt = 10, 5 * rally.Hz
+	results, errs := playMatch(t, srv, "drop", 3, seconds, func(seat int, c *client.Client, _ *client.Match) (client.Play, bool) {
+		if seat != 2 {
+			return client.Play{}, false
+		}
+		return client.Play{OnTick: func(tick int64) {
+			if tick == dropAt {
+				go c.Close()
+			}
+		}}, true
+	})
+	checkEveryTick(t, results[:2], seconds)
+	if errs[2] == nil || results[2].Ticks < dropAt || results[2].Ticks >= seconds*rally.Hz {
+		t.Errorf("the client that dropped out at tick %d played to tick %d: %v", dropAt, results[2].Ticks, errs[2])
+	}
+	stats := serverStats(t, results[0].End)
+	if !stats.Players[2].Left || stats.Players[0].Left || stats.Players[1].Left {
+		t.Errorf("the server's seats: %+v; want player 3 left, the others not", stats.Players)
+	}
+}
+
+// Killing the server mid-match loses the match (its clients are told by
+// their sockets closing), and nothing else: restarted on the same
+// database, the server knows the accounts it made, and a new match plays
+// to its end.
+func TestServerKilled(t *testing.T) {
+	srv := nakamatest.Start(t)
+	const killAt = 2 * rally.Hz
+	before := dial(t, srv, "killed-account")
+	user, _ := before.User()
+	results, errs := playMatch(t, srv, "killed", 2, 60, func(seat int, _ *client.Client, _ *client.Match) (client.Play, bool) {
+		if seat != 0 {
+			return client.Play{}, true
+		}
+		return client.Play{OnTick: func(tick int64) {
+			if tick == killAt {
+				go srv.Kill()
+			}
+		}}, true
+	})
+	for p, err := range errs {
+		if err == nil || results[p].Ticks < killAt || results[p].Ticks >= 60*rally.Hz {
+			t.Errorf("player %d played %d ticks of the match whose server was killed at tick %d: %v", p+1, results[p].Ticks, killAt, err)
+		}
+	}
+	t.Logf("the clients when the server was killed: %v", errs)
+
+	srv.Restart()
+	after := dial(t, srv, "killed-account")
+	if id, created := after.User(); created || id != user {
+		t.Errorf("after the restart the device's account is %s (made anew: %v), before it %s", id, created, user)
+	}
+	results, _ = playMatch(t, srv, "after", 2, 3, nil)
+	checkEveryTick(t, results, 3)
+}
