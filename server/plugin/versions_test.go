@@ -33,6 +33,8 @@ const (
 // settings; and that server/go.mod selects the Nakama and nakama-common
 // above.
 func TestVersions(t *testing.T) {
+	bins := nakamatest.Build(t) // fails, or skips, saying what to install when Go is missing
+
 	// What server/go.mod selects.
 	out, err := exec.Command(cmp.Or(os.Getenv("GO"), "go"), "list", "-m", "-f", "{{.Path}} {{.Version}}", nakamaPath, commonPath).CombinedOutput()
 	if err != nil {
@@ -60,7 +62,6 @@ func TestVersions(t *testing.T) {
 		}
 	}
 
-	bins := nakamatest.Build(t)
 	server, err := buildinfo.ReadFile(bins.Nakama)
 	if err != nil {
 		t.Fatal(err)

@@ -349,6 +349,7 @@ func (s *Server) cleanup() {
 		s.t.Logf("nakamatest: postgres did not stop in 20 s: killed")
 	}
 	if s.t.Failed() {
+		os.RemoveAll(filepath.Join(s.dir, "pg")) // the cluster; its log stays
 		s.t.Logf("nakamatest: logs kept: %s, %s", s.LogPath, s.PostgresLogPath)
 		return
 	}
@@ -390,7 +391,7 @@ func Build(t testing.TB) Binaries {
 	t.Helper()
 	goCmd := cmp.Or(os.Getenv("GO"), "go")
 	if _, err := exec.LookPath(goCmd); err != nil {
-		need(t, fmt.Sprintf("%s not on PATH: Go >= 1.26 (https://go.dev/dl/)", goCmd))
+		need(t, fmt.Sprintf("Go >= 1.26 (%q is not on PATH): install it from https://go.dev/dl/", goCmd))
 	}
 	if _, err := exec.LookPath("gcc"); err != nil {
 		need(t, "gcc (a Go plugin needs cgo): apt-get install gcc libc6-dev, or scripts/server.sh deps")
