@@ -31,7 +31,10 @@ var (
 // time plus the time the loop dropped or clamped (time scale 1).
 func BenchmarkArenaFrameRate(b *testing.B) {
 	if os.Getenv("DISPLAY") == "" {
-		b.Skip("no DISPLAY for the native window: run under xvfb-run -a, or make bench")
+		b.Skip("no DISPLAY for the native window: run under xvfb-run -a, or make bench-web")
+	}
+	if testing.Short() {
+		b.Skip("not under -short: make bench-web runs it")
 	}
 	setup(b)
 	arenaOnce.Do(func() {
