@@ -54,12 +54,13 @@ func boxPyramid(rows int) physicsBench {
 // physicsBenches are the scenes of BenchmarkPhysics and BenchmarkPhysicsOverhead.
 var physicsBenches = []physicsBench{circlesScene(100), circlesScene(1000), circlesScene(5000), boxPyramid(14), boxPyramid(45)}
 
-// skipLarge skips a benchmark of more than 1,000 bodies under -short (make
+// skipLarge skips a benchmark of more than 2,000 bodies under -short (make
 // bench): settling 5,000 bodies takes most of a minute on a 2-core machine,
-// more than the measurement; make bench-full runs them.
+// more than the measurement; make bench-full runs them. The scenes of 1,000
+// circles and of 1,035 boxes stay.
 func skipLarge(b *testing.B, bodies int) {
-	if testing.Short() && bodies > 1000 {
-		b.Skip("more than 1,000 bodies: not under -short (make bench-full runs it)")
+	if testing.Short() && bodies > 2000 {
+		b.Skip("more than 2,000 bodies: not under -short (make bench-full runs it)")
 	}
 }
 
