@@ -57,9 +57,10 @@ demo-headless:
 # each GC setting). Then benchstat writes its summary to benchstat.txt and
 # cmd/benchtable rewrites BENCHMARKS.md's generated sections, keeping the
 # others (make bench-web's section between its "web:" markers among them).
-# 14 minutes on this 2-core VM (time make bench: 13 min 52 s, with the load
-# average at 2.1 to 3.4 from other work on the machine). The median and 95%
-# interval of each figure need 6 runs: fewer than 6 give no 95%.
+# 15 minutes on this 2-core VM (time make bench: 14 min 39 s, load average
+# 0.4 to 1.5; 13 min 30 s to 13 min 52 s before the 1,035-box pyramid was
+# back in). The median and 95% interval of each figure need 6 runs: fewer
+# than 6 give no 95%.
 #
 # bench-full measures everything as make bench did before: every benchmark
 # of the module (third_party's too) with -count $(BENCHCOUNT) and Go's
