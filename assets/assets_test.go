@@ -3,6 +3,7 @@ package assets_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -442,6 +443,52 @@ func TestFace(t *testing.T) {
 	}
 }
 
+// Glyphs lays a string out as text.AppendGlyphs does, keeps the last 32
+// strings (the same slice for a kept one, without allocating), lays out
+// again one that 32 others pushed out, and tells sizes and alignments apart.
+func TestGlyphs(t *testing.T) {
+	needGame(t)
+	b, err := assets.LoadDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Deallocate()
+	const str = "Score 12\nTime 57 s"
+	got := b.Glyphs(str, 18, text.AlignCenter)
+	m := b.Face(18).Metrics()
+	want := text.AppendGlyphs(nil, str, b.Face(18), &text.LayoutOptions{PrimaryAlign: text.AlignCenter,
+		LineSpacing: m.HAscent + m.HDescent + m.HLineGap})
+	if len(got) != len(want) || len(got) < 10 {
+		t.Fatalf("%d glyphs, text.AppendGlyphs gives %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.GID != w.GID || g.X != w.X || g.Y != w.Y || g.Image != w.Image {
+			t.Errorf("glyph %d: GID %d at (%v, %v), image %p; AppendGlyphs: %d at (%v, %v), %p", i, g.GID, g.X, g.Y, g.Image, w.GID, w.X, w.Y, w.Image)
+		}
+	}
+	same := func(a, c []text.Glyph) bool { return len(a) > 0 && &a[0] == &c[0] }
+	if !same(b.Glyphs(str, 18, text.AlignCenter), got) {
+		t.Error("the same string again was laid out again")
+	}
+	if n := testing.AllocsPerRun(100, func() { b.Glyphs(str, 18, text.AlignCenter) }); n != 0 {
+		t.Errorf("Glyphs of a kept string: %v allocations", n)
+	}
+	if start := b.Glyphs(str, 18, text.AlignStart); same(start, got) || start[0].X == got[0].X {
+		t.Error("another alignment gave the centred layout")
+	}
+	if big := b.Glyphs(str, 24, text.AlignCenter); same(big, got) || len(big) != len(got) {
+		t.Error("another size gave the 18 px layout")
+	}
+	for i := range 32 {
+		b.Glyphs(fmt.Sprint(i), 18, text.AlignStart)
+	}
+	again := b.Glyphs(str, 18, text.AlignCenter) // in a slice the bundle reused: got's may be another's now
+	if len(again) != len(want) || again[0].X != want[0].X || again[0].GID != want[0].GID {
+		t.Errorf("laid out again after 32 others: %d glyphs, the first %+v; want %d, %+v", len(again), again[0], len(want), want[0])
+	}
+}
+
 func TestSpriteAllocs(t *testing.T) {
 	needGame(t)
 	b, err := assets.LoadDefault()
@@ -474,6 +521,7 @@ func TestDeallocate(t *testing.T) {
 		"Data":       func() { b.Data() },
 		"Face":       func() { b.Face(16) },
 		"FaceSource": func() { b.FaceSource() },
+		"Glyphs":     func() { b.Glyphs("x", 16, text.AlignStart) },
 	} {
 		p := panicValue(use)
 		if s, _ := p.(string); !strings.Contains(s, "after Deallocate") {

@@ -29,6 +29,8 @@ type Bundle struct {
 	sprites  map[string]*ebiten.Image
 	source   *text.GoTextFaceSource
 	faces    map[float64]*text.GoTextFace
+	layouts  []layout // the strings Glyphs laid out last
+	calls    uint64   // Glyphs' calls, for layout.used
 	released bool
 }
 
@@ -179,7 +181,63 @@ func (b *Bundle) Deallocate() {
 	}
 	b.released = true
 	b.atlas.Deallocate()
-	b.atlas, b.sprites, b.source, b.faces, b.data = nil, nil, nil, nil, nil
+	b.atlas, b.sprites, b.source, b.faces, b.data, b.layouts = nil, nil, nil, nil, nil, nil
+}
+
+// maxLayouts is how many laid-out strings a Bundle keeps (see Glyphs).
+const maxLayouts = 32
+
+// layout is one string Glyphs laid out.
+type layout struct {
+	str    string
+	size   float64
+	align  text.Align
+	glyphs []text.Glyph
+	used   uint64 // the Glyphs call that last returned it
+}
+
+// Glyphs returns the glyphs of str in the bundle's font at size pixels
+// (as [Bundle.Face]), laid out as text.AppendGlyphs lays them out with its
+// lines aligned by align (text.AlignStart, text.AlignCenter or
+// text.AlignEnd; the top of the first line at y 0) and lines the face's
+// line height apart: each glyph with its image, placed relative to the
+// text's position. Draw each Image with a translation by (X, Y), then the
+// text's own, and the pixels are text.Draw's (it draws those images so).
+//
+// The bundle keeps the last 32 strings it laid out, so that a string drawn
+// at every frame is laid out once: text.Draw lays it out again at every
+// call (shaping, a cache lookup per glyph), which in a browser costs many
+// times the drawing of its glyphs. A string not kept costs what
+// text.AppendGlyphs does, and the first time a glyph is met, its image.
+// The slice is the bundle's: do not change it; it is valid until the
+// bundle lays out 32 other strings.
+func (b *Bundle) Glyphs(str string, size float64, align text.Align) []text.Glyph {
+	b.use()
+	b.calls++
+	oldest := 0
+	for i := range b.layouts {
+		l := &b.layouts[i]
+		if l.size == size && l.align == align && l.str == str {
+			l.used = b.calls
+			return l.glyphs
+		}
+		if l.used < b.layouts[oldest].used {
+			oldest = i
+		}
+	}
+	var l *layout
+	if len(b.layouts) < maxLayouts {
+		b.layouts = append(b.layouts, layout{})
+		l = &b.layouts[len(b.layouts)-1]
+	} else {
+		l = &b.layouts[oldest]
+	}
+	face := b.Face(size)
+	m := face.Metrics()
+	opts := text.LayoutOptions{PrimaryAlign: align, LineSpacing: m.HAscent + m.HDescent + m.HLineGap}
+	*l = layout{str: str, size: size, align: align, used: b.calls,
+		glyphs: text.AppendGlyphs(l.glyphs[:0], str, face, &opts)}
+	return l.glyphs
 }
 
 // Released reports whether [Bundle.Deallocate] has been called.

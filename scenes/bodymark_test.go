@@ -249,12 +249,18 @@ var bodymarkGuess = map[string]int{}
 // that count, whether the count is the search's cap (at-cap 1: it fitted
 // there, so the answer is at least that), the ratio of the count to raw
 // cp's in the same run, and the probes made.
+//
+// Under -short (make bench) the at-rest variant is left out: its probes
+// pour and put to sleep 5,000 to 14,000 balls, about 90 s of each run.
 func BenchmarkBodymark(b *testing.B) {
 	runtime.LockOSThread() // threadTime measures this goroutine
 	defer runtime.UnlockOSThread()
 	budget := *bodymarkBudget
 	var rawN int
 	for _, v := range bodymarkVariants {
+		if v.atRest && testing.Short() {
+			continue
+		}
 		guess, lo, hi, grow := bodymarkGuess[v.name], 100, 100_000, 1.25
 		if guess == 0 {
 			guess = 2000

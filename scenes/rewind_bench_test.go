@@ -80,6 +80,9 @@ func TestArenaStepBackFromAKeyframe(t *testing.T) {
 // sub-benchmark rerun/at=1m is the same step back without keyframes (the
 // Arena re-run from its start), for the ratio.
 func BenchmarkStepBack(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a section of its own in BENCHMARKS.md: not under -short (make bench-full runs it)")
+	}
 	for _, c := range []struct {
 		name      string
 		at        int64

@@ -96,6 +96,9 @@ func TestStressSaveLoadContinue(t *testing.T) {
 // run simulated again, checked, from the first scene to the save's tick,
 // until the first frame drawn after it. KiB/save is the save file's size.
 func BenchmarkLoad(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a section of its own in BENCHMARKS.md: not under -short (make bench-full runs it)")
+	}
 	for _, c := range []struct {
 		name string
 		at   int64

@@ -38,29 +38,50 @@ import (
 //
 // A sprite wholly off the screen is culled: a bounds test (an upright
 // sprite's quad; a turned one's circle around its origin, before its sine
-// and cosine), without its sort or its vertices (Culled counts them). One that
-// covers any pixel of the screen is always drawn.
+// and cosine), without its vertices (Culled counts them). One that covers
+// any pixel of the screen is always drawn.
 //
 // Sprites of equal layers are drawn in query order (the order they were
-// created in, until entities are removed). Draw sorts only when the layers
-// met are out of order, and then by counting (see sortByLayer); it allocates
-// nothing once its buffers have grown to the number of sprites.
+// created in, until entities are removed). Draw reads the sprites an
+// archetype at a time ([donburi.Columns2]) and writes each one's vertices
+// once, straight into its layer's span of the frame's vertex buffer, in
+// layer order: each layer's span is as long as the layer was in the last
+// frame, so that layers met out of order need no sort. When a layer has
+// grown, its extra sprites wait in a spill list and the frame's spans are
+// merged with it once, in one copy (and a layer that shrank, or a sprite
+// culled, leaves a gap the spans after it close up, in one copy each); the
+// highest layer's span grows in place. Draw allocates nothing once its
+// buffers have grown to the number of sprites.
 //
 // Its cost per sprite is a fraction of a plain loop of DrawImage calls over
 // the same sprites with their transforms computed beforehand
 // (BenchmarkRenderOverhead times the two in lockstep). Beside one
 // DrawTriangles32 call with every vertex computed beforehand, its work is
-// the query, interpolation, sine and cosine, layer sort and vertices
-// (BenchmarkRenderOverheadTriangles). TestRenderDrawCommands counts the GPU
-// draw commands ebiten makes of a frame: one for a thousand sprites from one
-// atlas, as for the DrawImage loop.
+// the query, interpolation, sine and cosine and vertices
+// (BenchmarkRenderOverheadTriangles; BENCHMARKS.md has the ratios).
+// TestRenderDrawCommands counts the GPU draw commands ebiten makes of a
+// frame: one for a thousand sprites from one atlas, as for the DrawImage
+// loop.
 type Render struct {
-	sprites   *donburi.Query
-	cameras   *donburi.Query
-	items     []drawItem // this frame's sprites, in drawing order
-	spare     []drawItem // the counting sort's other buffer
-	counts    []int      // the counting sort's counts, one per layer
-	vertices  []ebiten.Vertex
+	sprites *donburi.Query
+	cameras *donburi.Query
+
+	// The frame's quads, four vertices a slot, and each slot's source
+	// image: the spans' slots, in layer order.
+	vertices []ebiten.Vertex
+	srcs     []*ebiten.Image
+	spans    []layerSpan // by layer, from slot 0 on without gaps
+	spill    []spilled   // sprites whose span was full, in query order
+	// spanAt[i] is the index in spans of layer spanLo+i, or -1; empty when
+	// the spans' layers are too far apart (spanOf searches then).
+	spanAt []int32
+	spanLo int
+	// The other buffers of a merge, swapped with the ones above.
+	spareVertices []ebiten.Vertex
+	spareSrcs     []*ebiten.Image
+	spareSpans    []layerSpan
+	spillOrder    []spillKey
+
 	indices   []uint32 // 0, 1, 2, 1, 2, 3, then the same 4 higher per quad
 	opts      ebiten.DrawTrianglesOptions
 	drawn     int
@@ -71,52 +92,52 @@ type Render struct {
 // maxBatch is the most sprites Draw submits in one DrawTriangles32 call.
 // ebiten takes up to [ebiten.MaxVertexCount] vertices a call (2^32-1 on
 // 64-bit systems, some 2^28 on 32-bit ones), far more than this; the limit
-// only keeps the vertex buffer, and ebiten's copy of it, in the CPU's cache.
+// keeps the index buffer, and each call's copy in ebiten, small.
 const maxBatch = min(4096, ebiten.MaxVertexCount/4)
 
-// drawItem is one sprite to draw this frame: its source image, its
-// rectangle there, its transform to the screen and its colour scale, in the
-// float32s ebiten's vertices take.
-type drawItem struct {
-	src                *ebiten.Image // the Atlas, or else the Image
-	sx0, sy0, sx1, sy1 float32       // the Image's bounds, in src's coordinates
-	a, b, c, d, tx, ty float32       // the transform, as DrawImage rounds a GeoM
-	r, g, bl, al       float32       // the colour scale, premultiplied
-	layer              int
+// layerSpan is one layer's run of slots in Render.vertices: size slots from
+// start, the layer's count in the last frame drawn; n of them written this
+// frame.
+type layerSpan struct {
+	layer          int
+	start, size, n int
 }
 
-// sortByLayer orders r.items by layer, stably; lo and hi are the lowest and
-// highest layers among them. When the layers span no more values than there
-// are items (plus a little), it counting-sorts them: one pass to count, one
-// to copy into a spare buffer, O(n). Wider spans (layers used as depth keys,
-// say) are merge-sorted in place. Neither allocates once the buffers have
-// grown.
-func (r *Render) sortByLayer(lo, hi int) {
-	items := r.items
-	span := uint(hi-lo) + 1 // hi >= lo: the difference fits in a uint
-	if span == 0 || span > uint(len(items))+256 {
-		slices.SortStableFunc(items, byLayer)
-		return
-	}
-	counts := slices.Grow(r.counts[:0], int(span))[:span]
-	clear(counts)
-	for i := range items {
-		counts[items[i].layer-lo]++
-	}
-	start := 0
-	for k, c := range counts {
-		counts[k], start = start, start+c
-	}
-	sorted := slices.Grow(r.spare[:0], len(items))[:len(items)]
-	for i := range items {
-		k := items[i].layer - lo
-		sorted[counts[k]] = items[i]
-		counts[k]++
-	}
-	r.items, r.spare, r.counts = sorted, items, counts
+func byLayer(s layerSpan, layer int) int { return cmp.Compare(s.layer, layer) }
+
+// maxSpanTable is the widest range of layers spanOf looks up in a table.
+const maxSpanTable = 4096
+
+// chunk is how many sprites Draw takes at a time through each of its
+// steps: their poses, their sines and cosines, their vertices. Each step's
+// loop does the same independent work for each sprite, so that the CPU
+// overlaps the sprites' memory loads and long chains of arithmetic (a
+// sine and a cosine are some 60 dependent operations), which one loop
+// doing all of a sprite's work at once keeps in sequence.
+const chunk = 64
+
+// pending is a sprite taken into a chunk: its pose at the frame's alpha
+// and the sine and cosine of its angle (0 and 1 upright); s is nil once it
+// is culled.
+type pending struct {
+	s        *components.Sprite
+	p        components.Pose
+	sin, cos float64
 }
 
-func byLayer(a, b drawItem) int { return cmp.Compare(a.layer, b.layer) }
+// spilled is a sprite's quad that found its layer's span full (or no span
+// for its layer) this frame.
+type spilled struct {
+	quad  [4]ebiten.Vertex
+	src   *ebiten.Image
+	layer int
+}
+
+// spillKey orders the spill list by layer, stably, without moving its quads.
+type spillKey struct {
+	layer int
+	i     int
+}
 
 // NewRender returns a render system for the world w. The queries are
 // evaluated for w at once, so that the first frame does not pay for it; w may
@@ -172,67 +193,243 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 	clip := [4]float32{float32(sb.Min.X), float32(sb.Min.Y), float32(sb.Max.X), float32(sb.Max.Y)}
 	stretch := maxStretch(&v)
 
-	// Collect: each sprite's pose at alpha, and its quad on the screen.
-	items := r.items[:0]
-	sorted := true
-	last, lo, hi := math.MinInt, math.MaxInt, math.MinInt
-	for e := range r.sprites.IterStable(w) { // draws, and adds or removes no entity
-		s := components.SpriteC.Get(e)
-		if s.Hidden || s.Image == nil {
-			continue
+	// Each sprite's pose at alpha, its quad on the screen, its vertices in
+	// its layer's span, a chunk of sprites at a time.
+	r.begin()
+	var batch [chunk]pending
+	for cols := range donburi.Columns2(r.sprites, w, components.TransformC, components.SpriteC) {
+		entities, transforms, sprites := cols.Entities, cols.A, cols.B
+		for from := 0; from < len(entities); from += chunk {
+			to := min(from+chunk, len(entities))
+			// The poses: Transform.At, written out (a call would cost
+			// more than its arithmetic).
+			m, turned := 0, false
+			for i := from; i < to; i++ {
+				s := sprites[i]
+				if !entities[i].IsReady() || s.Hidden || s.Image == nil {
+					continue
+				}
+				t := transforms[i]
+				turn := t.Cur.Angle - t.Prev.Angle
+				if !(-math.Pi <= turn && turn < math.Pi) {
+					turn = components.AngleDiff(t.Prev.Angle, t.Cur.Angle)
+				}
+				batch[m] = pending{s: s, p: components.Pose{
+					X:     t.Prev.X + (t.Cur.X-t.Prev.X)*ev.Alpha,
+					Y:     t.Prev.Y + (t.Cur.Y-t.Prev.Y)*ev.Alpha,
+					Angle: t.Prev.Angle + turn*ev.Alpha,
+				}, sin: 0, cos: 1}
+				turned = turned || batch[m].p.Angle != 0
+				m++
+			}
+			if turned {
+				// Turned sprites off the screen, before their sines and
+				// cosines: one whose origin is on the screen is not.
+				for j := range batch[:m] {
+					b := &batch[j]
+					if b.p.Angle == 0 {
+						continue
+					}
+					x := v[0]*b.p.X + v[1]*b.p.Y + v[4]
+					y := v[2]*b.p.X + v[3]*b.p.Y + v[5]
+					if (x >= float64(clip[0]) && x <= float64(clip[2]) && y >= float64(clip[1]) && y <= float64(clip[3])) ||
+						!turnedOffScreen(b.s, b.p, b.s.Image.Bounds(), &v, stretch, &clip) {
+						continue
+					}
+					b.s = nil
+					r.culled++
+				}
+				for j := range batch[:m] {
+					if b := &batch[j]; b.p.Angle != 0 && b.s != nil {
+						b.sin, b.cos = math.Sincos(b.p.Angle)
+					}
+				}
+			}
+			r.quads(batch[:m], &v, &clip)
 		}
-		p := components.TransformC.Get(e).At(ev.Alpha)
-		bounds := s.Image.Bounds()
-		if p.Angle != 0 && turnedOffScreen(s, p, bounds, &v, stretch, &clip) { // before its sine and cosine
-			r.culled++
-			continue
-		}
-		items = append(items, drawItem{})
-		it := &items[len(items)-1]
-		spriteItem(it, s, p, bounds, &v)
-		if p.Angle == 0 && it.offScreen(&clip) { // by its quad, which cost no sine and cosine
-			items = items[:len(items)-1]
-			r.culled++
-			continue
-		}
-		if s.Layer < last {
-			sorted = false
-		}
-		last = s.Layer
-		lo, hi = min(lo, s.Layer), max(hi, s.Layer)
 	}
-	r.items = items
-	if !sorted {
-		r.sortByLayer(lo, hi)
-		items = r.items
-	}
-	r.drawn = len(items)
-	if len(items) == 0 {
+	n := r.end()
+	r.drawn = n
+	if n == 0 {
 		return
 	}
 
-	// Draw: the quads of each run of one source image, maxBatch at a time.
-	r.grow(min(len(items), maxBatch))
-	vs := r.vertices
-	n := 0 // quads in vs
-	src := items[0].src
-	for i := range items {
-		it := &items[i]
-		if it.src != src || n == maxBatch {
-			r.submit(screen, src, n)
-			src, n = it.src, 0
+	// Draw: each run of one source image, maxBatch quads at a time.
+	r.grow(min(n, maxBatch))
+	start, src := 0, r.srcs[0]
+	for i := 1; i <= n; i++ {
+		if i < n && r.srcs[i] == src && i-start < maxBatch {
+			continue
 		}
-		quad((*[4]ebiten.Vertex)(vs[4*n:4*n+4]), it)
-		n++
+		screen.DrawTriangles32(r.vertices[4*start:4*i], r.indices[:6*(i-start)], src, &r.opts)
+		r.drawCalls++
+		if i < n {
+			start, src = i, r.srcs[i]
+		}
 	}
-	r.submit(screen, src, n)
 }
 
-// grow makes room for n quads in r.vertices and r.indices.
-func (r *Render) grow(n int) {
-	if len(r.vertices) < 4*n {
-		r.vertices = make([]ebiten.Vertex, 4*n)
+// begin readies the spans for a frame: nothing written, room for every
+// slot they reserve.
+func (r *Render) begin() {
+	total := 0
+	for k := range r.spans {
+		r.spans[k].n = 0
+		total = r.spans[k].start + r.spans[k].size
 	}
+	r.ensure(total)
+	r.spill = r.spill[:0]
+	r.spanAt = r.spanAt[:0]
+	if k := len(r.spans); k > 0 && uint(r.spans[k-1].layer-r.spans[0].layer) < maxSpanTable {
+		r.spanLo = r.spans[0].layer
+		r.spanAt = slices.Grow(r.spanAt, r.spans[k-1].layer-r.spanLo+1)[:r.spans[k-1].layer-r.spanLo+1]
+		for i := range r.spanAt {
+			r.spanAt[i] = -1
+		}
+		for k, sp := range r.spans {
+			r.spanAt[sp.layer-r.spanLo] = int32(k)
+		}
+	}
+}
+
+// ensure makes room for n slots in r.vertices and r.srcs.
+func (r *Render) ensure(n int) {
+	if n > len(r.srcs) {
+		n = max(n, 2*len(r.srcs))
+		r.vertices = slices.Grow(r.vertices[:0], 4*n)[:4*n]
+		r.srcs = slices.Grow(r.srcs[:0], n)[:n]
+	}
+}
+
+// slot returns where the vertices of a sprite of the given layer go, and
+// notes its source image there: the next slot of its layer's span; the
+// highest layer's span grows; a sprite that finds its span full, or none
+// for its layer, goes to the spill list.
+func (r *Render) slot(layer int, src *ebiten.Image) *[4]ebiten.Vertex {
+	k := r.spanOf(layer)
+	if k >= 0 {
+		sp := &r.spans[k]
+		if sp.n < sp.size || k == len(r.spans)-1 {
+			i := sp.start + sp.n
+			sp.n++
+			if i >= len(r.srcs) { // the highest span, grown
+				r.growKeep(i + 1)
+			}
+			r.srcs[i] = src
+			return (*[4]ebiten.Vertex)(r.vertices[4*i : 4*i+4])
+		}
+	}
+	r.spill = append(r.spill, spilled{src: src, layer: layer})
+	return &r.spill[len(r.spill)-1].quad
+}
+
+// growKeep makes room for n slots, keeping what the slots hold.
+func (r *Render) growKeep(n int) {
+	n = max(n, 2*len(r.srcs))
+	r.vertices = slices.Grow(r.vertices, 4*n-len(r.vertices))[:4*n]
+	r.srcs = slices.Grow(r.srcs, n-len(r.srcs))[:n]
+}
+
+// spanOf returns the index of the span of layer, or -1: from the table
+// when there is one, else by binary search.
+func (r *Render) spanOf(layer int) int {
+	if len(r.spanAt) > 0 {
+		if i := uint(layer - r.spanLo); i < uint(len(r.spanAt)) {
+			return int(r.spanAt[i])
+		}
+		return -1
+	}
+	k, found := slices.BinarySearchFunc(r.spans, layer, byLayer)
+	if !found {
+		return -1
+	}
+	return k
+}
+
+// end puts the frame's quads in slots 0..n, in layer order, and sizes the
+// spans for the next frame by this one's counts; it returns n. When no
+// sprite spilled, the spans move down over the gaps of those that were
+// not filled (one copy each, none when every span is full); otherwise
+// the spans and the spill list are merged into the spare buffers.
+func (r *Render) end() int {
+	if len(r.spill) > 0 {
+		return r.merge()
+	}
+	n, j := 0, 0
+	for _, sp := range r.spans {
+		if sp.n == 0 {
+			continue
+		}
+		if sp.start != n {
+			copy(r.vertices[4*n:4*(n+sp.n)], r.vertices[4*sp.start:4*(sp.start+sp.n)])
+			copy(r.srcs[n:n+sp.n], r.srcs[sp.start:sp.start+sp.n])
+		}
+		r.spans[j] = layerSpan{layer: sp.layer, start: n, size: sp.n}
+		n += sp.n
+		j++
+	}
+	r.spans = r.spans[:j]
+	return n
+}
+
+// merge puts the spans' quads and the spilled ones in the spare buffers, in
+// layer order (each layer's spilled quads after its span's, which came
+// first in query order), makes those the frame's, and returns their count.
+func (r *Render) merge() int {
+	keys := r.spillOrder[:0]
+	for i := range r.spill {
+		keys = append(keys, spillKey{layer: r.spill[i].layer, i: i})
+	}
+	slices.SortStableFunc(keys, func(a, b spillKey) int { return cmp.Compare(a.layer, b.layer) })
+	r.spillOrder = keys
+	total := len(keys)
+	for _, sp := range r.spans {
+		total += sp.n
+	}
+	if total > len(r.spareSrcs) {
+		r.spareVertices = slices.Grow(r.spareVertices[:0], 4*total)[:4*total]
+		r.spareSrcs = slices.Grow(r.spareSrcs[:0], total)[:total]
+	}
+	vs, srcs, spans := r.spareVertices, r.spareSrcs, r.spareSpans[:0]
+	n, i, j := 0, 0, 0
+	for i < len(r.spans) || j < len(keys) {
+		layer := 0
+		switch {
+		case i == len(r.spans):
+			layer = keys[j].layer
+		case j == len(keys):
+			layer = r.spans[i].layer
+		default:
+			layer = min(r.spans[i].layer, keys[j].layer)
+		}
+		start := n
+		if i < len(r.spans) && r.spans[i].layer == layer {
+			sp := r.spans[i]
+			copy(vs[4*n:4*(n+sp.n)], r.vertices[4*sp.start:4*(sp.start+sp.n)])
+			copy(srcs[n:n+sp.n], r.srcs[sp.start:sp.start+sp.n])
+			n += sp.n
+			i++
+		}
+		for ; j < len(keys) && keys[j].layer == layer; j++ {
+			s := &r.spill[keys[j].i]
+			copy(vs[4*n:4*n+4], s.quad[:])
+			srcs[n] = s.src
+			n++
+		}
+		if n > start {
+			spans = append(spans, layerSpan{layer: layer, start: start, size: n - start})
+		}
+	}
+	r.vertices, r.spareVertices = vs, r.vertices
+	r.srcs, r.spareSrcs = srcs, r.srcs
+	r.spans, r.spareSpans = spans, r.spans
+	clear(r.spill) // drop the images it points to
+	r.spill = r.spill[:0]
+	return n
+}
+
+// grow makes room for n quads in r.indices.
+func (r *Render) grow(n int) {
 	if k := len(r.indices) / 6; k < n {
 		r.indices = slices.Grow(r.indices, 6*(n-k))
 		for q := uint32(k); q < uint32(n); q++ {
@@ -241,29 +438,103 @@ func (r *Render) grow(n int) {
 	}
 }
 
-// submit draws the first n quads of r.vertices from src on dst.
-func (r *Render) submit(dst, src *ebiten.Image, n int) {
-	dst.DrawTriangles32(r.vertices[:4*n], r.indices[:6*n], src, &r.opts)
-	r.drawCalls++
-}
-
-// quad sets the four vertices of it's quad as DrawImage makes them
-// (ebiten's internal graphics.QuadVerticesFromSrcAndMatrix, and its order):
-// the corners of the source rectangle, top-left, top-right, bottom-left,
-// bottom-right, each carried to the screen and snapped by snap.
-func quad(q *[4]ebiten.Vertex, it *drawItem) {
-	w, h := it.sx1-it.sx0, it.sy1-it.sy0
-	ax, by, cx, dy := it.a*w, it.b*h, it.c*w, it.d*h
-	q[0].DstX, q[0].DstY = snap(it.tx), snap(it.ty)
-	q[1].DstX, q[1].DstY = snap(ax+it.tx), snap(cx+it.ty)
-	q[2].DstX, q[2].DstY = snap(by+it.tx), snap(dy+it.ty)
-	q[3].DstX, q[3].DstY = snap(ax+by+it.tx), snap(cx+dy+it.ty)
-	q[0].SrcX, q[0].SrcY = it.sx0, it.sy0
-	q[1].SrcX, q[1].SrcY = it.sx1, it.sy0
-	q[2].SrcX, q[2].SrcY = it.sx0, it.sy1
-	q[3].SrcX, q[3].SrcY = it.sx1, it.sy1
-	for k := range q {
-		q[k].ColorR, q[k].ColorG, q[k].ColorB, q[k].ColorA = it.r, it.g, it.bl, it.al
+// quads turns the sprites of a chunk into vertices in their layers' spans:
+// each one's transform to the screen, the bounds test of an upright one,
+// its four vertices. It is one loop with no call for a sprite on the usual
+// path (the compiler inlines none of it as functions: each would spill the
+// float registers around its call).
+//
+// The transform is Translate(-origin), Scale, Rotate (by the sine and
+// cosine in b), Translate(p.X, p.Y), then the view v (a, b, c, d, tx, ty),
+// composed directly in float64 and rounded to float32 as DrawImage rounds
+// its GeoM (which holds a-1 and d-1). The vertices are the four DrawImage
+// makes (ebiten's internal graphics.QuadVerticesFromSrcAndMatrix, and its
+// order): the corners of the image's rectangle in its source, top-left,
+// top-right, bottom-left, bottom-right, each carried to the screen and
+// snapped by snap, tinted by the sprite's colour scale. An upright quad (b
+// and c zero, so that by and cx are zeros too) has two distinct x and two
+// distinct y: it snaps those four, which give the same vertices as eight.
+// An upright sprite is culled when the box around its corners (before
+// snapping, which moves them by less than half a pixel) lies beyond an edge
+// of clip; by and cx, zeros, add nothing to it that a comparison sees.
+func (r *Render) quads(batch []pending, v *[6]float64, clip *[4]float32) {
+	for j := range batch {
+		p := &batch[j]
+		s := p.s
+		if s == nil {
+			continue
+		}
+		sx, sy := s.ScaleX, s.ScaleY
+		if sx == 0 {
+			sx = 1
+		}
+		if sy == 0 {
+			sy = 1
+		}
+		a, b := p.cos*sx, -p.sin*sy
+		c, d := p.sin*sx, p.cos*sy
+		tx := p.p.X - (a*s.OriginX + b*s.OriginY)
+		ty := p.p.Y - (c*s.OriginX + d*s.OriginY)
+		ga := float32(v[0]*a+v[1]*c-1) + 1
+		gb := float32(v[0]*b + v[1]*d)
+		gc := float32(v[2]*a + v[3]*c)
+		gd := float32(v[2]*b+v[3]*d-1) + 1
+		gtx := float32(v[0]*tx + v[1]*ty + v[4])
+		gty := float32(v[2]*tx + v[3]*ty + v[5])
+		bounds := s.Image.Bounds()
+		sx0, sy0 := float32(bounds.Min.X), float32(bounds.Min.Y)
+		sx1, sy1 := float32(bounds.Max.X), float32(bounds.Max.Y)
+		w, h := sx1-sx0, sy1-sy0
+		ax, by, cx, dy := ga*w, gb*h, gc*w, gd*h
+		upright := gb == 0 && gc == 0
+		if p.p.Angle == 0 { // culled by its quad, which cost no sine and cosine
+			var x0, x1, y0, y1 float32
+			if upright {
+				x0, x1 = gtx+min(ax, 0), gtx+max(ax, 0)
+				y0, y1 = gty+min(dy, 0), gty+max(dy, 0)
+			} else {
+				x0, x1 = gtx+min(ax, 0)+min(by, 0), gtx+max(ax, 0)+max(by, 0)
+				y0, y1 = gty+min(cx, 0)+min(dy, 0), gty+max(cx, 0)+max(dy, 0)
+			}
+			if x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3] {
+				r.culled++
+				continue
+			}
+		}
+		src := s.Atlas
+		if src == nil {
+			src = s.Image
+		}
+		var q *[4]ebiten.Vertex // the next slot of the layer's span: a table lookup, or slot
+		if i := uint(s.Layer - r.spanLo); i < uint(len(r.spanAt)) {
+			if k := r.spanAt[i]; k >= 0 {
+				sp := &r.spans[k]
+				if n := sp.start + sp.n; sp.n < sp.size && n < len(r.srcs) {
+					sp.n++
+					r.srcs[n] = src
+					q = (*[4]ebiten.Vertex)(r.vertices[4*n : 4*n+4])
+				}
+			}
+		}
+		if q == nil {
+			q = r.slot(s.Layer, src)
+		}
+		var x0, x1, x2, x3, y0, y1, y2, y3 float32
+		if upright {
+			x0, x1 = snap(gtx), snap(ax+gtx)
+			y0, y2 = snap(gty), snap(dy+gty)
+			x2, x3, y1, y3 = x0, x1, y0, y2
+		} else {
+			x0, y0 = snap(gtx), snap(gty)
+			x1, y1 = snap(ax+gtx), snap(cx+gty)
+			x2, y2 = snap(by+gtx), snap(dy+gty)
+			x3, y3 = snap(ax+by+gtx), snap(cx+dy+gty)
+		}
+		cr, cg, cb, ca := s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()
+		q[0] = ebiten.Vertex{DstX: x0, DstY: y0, SrcX: sx0, SrcY: sy0, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca}
+		q[1] = ebiten.Vertex{DstX: x1, DstY: y1, SrcX: sx1, SrcY: sy0, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca}
+		q[2] = ebiten.Vertex{DstX: x2, DstY: y2, SrcX: sx0, SrcY: sy1, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca}
+		q[3] = ebiten.Vertex{DstX: x3, DstY: y3, SrcX: sx1, SrcY: sy1, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca}
 	}
 }
 
@@ -272,11 +543,23 @@ func quad(q *[4]ebiten.Vertex, it *drawItem) {
 // (ebiten's internal graphics.adjustDestinationPixel: sampling at a
 // pixel's centre is unstable between GPUs, ebiten issues #929 and #1171).
 // It gives the same results as ebiten's switch on the fraction, without its
-// branches, which random fractions would mispredict: frac < 3/16 exactly
-// when int(frac*16) < 3, since multiplying by 16 is exact. (The fraction
-// rounds to 1 for a tiny negative x, hence the 17th entry; NaN and
-// infinities, which draw nothing, take it too rather than panic.)
+// branches, which random fractions would mispredict. For x in [0, 2^59),
+// every coordinate on the screen, k = int(16x) holds both parts: the whole
+// part is k>>4 and the sixteenths of the fraction k&15, since multiplying
+// by 16 is exact; snapOther takes the rest.
 func snap(x float32) float32 {
+	if x >= 0 && x < 1<<59 {
+		k := int64(x * 16)
+		return float32(k>>4) + snapTo[k&15]
+	}
+	return snapOther(x)
+}
+
+// snapOther is snap for any x: frac < 3/16 exactly when int(frac*16) < 3.
+// (The fraction rounds to 1 for a tiny negative x, hence the 17th entry of
+// snapTo; NaN and infinities, which draw nothing, take it too rather than
+// panic.)
+func snapOther(x float32) float32 {
 	ix := float32(int(x))
 	if ix > x { // x < 0 and not whole: int rounded it up
 		ix--
@@ -292,52 +575,22 @@ var snapTo = [17]float32{
 	1, 1, 1, 1,
 }
 
-// spriteItem sets it to draw s at pose p through the view v (a, b, c, d,
-// tx, ty): Translate(-origin), Scale, Rotate(p.Angle), Translate(p.X, p.Y),
-// then the view, composed directly in float64 and rounded to float32 as
-// DrawImage rounds its GeoM.
-func spriteItem(it *drawItem, s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64) {
-	sx, sy := s.ScaleX, s.ScaleY
-	if sx == 0 {
-		sx = 1
-	}
-	if sy == 0 {
-		sy = 1
-	}
-	sin, cos := 0.0, 1.0
-	if p.Angle != 0 {
-		sin, cos = math.Sincos(p.Angle)
-	}
-	a, b := cos*sx, -sin*sy
-	c, d := sin*sx, cos*sy
-	tx := p.X - (a*s.OriginX + b*s.OriginY)
-	ty := p.Y - (c*s.OriginX + d*s.OriginY)
-	// A GeoM holds a-1 and d-1, and DrawImage rounds those to float32.
-	it.a = float32(v[0]*a+v[1]*c-1) + 1
-	it.b = float32(v[0]*b + v[1]*d)
-	it.c = float32(v[2]*a + v[3]*c)
-	it.d = float32(v[2]*b+v[3]*d-1) + 1
-	it.tx = float32(v[0]*tx + v[1]*ty + v[4])
-	it.ty = float32(v[2]*tx + v[3]*ty + v[5])
-
-	it.sx0, it.sy0 = float32(bounds.Min.X), float32(bounds.Min.Y)
-	it.sx1, it.sy1 = float32(bounds.Max.X), float32(bounds.Max.Y)
-	it.src = s.Atlas
-	if it.src == nil {
-		it.src = s.Image
-	}
-	it.r, it.g, it.bl, it.al = s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()
-	it.layer = s.Layer
-}
-
 // turnedOffScreen reports whether turned sprite s, its image's rectangle
 // bounds, at pose p through the view v, covers no pixel of clip (x0, y0,
 // x1, y1), without its sine and cosine: by the circle around its origin
 // that holds its rectangle at any angle, its radius times stretch, the
-// most the view stretches a length. The snapping of vertices moves them by
-// less than half a pixel, so a quad whose extent ends on the clip's edge
-// covers none of its pixels' centres.
+// most the view stretches a length. A sprite whose origin is on the clip
+// is not off it, whatever its radius: that is known first. The snapping of
+// vertices moves them by less than half a pixel, so a quad whose extent
+// ends on the clip's edge covers none of its pixels' centres.
 func turnedOffScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64, stretch float64, clip *[4]float32) bool {
+	x := v[0]*p.X + v[1]*p.Y + v[4]
+	y := v[2]*p.X + v[3]*p.Y + v[5]
+	dx := max(float64(clip[0])-x, x-float64(clip[2]), 0) // how far the origin is beside the clip, or 0
+	dy := max(float64(clip[1])-y, y-float64(clip[3]), 0)
+	if !(dx > 0 || dy > 0) {
+		return false
+	}
 	sx, sy := s.ScaleX, s.ScaleY
 	if sx == 0 {
 		sx = 1
@@ -349,22 +602,7 @@ func turnedOffScreen(s *components.Sprite, p components.Pose, bounds image.Recta
 	ex := max(math.Abs(s.OriginX*sx), math.Abs((w-s.OriginX)*sx))
 	ey := max(math.Abs(s.OriginY*sy), math.Abs((h-s.OriginY)*sy))
 	rr := (ex*ex + ey*ey) * stretch * stretch // the radius, squared: no square root
-	x := v[0]*p.X + v[1]*p.Y + v[4]
-	y := v[2]*p.X + v[3]*p.Y + v[5]
-	dx := max(float64(clip[0])-x, x-float64(clip[2]), 0) // how far the origin is beside the clip, or 0
-	dy := max(float64(clip[1])-y, y-float64(clip[3]), 0)
 	return dx*dx >= rr && dx > 0 || dy*dy >= rr && dy > 0
-}
-
-// offScreen reports whether it's quad covers no pixel of clip: the box
-// around its four corners (before snapping, which moves them by less than
-// half a pixel) lies beyond an edge.
-func (it *drawItem) offScreen(clip *[4]float32) bool {
-	w, h := it.sx1-it.sx0, it.sy1-it.sy0
-	ax, by, cx, dy := it.a*w, it.b*h, it.c*w, it.d*h
-	x0, x1 := it.tx+min(ax, 0)+min(by, 0), it.tx+max(ax, 0)+max(by, 0)
-	y0, y1 := it.ty+min(cx, 0)+min(dy, 0), it.ty+max(cx, 0)+max(dy, 0)
-	return x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3]
 }
 
 // maxStretch returns the most the linear part of view v (a, b, c, d)

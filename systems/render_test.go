@@ -634,8 +634,14 @@ func BenchmarkRenderRawTriangles(b *testing.B) {
 }
 
 // benchmarkFrames runs draw once an iteration over each of benchCases, and
-// reports ns/entity and the draw calls draw says it made a frame.
+// reports ns/entity and the draw calls draw says it made a frame. Each
+// frame's flush is untimed, so a second of timed frames takes up to 40 s:
+// under -short (make bench) they are skipped, and the lockstep benchmarks
+// (BenchmarkRenderOverhead, BenchmarkRenderOverheadTriangles) stand in.
 func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls int)) {
+	if testing.Short() {
+		b.Skip("frames timed apart from their baseline: not under -short (the lockstep benchmarks stand in)")
+	}
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
 			n := c.n

@@ -26,6 +26,10 @@ func bodymarkSection(r *results, bs []*bench) string {
 			continue
 		}
 		budget := metric(b, "budget-ms")
+		atRest := ""
+		if _, ok := b.summary("engine-tuned-at-rest-bodies"); !ok {
+			atRest = " (Not in these runs: under -short, as make bench runs it, the at-rest variant is left out; make bench-full runs it.)"
+		}
 		fmt.Fprintf(&sb, "`%s` (scenes/bodymark_test.go), %d runs: the most balls the demo's Stress scene "+
 			"holds while its median physics tick stays within %s ms (half a 60 Hz frame), found by the "+
 			"benchmark itself: from the last run's answer up or down by 25%% until bracketed, then "+
@@ -34,9 +38,9 @@ func bodymarkSection(r *results, bs []*bench) string {
 			"other processes on this shared machine do not count (the garbage collector's background "+
 			"work on other threads does not either; its assists in the tick do). At rest, a probe first "+
 			"waits (up to 20 s) for every ball to fall asleep; that search starts at twice raw cp's "+
-			"count of the same run and stops at four times it. The variants run one after the other "+
+			"count of the same run and stops at four times it.%s The variants run one after the other "+
 			"in each run; a ratio is each run's count over raw cp's count in the same run. Figures: "+
-			"the median over the runs with its 95%% confidence interval.\n\n", short(b.name), b.runs(), budget)
+			"the median over the runs with its 95%% confidence interval.\n\n", short(b.name), b.runs(), budget, atRest)
 		fmt.Fprintf(&sb, "| variant | what runs | balls within %s ms | ratio to raw cp (95%% CI) | median tick at that count |\n", budget)
 		sb.WriteString("|---|---|--:|--:|--:|\n")
 		for _, v := range bodymarkVariants {

@@ -24,19 +24,29 @@ func (r *results) machine() string {
 
 // preamble is the head of BENCHMARKS.md, before its sections.
 func preamble(r *results) string {
+	target := "make bench"
+	if r.target != "" {
+		target = "make " + r.target
+	}
 	return fmt.Sprintf(`# Benchmarks
 
 What the engine costs beside the libraries it is made of, how many bodies fit in a
-physics tick, and whether a long run stutters, as `+"`make bench`"+` measured them (%s,
+physics tick, and whether a long run stutters, as `+"`%s`"+` measured them (%s,
 %s).
 
-`+"`make bench`"+` runs every benchmark of the module with -benchmem and -count 6 (the bodymark
-among them), then `+"`cmd/stutter`"+` headless and in a window under Xvfb, all into bench.txt,
-with the load average noted as each stage starts and ends; then benchstat prints its own
-summary (benchstat.txt) and `+"`go run ./cmd/benchtable -md BENCHMARKS.md bench.txt`"+` rewrites
-the sections below. It keeps any section it does not make (a "## " title of its own, or a
-block between `+"`<!-- NAME: begin -->`"+` and `+"`<!-- NAME: end -->`"+` lines), and a section
-of its own for which the input has no results, as they were.
+`+"`make bench`"+` measures the headline figures: the benchmarks of the module's own packages
+(not third_party's), one package at a time, with -short -benchmem -count 6 -benchtime 0.3s
+(-short leaves out the 5,000-body scenes, the bodymark at rest, the frames timed apart from
+their lockstep twins, the browser, and the benchmarks whose figures have sections of their
+own below), then `+"`cmd/stutter`"+` headless (10 s a run) and in a window under Xvfb (5 s,
+GOGC=100 only). `+"`make bench-full`"+` runs every benchmark of the module with -benchmem and
+-count 6 at Go's default benchtime, then `+"`cmd/stutter`"+` for 30 s headless and 15 s in a
+window, every GC setting in both. Each writes bench.txt, with the load average noted as each
+stage starts and ends; then benchstat prints its own summary (benchstat.txt) and
+`+"`go run ./cmd/benchtable -md BENCHMARKS.md bench.txt`"+` rewrites the sections below. It
+keeps any section it does not make (a "## " title of its own, or a block between
+`+"`<!-- NAME: begin -->`"+` and `+"`<!-- NAME: end -->`"+` lines), and a section of its own for
+which the input has no results, as they were.
 
 The statistics are golang.org/x/perf's: benchfmt reads the results, benchmath gives each
 figure's median over the runs and its 95%% confidence interval (from order statistics, no
@@ -45,7 +55,7 @@ This is a 2-core VM shared with other work: separately timed benchmarks drift by
 between runs, so the lockstep benchmarks (engine and raw alternately in one run) give the
 reliable ratios, and the bodymark times its ticks by their thread's CPU time.
 
-`, r.date, r.machine())
+`, target, r.date, r.machine())
 }
 
 // markerBegin matches the line that opens a block another tool keeps in

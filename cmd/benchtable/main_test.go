@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +312,36 @@ func TestDocumentKeepsOtherSections(t *testing.T) {
 	again, _ := os.ReadFile(md)
 	if string(again) != doc {
 		t.Errorf("a second rewrite changed the file:\n%s\n---\n%s", doc, again)
+	}
+}
+
+// The head names the make target whose output it read (its "make:" line),
+// and the bodymark's text says when the at-rest variant is not in the runs
+// (make bench runs the benchmarks with -short, which leaves it out).
+func TestTargetAndShortRuns(t *testing.T) {
+	atRest := regexp.MustCompile(` engine-tuned-at-rest\S*`)
+	short := "make: bench\n" + atRest.ReplaceAllString(sample, "")
+	for _, c := range []struct {
+		in          string
+		head        string
+		restLeftOut bool
+	}{
+		{sample, "as `make bench` measured them", false},
+		{"make: bench-full\n" + sample, "as `make bench-full` measured them", false},
+		{short, "as `make bench` measured them", true},
+	} {
+		r := results{date: "2025-11-22", cpus: 2, goVersion: "go1.26.8"}
+		if err := r.read("sample", strings.NewReader(c.in)); err != nil {
+			t.Fatal(err)
+		}
+		doc := document(&r, sections(&r), "")
+		if !strings.Contains(doc, c.head) {
+			t.Errorf("the head lacks %q:\n%s", c.head, doc[:400])
+		}
+		leftOut := strings.Contains(doc, "the at-rest variant is left out")
+		if hasRow := strings.Contains(doc, "| engine-tuned-at-rest |"); leftOut != c.restLeftOut || hasRow == c.restLeftOut {
+			t.Errorf("input %.16q: the text says the at-rest variant is left out: %v, its row is there: %v; want %v, %v",
+				c.in, leftOut, hasRow, c.restLeftOut, !c.restLeftOut)
+		}
 	}
 }

@@ -37,6 +37,9 @@ type results struct {
 	// the `loadavg: ...` lines (the contents of /proc/loadavg) that followed
 	// it: make bench writes one when a stage starts and one when it ends.
 	stages []stage
+	// target is the make target that made the input, from its first
+	// `make: TARGET` line ("bench" or "bench-full"); "" if it has none.
+	target string
 }
 
 // stage is one step of make bench and the load averages noted during it.
@@ -111,6 +114,8 @@ func (r *results) readStages(text string) {
 		k, v, ok := strings.Cut(sc.Text(), ": ")
 		switch {
 		case !ok:
+		case k == "make":
+			r.target = firstOf(r.target, v)
 		case k == "stage":
 			r.stages = append(r.stages, stage{name: strings.TrimSpace(v)})
 		case k == "loadavg":

@@ -40,13 +40,16 @@ var (
 	nativePf  string // the platformer built for this machine
 	wasmPath  string // the demo's main.wasm (main.wasm.gz beside it)
 	browserCx context.Context
+	chromium  string // the browser's executable
 	tmpDir    string
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if browserCx != nil {
-		chromedp.Cancel(browserCx)
+	for _, cx := range []context.Context{browserCx, uncappedCx} {
+		if cx != nil {
+			chromedp.Cancel(cx)
+		}
 	}
 	if tmpDir != "" {
 		os.RemoveAll(tmpDir)
@@ -104,11 +107,18 @@ func doSetup(exe string) error {
 	}
 	go http.Serve(ln, handler(out))
 	served = "http://" + ln.Addr().String()
+	chromium = exe
+	browserCx, err = startBrowser("profile")
+	return err
+}
 
+// startBrowser starts a headless Chromium with a fresh profile in tmpDir
+// (named profile) and the options given after the tests' own.
+func startBrowser(profile string, more ...chromedp.ExecAllocatorOption) (context.Context, error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(filepath.Join(tmpDir, "profile")), // a fresh profile
-		chromedp.NoSandbox,                                     // as root
+		chromedp.ExecPath(chromium),
+		chromedp.UserDataDir(filepath.Join(tmpDir, profile)), // a fresh profile
+		chromedp.NoSandbox,                                   // as root
 		chromedp.WindowSize(960, 540),
 		// WebGL without a GPU: ANGLE over SwiftShader.
 		chromedp.Flag("use-angle", "swiftshader"),
@@ -119,12 +129,12 @@ func doSetup(exe string) error {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-background-networking", true),
 	)
-	alloc, _ := chromedp.NewExecAllocator(context.Background(), opts...)
-	browserCx, _ = chromedp.NewContext(alloc)
-	if err := chromedp.Do(browserCx); err != nil { // starts the browser
-		return fmt.Errorf("start %s: %w", exe, err)
+	alloc, _ := chromedp.NewExecAllocator(context.Background(), append(opts, more...)...)
+	cx, _ := chromedp.NewContext(alloc)
+	if err := chromedp.Do(cx); err != nil { // starts the browser
+		return nil, fmt.Errorf("start %s: %w", chromium, err)
 	}
-	return nil
+	return cx, nil
 }
 
 // console collects what a page printed to its console.
@@ -208,9 +218,12 @@ func play(t testing.TB, path string) *played {
 
 // open opens path on the server in a new tab, with its console and its
 // downloads watched, and returns once the page has loaded.
-func open(t testing.TB, path string) *played {
+func open(t testing.TB, path string) *played { t.Helper(); return openIn(t, browserCx, path) }
+
+// openIn is open in the browser of the context in.
+func openIn(t testing.TB, in context.Context, path string) *played {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browserCx)
+	ctx, cancel := chromedp.NewContext(in)
 	t.Cleanup(cancel)
 	p := &played{ctx: ctx, console: &console{}, download: t.TempDir(),
 		names: map[string]string{}, done: map[string]bool{}, completed: make(chan struct{}, 1)}

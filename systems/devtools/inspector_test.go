@@ -538,6 +538,12 @@ func BenchmarkInspector(b *testing.B) {
 		visible, tick bool
 	}{{"hidden", false, false}, {"shown/between-ticks", true, false}, {"shown/after-a-tick", true, true}} {
 		b.Run(c.name, func(b *testing.B) {
+			if testing.Short() && c.visible && !c.tick {
+				// Each iteration flushes ebiten's queue untimed (about a
+				// millisecond), 100 times the draw: a timed second takes
+				// over a minute.
+				b.Skip("not under -short (make bench-full runs it)")
+			}
 			ebitentest.OnGame(b, func() {
 				img := ebiten.NewImage(32, 32)
 				e := phys.SpawnCircle(14, &physics.BodyOptions{Position: cp.Vector{X: 200, Y: 100}, Velocity: cp.Vector{X: 30},

@@ -33,6 +33,7 @@ func BenchmarkPhysics(b *testing.B) {
 				name = "engine-no-events"
 			}
 			b.Run(fmt.Sprintf("%s/%s", name, sc.name), func(b *testing.B) {
+				skipLarge(b, n)
 				w, p, _ := engineScene(sc, physics.Config{NoCollisionEvents: !events})
 				for range settle {
 					p.Update(w, ev)
@@ -50,6 +51,7 @@ func BenchmarkPhysics(b *testing.B) {
 				name = "raw-cp-callbacks"
 			}
 			b.Run(fmt.Sprintf("%s/%s", name, sc.name), func(b *testing.B) {
+				skipLarge(b, n)
 				space, _ := rawSceneOf(sc)
 				if callbacks {
 					h := space.NewWildcardCollisionHandler(0)
@@ -125,6 +127,7 @@ func BenchmarkPhysicsOverhead(b *testing.B) {
 				name = sc.name + "/events"
 			}
 			b.Run(name, func(b *testing.B) {
+				skipLarge(b, n)
 				w, p, _ := engineScene(sc, physics.Config{NoCollisionEvents: !events})
 				space, _ := rawSceneOf(sc)
 				if events {

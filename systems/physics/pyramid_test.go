@@ -54,6 +54,25 @@ func boxPyramid(rows int) physicsBench {
 // physicsBenches are the scenes of BenchmarkPhysics and BenchmarkPhysicsOverhead.
 var physicsBenches = []physicsBench{circlesScene(100), circlesScene(1000), circlesScene(5000), boxPyramid(14), boxPyramid(45)}
 
+// skipLarge skips a benchmark of more than 2,000 bodies under -short (make
+// bench): settling 5,000 bodies takes most of a minute on a 2-core machine,
+// more than the measurement; make bench-full runs them. The scenes of 1,000
+// circles and of 1,035 boxes stay.
+func skipLarge(b *testing.B, bodies int) {
+	if testing.Short() && bodies > 2000 {
+		b.Skip("more than 2,000 bodies: not under -short (make bench-full runs it)")
+	}
+}
+
+// skipShort skips, under -short (make bench), a benchmark whose figures
+// BENCHMARKS.md reports in a section of its own, measured by hand or by
+// make bench-full.
+func skipShort(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a section of its own in BENCHMARKS.md: not under -short (make bench-full runs it)")
+	}
+}
+
 // The benchmark's pyramids stand: after 10 s the top box has settled by
 // less than 3 px per row (the stack's compression) and moved sideways by less
 // than half a box, so the scene measured is a stack, not a heap.

@@ -183,6 +183,7 @@ func TestPhysicsSnapshotAllocatesNothingOnceWarm(t *testing.T) {
 // same state). It reports their medians, the snapshot and restore over the
 // step (the goal: below 1), and the snapshot's bytes.
 func BenchmarkPhysicsSnapshot(b *testing.B) {
+	skipShort(b)
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
 	for _, n := range []int{100, 1000, 5000} {
 		b.Run(fmt.Sprintf("bodies=%d", n), func(b *testing.B) {

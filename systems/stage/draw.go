@@ -39,23 +39,41 @@ func (s *Stage) Rect(w, h float64, c color.Color) *components.Sprite {
 // c, with its top at y and, by align, its left (text.AlignStart), centre
 // (text.AlignCenter) or right (text.AlignEnd) at x; lines break at "\n".
 // A nil dst, as a headless run's Render events have, draws nothing, so a
-// render system can call it without checking. A call allocates what
-// ebiten's text.Draw does (3 small allocations for a line of a HUD), and
-// nothing more when c is a color.Color variable (var white color.Color =
-// color.RGBA{...}): a color.RGBA passed as it is gets boxed, an allocation
-// at every call.
+// render system can call it without checking.
+//
+// The pixels are text.Draw's, and so are its calls to DrawImage, one per
+// glyph; but the layout is the bundle's, kept for the last 32 strings
+// drawn ([assets.Bundle.Glyphs]): a string drawn at every frame is laid
+// out once, not at every call as text.Draw does. A call allocates nothing
+// for a string laid out before, when c is a color.Color variable (var white
+// color.Color = color.RGBA{...}): a color.RGBA passed as it is gets boxed,
+// an allocation at every call.
 func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.Color, align text.Align) {
 	if dst == nil {
 		return
 	}
-	face := s.Bundle.Face(size)
-	m := face.Metrics()
-	var op text.DrawOptions
-	op.GeoM.Translate(x, y)
+	glyphs := s.Bundle.Glyphs(str, size, align)
+	var op, colored ebiten.DrawImageOptions
 	op.ColorScale.ScaleWithColor(c)
-	op.PrimaryAlign = align
-	op.LineSpacing = m.HAscent + m.HDescent + m.HLineGap
-	text.Draw(dst, str, face, &op)
+	// A color glyph (an emoji) keeps its colours: only the alpha applies,
+	// as text.Draw does.
+	colored.ColorScale.ScaleAlpha(op.ColorScale.A())
+	var at ebiten.GeoM
+	at.Translate(x, y)
+	for i := range glyphs {
+		g := &glyphs[i]
+		if g.Image == nil {
+			continue
+		}
+		o := &op
+		if g.Colored {
+			o = &colored
+		}
+		o.GeoM.Reset()
+		o.GeoM.Translate(g.X, g.Y)
+		o.GeoM.Concat(at)
+		dst.DrawImage(g.Image, o)
+	}
 }
 
 // SpawnSprite creates an entity with no body, drawn as sp (a copy) at x, y:

@@ -22,6 +22,9 @@ import (
 // before). It reports the tick's p50, p99 and max in milliseconds: the
 // checksum shows in the p99 (one tick in 60) and the max.
 func BenchmarkChecksumHitch(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a section of its own in BENCHMARKS.md: not under -short (make bench-full runs it)")
+	}
 	for _, n := range []int{10_000, 50_000} {
 		for _, every := range []int{engine.NoChecksums, 60} {
 			name := "checksum=none"

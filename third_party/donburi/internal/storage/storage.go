@@ -87,3 +87,12 @@ func (cs *Storage) ensureCapacity() {
 	copy(newStorages, cs.storages)
 	cs.storages = newStorages
 }
+
+// Column returns the pointers to the component's values in the archetype,
+// in the order of its entities; nil if the archetype has none.
+func (cs *Storage) Column(archetypeIndex ArchetypeIndex) []unsafe.Pointer {
+	if int(archetypeIndex) >= len(cs.storages) {
+		return nil
+	}
+	return cs.storages[archetypeIndex]
+}

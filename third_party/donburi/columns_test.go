@@ -1,0 +1,130 @@
+package donburi_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
+)
+
+type colPos struct{ X, Y float64 }
+type colName struct{ S string }
+
+var (
+	colPosC  = donburi.NewComponentType[colPos]()
+	colNameC = donburi.NewComponentType[colName]()
+)
+
+// Columns2 yields what Iter visits, in the same order, with each entity's
+// own two components at its index: across archetypes (one with a third
+// component, one with a component moved in and out), after removals and a
+// reused id; and a change through a column is the entity's.
+func TestColumns2VisitsAsIter(t *testing.T) {
+	world := donburi.NewWorld()
+	var made []donburi.Entity
+	for i := range 60 {
+		var e donburi.Entity
+		switch i % 3 {
+		case 0:
+			e = world.Create(colPosC, colNameC)
+		case 1:
+			e = world.Create(colPosC, colNameC, queryTagA)
+		case 2:
+			e = world.Create(colPosC, queryTagB)
+		}
+		entry := world.Entry(e)
+		colPosC.SetValue(entry, colPos{X: float64(i), Y: float64(-i)})
+		if entry.HasComponent(colNameC) {
+			colNameC.SetValue(entry, colName{S: string(rune('a' + i%26))})
+		}
+		made = append(made, e)
+	}
+	for _, e := range made[7:20] {
+		world.Remove(e)
+	}
+	world.Entry(made[31]).RemoveComponent(queryTagA) // moves it to the first archetype
+	world.Entry(made[33]).AddComponent(queryTagA)
+	world.Create(colPosC, colNameC) // reuses a freed id
+
+	q := donburi.NewQuery(filter.Contains(colPosC, colNameC))
+	type seen struct {
+		e    donburi.Entity
+		pos  colPos
+		name colName
+	}
+	var want, got []seen
+	for entry := range q.Iter(world) {
+		want = append(want, seen{entry.Entity(), *colPosC.Get(entry), *colNameC.Get(entry)})
+	}
+	archetypes := 0
+	for cols := range donburi.Columns2(q, world, colPosC, colNameC) {
+		archetypes++
+		if len(cols.A) != len(cols.Entities) || len(cols.B) != len(cols.Entities) {
+			t.Fatalf("columns of %d, %d and %d", len(cols.Entities), len(cols.A), len(cols.B))
+		}
+		for i, e := range cols.Entities {
+			if e.IsReady() {
+				got = append(got, seen{e, *cols.A[i], *cols.B[i]})
+			}
+		}
+	}
+	if archetypes != 2 || len(want) < 30 || !slices.Equal(got, want) {
+		t.Errorf("Columns2 yielded %d archetypes and\n%v\nIter visited\n%v", archetypes, got, want)
+	}
+
+	for cols := range donburi.Columns2(q, world, colPosC, colNameC) {
+		for i := range cols.A {
+			cols.A[i].X += 1000
+		}
+	}
+	for _, s := range want {
+		if p := colPosC.Get(world.Entry(s.e)); p.X != s.pos.X+1000 {
+			t.Errorf("entity %v: X is %v after a change through its column, want %v", s.e, p.X, s.pos.X+1000)
+		}
+	}
+
+	n := 0
+	for range donburi.Columns2(q, world, colPosC, colNameC) {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("a loop broken at once ran %d times", n)
+	}
+}
+
+// A component the query's archetypes lack is a programming error: it panics
+// rather than yield columns of the wrong length.
+func TestColumns2PanicsOnAMissingComponent(t *testing.T) {
+	world := donburi.NewWorld()
+	world.Create(colPosC, queryTagB)
+	q := donburi.NewQuery(filter.Contains(colPosC))
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for a component the archetype does not hold")
+		}
+	}()
+	for range donburi.Columns2(q, world, colPosC, colNameC) {
+	}
+}
+
+// Iterating allocates nothing.
+func TestColumns2AllocatesNothing(t *testing.T) {
+	world := donburi.NewWorld()
+	for range 100 {
+		world.Create(colPosC, colNameC)
+	}
+	q := donburi.NewQuery(filter.Contains(colPosC, colNameC))
+	sum := 0.0
+	allocs := testing.AllocsPerRun(100, func() {
+		for cols := range donburi.Columns2(q, world, colPosC, colNameC) {
+			for _, p := range cols.A {
+				sum += p.X
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Columns2 allocates %v times a loop", allocs)
+	}
+}
