@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
@@ -21,6 +23,7 @@ import (
 //     (0 or absent: DefaultSeconds), as {"match_id": id}.
 //   - "<name>_stats", payload {"match_id": id}: returns the match's Stats.
 func Register(initializer runtime.Initializer, game *sim.Game) error {
+	seats := &finder{handed: map[string]*handout{}}
 	if game.MaxPlayers < 1 || game.MaxPlayers > 8 || game.Hz < 1 || game.Hz > 60 {
 		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to 8 players (and at most the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
 			game.Name, game.MaxPlayers, game.Hz)
@@ -66,16 +69,22 @@ func Register(initializer runtime.Initializer, game *sim.Game) error {
 		if q.Seconds == 0 {
 			q.Seconds = DefaultSeconds
 		}
-		query := fmt.Sprintf("+label.game:%s +label.version:%s +label.open:T +label.players:%d", game.Name, game.Version, q.Players)
-		found, err := nk.MatchList(ctx, 1, true, "", nil, nil, query)
+		id, err := seats.find(ctx, nk, game, q.Players, func() (string, error) {
+			answer, err := create(ctx, nk, Params{Players: q.Players, Seconds: q.Seconds})
+			if err != nil {
+				return "", err
+			}
+			var r struct {
+				Match string `json:"match_id"`
+			}
+			json.Unmarshal([]byte(answer), &r)
+			return r.Match, nil
+		})
 		if err != nil {
 			return "", err
 		}
-		if len(found) > 0 {
-			b, _ := json.Marshal(map[string]string{"match_id": found[0].MatchId})
-			return string(b), nil
-		}
-		return create(ctx, nk, Params{Players: q.Players, Seconds: q.Seconds})
+		b, _ := json.Marshal(map[string]string{"match_id": id})
+		return string(b), nil
 	})
 	if err != nil {
 		return err
@@ -89,4 +98,63 @@ func Register(initializer runtime.Initializer, game *sim.Game) error {
 		}
 		return nk.MatchSignal(ctx, q.Match, "stats")
 	})
+}
+
+// A finder hands out the seats of open matches to the callers of the find
+// RPC. Nakama's match listing sees a new match, and a label's change, only
+// once its index is next updated (up to a second later), so the finder
+// remembers the seats it handed out for ReserveTimeout: two players who
+// ask at once get one match, and a third who asks for a match of two gets
+// another. (The server's own join rules still hold: a seat handed out
+// twice is refused to the second comer.)
+type finder struct {
+	mu     sync.Mutex
+	handed map[string]*handout // by match id
+}
+
+// handout counts the seats of a match handed out.
+type handout struct {
+	players, n int
+	until      time.Time
+}
+
+// find returns the id of an open match of game for players, handing out
+// one of its seats, or of a match create makes.
+func (f *finder) find(ctx context.Context, nk runtime.NakamaModule, game *sim.Game, players int, create func() (string, error)) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := time.Now()
+	for id, h := range f.handed {
+		if now.After(h.until) {
+			delete(f.handed, id)
+		}
+	}
+	for id, h := range f.handed { // the newest matches: the listing may not show them yet
+		if h.players == players && h.n < players {
+			h.n++
+			return id, nil
+		}
+	}
+	query := fmt.Sprintf("+label.game:%s +label.version:%s +label.open:T +label.players:%d", game.Name, game.Version, players)
+	found, err := nk.MatchList(ctx, 10, true, "", nil, nil, query)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range found {
+		if f.handed[m.MatchId] != nil {
+			continue // every seat handed out, as above
+		}
+		var l Label
+		if json.Unmarshal([]byte(m.GetLabel().GetValue()), &l) != nil || l.Joined >= players {
+			continue
+		}
+		f.handed[m.MatchId] = &handout{players: players, n: l.Joined + 1, until: now.Add(ReserveTimeout)}
+		return m.MatchId, nil
+	}
+	id, err := create()
+	if err != nil {
+		return "", err
+	}
+	f.handed[id] = &handout{players: players, n: 1, until: now.Add(ReserveTimeout)}
+	return id, nil
 }
