@@ -6,7 +6,7 @@ XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
 ARGS    ?=
 SHELL   := /bin/bash
 
-.PHONY: deps test soak demo demo-headless bench bench-full fuzz web serve bench-web server server-build online
+.PHONY: deps test soak demo demo-headless bench bench-full fuzz web serve bench-web server server-build online bench-server
 
 deps:
 	@bash scripts/install-deps.sh
@@ -55,6 +55,16 @@ server-build:
 
 server:
 	GO=$(GO) bash scripts/server.sh run $(NAKAMA_ARGS)
+
+# bench-server measures the game server (server/e2e's BenchmarkServer: a real
+# Nakama's CPU per match at 4, 16 and 64 matches of two clients, bytes per
+# client, MatchLoop's interval p99; the bare simulation as the baseline),
+# BENCHCOUNT_SERVER times, into bench-server.txt (about 80 s a count).
+BENCHCOUNT_SERVER ?= 3
+
+bench-server:
+	GO=$(GO) bash scripts/server.sh build
+	cd server && $(GO) test -run '^$$' -bench BenchmarkServer -benchtime 1x -count $(BENCHCOUNT_SERVER) -timeout 60m ./e2e | tee ../bench-server.txt
 
 # online plays an online match of rally in a window against the server make
 # server runs (server/cmd/rally: ARGS="-players 3", "-server http://HOST:7350",

@@ -62,10 +62,12 @@ func sway(tick int64, in *input.State) {
 // core would run at 60 Hz (matches/core), the bytes a second each client
 // received and sent, and across the matches the worst p99 of the interval
 // between two MatchLoop calls (Nakama's ticker: 16.7 ms when it keeps up)
-// and of the simulation's tick. Its baseline, "bare", runs the same game
-// in this process, sim.Runner alone with no server: the CPU a match's
-// simulation needs, per second of play (this process's CPU time). Run with -benchtime 1x (each
-// iteration is a whole set of matches).
+// and of the simulation's tick; and the CPU this process's clients took
+// (clients-ms/match-s: the machine is shared with them). Its baseline,
+// "bare", runs the same game in this process, sim.Runner alone with no
+// server: the CPU a match's simulation needs per second of play (this
+// process's CPU time). Run with -benchtime 1x (an iteration is a whole set
+// of matches): make bench-server.
 func BenchmarkServer(b *testing.B) {
 	b.Run("bare", func(b *testing.B) {
 		for b.Loop() {
@@ -97,12 +99,12 @@ func BenchmarkServer(b *testing.B) {
 			b.ReportMetric(float64(time.Second)/float64(perMatchSecond), "matches/core")
 		}
 	})
-	var srv *nakamatest.Server
+	var srv *nakamatest.Server // one for every count of matches: the parent's, stopped as it ends
 	for _, matches := range []int{4, 16, 64} {
+		if srv == nil {
+			srv = nakamatest.Start(b)
+		}
 		b.Run(fmt.Sprint("matches=", matches), func(b *testing.B) {
-			if srv == nil {
-				srv = nakamatest.Start(b)
-			}
 			for b.Loop() {
 				benchMatches(b, srv, matches)
 			}
@@ -170,9 +172,11 @@ func benchMatches(b *testing.B, srv *nakamatest.Server, matches int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	own0, _ := cputime.Process()
 	began := time.Now()
 	wg.Wait()
 	wall := time.Since(began)
+	own1, _ := cputime.Process()
 	cpu1, err := cpuOf(srv.PID())
 	if err != nil {
 		b.Fatal(err)
@@ -194,6 +198,7 @@ func benchMatches(b *testing.B, srv *nakamatest.Server, matches int) {
 	clients := float64(2 * matches)
 	b.ReportMetric(perMatchSecond/1e6, "server-ms/match-s")
 	b.ReportMetric(float64(time.Second)/perMatchSecond, "matches/core")
+	b.ReportMetric(float64(own1-own0)/float64(matches)/benchSeconds/1e6, "clients-ms/match-s")
 	b.ReportMetric(float64(in)/clients/benchSeconds, "B/s-in/client")
 	b.ReportMetric(float64(out)/clients/benchSeconds, "B/s-out/client")
 	b.ReportMetric(interval, "interval-p99-ms")
