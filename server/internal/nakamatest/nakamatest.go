@@ -164,6 +164,10 @@ func Start(t testing.TB, opts ...Options) *Server {
 		"--socket.server_key", o.ServerKey,
 		"--console.address", "127.0.0.1",
 		"--console.port", strconv.Itoa(console),
+		// A client that has not read its socket for this many messages is
+		// dropped as too slow: 64 by default, a second of a match's ticks. A
+		// test's clients share a busy machine, and may be starved longer.
+		"--socket.outgoing_queue_size", "1024",
 	}, o.Args...)
 	s.startNakama()
 	return s
