@@ -127,12 +127,14 @@ func (e *DesyncError) Error() string {
 	return fmt.Sprintf("client: tick %d: the server's state checksum is %016x, this client's %016x", e.Tick, e.Server, e.Client)
 }
 
-// Play plays the match until it ends: it waits for the server's start,
-// then runs every tick the server broadcasts with the inputs the server
-// ran it with, checks the checksum, and sends the player's input for the
-// tick Lead ticks ahead. It returns when the server ends the match (Result.End
-// says why), with an error when the client's run disagrees with the
-// server's (a *DesyncError), when the socket closes, or when ctx is done.
+// Play plays the match until it ends: it waits for the server's start
+// (coming back to a match under way, it first runs every tick so far, as
+// the server sends them), then runs every tick the server broadcasts with
+// the inputs the server ran it with, checks the checksum, and sends the
+// player's input for the tick Lead ticks ahead. It returns when the server
+// ends the match (Result.End says why), with an error when the client's
+// run disagrees with the server's (a *DesyncError), when the socket
+// closes, or when ctx is done.
 func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 	if opts.Lead <= 0 {
 		opts.Lead = 2
@@ -182,27 +184,14 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		held input.State
 	}
 	var msg []byte
-	for {
-		d, err := m.next(ctx)
+	// apply runs the tick of a tick message, checking its checksum.
+	apply := func(msg []byte) (int64, error) {
+		tick, sum, err := wire.DecodeTick(msg, players)
 		if err != nil {
-			return res, err
-		}
-		switch d.OpCode {
-		case wire.OpEnd:
-			if err := json.Unmarshal(d.Data, &res.End); err != nil {
-				return res, fmt.Errorf("client: the match's end does not decode: %w", err)
-			}
-			return res, nil
-		case wire.OpTick:
-		default:
-			continue
-		}
-		tick, sum, err := wire.DecodeTick(d.Data, players)
-		if err != nil {
-			return res, fmt.Errorf("client: tick message %d: %w", res.Ticks+1, err)
+			return 0, fmt.Errorf("client: tick message %d: %w", res.Ticks+1, err)
 		}
 		if tick != res.Ticks+1 {
-			return res, fmt.Errorf("client: the server sent tick %d after tick %d (this client fell more than %d messages behind and missed ticks)", tick, res.Ticks, queued)
+			return 0, fmt.Errorf("client: the server sent tick %d after tick %d (this client fell more than %d messages behind and missed ticks)", tick, res.Ticks, queued)
 		}
 		res.Ticks = tick
 		if st := &stamped[tick%int64(len(stamped))]; st.tick == tick {
@@ -215,18 +204,51 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if runner != nil {
 			ran, own, err := runner.Step(players)
 			if err != nil {
-				return res, fmt.Errorf("client: running tick %d: %w", tick, err)
+				return 0, fmt.Errorf("client: running tick %d: %w", tick, err)
 			}
 			if ran != tick {
-				return res, fmt.Errorf("client: the simulation ran tick %d for the server's tick %d", ran, tick)
+				return 0, fmt.Errorf("client: the simulation ran tick %d for the server's tick %d", ran, tick)
 			}
 			if own != sum {
-				return res, &DesyncError{Tick: tick, Server: sum, Client: own}
+				return 0, &DesyncError{Tick: tick, Server: sum, Client: own}
 			}
 			res.Checked++
 		}
 		if opts.OnTick != nil {
 			opts.OnTick(tick)
+		}
+		return tick, nil
+	}
+	for {
+		d, err := m.next(ctx)
+		if err != nil {
+			return res, err
+		}
+		switch d.OpCode {
+		case wire.OpEnd:
+			if err := json.Unmarshal(d.Data, &res.End); err != nil {
+				return res, fmt.Errorf("client: the match's end does not decode: %w", err)
+			}
+			return res, nil
+		case wire.OpHistory: // came back to a match under way: the ticks so far
+			for rest := d.Data; len(rest) > 0; {
+				msg, after, err := wire.SplitHistory(rest)
+				if err != nil {
+					return res, fmt.Errorf("client: the ticks so far after tick %d: %w", res.Ticks, err)
+				}
+				if _, err := apply(msg); err != nil {
+					return res, err
+				}
+				rest = after
+			}
+			continue
+		case wire.OpTick:
+		default:
+			continue
+		}
+		tick, err := apply(d.Data)
+		if err != nil {
+			return res, err
 		}
 		switch {
 		case opts.Idle:

@@ -426,3 +426,67 @@ func TestFind(t *testing.T) {
 		t.Errorf("five players asking at once for a match of two were given matches of %v players", sizes)
 	}
 }
+
+// A player whose socket closed mid-match comes back to it as the same
+// user: it is sent every tick so far, simulates them to catch up with
+// every checksum checked, and plays on to the end; meanwhile the match
+// went on without it.
+func TestComeBack(t *testing.T) {
+	srv := nakamatest.Start(t)
+	const seconds, dropAt, backAt = 12, 3 * rally.Hz, 6 * rally.Hz
+	type back struct {
+		res client.Result
+		err error
+	}
+	came := make(chan back, 1)
+	results, errs := playMatch(t, srv, "back", 2, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
+		switch seat {
+		case 0:
+			return client.Play{OnTick: func(tick int64) {
+				if tick != backAt {
+					return
+				}
+				go func() {
+					var b back
+					defer func() { came <- b }()
+					c, err := client.Dial(context.Background(), srv.URL, client.Options{ServerKey: srv.ServerKey, Device: "e2e-device-back-1"})
+					if b.err = err; err != nil {
+						return
+					}
+					defer c.Close()
+					again, err := c.Join(context.Background(), &rally.Spec, m.ID())
+					if b.err = err; err != nil {
+						return
+					}
+					b.res, b.err = again.Play(context.Background(), client.Play{})
+				}()
+			}}, false
+		default:
+			return client.Play{OnTick: func(tick int64) {
+				if tick == dropAt {
+					go c.Close()
+				}
+			}}, true
+		}
+	})
+	checkEveryTick(t, results[:1], seconds)
+	if errs[1] == nil || results[1].Ticks >= backAt {
+		t.Errorf("the client that dropped out at tick %d played to tick %d: %v", dropAt, results[1].Ticks, errs[1])
+	}
+	b := <-came
+	if b.err != nil {
+		t.Fatalf("coming back: %v", b.err)
+	}
+	checkEveryTick(t, []client.Result{results[0], b.res}, seconds)
+	if r := b.res.Start.Resumed; r < backAt || r > backAt+rally.Hz {
+		t.Errorf("came back after tick %d, asked to at tick %d", r, backAt)
+	}
+	if b.res.Sent == 0 {
+		t.Error("the player who came back sent no input")
+	}
+	stats := serverStats(t, results[0].End)
+	if p := stats.Players[1]; p.Left || p.Back != 1 {
+		t.Errorf("the server's seat of the player who came back: %+v", p)
+	}
+	t.Logf("came back after tick %d; caught up with %d ticks, then played %d", b.res.Start.Resumed, b.res.Start.Resumed, b.res.Ticks-b.res.Start.Resumed)
+}

@@ -156,6 +156,10 @@ func (in *Inputs) Leave(seat int) {
 	s.pending = s.pending[:0]
 }
 
+// Return notes that the player at seat, who left, came back: its input
+// messages are taken again (stamped after the last it sent before).
+func (in *Inputs) Return(seat int) { in.seats[seat].left = false }
+
 // Left reports whether the player at seat left.
 func (in *Inputs) Left(seat int) bool { return in.seats[seat].left }
 

@@ -11,11 +11,10 @@
 // length in seconds and the game's settings; the server picks a seed when
 // none is given. Clients join with metadata {"game": name, "version":
 // version}: a client of another game or version is refused, as is one
-// that comes once every seat is taken or the match has begun (a run cannot
-// be joined midway: there is no state snapshot to send yet). When the last
-// seat is taken the match begins: each player is sent its wire.Start (its
-// seat, the seed, the settings), and from the next tick of Nakama's match
-// loop on, each MatchLoop runs one tick of the game:
+// that comes once every seat is taken or the match has begun. When the
+// last seat is taken the match begins: each player is sent its wire.Start
+// (its seat, the seed, the settings), and from the next tick of Nakama's
+// match loop on, each MatchLoop runs one tick of the game:
 //
 //  1. the input messages that arrived since the tick before are taken (see
 //     Inputs for the rules: a late input is applied at the next tick run; a
@@ -25,6 +24,14 @@
 //     simulation runs the tick (sim.Runner.Step);
 //  3. the tick's number, its inputs that changed and the state checksum
 //     after it are broadcast (wire.OpTick).
+//
+// A player who left (its socket closed, or it left the match) may come
+// back while the match goes on, as the same user: it gets its seat again,
+// its start (wire.Start.Resumed: the last tick run), and every tick so far
+// (wire.OpHistory: the match keeps its tick messages, some 20 to 60 bytes
+// a tick), which it simulates to catch up, each checksum checked, before
+// the live ticks. The match's state is sent as the inputs that made it:
+// the engine's snapshots are memory, not bytes to send.
 //
 // The match ends when the game's run ends (its length reached, or its scene
 // chain ended): the players are sent wire.End, and the match stops. It
@@ -182,6 +189,7 @@ type SeatJSON struct {
 	Seat    int              `json:"seat"`
 	User    string           `json:"user"`
 	Left    bool             `json:"left"`
+	Back    int              `json:"back,omitempty"` // times the player came back after leaving
 	Taken   int64            `json:"taken"`
 	Late    int64            `json:"late"`
 	Refused map[string]int64 `json:"refused,omitempty"`
@@ -225,6 +233,7 @@ type player struct {
 	reserved string           // the session a join was accepted for, until it arrives
 	until    time.Time        // when the reservation lapses
 	left     bool
+	back     int // times the player came back after leaving
 }
 
 // state is a match's state: Nakama keeps it between the handler's calls
@@ -242,6 +251,7 @@ type state struct {
 	in      []input.State // this tick's inputs
 	prev    []input.State // the tick before's
 	buf     []byte
+	history []byte // every tick message so far (wire.AppendHistory), for a player who comes back
 	strange [reasons]int64
 	bytes   int64
 	last    int64 // the last tick run
@@ -323,16 +333,23 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = fmt.Sprintf("this is a match of %q, not %q", h.game.Name, game)
 	case version != h.game.Version:
 		reason = fmt.Sprintf("this is %s version %q; yours is %q", h.game.Name, h.game.Version, version)
-	case s.phase != lobby:
-		reason = "the match has begun"
+	case s.phase == playing && s.leftSeatOf(presence.GetUserId()) < 0:
+		reason = "the match has begun (only a player who left may come back)"
+	case s.phase == over:
+		reason = "the match is over"
 	case s.seatOf(session) >= 0:
 		reason = "this session has joined the match already"
-	case s.free() == 0:
+	case s.phase == lobby && s.free() == 0:
 		reason = fmt.Sprintf("the match has its %d players", len(s.seats))
 	}
 	if reason != "" {
 		logger.Info("%s match %s: refused %s (%s): %s", h.game.Name, s.id, presence.GetUsername(), session, reason)
 		return s, false, reason
+	}
+	if s.phase == playing { // a player who left, coming back to its seat
+		p := &s.seats[s.leftSeatOf(presence.GetUserId())]
+		p.reserved, p.until = session, time.Now().Add(ReserveTimeout)
+		return s, true, ""
 	}
 	for i := range s.seats {
 		if p := &s.seats[i]; p.presence == nil && p.reserved == "" {
@@ -355,9 +372,18 @@ func (h *Handler) MatchJoin(ctx context.Context, logger runtime.Logger, db *sql.
 				break
 			}
 		}
-		if seat < 0 || s.phase != lobby { // its reservation lapsed and the seat went to another
+		if seat < 0 || s.phase == over { // its reservation lapsed and the seat went to another
 			logger.Warn("%s match %s: %s arrived with no seat: kicked", h.game.Name, s.id, pr.GetSessionId())
 			dispatcher.MatchKick([]runtime.Presence{pr})
+			continue
+		}
+		if s.phase == playing {
+			if err := h.comeBack(s, dispatcher, seat, pr); err != nil {
+				logger.Warn("%s match %s: player %d came back, but: %v", h.game.Name, s.id, seat+1, err)
+				dispatcher.MatchKick([]runtime.Presence{pr})
+			} else {
+				logger.Info("%s match %s: player %d (%s) came back after tick %d", h.game.Name, s.id, seat+1, pr.GetUsername(), s.last)
+			}
 			continue
 		}
 		s.seats[seat] = player{presence: pr}
@@ -387,18 +413,67 @@ func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
 	s.runner, s.inputs = r, NewInputs(n)
 	s.in, s.prev = make([]input.State, n), make([]input.State, n)
 	s.phase = playing
-	for i, p := range s.seats {
-		start := wire.Start{Game: h.game.Name, Version: h.game.Version, Match: s.id, Players: n, Seat: i,
-			Seed: s.params.Seed, Settings: maps.Clone(s.params.Settings), Ticks: s.ticks, Hz: s.hz, MaxLead: MaxLead}
-		b, err := json.Marshal(start)
-		if err != nil {
+	for i := range s.seats {
+		if err := h.sendStart(s, dispatcher, i); err != nil {
 			return err
-		}
-		if err := dispatcher.BroadcastMessage(wire.OpStart, b, []runtime.Presence{p.presence}, nil, true); err != nil {
-			return fmt.Errorf("telling player %d the match began: %w", i+1, err)
 		}
 	}
 	return nil
+}
+
+// sendStart tells the player at seat its seat and the match's settings,
+// and the ticks run so far.
+func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat int) error {
+	to := []runtime.Presence{s.seats[seat].presence}
+	start := wire.Start{Game: h.game.Name, Version: h.game.Version, Match: s.id, Players: len(s.seats), Seat: seat,
+		Seed: s.params.Seed, Settings: maps.Clone(s.params.Settings), Ticks: s.ticks, Hz: s.hz, MaxLead: MaxLead,
+		Resumed: s.last}
+	b, err := json.Marshal(start)
+	if err != nil {
+		return err
+	}
+	if err := dispatcher.BroadcastMessage(wire.OpStart, b, to, nil, true); err != nil {
+		return fmt.Errorf("telling player %d the match began: %w", seat+1, err)
+	}
+	for rest := s.history; len(rest) > 0; {
+		n := 0 // the bytes of rest to send: whole tick messages, at most MaxHistory (or one alone)
+		for n < len(rest) {
+			_, after, err := wire.SplitHistory(rest[n:])
+			if err != nil {
+				return err
+			}
+			next := len(rest) - len(after)
+			if next > wire.MaxHistory && n > 0 {
+				break
+			}
+			n = next
+		}
+		if err := dispatcher.BroadcastMessage(wire.OpHistory, rest[:n], to, nil, true); err != nil {
+			return fmt.Errorf("sending player %d the ticks so far: %w", seat+1, err)
+		}
+		rest = rest[n:]
+	}
+	return nil
+}
+
+// comeBack seats a player who left the match under way and came back, and
+// sends it its start and the ticks so far; its input counts again from the
+// next tick.
+func (h *Handler) comeBack(s *state, dispatcher runtime.MatchDispatcher, seat int, pr runtime.Presence) error {
+	back := s.seats[seat].back + 1
+	s.seats[seat] = player{presence: pr, back: back}
+	s.inputs.Return(seat)
+	return h.sendStart(s, dispatcher, seat)
+}
+
+// leftSeatOf returns the seat of user's player if it left the match, or -1.
+func (s *state) leftSeatOf(user string) int {
+	for i, p := range s.seats {
+		if p.left && p.presence != nil && p.presence.GetUserId() == user {
+			return i
+		}
+	}
+	return -1
 }
 
 // end tells the players the match is over, and why.
@@ -492,6 +567,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	}
 	s.last = t
 	s.buf = wire.AppendTick(s.buf[:0], t, sum, s.in, s.prev)
+	s.history = wire.AppendHistory(s.history, s.buf)
 	s.bytes += int64(len(s.buf))
 	copy(s.prev, s.in)
 	if err := dispatcher.BroadcastMessage(wire.OpTick, s.buf, nil, nil, true); err != nil {
@@ -550,7 +626,7 @@ func (h *Handler) stats(s *state) Stats {
 			StepMaxUs: us(s.step.Max()), IntervalP50: ms(s.interval.Quantile(0.5)), IntervalP99: ms(s.interval.Quantile(0.99)),
 			IntervalMax: ms(s.interval.Max()), LoopP99Us: us(s.loop.Quantile(0.99))}}
 	for i, p := range s.seats {
-		sj := SeatJSON{Seat: i, Left: p.left}
+		sj := SeatJSON{Seat: i, Left: p.left, Back: p.back}
 		if p.presence != nil {
 			sj.User = p.presence.GetUserId()
 		}

@@ -7,10 +7,11 @@
 // no sequence numbers or checksums. Integers are little-endian; a uvarint
 // is encoding/binary's.
 //
-//	OpInput  client → server   tick:uvarint state              the client's held input, for tick
-//	OpTick   server → clients  tick:uvarint sum:u64 changed:u8 state*
-//	OpStart  server → a player JSON Start
-//	OpEnd    server → clients  JSON End
+//	OpInput   client → server   tick:uvarint state              the client's held input, for tick
+//	OpTick    server → clients  tick:uvarint sum:u64 changed:u8 state*
+//	OpStart   server → a player JSON Start
+//	OpEnd     server → clients  JSON End
+//	OpHistory server → a player (len:uvarint tick-message)*   ticks already run, in order
 //
 // A client stamps its input with the tick it is for, and sends its held
 // state only (keys, buttons and sticks held, cursor; the wheel's motion
@@ -21,7 +22,10 @@
 // player p), presses and releases included: exactly what the tick ran
 // with. A client that applies them in order to its own simulation has
 // every player's input of every tick, and checks its checksum against the
-// server's.
+// server's. A player who comes back to a match under way is sent, after
+// its start, the tick messages of every tick run so far, in OpHistory
+// messages of at most MaxHistory bytes: it simulates them to catch up,
+// checking each checksum, and goes on with the live ticks.
 package wire
 
 import (
@@ -40,6 +44,8 @@ const (
 	OpTick  = 2 // server → clients: a tick's inputs and checksum
 	OpStart = 3 // server → a player: the match begins; its seat and the game's settings
 	OpEnd   = 4 // server → clients: the match is over, and why
+	// OpHistory: server → a player who comes back: ticks already run
+	OpHistory = 5
 )
 
 // Sizes.
@@ -48,6 +54,10 @@ const (
 	// held state (every key, mouse button, pad button and axis held, the
 	// cursor and the wheel) with the largest tick is under it.
 	MaxInput = 256
+
+	// MaxHistory is the most bytes of tick messages an OpHistory message
+	// holds (one tick message more than that is sent alone).
+	MaxHistory = 16 << 10
 )
 
 // Fields of an encoded state, one bit each in its mask.
@@ -451,6 +461,22 @@ func DecodeTick(b []byte, players []input.State) (tick int64, sum uint64, err er
 	return tick, sum, nil
 }
 
+// AppendHistory appends a tick message (AppendTick's) to a history.
+func AppendHistory(b, tick []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(tick)))
+	return append(b, tick...)
+}
+
+// SplitHistory returns the first tick message of a history and the rest,
+// or ErrMalformed when b does not begin with one.
+func SplitHistory(b []byte) (tick, rest []byte, err error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, nil, ErrMalformed
+	}
+	return b[k : k+int(n)], b[k+int(n):], nil
+}
+
 // Start is what a player is told when the match begins: its seat and what
 // every run of the match must share.
 type Start struct {
@@ -464,6 +490,11 @@ type Start struct {
 	Ticks    int64             `json:"ticks"`              // the match's length in ticks; 0: until the game ends
 	Hz       int               `json:"hz"`                 // the match's tick rate
 	MaxLead  int               `json:"max_lead"`           // how far past the server's next tick an input may be stamped
+
+	// Resumed is the last tick run before the player came back to a match
+	// under way (0 at the match's start): OpHistory messages holding
+	// ticks 1 to Resumed follow the start.
+	Resumed int64 `json:"resumed,omitempty"`
 }
 
 // End is what the players are told when the match is over.

@@ -195,3 +195,33 @@ func FuzzDecodeInput(f *testing.F) {
 		}
 	})
 }
+
+// A history gives back its tick messages in order, and refuses one cut
+// short.
+func TestHistory(t *testing.T) {
+	in, prev := make([]input.State, 2), make([]input.State, 2)
+	var h []byte
+	var msgs [][]byte
+	for tick := int64(1); tick <= 100; tick++ {
+		in[tick%2].SetKey(input.KeyArrowLeft, tick%3 == 0)
+		msg := wire.AppendTick(nil, tick, uint64(tick)*7, in, prev)
+		copy(prev, in)
+		msgs = append(msgs, msg)
+		h = wire.AppendHistory(h, msg)
+	}
+	rest := h
+	for i, want := range msgs {
+		got, after, err := wire.SplitHistory(rest)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("tick message %d: %x, %v; want %x", i+1, got, err, want)
+		}
+		rest = after
+	}
+	if len(rest) != 0 {
+		t.Fatalf("%d bytes left over", len(rest))
+	}
+	last := h[len(h)-len(msgs[99])-1:] // its length, a byte, and the message
+	if _, _, err := wire.SplitHistory(last[:len(last)-1]); !errors.Is(err, wire.ErrMalformed) {
+		t.Errorf("a history cut short: %v, want ErrMalformed", err)
+	}
+}
