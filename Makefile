@@ -37,7 +37,7 @@ test: deps
 	fi
 	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s
 	GO=$(GO) bash scripts/server.sh build
-	cd server && $(GO) vet ./... && GO=$(GO) $(XVFB) $(GO) test -race -count=1 ./...
+	cd server && $(GO) vet ./... && GO=$(GO) $(XVFB) $(GO) test -race -count=1 -timeout 30m ./...
 
 # server-build installs Postgres through apt-get when it is missing and builds
 # nakama and our runtime plugin into server/_build/ (nakama, modules/fixedstep.so)

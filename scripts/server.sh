@@ -229,12 +229,19 @@ run() {
     { cat "$out/migrate.log" >&2; die "nakama migrate up failed"; }
   say "database nakama migrated (log: $out/migrate.log)"
 
+  # A match's messages from its players wait in one queue that drops what
+  # comes when it is full (Nakama's default: 128): 4096, so that a flooding
+  # player cannot crowd out the others' inputs before the match removes it.
+  # A client is dropped as too slow after 256 unread messages (default 64: a
+  # second of ticks). On Ctrl-C, matches are told they end (MatchTerminate)
+  # within 2 s; with Nakama's default of 0 they just stop.
   local t1=$EPOCHREALTIME
   NAKAMA_TELEMETRY=0 "${nakama[@]}" --name fixedstep --data_dir "$out/data" \
     --database.address "$addr" \
     --runtime.path "$out/modules" \
     --socket.address 127.0.0.1 --socket.port "$port" --socket.server_key "$key" \
     --console.address 127.0.0.1 --console.port "$cport" \
+    --match.input_queue_size 4096 --socket.outgoing_queue_size 256 --shutdown_grace_sec 2 \
     "$@" &
   nakama_pid=$!
   (

@@ -66,8 +66,11 @@ type Client struct {
 	mu      sync.Mutex
 	waiting map[string]chan *rtapi.Envelope // replies by cid
 	matches map[string]chan *rtapi.MatchData
-	err     error // why the socket closed
-	done    chan struct{}
+	// overflowed notes the matches whose queue overflowed (Play fell more
+	// than queued messages behind): their channel is closed.
+	overflowed map[string]bool
+	err        error // why the socket closed
+	done       chan struct{}
 
 	bytesIn, bytesOut atomic.Int64
 }
@@ -120,7 +123,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
 	}
 	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
-		matches: map[string]chan *rtapi.MatchData{}, done: make(chan struct{})}
+		matches: map[string]chan *rtapi.MatchData{}, overflowed: map[string]bool{}, done: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
@@ -212,12 +215,16 @@ func (c *Client) read() {
 			if ch := c.matches[d.MatchId]; ch != nil {
 				select {
 				case ch <- d:
-				default: // the match's reader stopped reading: it has ended
+				default: // Play fell a queue's length behind: the match ends for this client
+					close(ch)
+					delete(c.matches, d.MatchId)
+					c.overflowed[d.MatchId] = true
 				}
 			}
 		}
 		c.mu.Unlock()
 	}
+	c.ws.Close()
 	c.mu.Lock()
 	c.err = fmt.Errorf("client: the socket closed: %w", err)
 	for cid, ch := range c.waiting {

@@ -14,8 +14,8 @@ import (
 )
 
 // queued is how many match messages a match keeps for Play: a minute of
-// ticks at 60 Hz. A client that falls further behind misses ticks, and
-// Play says so.
+// ticks at 60 Hz. A client that falls further behind is out of the match:
+// Play returns an error that says so.
 const queued = 4096
 
 // A Match is a match the client joined.
@@ -39,19 +39,31 @@ func (c *Client) Join(ctx context.Context, game *sim.Game, id string) (*Match, e
 		c.mu.Unlock()
 		return nil, c.err
 	}
+	if c.matches[id] != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("client: match %s: joined already", id)
+	}
 	c.matches[id] = m.data // before the join: the match may begin at once
+	delete(c.overflowed, id)
 	c.mu.Unlock()
 	_, err := c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchJoin{MatchJoin: &rtapi.MatchJoin{
 		Id:       &rtapi.MatchJoin_MatchId{MatchId: id},
 		Metadata: map[string]string{"game": game.Name, "version": game.Version},
 	}}})
 	if err != nil {
-		c.mu.Lock()
-		delete(c.matches, id)
-		c.mu.Unlock()
+		m.forget()
 		return nil, fmt.Errorf("client: joining match %s: %w", id, err)
 	}
 	return m, nil
+}
+
+// forget stops the client's queueing the match's messages.
+func (m *Match) forget() {
+	m.c.mu.Lock()
+	if m.c.matches[m.id] == m.data {
+		delete(m.c.matches, m.id)
+	}
+	m.c.mu.Unlock()
 }
 
 // Send sends the match a message of op code op. Play sends the player's
@@ -63,6 +75,7 @@ func (m *Match) Send(op int64, data []byte) error {
 
 // Leave leaves the match: the player's seat holds nothing from then on.
 func (m *Match) Leave(ctx context.Context) error {
+	m.forget()
 	_, err := m.c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchLeave{MatchLeave: &rtapi.MatchLeave{MatchId: m.id}}})
 	return err
 }
@@ -87,7 +100,8 @@ type Play struct {
 
 	// Lead is how many ticks past the last tick the server broadcast the
 	// client stamps its input for (default 2: it reaches the server before
-	// that tick runs when the round trip is under a tick).
+	// that tick runs when the round trip is under about two ticks; at most
+	// the match's wire.Start.MaxLead plus one).
 	Lead int64
 
 	// OnTick, if set, is called after each tick the client ran and
@@ -139,12 +153,13 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 	if opts.Lead <= 0 {
 		opts.Lead = 2
 	}
-	if opts.Lead > 128 {
-		return res, fmt.Errorf("client: lead %d: at most 128 ticks", opts.Lead)
-	}
+	defer m.forget()
 	start, err := m.start(ctx)
 	if err != nil {
 		return res, err
+	}
+	if opts.Lead > int64(start.MaxLead)+1 || opts.Lead > 128 {
+		return res, fmt.Errorf("client: lead %d: the match takes an input at most %d ticks ahead", opts.Lead, min(start.MaxLead+1, 128))
 	}
 	res.Start = start
 	if start.Game != m.game.Name || start.Version != m.game.Version {
@@ -191,7 +206,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 			return 0, fmt.Errorf("client: tick message %d: %w", res.Ticks+1, err)
 		}
 		if tick != res.Ticks+1 {
-			return 0, fmt.Errorf("client: the server sent tick %d after tick %d (this client fell more than %d messages behind and missed ticks)", tick, res.Ticks, queued)
+			return 0, fmt.Errorf("client: the server sent tick %d after tick %d", tick, res.Ticks)
 		}
 		res.Ticks = tick
 		if st := &stamped[tick%int64(len(stamped))]; st.tick == tick {
@@ -306,6 +321,12 @@ func (m *Match) next(ctx context.Context) (*rtapi.MatchData, error) {
 	select {
 	case d, ok := <-m.data:
 		if !ok {
+			m.c.mu.Lock()
+			over := m.c.overflowed[m.id]
+			m.c.mu.Unlock()
+			if over {
+				return nil, fmt.Errorf("client: match %s: this client fell more than %d messages behind the server", m.id, queued)
+			}
 			return nil, m.c.closedErr()
 		}
 		return d, nil

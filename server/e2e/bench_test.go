@@ -60,7 +60,7 @@ func sway(tick int64, in *input.State) {
 // alone), each playing benchSeconds, it reports the server process's CPU
 // per match per second of play (server-ms/match-s) and the matches one
 // core would run at 60 Hz (matches/core), the bytes a second each client
-// received and sent, and across the matches the worst p99 of the interval
+// received and sent, and the largest of the matches' p99s of the interval
 // between two MatchLoop calls (Nakama's ticker: 16.7 ms when it keeps up)
 // and of the simulation's tick; and the CPU this process's clients took
 // (clients-ms/match-s: the machine is shared with them). Its baseline,
@@ -99,7 +99,7 @@ func BenchmarkServer(b *testing.B) {
 			b.ReportMetric(float64(time.Second)/float64(perMatchSecond), "matches/core")
 		}
 	})
-	var srv *nakamatest.Server // one for every count of matches: the parent's, stopped as it ends
+	var srv *nakamatest.Server // one server for the 4, 16 and 64 matches: the parent's, stopped as it ends
 	for _, matches := range []int{4, 16, 64} {
 		if srv == nil {
 			srv = nakamatest.Start(b)

@@ -17,6 +17,10 @@ const (
 	// (half a second of a client's inputs, arriving at once after a
 	// stall); more are refused (Flood).
 	MaxPerTick = 30
+	// KickAt is how many messages of one player in one tick, taken or
+	// refused, make the match remove the player (a flood: Nakama queues a
+	// match's messages in one queue, and a full one drops the others').
+	KickAt = 4 * MaxPerTick
 )
 
 // A Reason is why a message from a client was refused. Stats counts each.
@@ -145,7 +149,7 @@ func (in *Inputs) Take(seat int, msg []byte) (Reason, bool) {
 }
 
 // Refuse counts a message of the player at seat refused for a reason
-// Take does not see (Early, UnknownOp).
+// Take does not see (UnknownOp).
 func (in *Inputs) Refuse(seat int, why Reason) { in.seats[seat].stats.Refused[why]++ }
 
 // Leave notes that the player at seat left: from the next tick on it

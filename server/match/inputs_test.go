@@ -154,13 +154,43 @@ func TestTickAllocatesNothing(t *testing.T) {
 		in.Tick(out)
 		tick++
 	}
+	refused := 0
 	n := testing.AllocsPerRun(200, func() {
 		m = wire.AppendInput(m[:0], tick, &out[1])
-		in.Take(0, m)
+		if _, ok := in.Take(0, m); !ok {
+			refused++
+		}
 		in.Tick(out)
 		tick++
 	})
 	if n != 0 {
 		t.Fatalf("a tick allocates %v times", n)
+	}
+	if refused != 0 {
+		t.Fatalf("%d of the inputs were refused", refused)
+	}
+}
+
+// The wheel of the inputs a tick takes together is summed, and stays what
+// a tick message carries: a player cannot make another's tick message
+// undecodable (two late inputs of the largest wheel allowed).
+func TestWheelSumStaysFinite(t *testing.T) {
+	in := match.NewInputs(2)
+	out, prev := make([]input.State, 2), make([]input.State, 2)
+	for range 2 * match.MaxPerTick {
+		in.Tick(out)
+	}
+	var w input.State
+	w.WheelX = wire.MaxWheel
+	for tick := int64(1); tick <= match.MaxPerTick; tick++ { // late, all applied at the next tick
+		take(t, in, 1, msg(tick, w))
+	}
+	tick := in.Tick(out)
+	if out[1].WheelX != match.MaxPerTick*wire.MaxWheel {
+		t.Fatalf("the tick's wheel: %v, want %v", out[1].WheelX, match.MaxPerTick*wire.MaxWheel)
+	}
+	m := wire.AppendTick(nil, tick, 1, out, prev)
+	if _, _, err := wire.DecodeTick(m, prev); err != nil {
+		t.Fatalf("the tick's message does not decode: %v", err)
 	}
 }

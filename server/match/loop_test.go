@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -153,6 +154,16 @@ func TestMatchLoopAllocatesNothing(t *testing.T) {
 	}
 	if d.ticks != int(tick) {
 		t.Errorf("%d ticks broadcast in %d", d.ticks, tick)
+	}
+	_, answer := h.MatchSignal(ctx, log, nil, nil, d, tick, st, "stats")
+	var stats match.Stats
+	if err := json.Unmarshal([]byte(answer), &stats); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range stats.Players {
+		if p.Taken != tick || len(p.Refused) != 0 {
+			t.Errorf("player %d: %d of %d inputs taken, refused %v", p.Seat+1, p.Taken, tick, p.Refused)
+		}
 	}
 	h.MatchTerminate(ctx, log, nil, nil, d, tick, st, 0)
 }

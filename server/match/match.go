@@ -36,8 +36,11 @@
 // The match ends when the game's run ends (its length reached, or its scene
 // chain ended): the players are sent wire.End, and the match stops. It
 // ends too when every player has left, when it has not begun within
-// LobbyTimeout, and when the server shuts down (wire.End says so; the run
-// is lost: a match's state lives in the server's memory only).
+// LobbyTimeout, and when the server shuts down: with a grace period
+// (Nakama's shutdown_grace_sec; make server gives 2 s) its players are
+// told (wire.End), without one, or when the server is killed, their
+// sockets just close. The run is lost: a match's state lives in the
+// server's memory only.
 //
 // MatchSignal "stats" returns the match's counters as JSON (Stats): the
 // RPC "<game>_stats" returns them to a client.
@@ -190,6 +193,7 @@ type SeatJSON struct {
 	User    string           `json:"user"`
 	Left    bool             `json:"left"`
 	Back    int              `json:"back,omitempty"` // times the player came back after leaving
+	Kicked  bool             `json:"kicked,omitempty"`
 	Taken   int64            `json:"taken"`
 	Late    int64            `json:"late"`
 	Refused map[string]int64 `json:"refused,omitempty"`
@@ -233,7 +237,9 @@ type player struct {
 	reserved string           // the session a join was accepted for, until it arrives
 	until    time.Time        // when the reservation lapses
 	left     bool
-	back     int // times the player came back after leaving
+	back     int  // times the player came back after leaving
+	kicked   bool // removed for flooding: it may not come back
+	sent     int  // its messages in this tick, taken or refused
 }
 
 // state is a match's state: Nakama keeps it between the handler's calls
@@ -337,7 +343,7 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = "the match has begun (only a player who left may come back)"
 	case s.phase == over:
 		reason = "the match is over"
-	case s.seatOf(session) >= 0:
+	case s.seatOf(session) >= 0 || s.reservedFor(session):
 		reason = "this session has joined the match already"
 	case s.phase == lobby && s.free() == 0:
 		reason = fmt.Sprintf("the match has its %d players", len(s.seats))
@@ -466,10 +472,20 @@ func (h *Handler) comeBack(s *state, dispatcher runtime.MatchDispatcher, seat in
 	return h.sendStart(s, dispatcher, seat)
 }
 
+// reservedFor reports whether a seat is reserved for the session.
+func (s *state) reservedFor(session string) bool {
+	for _, p := range s.seats {
+		if p.reserved == session {
+			return true
+		}
+	}
+	return false
+}
+
 // leftSeatOf returns the seat of user's player if it left the match, or -1.
 func (s *state) leftSeatOf(user string) int {
 	for i, p := range s.seats {
-		if p.left && p.presence != nil && p.presence.GetUserId() == user {
+		if p.left && !p.kicked && p.presence != nil && p.presence.GetUserId() == user {
 			return i
 		}
 	}
@@ -524,10 +540,15 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	case lobby:
 		s.strange[Early] += int64(len(messages)) // no tick to apply them to yet
 		now := time.Now()
+		lapsed := false
 		for i := range s.seats {
 			if p := &s.seats[i]; p.reserved != "" && p.presence == nil && now.After(p.until) {
 				*p = player{}
+				lapsed = true
 			}
+		}
+		if lapsed {
+			dispatcher.MatchLabelUpdate(h.label(s))
 		}
 		if now.Sub(s.start) > LobbyTimeout {
 			logger.Info("%s match %s: %d of %d players came in %v: ended", h.game.Name, s.id, s.joined(), len(s.seats), LobbyTimeout)
@@ -539,14 +560,25 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 
 	for _, m := range messages {
 		seat := s.seatOf(m.GetSessionId())
+		if seat >= 0 && s.seats[seat].left {
+			seat = -1 // kicked this tick
+		}
 		switch {
 		case seat < 0:
 			s.strange[Stranger]++
+		case s.seats[seat].sent >= KickAt:
+			h.kick(s, dispatcher, logger, seat)
+			s.strange[Stranger]++
 		case m.GetOpCode() != wire.OpInput:
+			s.seats[seat].sent++
 			s.inputs.Refuse(seat, UnknownOp)
 		default:
+			s.seats[seat].sent++
 			s.inputs.Take(seat, m.GetData())
 		}
+	}
+	for i := range s.seats {
+		s.seats[i].sent = 0
 	}
 	t := s.inputs.Tick(s.in)
 	stepBegan := time.Now()
@@ -590,6 +622,20 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	return s
 }
 
+// kick removes the player at seat from the match for flooding it: it is
+// told why (wire.End), its input holds nothing from the next tick on, and
+// it may not come back.
+func (h *Handler) kick(s *state, dispatcher runtime.MatchDispatcher, logger runtime.Logger, seat int) {
+	p := &s.seats[seat]
+	logger.Warn("%s match %s: player %d (%s) sent more than %d messages in tick %d: removed", h.game.Name, s.id, seat+1, p.presence.GetUsername(), KickAt, s.inputs.Next())
+	b, _ := json.Marshal(wire.End{Reason: fmt.Sprintf("you were removed from the match: more than %d messages in one tick", KickAt), Tick: s.last})
+	to := []runtime.Presence{p.presence}
+	dispatcher.BroadcastMessage(wire.OpEnd, b, to, nil, true)
+	dispatcher.MatchKick(to)
+	p.left, p.kicked = true, true
+	s.inputs.Leave(seat)
+}
+
 // allLeft reports whether every player has left.
 func (s *state) allLeft() bool {
 	for _, p := range s.seats {
@@ -626,7 +672,7 @@ func (h *Handler) stats(s *state) Stats {
 			StepMaxUs: us(s.step.Max()), IntervalP50: ms(s.interval.Quantile(0.5)), IntervalP99: ms(s.interval.Quantile(0.99)),
 			IntervalMax: ms(s.interval.Max()), LoopP99Us: us(s.loop.Quantile(0.99))}}
 	for i, p := range s.seats {
-		sj := SeatJSON{Seat: i, Left: p.left, Back: p.back}
+		sj := SeatJSON{Seat: i, Left: p.left, Back: p.back, Kicked: p.kicked}
 		if p.presence != nil {
 			sj.User = p.presence.GetUserId()
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/server/sim"
 )
 
@@ -24,9 +25,9 @@ import (
 //   - "<name>_stats", payload {"match_id": id}: returns the match's Stats.
 func Register(initializer runtime.Initializer, game *sim.Game) error {
 	seats := &finder{handed: map[string]*handout{}}
-	if game.MaxPlayers < 1 || game.MaxPlayers > 8 || game.Hz < 1 || game.Hz > 60 {
-		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to 8 players (and at most the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
-			game.Name, game.MaxPlayers, game.Hz)
+	if game.MaxPlayers < 1 || game.MaxPlayers > input.MaxPlayers || game.Hz < 1 || game.Hz > 60 {
+		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to %d players (the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
+			game.Name, game.MaxPlayers, game.Hz, input.MaxPlayers)
 	}
 	err := initializer.RegisterMatch(game.Name, func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule) (runtime.Match, error) {
 		return NewHandler(game), nil

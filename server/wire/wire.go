@@ -55,6 +55,12 @@ const (
 	// cursor and the wheel) with the largest tick is under it.
 	MaxInput = 256
 
+	// MaxCursor and MaxWheel bound an input message's cursor position and
+	// wheel motion (no device gives more): a server sums the wheel of the
+	// inputs a tick takes, and the sum must stay finite.
+	MaxCursor = 1e7
+	MaxWheel  = 1e6
+
 	// MaxHistory is the most bytes of tick messages an OpHistory message
 	// holds (one tick message more than that is sent alone).
 	MaxHistory = 16 << 10
@@ -393,7 +399,8 @@ var (
 
 // DecodeInput decodes an input message: its tick and its held state. It
 // refuses one longer than MaxInput (ErrOversized), one that does not
-// decode (ErrMalformed), and one with presses or releases (ErrNotHeld).
+// decode or whose cursor or wheel is beyond MaxCursor or MaxWheel
+// (ErrMalformed), and one with presses or releases (ErrNotHeld).
 func DecodeInput(b []byte, s *input.State) (tick int64, err error) {
 	if len(b) > MaxInput {
 		return 0, ErrOversized
@@ -408,6 +415,11 @@ func DecodeInput(b []byte, s *input.State) (tick int64, err error) {
 	if !Held(s) {
 		*s = input.State{}
 		return 0, ErrNotHeld
+	}
+	if math.Abs(s.CursorX) > MaxCursor || math.Abs(s.CursorY) > MaxCursor ||
+		math.Abs(s.WheelX) > MaxWheel || math.Abs(s.WheelY) > MaxWheel {
+		*s = input.State{}
+		return 0, ErrMalformed
 	}
 	return tick, nil
 }

@@ -111,11 +111,16 @@ func TestBadInputsRefused(t *testing.T) {
 	pressed.KeysPressed.Set(input.KeySpace, true)
 	pressedMsg := []byte{9}
 	pressedMsg = wire.AppendState(pressedMsg, &pressed)
+	var wheel, cursor input.State
+	wheel.WheelX = 1.7e308 // finite, but two of them summed are not
+	cursor.CursorX, cursor.CursorY = 10, -2e7
 	cases := []struct {
 		name string
 		msg  []byte
 		want error
 	}{
+		{"a wheel past MaxWheel", wire.AppendInput(nil, 9, &wheel), wire.ErrMalformed},
+		{"a cursor past MaxCursor", wire.AppendInput(nil, 9, &cursor), wire.ErrMalformed},
 		{"empty", nil, wire.ErrMalformed},
 		{"tick 0", wire.AppendInput(nil, 0, &stick), wire.ErrMalformed},
 		{"cut short", good[:len(good)-1], wire.ErrMalformed},

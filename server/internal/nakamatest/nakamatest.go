@@ -168,6 +168,14 @@ func Start(t testing.TB, opts ...Options) *Server {
 		// dropped as too slow: 64 by default, a second of a match's ticks. A
 		// test's clients share a busy machine, and may be starved longer.
 		"--socket.outgoing_queue_size", "1024",
+		// A match's messages from its players wait in one queue, which drops
+		// what comes when it is full (128 by default): a flooding player
+		// could crowd out the others' inputs in the tick before it is
+		// removed (match.KickAt). make server sets the same.
+		"--match.input_queue_size", "4096",
+		// On SIGTERM, matches get MatchTerminate (their players are told)
+		// within this many seconds; 0 stops them without it.
+		"--shutdown_grace_sec", "2",
 	}, o.Args...)
 	s.startNakama()
 	return s
