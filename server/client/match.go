@@ -114,7 +114,7 @@ type Result struct {
 	Start   wire.Start // what the server sent as the match began: the seat among it
 	Ticks   int64      // the ticks the server broadcast
 	Checked int64      // of them, the ticks the client simulated, its checksum equal to the server's
-	Sent    int64      // input messages sent
+	Sent    int64      // input messages sent (those stamped past the tick a game ended at by itself are not taken)
 
 	// Moved counts the inputs the server did not run at the tick the
 	// client stamped them for, as sent: late ones (the server applies

@@ -79,13 +79,19 @@ func Example() {
 
 	// The server's simulation of a match, and each client's, is a
 	// sim.Runner stepping the game with every player's input of each tick.
+	// Step takes each input as the tick is to see it, edges and all: a
+	// bot gives the held input, and DeriveEdges adds the presses and
+	// releases since the tick before (a server's match does the same).
 	first, bot, _ := tugGame.New(0, nil)
-	r, _ := sim.New(first, sim.Options{Players: 2})
+	r, _ := sim.New(first, sim.Options{Players: 2, Ticks: 60 * 60}) // a minute at most
 	defer r.Close()
-	in := make([]input.State, 2)
+	in, prev := make([]input.State, 2), make([]input.State, 2)
 	var tick int64
 	for !r.Done() {
-		bot(0, &in[0]) // player 1 pulls, player 2 does not
+		var held input.State
+		bot(0, &held) // player 1 pulls, player 2 does not
+		held.DeriveEdges(&prev[0])
+		in[0], prev[0] = held, held
 		t, _, err := r.Step(in)
 		if err != nil {
 			break
