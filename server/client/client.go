@@ -65,12 +65,9 @@ type Client struct {
 
 	mu      sync.Mutex
 	waiting map[string]chan *rtapi.Envelope // replies by cid
-	matches map[string]chan *rtapi.MatchData
-	// overflowed notes the matches whose queue overflowed (Play fell more
-	// than queued messages behind): their channel is closed.
-	overflowed map[string]bool
-	err        error // why the socket closed
-	done       chan struct{}
+	matches map[string]*Match               // the matches joined, whose messages read queues
+	err     error                           // why the socket closed
+	done    chan struct{}
 
 	bytesIn, bytesOut atomic.Int64
 }
@@ -123,7 +120,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
 	}
 	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
-		matches: map[string]chan *rtapi.MatchData{}, overflowed: map[string]bool{}, done: make(chan struct{})}
+		matches: map[string]*Match{}, done: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
@@ -212,13 +209,13 @@ func (c *Client) read() {
 				ch <- env
 			}
 		} else if d := env.GetMatchData(); d != nil {
-			if ch := c.matches[d.MatchId]; ch != nil {
+			if m := c.matches[d.MatchId]; m != nil {
 				select {
-				case ch <- d:
+				case m.data <- d:
 				default: // Play fell a queue's length behind: the match ends for this client
-					close(ch)
+					m.overflowed.Store(true)
+					close(m.data)
 					delete(c.matches, d.MatchId)
-					c.overflowed[d.MatchId] = true
 				}
 			}
 		}
@@ -231,8 +228,8 @@ func (c *Client) read() {
 		close(ch)
 		delete(c.waiting, cid)
 	}
-	for id, ch := range c.matches {
-		close(ch)
+	for id, m := range c.matches {
+		close(m.data)
 		delete(c.matches, id)
 	}
 	c.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/heroiclabs/nakama-common/rtapi"
@@ -20,10 +21,11 @@ const queued = 4096
 
 // A Match is a match the client joined.
 type Match struct {
-	c    *Client
-	game *sim.Game
-	id   string
-	data chan *rtapi.MatchData
+	c          *Client
+	game       *sim.Game
+	id         string
+	data       chan *rtapi.MatchData // closed when the socket closes, or when it overflowed
+	overflowed atomic.Bool           // Play fell more than queued messages behind
 }
 
 // ID returns the match's id.
@@ -43,8 +45,7 @@ func (c *Client) Join(ctx context.Context, game *sim.Game, id string) (*Match, e
 		c.mu.Unlock()
 		return nil, fmt.Errorf("client: match %s: joined already", id)
 	}
-	c.matches[id] = m.data // before the join: the match may begin at once
-	delete(c.overflowed, id)
+	c.matches[id] = m // before the join: the match may begin at once
 	c.mu.Unlock()
 	_, err := c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchJoin{MatchJoin: &rtapi.MatchJoin{
 		Id:       &rtapi.MatchJoin_MatchId{MatchId: id},
@@ -60,7 +61,7 @@ func (c *Client) Join(ctx context.Context, game *sim.Game, id string) (*Match, e
 // forget stops the client's queueing the match's messages.
 func (m *Match) forget() {
 	m.c.mu.Lock()
-	if m.c.matches[m.id] == m.data {
+	if m.c.matches[m.id] == m {
 		delete(m.c.matches, m.id)
 	}
 	m.c.mu.Unlock()
@@ -281,6 +282,9 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if start.Ticks > 0 && at > start.Ticks {
 			continue // past the match's end
 		}
+		if len(m.data) > 0 {
+			continue // behind the server: the ticks waiting come first (an input for each would be late, and a burst)
+		}
 		if res.Sent > 0 && held.Same(&sent) {
 			continue // the server holds it as it was
 		}
@@ -321,13 +325,13 @@ func (m *Match) next(ctx context.Context) (*rtapi.MatchData, error) {
 	select {
 	case d, ok := <-m.data:
 		if !ok {
-			m.c.mu.Lock()
-			over := m.c.overflowed[m.id]
-			m.c.mu.Unlock()
-			if over {
+			if m.overflowed.Load() {
 				return nil, fmt.Errorf("client: match %s: this client fell more than %d messages behind the server", m.id, queued)
 			}
-			return nil, m.c.closedErr()
+			if err := m.c.closedErr(); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("client: match %s: no more messages", m.id)
 		}
 		return d, nil
 	case <-ctx.Done():

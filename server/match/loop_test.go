@@ -1,8 +1,10 @@
 package match_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -37,18 +39,23 @@ func (quiet) GetNodeId() string                          { return "node" }
 func (quiet) BroadcastMessageDeferred(int64, []byte, []runtime.Presence, runtime.Presence, bool) error {
 	return nil
 }
-func (quiet) MatchKick([]runtime.Presence) error { return nil }
-func (quiet) MatchLabelUpdate(string) error      { return nil }
+func (quiet) MatchLabelUpdate(string) error { return nil }
 
 // player is a client's presence, and its input messages.
 type player struct {
 	quiet
 	session string
+	user    string // "user-" + session when empty
 	op      int64
 	data    []byte
 }
 
-func (p *player) GetUserId() string     { return "user-" + p.session }
+func (p *player) GetUserId() string {
+	if p.user != "" {
+		return p.user
+	}
+	return "user-" + p.session
+}
 func (p *player) GetSessionId() string  { return p.session }
 func (p *player) GetUsername() string   { return p.session }
 func (p *player) GetOpCode() int64      { return p.op }
@@ -56,15 +63,37 @@ func (p *player) GetData() []byte       { return p.data }
 func (p *player) GetReliable() bool     { return true }
 func (p *player) GetReceiveTime() int64 { return 0 }
 
-// dispatcher counts the tick messages broadcast.
+// dispatcher counts the tick messages broadcast, and keeps the others.
 type dispatcher struct {
 	quiet
-	ticks int
+	ticks  int
+	others []sent
+	kicked []string // sessions
 }
 
-func (d *dispatcher) BroadcastMessage(op int64, data []byte, _ []runtime.Presence, _ runtime.Presence, _ bool) error {
+// sent is a message other than a tick's, and to whom.
+type sent struct {
+	op   int64
+	data []byte
+	to   []string // sessions; nil: every player
+}
+
+func (d *dispatcher) BroadcastMessage(op int64, data []byte, to []runtime.Presence, _ runtime.Presence, _ bool) error {
 	if op == wire.OpTick {
 		d.ticks++
+		return nil
+	}
+	m := sent{op: op, data: bytes.Clone(data)}
+	for _, p := range to {
+		m.to = append(m.to, p.GetSessionId())
+	}
+	d.others = append(d.others, m)
+	return nil
+}
+
+func (d *dispatcher) MatchKick(ps []runtime.Presence) error {
+	for _, p := range ps {
+		d.kicked = append(d.kicked, p.GetSessionId())
 	}
 	return nil
 }
@@ -166,4 +195,152 @@ func TestMatchLoopAllocatesNothing(t *testing.T) {
 		}
 	}
 	h.MatchTerminate(ctx, log, nil, nil, d, tick, st, 0)
+}
+
+// newMatch makes a match of walkers for players and seats them; it
+// returns the handler, its state and the players.
+func newMatch(t *testing.T, d *dispatcher, players int) (*match.Handler, any, []*player) {
+	t.Helper()
+	h := match.NewHandler(&walkersGame)
+	ctx := context.Background()
+	st, _, _ := h.MatchInit(ctx, quiet{}, nil, nil, map[string]any{"players": players, "seconds": 0})
+	if st == nil {
+		t.Fatal("MatchInit refused the match")
+	}
+	var ps []*player
+	for i := range players {
+		p := &player{session: fmt.Sprint("s", i), op: wire.OpInput}
+		var ok bool
+		var why string
+		if st, ok, why = h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, 0, st, p, meta); !ok {
+			t.Fatalf("player %d refused: %s", i+1, why)
+		}
+		st = h.MatchJoin(ctx, quiet{}, nil, nil, d, 0, st, []runtime.Presence{p})
+		ps = append(ps, p)
+	}
+	return h, st, ps
+}
+
+var meta = map[string]string{"game": walkersGame.Name, "version": walkersGame.Version}
+
+// A player who left comes back as the same user, on a new session or on
+// the one it left from: it gets its seat, its start (Resumed: the last
+// tick) and every tick so far in history messages; while it is on its way
+// back the match does not end though every other player left. Another
+// user may not take its seat, nor a session in the match join again.
+func TestComeBackSeats(t *testing.T) {
+	ctx := context.Background()
+	d := &dispatcher{}
+	h, st, ps := newMatch(t, d, 2)
+	tick := int64(0)
+	loop := func(n int) {
+		t.Helper()
+		for range n {
+			tick++
+			if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, tick, st, nil); st == nil {
+				t.Fatalf("the match ended at tick %d", tick)
+			}
+		}
+	}
+	loop(100)
+	if _, ok, _ := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, ps[0], meta); ok {
+		t.Error("a session in the match joined it again")
+	}
+	st = h.MatchLeave(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{ps[0]})
+	loop(50)
+	if _, ok, why := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, &player{session: "s9"}, meta); ok {
+		t.Error("another user took the seat of a player who left")
+	} else {
+		t.Logf("another user: %s", why)
+	}
+	again := &player{session: "s0b", user: ps[0].GetUserId(), op: wire.OpInput}
+	var ok bool
+	var why string
+	if st, ok, why = h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, again, meta); !ok {
+		t.Fatalf("the player who left, on a new session, was refused: %s", why)
+	}
+	st = h.MatchLeave(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{ps[1]})
+	loop(1) // every other player has left: the match waits for the one coming back
+	d.others = nil
+	st = h.MatchJoin(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{again})
+	var start wire.Start
+	var history []byte
+	for _, m := range d.others {
+		if len(m.to) != 1 || m.to[0] != "s0b" {
+			t.Fatalf("op %d sent to %v", m.op, m.to)
+		}
+		switch m.op {
+		case wire.OpStart:
+			if err := json.Unmarshal(m.data, &start); err != nil {
+				t.Fatal(err)
+			}
+		case wire.OpHistory:
+			history = append(history, m.data...)
+		}
+	}
+	if start.Seat != 0 || start.Resumed != tick {
+		t.Errorf("the start: seat %d, resumed after tick %d; want seat 0 after tick %d", start.Seat, start.Resumed, tick)
+	}
+	n := int64(0)
+	for rest := history; len(rest) > 0; n++ {
+		msg, after, err := wire.SplitHistory(rest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := wire.DecodeTick(msg, make([]input.State, 2)); err != nil || got != n+1 {
+			t.Fatalf("the history's tick message %d: tick %d, %v", n+1, got, err)
+		}
+		rest = after
+	}
+	if n != tick {
+		t.Errorf("the history holds %d ticks of %d", n, tick)
+	}
+	loop(10) // the match goes on with the player who came back
+	st = h.MatchLeave(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{again})
+	if st, ok, why = h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, again, meta); !ok {
+		t.Fatalf("the player who left, on the session it left from, was refused: %s", why)
+	}
+	st = h.MatchJoin(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{again})
+	loop(1)
+	_, answer := h.MatchSignal(ctx, quiet{}, nil, nil, d, tick, st, "stats")
+	var stats match.Stats
+	if err := json.Unmarshal([]byte(answer), &stats); err != nil {
+		t.Fatal(err)
+	}
+	if p := stats.Players[0]; p.Left || p.Back != 2 {
+		t.Errorf("the seat of the player who came back twice: %+v", p)
+	}
+}
+
+// A player who sends more than KickAt messages in one tick is removed and
+// told why, and may not come back; the others play on.
+func TestFlooderKicked(t *testing.T) {
+	ctx := context.Background()
+	d := &dispatcher{}
+	h, st, ps := newMatch(t, d, 2)
+	var held input.State
+	flood := make([]runtime.MatchData, match.KickAt+5)
+	for i := range flood {
+		flood[i] = &player{session: ps[1].session, op: wire.OpInput, data: wire.AppendInput(nil, int64(i+2), &held)}
+	}
+	if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, 1, st, flood); st == nil {
+		t.Fatal("the match ended")
+	}
+	if len(d.kicked) != 1 || d.kicked[0] != "s1" {
+		t.Fatalf("kicked %v, want s1", d.kicked)
+	}
+	told := false
+	for _, m := range d.others {
+		told = told || (m.op == wire.OpEnd && len(m.to) == 1 && m.to[0] == "s1")
+	}
+	if !told {
+		t.Error("the flooder was not told why")
+	}
+	st = h.MatchLeave(ctx, quiet{}, nil, nil, d, 1, st, []runtime.Presence{ps[1]})
+	if _, ok, _ := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, 1, st, &player{session: "s1b", user: ps[1].GetUserId()}, meta); ok {
+		t.Error("the flooder came back")
+	}
+	if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, 2, st, nil); st == nil {
+		t.Error("the match ended with a player in it")
+	}
 }

@@ -28,10 +28,12 @@
 // A player who left (its socket closed, or it left the match) may come
 // back while the match goes on, as the same user: it gets its seat again,
 // its start (wire.Start.Resumed: the last tick run), and every tick so far
-// (wire.OpHistory: the match keeps its tick messages, some 20 to 60 bytes
-// a tick), which it simulates to catch up, each checksum checked, before
-// the live ticks. The match's state is sent as the inputs that made it:
-// the engine's snapshots are memory, not bytes to send.
+// (wire.OpHistory: the match keeps its tick messages, some 20 to 80 bytes
+// a tick, up to MaxHistoryBytes), which it simulates to catch up, each
+// checksum checked, before the live ticks. The match's state is sent as
+// the inputs that made it: the engine's snapshots are memory, not bytes to
+// send. A match with a player on its way back does not end for want of
+// players.
 //
 // The match ends when the game's run ends (its length reached, or its scene
 // chain ended): the players are sent wire.End, and the match stops. It
@@ -77,6 +79,10 @@ const (
 	// ReserveTimeout is how long a seat stays taken for a client whose
 	// join was accepted, until it arrives.
 	ReserveTimeout = 15 * time.Second
+	// MaxHistoryBytes bounds the tick messages a match keeps for a player
+	// who comes back (about an hour of rally's ticks); past it, none
+	// can.
+	MaxHistoryBytes = 16 << 20
 )
 
 // Params are a match's parameters, as its creator gives them to
@@ -258,10 +264,12 @@ type state struct {
 	prev    []input.State // the tick before's
 	buf     []byte
 	history []byte // every tick message so far (wire.AppendHistory), for a player who comes back
-	strange [reasons]int64
-	bytes   int64
-	last    int64 // the last tick run
-	endWhy  string
+	// historyFull: the history passed MaxHistoryBytes and was dropped
+	historyFull bool
+	strange     [reasons]int64
+	bytes       int64
+	last        int64 // the last tick run
+	endWhy      string
 
 	step, interval, loop engine.Histogram
 	lastLoop             time.Time
@@ -341,9 +349,11 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = fmt.Sprintf("this is %s version %q; yours is %q", h.game.Name, h.game.Version, version)
 	case s.phase == playing && s.leftSeatOf(presence.GetUserId()) < 0:
 		reason = "the match has begun (only a player who left may come back)"
+	case s.phase == playing && s.historyFull:
+		reason = fmt.Sprintf("the match has run too long to catch up on (its ticks so far are past %d MiB)", MaxHistoryBytes>>20)
 	case s.phase == over:
 		reason = "the match is over"
-	case s.seatOf(session) >= 0 || s.reservedFor(session):
+	case s.inMatch(session) || s.reservedFor(session):
 		reason = "this session has joined the match already"
 	case s.phase == lobby && s.free() == 0:
 		reason = fmt.Sprintf("the match has its %d players", len(s.seats))
@@ -472,6 +482,13 @@ func (h *Handler) comeBack(s *state, dispatcher runtime.MatchDispatcher, seat in
 	return h.sendStart(s, dispatcher, seat)
 }
 
+// inMatch reports whether the session's player is in the match (seated,
+// and not left).
+func (s *state) inMatch(session string) bool {
+	i := s.seatOf(session)
+	return i >= 0 && !s.seats[i].left
+}
+
 // reservedFor reports whether a seat is reserved for the session.
 func (s *state) reservedFor(session string) bool {
 	for _, p := range s.seats {
@@ -558,6 +575,11 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 		return s
 	}
 
+	for i := range s.seats { // a come-back's reservation lapses as a lobby's does
+		if p := &s.seats[i]; p.reserved != "" && began.After(p.until) {
+			p.reserved = ""
+		}
+	}
 	for _, m := range messages {
 		seat := s.seatOf(m.GetSessionId())
 		if seat >= 0 && s.seats[seat].left {
@@ -599,7 +621,13 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	}
 	s.last = t
 	s.buf = wire.AppendTick(s.buf[:0], t, sum, s.in, s.prev)
-	s.history = wire.AppendHistory(s.history, s.buf)
+	if !s.historyFull {
+		if len(s.history)+len(s.buf) > MaxHistoryBytes {
+			s.history, s.historyFull = nil, true // too long to catch up on: no more come-backs
+		} else {
+			s.history = wire.AppendHistory(s.history, s.buf)
+		}
+	}
 	s.bytes += int64(len(s.buf))
 	copy(s.prev, s.in)
 	if err := dispatcher.BroadcastMessage(wire.OpTick, s.buf, nil, nil, true); err != nil {
@@ -636,10 +664,10 @@ func (h *Handler) kick(s *state, dispatcher runtime.MatchDispatcher, logger runt
 	s.inputs.Leave(seat)
 }
 
-// allLeft reports whether every player has left.
+// allLeft reports whether every player has left, none on its way back.
 func (s *state) allLeft() bool {
 	for _, p := range s.seats {
-		if !p.left {
+		if !p.left || p.reserved != "" {
 			return false
 		}
 	}

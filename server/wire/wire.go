@@ -62,8 +62,9 @@ const (
 	MaxWheel  = 1e6
 
 	// MaxHistory is the most bytes of tick messages an OpHistory message
-	// holds (one tick message more than that is sent alone).
-	MaxHistory = 16 << 10
+	// holds (one tick message more than that is sent alone). It is large:
+	// each message takes a place in the server's queue for the player.
+	MaxHistory = 1 << 20
 )
 
 // Fields of an encoded state, one bit each in its mask.
