@@ -64,7 +64,7 @@ BENCHCOUNT_SERVER ?= 3
 
 bench-server:
 	GO=$(GO) bash scripts/server.sh build
-	cd server && $(GO) test -run '^$$' -bench BenchmarkServer -benchtime 1x -count $(BENCHCOUNT_SERVER) -timeout 60m ./e2e | tee ../bench-server.txt
+	set -o pipefail; cd server && $(GO) test -run '^$$' -bench BenchmarkServer -benchtime 1x -count $(BENCHCOUNT_SERVER) -timeout 60m ./e2e | tee ../bench-server.txt
 
 # online plays an online match of rally in a window against the server make
 # server runs (server/cmd/rally: ARGS="-players 3", "-server http://HOST:7350",
