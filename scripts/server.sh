@@ -14,6 +14,7 @@
 # server/_build/ (ignored by git) holds:
 #   nakama, modules/fixedstep.so  the server and the plugin it loads (--runtime.path modules)
 #   pg/data, pg/password, pg/log  the cluster, its password, its log
+#   nakama.yml                    Nakama's config: the database's address (mode 600)
 #   data/                         Nakama's data directory
 #
 # Environment: GO (the go command, default go), NAKAMA_PORT (7350: HTTP and
@@ -221,11 +222,15 @@ run() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
   pg_start
-  local addr="postgres:$(cat "$pgdir/password")@127.0.0.1:$pg_port/nakama?sslmode=disable"
+  # The database's address, password and all, goes in a config file only
+  # its owner reads, not on a command line that ps shows to every user.
+  local config=$out/nakama.yml
+  (umask 077 && printf 'database:\n  address:\n    - "postgres:%s@127.0.0.1:%s/nakama?sslmode=disable"\n' \
+    "$(cat "$pgdir/password")" "$pg_port" >"$config")
   local nakama=("$out/nakama")
   mkdir -p "$out/data"
   # migrate creates the database nakama when it is missing, then its schema.
-  "${nakama[@]}" migrate up --database.address "$addr" --data_dir "$out/data" >"$out/migrate.log" 2>&1 ||
+  "${nakama[@]}" migrate up --config "$config" --data_dir "$out/data" >"$out/migrate.log" 2>&1 ||
     { cat "$out/migrate.log" >&2; die "nakama migrate up failed"; }
   say "database nakama migrated (log: $out/migrate.log)"
 
@@ -237,7 +242,7 @@ run() {
   # within 2 s; with Nakama's default of 0 they just stop.
   local t1=$EPOCHREALTIME
   NAKAMA_TELEMETRY=0 "${nakama[@]}" --name fixedstep --data_dir "$out/data" \
-    --database.address "$addr" \
+    --config "$config" \
     --runtime.path "$out/modules" \
     --socket.address 127.0.0.1 --socket.port "$port" --socket.server_key "$key" \
     --console.address 127.0.0.1 --console.port "$cport" \

@@ -64,7 +64,7 @@ type Server struct {
 	t      testing.TB
 	bins   Binaries
 	dir    string
-	dbAddr string
+	config string // Nakama's config file: the database's address
 	args   []string
 	pg     *proc
 
@@ -157,7 +157,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 	s.args = append([]string{
 		"--name", "nakamatest",
 		"--data_dir", filepath.Join(dir, "nakama"),
-		"--database.address", s.dbAddr,
+		"--config", s.config, // the database's address, password and all: not on a command line ps shows
 		"--runtime.path", bins.Modules,
 		"--socket.address", "127.0.0.1",
 		"--socket.port", strconv.Itoa(port),
@@ -226,7 +226,7 @@ func (s *Server) startNakama() {
 
 	// migrate makes the database when it is missing, then its schema.
 	fmt.Fprintf(log, "nakamatest: %s migrate up\n", s.bins.Nakama)
-	migrate := exec.Command(s.bins.Nakama, "migrate", "up", "--database.address", s.dbAddr)
+	migrate := exec.Command(s.bins.Nakama, "migrate", "up", "--config", s.config)
 	migrate.Stdout, migrate.Stderr = log, log
 	if err := migrate.Run(); err != nil {
 		t.Fatalf("nakamatest: nakama migrate up: %v\n%s", err, s.tails())
@@ -347,7 +347,11 @@ func (s *Server) startPostgres(bin string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	s.dbAddr = fmt.Sprintf("postgres:%s@127.0.0.1:%d/nakama?sslmode=disable", password, port)
+	s.config = filepath.Join(filepath.Dir(s.PostgresLogPath), "nakama.yml")
+	yml := fmt.Sprintf("database:\n  address:\n    - \"postgres:%s@127.0.0.1:%d/nakama?sslmode=disable\"\n", password, port)
+	if err := os.WriteFile(s.config, []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("nakamatest: Postgres ready on 127.0.0.1:%d after %v (initdb included)", port, time.Since(start).Round(time.Millisecond))
 }
 
