@@ -583,7 +583,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	for _, m := range messages {
 		seat := s.seatOf(m.GetSessionId())
 		if seat >= 0 && s.seats[seat].left {
-			seat = -1 // kicked this tick
+			seat = -1 // it left, or was removed this tick: its messages count as a stranger's
 		}
 		switch {
 		case seat < 0:
