@@ -62,6 +62,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
 // Limits of a session.
@@ -415,12 +416,12 @@ func (s *Session) lobby(ctx context.Context) error {
 // for one it took: its welcome was lost), a refusal that says why for
 // others.
 func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
-	r := reader{b: payload}
-	nonce := r.u64()
-	role := r.u8()
+	r := reader{wirebytes.Reader{B: payload}}
+	nonce := r.U64()
+	role := r.U8()
 	game, version := r.str(), r.str()
-	seedGiven, seed := r.u8(), r.u64()
-	if !r.done() || role > roleSpectator || seedGiven > 1 {
+	seedGiven, seed := r.U8(), r.U64()
+	if !r.Done() || role > roleSpectator || seedGiven > 1 {
 		s.stats.Dropped[dropMalformed]++
 		return
 	}
@@ -590,14 +591,14 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 			s.stats.Dropped[dropStranger]++
 			continue
 		}
-		r := reader{b: payload}
+		r := reader{wirebytes.Reader{B: payload}}
 		switch h.kind {
 		case kindRefuse:
-			if r.u64() == host.nonce {
+			if r.U64() == host.nonce {
 				return fmt.Errorf("netplay: %s refused to let us join: %s", s.cfg.Addr, r.str())
 			}
 		case kindWelcome:
-			if r.u64() != host.nonce {
+			if r.U64() != host.nonce {
 				continue
 			}
 			if err := s.takeWelcome(&r, h.session); err != nil {
@@ -624,18 +625,18 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 
 // takeWelcome reads the session's terms from a welcome.
 func (s *Session) takeWelcome(r *reader, id uint32) error {
-	player, players, delay, maxPred := r.u8(), r.u8(), r.u8(), r.u8()
-	seed := r.u64()
-	n := r.uvarint()
+	player, players, delay, maxPred := r.U8(), r.U8(), r.U8(), r.U8()
+	seed := r.U64()
+	n := r.Uvarint()
 	if n > MaxPacket {
-		r.bad = true
+		r.Bad = true
 	}
 	settings := map[string]string{}
-	for i := uint64(0); i < n && !r.bad; i++ {
+	for i := uint64(0); i < n && !r.Bad; i++ {
 		k := r.str()
 		settings[k] = r.str()
 	}
-	if !r.done() || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
+	if !r.Done() || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
 		player == 0 || delay > MaxDelay || maxPred < 1 || maxPred > MaxPrediction {
 		return fmt.Errorf("netplay: %s sent a welcome that makes no sense", s.cfg.Addr)
 	}

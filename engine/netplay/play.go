@@ -8,6 +8,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
 // The play: the engine.Session methods, called on the loop's goroutine,
@@ -352,9 +353,9 @@ func (s *Session) take(d *datagram, now time.Time) {
 			return
 		}
 	case kindBye:
-		r := reader{b: payload}
-		why, last, msg := r.u8(), r.tick(), r.str()
-		if !r.done() || why < byeFinished || why > byeFailed {
+		r := reader{wirebytes.Reader{B: payload}}
+		why, last, msg := r.U8(), r.tick(), r.str()
+		if !r.Done() || why < byeFinished || why > byeFailed {
 			s.stats.Dropped[dropMalformed]++
 			return
 		}
@@ -418,47 +419,47 @@ type scratch struct {
 // whole of it is good; it reports false (having counted the drop) when
 // it is not.
 func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
-	r := reader{b: payload}
-	from := r.u8()
-	tick, adv := r.tick(), r.varint()
-	sentAt, echo, echoAge := r.u32(), r.u32(), r.u16()
-	acks := int(r.u8())
-	if r.bad || acks > s.players || from != uint8(p.player) && !(p.player < 0 && from == spectator) {
+	r := reader{wirebytes.Reader{B: payload}}
+	from := r.U8()
+	tick, adv := r.tick(), r.Varint()
+	sentAt, echo, echoAge := r.U32(), r.U32(), r.U16()
+	acks := int(r.U8())
+	if r.Bad || acks > s.players || from != uint8(p.player) && !(p.player < 0 && from == spectator) {
 		s.stats.Dropped[dropMalformed]++
 		return false
 	}
 	var ack [input.MaxPlayers]int64
 	for range acks {
-		q, t := int(r.u8()), r.tick()
+		q, t := int(r.U8()), r.tick()
 		if q >= s.players {
-			r.bad = true
+			r.Bad = true
 			break
 		}
 		ack[q] = t
 	}
 	sumTo := r.tick()
-	first, n := r.tick(), int(r.u8())
+	first, n := r.tick(), int(r.U8())
 	if n > maxSums || first < 1 && n > 0 {
-		r.bad = true
+		r.Bad = true
 	}
 	var sums [maxSums]uint64
 	for i := range n {
-		sums[i] = r.u64()
+		sums[i] = r.U64()
 	}
-	blocks := int(r.u8())
+	blocks := int(r.U8())
 	if s.decoded == nil {
 		s.decoded = &scratch{}
 	}
 	k := 0
 	for range blocks {
-		q, start, count := int(r.u8()), r.tick(), int(r.uvarint())
-		if r.bad || q >= s.players || q == s.local || s.host && q != p.player ||
+		q, start, count := int(r.U8()), r.tick(), int(r.Uvarint())
+		if r.Bad || q >= s.players || q == s.local || s.host && q != p.player ||
 			start < 1 || count > len(s.decoded.in)-k {
-			r.bad = true
+			r.Bad = true
 			break
 		}
 		if !s.q.known(q, start-1) && start > 1 {
-			r.bad = true // it sends from what we acked: we hold the tick before
+			r.Bad = true // it sends from what we acked: we hold the tick before
 			break
 		}
 		var held input.State
@@ -467,23 +468,23 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 			held.ClearEdges()
 		}
 		for i := range count {
-			if step := r.uvarint(); step != 1 || r.bad {
-				r.bad = true
+			if step := r.Uvarint(); step != 1 || r.Bad {
+				r.Bad = true
 				break
 			}
-			end, err := inputlog.ReadEntry(r.b, r.off, &held, &s.decoded.in[k])
+			end, err := inputlog.ReadEntry(r.B, r.Off, &held, &s.decoded.in[k])
 			if err != nil || !playable(&s.decoded.in[k]) {
-				r.bad = true
+				r.Bad = true
 				break
 			}
-			r.off = end
+			r.Off = end
 			s.decoded.player[k], s.decoded.tick[k] = q, start+int64(i)
 			held = s.decoded.in[k]
 			held.ClearEdges()
 			k++
 		}
 	}
-	if !r.done() {
+	if !r.Done() {
 		s.stats.Dropped[dropMalformed]++
 		return false
 	}

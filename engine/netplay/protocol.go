@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+
+	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
 // The protocol: one UDP datagram per message, little-endian throughout,
@@ -158,94 +160,23 @@ func parseHeader(p []byte) (header, []byte, dropReason, bool) {
 
 // reader reads a payload; past its end or on a bad value it reads zeros
 // and remembers that the payload was bad.
-type reader struct {
-	b   []byte
-	off int
-	bad bool
-}
-
-func (r *reader) take(n int) []byte {
-	if r.bad || n < 0 || n > len(r.b)-r.off {
-		r.bad = true
-		return nil
-	}
-	b := r.b[r.off : r.off+n]
-	r.off += n
-	return b
-}
-
-func (r *reader) u8() uint8 {
-	if b := r.take(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
-func (r *reader) u16() uint16 {
-	if b := r.take(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
-
-func (r *reader) u32() uint32 {
-	if b := r.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (r *reader) u64() uint64 {
-	if b := r.take(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
-}
-
-func (r *reader) uvarint() uint64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.off += n
-	return v
-}
+type reader struct{ wirebytes.Reader }
 
 // tick reads a tick: a uvarint that fits an int64 with room to add to it.
 func (r *reader) tick() int64 {
-	v := r.uvarint()
+	v := r.Uvarint()
 	if v > math.MaxInt64/2 {
-		r.bad = true
+		r.Bad = true
 		return 0
 	}
 	return int64(v)
 }
 
-func (r *reader) varint() int64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Varint(r.b[r.off:])
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.off += n
-	return v
-}
-
 func (r *reader) str() string {
-	n := r.uvarint()
+	n := r.Uvarint()
 	if n > maxString {
-		r.bad = true
+		r.Bad = true
 		return ""
 	}
-	return string(r.take(int(n)))
+	return string(r.Take(int(n)))
 }
-
-// done reports whether the payload was read whole and well.
-func (r *reader) done() bool { return !r.bad && r.off == len(r.b) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
 // Desync reports: when the players' final state checksums after a tick
@@ -165,25 +166,25 @@ func encodeReport(r *engine.DesyncReport) []byte {
 // decodeReport reads a report in its wire form; a malformed one is an
 // error.
 func decodeReport(b []byte) (*engine.DesyncReport, error) {
-	r := reader{b: b}
-	rep := &engine.DesyncReport{Tick: r.tick(), Scene: int(r.uvarint() & 0xffff), SceneName: r.str(), SceneTick: r.tick(),
-		Simulated: r.u8() == 1}
-	n := r.uvarint()
+	r := reader{wirebytes.Reader{B: b}}
+	rep := &engine.DesyncReport{Tick: r.tick(), Scene: int(r.Uvarint() & 0xffff), SceneName: r.str(), SceneTick: r.tick(),
+		Simulated: r.U8() == 1}
+	n := r.Uvarint()
 	if n > uint64(len(b)) {
-		r.bad = true
+		r.Bad = true
 	}
-	for i := uint64(0); i < n && !r.bad; i++ {
-		rep.Systems = append(rep.Systems, engine.SystemSum{Group: r.str(), Tick: r.tick(), System: r.str(), Sum: r.u32()})
+	for i := uint64(0); i < n && !r.Bad; i++ {
+		rep.Systems = append(rep.Systems, engine.SystemSum{Group: r.str(), Tick: r.tick(), System: r.str(), Sum: r.U32()})
 	}
-	n = r.uvarint()
+	n = r.Uvarint()
 	if n > uint64(len(b)) {
-		r.bad = true
+		r.Bad = true
 	}
-	for i := uint64(0); i < n && !r.bad; i++ {
-		rep.Parts = append(rep.Parts, engine.StatePart{Name: r.str(), Sum: r.u64()})
+	for i := uint64(0); i < n && !r.Bad; i++ {
+		rep.Parts = append(rep.Parts, engine.StatePart{Name: r.str(), Sum: r.U64()})
 	}
-	z := r.take(int(min(r.uvarint(), uint64(len(b)+1))))
-	if !r.done() {
+	z := r.Take(int(min(r.Uvarint(), uint64(len(b)+1))))
+	if !r.Done() {
 		return nil, fmt.Errorf("netplay: a desync report that makes no sense")
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(z))
@@ -271,12 +272,12 @@ func (s *Session) sendReport(now time.Time) {
 // takeReport takes a piece of the other player's report; it reports false
 // when the packet is malformed.
 func (s *Session) takeReport(p *peer, payload []byte) bool {
-	r := reader{b: payload}
-	tick, n, i, ack, size := r.tick(), int(r.u16()), int(r.u16()), int(r.u16()), r.uvarint()
-	if r.bad || size > maxReportBytes || n > 0 && (i >= n || (int(size)+reportPiece-1)/reportPiece != n) {
+	r := reader{wirebytes.Reader{B: payload}}
+	tick, n, i, ack, size := r.tick(), int(r.U16()), int(r.U16()), int(r.U16()), r.Uvarint()
+	if r.Bad || size > maxReportBytes || n > 0 && (i >= n || (int(size)+reportPiece-1)/reportPiece != n) {
 		return false
 	}
-	data := r.b[r.off:]
+	data := r.B[r.Off:]
 	x := &s.exchange
 	if s.desync == nil || x.peer != p || tick != s.desync.Tick {
 		return true // a report of a desync not found here (yet): it is sent again

@@ -36,6 +36,7 @@ import (
 	"math"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
 // Op codes of the match's messages.
@@ -212,55 +213,13 @@ var ErrMalformed = errors.New("wire: malformed")
 
 // reader reads an encoding; past its end or on a bad value it reads zeros
 // and remembers that the encoding was bad.
-type reader struct {
-	b   []byte
-	off int
-	bad bool
-}
-
-func (r *reader) take(n int) []byte {
-	if r.bad || n > len(r.b)-r.off {
-		r.bad = true
-		return nil
-	}
-	b := r.b[r.off : r.off+n]
-	r.off += n
-	return b
-}
-
-func (r *reader) u8() uint8 {
-	if b := r.take(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
-func (r *reader) u16() uint16 {
-	if b := r.take(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
-
-func (r *reader) u32() uint32 {
-	if b := r.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (r *reader) u64() uint64 {
-	if b := r.take(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
-}
+type reader struct{ wirebytes.Reader }
 
 // f64 reads a float that must be finite.
 func (r *reader) f64() float64 {
-	f := math.Float64frombits(r.u64())
+	f := math.Float64frombits(r.U64())
 	if f-f != 0 {
-		r.bad = true
+		r.Bad = true
 		return 0
 	}
 	return f
@@ -269,26 +228,24 @@ func (r *reader) f64() float64 {
 // tick reads a tick: a uvarint from 1 that fits an int64 with room to add
 // to it.
 func (r *reader) tick() int64 {
-	if r.bad {
+	if r.Bad {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b[r.off:])
+	v, n := binary.Uvarint(r.B[r.Off:])
 	if n <= 0 || v == 0 || v > math.MaxInt64/2 {
-		r.bad = true
+		r.Bad = true
 		return 0
 	}
-	r.off += n
+	r.Off += n
 	return int64(v)
 }
-
-func (r *reader) done() bool { return !r.bad && r.off == len(r.b) }
 
 // state reads an encoded state into s.
 func (r *reader) state(s *input.State) {
 	*s = input.State{}
-	mask := r.u16()
+	mask := r.U16()
 	if mask&^fAll != 0 {
-		r.bad = true
+		r.Bad = true
 		return
 	}
 	for i, k := range [3]*input.KeySet{&s.Keys, &s.KeysPressed, &s.KeysReleased} {
@@ -296,9 +253,9 @@ func (r *reader) state(s *input.State) {
 			continue
 		}
 		for w := range k {
-			k[w] = r.u64()
+			k[w] = r.U64()
 			if k[w]&^keyMask[w] != 0 {
-				r.bad = true
+				r.Bad = true
 			}
 		}
 	}
@@ -307,8 +264,8 @@ func (r *reader) state(s *input.State) {
 	}
 	for i, m := range [3]*uint8{&s.Mouse, &s.MousePressed, &s.MouseReleased} {
 		if mask&(fMouse<<i) != 0 {
-			if *m = r.u8(); *m&^mouseMask != 0 {
-				r.bad = true
+			if *m = r.U8(); *m&^mouseMask != 0 {
+				r.Bad = true
 			}
 		}
 	}
@@ -318,35 +275,35 @@ func (r *reader) state(s *input.State) {
 	if mask&fPads == 0 {
 		return
 	}
-	pads := r.u8()
+	pads := r.U8()
 	if pads >= 1<<input.MaxGamepads {
-		r.bad = true
+		r.Bad = true
 	}
 	for i := range s.Gamepads {
 		if pads&(1<<i) == 0 {
 			continue
 		}
 		p := &s.Gamepads[i]
-		flags := r.u8()
+		flags := r.U8()
 		if flags&^pAll != 0 {
-			r.bad = true
+			r.Bad = true
 		}
 		p.Connected = flags&pConnected != 0
 		for j, v := range [3]*uint32{&p.Down, &p.Pressed, &p.Released} {
 			if flags&(pDown<<j) != 0 {
-				if *v = r.u32(); *v&^padMask != 0 {
-					r.bad = true
+				if *v = r.U32(); *v&^padMask != 0 {
+					r.Bad = true
 				}
 			}
 		}
-		axes := r.u8()
+		axes := r.U8()
 		if axes >= 1<<input.GamepadAxes {
-			r.bad = true
+			r.Bad = true
 		}
 		for j := range p.Axes {
 			if axes&(1<<j) != 0 {
 				if p.Axes[j] = r.f64(); !(p.Axes[j] >= -1 && p.Axes[j] <= 1) {
-					r.bad = true
+					r.Bad = true
 				}
 			}
 		}
@@ -356,9 +313,9 @@ func (r *reader) state(s *input.State) {
 // DecodeState decodes a state AppendState encoded, refusing (ErrMalformed)
 // anything AppendState does not write or no device gives.
 func DecodeState(b []byte, s *input.State) error {
-	r := reader{b: b}
+	r := reader{wirebytes.Reader{B: b}}
 	r.state(s)
-	if !r.done() {
+	if !r.Done() {
 		*s = input.State{}
 		return ErrMalformed
 	}
@@ -406,10 +363,10 @@ func DecodeInput(b []byte, s *input.State) (tick int64, err error) {
 	if len(b) > MaxInput {
 		return 0, ErrOversized
 	}
-	r := reader{b: b}
+	r := reader{wirebytes.Reader{B: b}}
 	tick = r.tick()
 	r.state(s)
-	if !r.done() {
+	if !r.Done() {
 		*s = input.State{}
 		return 0, ErrMalformed
 	}
@@ -453,10 +410,10 @@ func AppendTick(b []byte, tick int64, sum uint64, in, prev []input.State) []byte
 // returns the tick and the checksum; a message naming a player beyond
 // len(players) is malformed.
 func DecodeTick(b []byte, players []input.State) (tick int64, sum uint64, err error) {
-	r := reader{b: b}
+	r := reader{wirebytes.Reader{B: b}}
 	tick = r.tick()
-	sum = r.u64()
-	changed := r.u8()
+	sum = r.U64()
+	changed := r.U8()
 	if int(changed) >= 1<<len(players) {
 		return 0, 0, ErrMalformed
 	}
@@ -467,7 +424,7 @@ func DecodeTick(b []byte, players []input.State) (tick int64, sum uint64, err er
 			r.state(&next[p])
 		}
 	}
-	if !r.done() {
+	if !r.Done() {
 		return 0, 0, ErrMalformed
 	}
 	copy(players, next[:len(players)])
