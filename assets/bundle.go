@@ -90,7 +90,7 @@ func (b *Bundle) use() {
 }
 
 // Atlas returns the atlas image that every sprite of the bundle is a
-// sub-image of: the Atlas to give each components.Sprite drawn from the
+// sub-image of: the Atlas to give each gfx.Sprite drawn from the
 // bundle, so that the render system draws them in one batch.
 func (b *Bundle) Atlas() *ebiten.Image {
 	b.use()

@@ -43,7 +43,7 @@
 // DrawImage calls of different sprites batch when their destination, blend
 // and filter match (ebiten's rule; a ColorScale keeps the batch). The
 // engine's render system batches itself, one DrawTriangles32 call per run of
-// sprites from one source image: give each components.Sprite the atlas,
+// sprites from one source image: give each gfx.Sprite the atlas,
 // [Bundle.Atlas], as its Atlas, so that sprites of different names share
 // that call. The
 // default atlas has 32x32 sprites that face +x at angle 0 and are drawn to

@@ -1,20 +1,14 @@
 package components
 
-import (
-	"image"
-	"math"
-
-	"github.com/hajimehoshi/ebiten/v2"
-
-	"github.com/fixedstep/fixedstep/third_party/donburi"
-)
+import "github.com/fixedstep/fixedstep/third_party/donburi"
 
 // Camera makes an entity the point of view that sprites are drawn through.
 // The camera entity also has a [Transform], moved by systems like any other
 // and interpolated like any other, so that a camera following a body does not
 // judder: its pose is the world point drawn at the centre of the screen, and
 // its Angle turns the view (a camera turned by +a shows the world turned by
-// -a). The render system uses the first entity with both components.
+// -a). The render system uses the first entity with both components, and
+// gfx.View gives its transform from world to screen.
 type Camera struct {
 	// Zoom is how many screen pixels one world unit covers; 0 means 1.
 	// A negative zoom turns the view by half a turn.
@@ -23,32 +17,3 @@ type Camera struct {
 
 // CameraC is the Camera component type.
 var CameraC = donburi.NewComponentType[Camera]()
-
-// View returns the transform from world coordinates to the coordinates of
-// screen for a camera at pose at: at's position lands on the centre of screen,
-// one world unit spans Zoom pixels, and the world turns by -at.Angle about the
-// centre. Its inverse (GeoM.Invert) maps screen points, such as the cursor,
-// back into the world. View allocates nothing.
-func (c *Camera) View(at Pose, screen image.Rectangle) ebiten.GeoM {
-	z := c.Zoom
-	if z == 0 {
-		z = 1
-	}
-	sin, cos := 0.0, 1.0
-	if at.Angle != 0 {
-		sin, cos = math.Sincos(at.Angle)
-	}
-	// Translate(-at), Rotate(-Angle), Scale(z), Translate(centre), in one step.
-	a, b := z*cos, z*sin
-	c2, d := -z*sin, z*cos
-	cx := float64(screen.Min.X+screen.Max.X) / 2
-	cy := float64(screen.Min.Y+screen.Max.Y) / 2
-	var g ebiten.GeoM
-	g.SetElement(0, 0, a)
-	g.SetElement(0, 1, b)
-	g.SetElement(1, 0, c2)
-	g.SetElement(1, 1, d)
-	g.SetElement(0, 2, cx-(a*at.X+b*at.Y))
-	g.SetElement(1, 2, cy-(c2*at.X+d*at.Y))
-	return g
-}

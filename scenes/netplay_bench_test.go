@@ -68,7 +68,7 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 			}
 			opts := &Options{Seed: 8, Seconds: seconds, Autopilot: true, Player: s.Player()}
 			if drift > 0 && i == 1 {
-				opts.drift.tick, opts.drift.damping = drift, 0.61
+				opts.drift.Tick, opts.drift.Damping = drift, 0.61
 			}
 			var frameStart time.Time
 			var ticked, resim bool

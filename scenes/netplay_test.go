@@ -48,7 +48,7 @@ func TestDesyncNamesSystemAndComponents(t *testing.T) {
 			}
 			opts := &Options{Seed: 4, Seconds: 20, Autopilot: true, Player: s.Player()}
 			if i == 1 {
-				opts.drift.tick, opts.drift.damping = 100, 0.61
+				opts.drift.Tick, opts.drift.Damping = 100, 0.61
 			}
 			errs[i] = engine.Run(&Arena{opts: opts}, &engine.Options{Session: s, Headless: &engine.Headless{Realtime: true},
 				StopAt: 20 * time.Second})

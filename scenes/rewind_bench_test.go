@@ -39,7 +39,7 @@ func stepBack(tb testing.TB, at int64, keyframes int) (took time.Duration, first
 			}
 		case rewound && ev.Kind == engine.Render && !loop.Rewinding() && took == 0:
 			took = time.Since(asked)
-			again = st.st.State.Sum(st.world)
+			again = st.st.State.Sum(st.st.World)
 			var snap physics.Snapshot // what a keyframe of the Arena holds, but a few kept values
 			if err := st.st.Physics.Snapshot(&snap); err != nil {
 				tb.Fatal(err)
@@ -50,7 +50,7 @@ func stepBack(tb testing.TB, at int64, keyframes int) (took time.Duration, first
 	}
 	after := func(loop *engine.Loop, ev engine.Event) {
 		if !rewound && ev.Group == 0 && ev.Tick == at-1 {
-			first = st.st.State.Sum(st.world)
+			first = st.st.State.Sum(st.st.World)
 		}
 	}
 	scene, _ := arena()

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
 )
@@ -51,10 +52,7 @@ type Options struct {
 
 	// drift, for the tests of a desync: from its tick on, the Arena's
 	// floor has another damping.
-	drift struct {
-		tick    int64
-		damping float64
-	}
+	drift arena.Drift
 }
 
 // MaxBodies is the most bodies the Stress scene starts with: many times

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
@@ -64,7 +65,7 @@ func TestSoakArena(t *testing.T) {
 		churn  = 6 // of the Arena's 12 props, every game second
 	)
 	opts := &Options{Seed: 7, Seconds: hour, Autopilot: true, Undying: true, Churn: churn}
-	arena := &Arena{opts: opts}
+	sc := &Arena{opts: opts}
 	nonBodies := donburi.NewQuery(filter.Not(filter.Contains(components.BodyC)))
 	var samples []soakSample
 	var ticks int64
@@ -75,8 +76,8 @@ func TestSoakArena(t *testing.T) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		s := soakSample{game: ev.Time, wall: time.Since(start), heapAlloc: ms.HeapAlloc, heapInuse: ms.HeapInuse,
-			entities: arena.world.Len(), nonBody: nonBodies.Count(arena.world), goroutines: runtime.NumGoroutine()}
-		s.bodies, s.shapes = arena.st.Physics.Bodies()
+			entities: sc.st.World.Len(), nonBody: nonBodies.Count(sc.st.World), goroutines: runtime.NumGoroutine()}
+		s.bodies, s.shapes = sc.st.Physics.Bodies()
 		samples = append(samples, s)
 	}
 	onEvent := func(_ *engine.Loop, ev engine.Event) {
@@ -90,15 +91,15 @@ func TestSoakArena(t *testing.T) {
 			sample(ev)
 		}
 	}
-	if err := engine.Run(arena, &engine.Options{Headless: &engine.Headless{}, OnEvent: onEvent}); err != nil {
+	if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, OnEvent: onEvent}); err != nil {
 		t.Fatal(err)
 	}
 	wall := time.Since(start)
 	if ticks != hour*hz || len(samples) != hour/every+1 {
 		t.Fatalf("the Arena ran %d physics ticks (%d samples), want %d (%d)", ticks, len(samples), hour*hz, hour/every+1)
 	}
-	if want := arenaProps + churn*hour; arena.spawns != want { // churned at ticks 60, 120, ... 216,000
-		t.Fatalf("%d props spawned, want %d", arena.spawns, want)
+	if want := arena.Props + churn*hour; sc.game.Spawned() != want { // churned at ticks 60, 120, ... 216,000
+		t.Fatalf("%d props spawned, want %d", sc.game.Spawned(), want)
 	}
 
 	var tab strings.Builder
@@ -109,7 +110,7 @@ func TestSoakArena(t *testing.T) {
 			s.heapAlloc, s.heapInuse, s.entities, s.nonBody, s.bodies, s.shapes, s.goroutines)
 	}
 	t.Logf("one hour of Arena game time with %d props churned a second (%d spawned): %v wall\n%s",
-		churn, arena.spawns, wall.Round(time.Millisecond), tab.String())
+		churn, sc.game.Spawned(), wall.Round(time.Millisecond), tab.String())
 
 	i := slices.IndexFunc(samples, func(s soakSample) bool { return s.game >= warmup*time.Second })
 	ref, later := samples[i], samples[i+1:]

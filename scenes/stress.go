@@ -11,11 +11,12 @@ import (
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -36,7 +37,7 @@ type Stress struct {
 	opts   *Options
 	st     *stage.Stage
 	rng    *rand.Rand
-	render *systems.Render
+	render *render.Sprites
 	balls  *donburi.Query
 	want   int
 	quit   bool // Esc: back to the Title
@@ -85,8 +86,8 @@ func (s *Stress) build() {
 	s.limit = time.Duration(s.opts.Seconds * float64(time.Second))
 	s.st.Physics.Spawn(stressBin())
 	s.img = s.st.Bundle.MustSprite(assets.SpriteBall)
-	s.balls = donburi.NewQuery(filter.Contains(components.SpriteC, components.BodyC))
-	s.render = systems.NewRender(s.st.World)
+	s.balls = donburi.NewQuery(filter.Contains(gfx.SpriteC, components.BodyC))
+	s.render = render.New(s.st.World)
 	s.st.Overlay.SetVisible(true)
 	s.st.Overlay.AddLines(s.overlayLines)
 	s.st.Sched.AddUpdate(0, "spawn", s.spawn).
@@ -119,8 +120,8 @@ func (s *Stress) spawn(w donburi.World, ev engine.Event) {
 	n := s.balls.Count(w)
 	for i := 0; i < stressPour && n < s.want; i, n = i+1, n+1 {
 		b, sh, r := stressBall(s.rng, s.want)
-		e := w.Entry(s.st.Physics.Spawn(b, []*cp.Shape{sh}, components.SpriteC))
-		components.SpriteC.SetValue(e, components.Sprite{Image: s.img, OriginX: 16, OriginY: 16, ScaleX: r / 12, ScaleY: r / 12})
+		e := w.Entry(s.st.Physics.Spawn(b, []*cp.Shape{sh}, gfx.SpriteC))
+		gfx.SpriteC.SetValue(e, gfx.Sprite{Image: s.img, OriginX: 16, OriginY: 16, ScaleX: r / 12, ScaleY: r / 12})
 	}
 	if n > s.want {
 		var extra []donburi.Entity

@@ -18,9 +18,9 @@
 // static walls and bricks and a kinematic paddle, its speed held constant
 // after every step. A second group, "wall" at 10 Hz, moves the bricks down and
 // drops power-ups. Sprites come from the embedded atlas and are drawn
-// interpolated by systems.Render.
+// interpolated by render.Sprites.
 //
-// Size: 611 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 613 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 53 are plumbing, lines a game would not
 // write if the engine did them:
 //

@@ -10,11 +10,13 @@ import (
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -170,7 +172,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	phys.OnCollide(BallC, BrickC, p.hitBrick)
 	phys.OnCollide(BallC, components.PlayerC, p.hitPaddle)
 	phys.OnCollide(components.PlayerC, PowerC, p.catch)
-	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
+	st.Sched.AddRender(0, "sprites", render.New(st.World).Draw)
 	st.Sched.AddRender(1, "hud", p.drawHUD)
 	if p.Autopilot {
 		p.pilot.rng = rand.New(rand.NewPCG(^p.Seed, uint64(p.Games)))
@@ -277,7 +279,7 @@ func (p *Play) hitBrick(w donburi.World, c physics.Contact) {
 	brick := w.Entry(c.B)
 	b := BrickC.Get(brick)
 	if b.Hits--; b.Hits > 0 {
-		components.SpriteC.Get(brick).Color.Scale(0.6, 0.6, 0.6, 1)
+		gfx.SpriteC.Get(brick).Color.Scale(0.6, 0.6, 0.6, 1)
 		return
 	}
 	p.score += b.Points

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems/physics"
@@ -156,9 +157,9 @@ func TestBricksAndPowerUps(t *testing.T) {
 		if len(top) != cols || len(bottom) != (rows-1)*cols {
 			t.Fatalf("%d bricks of two hits, %d of one", len(top), len(bottom))
 		}
-		before := components.SpriteC.Get(w.Entry(top[0].B)).Color
+		before := gfx.SpriteC.Get(w.Entry(top[0].B)).Color
 		p.hitBrick(w, top[0])
-		if !w.Valid(top[0].B) || p.score != 0 || components.SpriteC.Get(w.Entry(top[0].B)).Color == before {
+		if !w.Valid(top[0].B) || p.score != 0 || gfx.SpriteC.Get(w.Entry(top[0].B)).Color == before {
 			t.Fatalf("one hit on a top brick: alive %v, score %d, colour unchanged", w.Valid(top[0].B), p.score)
 		}
 		p.hitBrick(w, top[0])

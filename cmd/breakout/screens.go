@@ -9,7 +9,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -58,7 +58,7 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 		}
 	})
 	best := fmt.Sprintf("best %d", t.Best)
-	st.Sched.AddRender(0, "sprites", systems.NewRender(st.World).Draw)
+	st.Sched.AddRender(0, "sprites", render.New(st.World).Draw)
 	st.Sched.AddRender(1, "text", func(_ donburi.World, ev engine.Event) {
 		screen := window.Screen(ev) // nil headless: Text draws nothing
 		st.Text(screen, "BREAKOUT", width/2, 100, 48, white, text.AlignCenter)

@@ -10,14 +10,15 @@ import (
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/anim"
 	"github.com/fixedstep/fixedstep/systems/camera"
 	"github.com/fixedstep/fixedstep/systems/level"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/sideview"
 	"github.com/fixedstep/fixedstep/systems/sound"
 	"github.com/fixedstep/fixedstep/systems/stage"
@@ -101,7 +102,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 		AddUpdate(0, "looks", sideview.NewLooksSystem().Update).
 		AddUpdate(0, "anim", anim.NewSystem().Update).
 		AddUpdate(0, "rules", p.rules).
-		AddRender(0, "sprites", systems.NewRender(st.World).Draw).
+		AddRender(0, "sprites", render.New(st.World).Draw).
 		AddRender(10, "hud", p.drawHUD).
 		AddRender(20, "sound", p.snd.Draw)
 	next, err := st.Run()
@@ -128,7 +129,7 @@ func (p *Play) build() {
 	start := lv.Objects("player")[0]
 	p.start = cp.Vector{X: start.X, Y: start.Y - 12}
 	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: p.start, Moment: math.Inf(1),
-		Sprite: &components.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, heroC, anim.AnimationC, sideview.LooksC)
+		Sprite: &gfx.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, heroC, anim.AnimationC, sideview.LooksC)
 	sideview.LooksC.SetValue(st.World.Entry(p.hero), sideview.Looks{Idle: p.clips["idle"], Run: p.clips["run"],
 		Jump: p.clips["jump"], Flip: true})
 	sideview.CharacterC.SetValue(st.World.Entry(p.hero), sideview.Character{RunSpeed: 150, JumpSpeed: 380})

@@ -14,6 +14,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -40,7 +41,7 @@ func benchWorld(n int) donburi.World {
 		}
 		b.SetPosition(cp.Vector{X: x, Y: y})
 		space.AddShape(sh)
-		cs := []donburi.IComponentType{components.TransformC, components.BodyC, components.ShapeC, components.SpriteC}
+		cs := []donburi.IComponentType{components.TransformC, components.BodyC, components.ShapeC, gfx.SpriteC}
 		if i%3 == 0 {
 			cs = append(cs, components.AgentC)
 		}
@@ -49,7 +50,7 @@ func benchWorld(n int) donburi.World {
 		*components.TransformC.Get(en) = components.NewTransform(components.Pose{X: x, Y: y})
 		components.BodyC.Get(en).Body = b
 		components.ShapeC.Get(en).Shapes = []*cp.Shape{sh}
-		*components.SpriteC.Get(en) = components.Sprite{Image: frame(i), Atlas: sceneAtlas, OriginX: 8, OriginY: 8}
+		*gfx.SpriteC.Get(en) = gfx.Sprite{Image: frame(i), Atlas: sceneAtlas, OriginX: 8, OriginY: 8}
 		if i%3 == 0 {
 			*components.AgentC.Get(en) = components.NewAgent(80, 400)
 		}

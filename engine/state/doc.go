@@ -19,5 +19,6 @@
 //     an inspector or a tool; [Dump], [Hasher.Dump] and
 //     [Hasher.DumpEntity]: the same as lines of text.
 //   - [Summarizer] and [Writer]: a type's own account of its state;
-//     [Summarize] for a type of another package.
+//     [Summarize] for a type of another package; [KnownAs] for a type
+//     that moved to another package and keeps the checksums it had.
 package state

@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -39,7 +40,7 @@ func goldenWorld() donburi.World {
 	w := donburi.NewWorld()
 	space := cp.NewSpace()
 
-	ball := w.Create(components.TransformC, components.BodyC, components.ShapeC, components.SpriteC)
+	ball := w.Create(components.TransformC, components.BodyC, components.ShapeC, gfx.SpriteC)
 	b := space.AddBody(cp.NewBody(1, cp.MomentForCircle(1, 0, 6, cp.Vector{})))
 	b.SetPosition(cp.Vector{X: 100, Y: 200.5})
 	b.SetVelocityVector(cp.Vector{X: 120, Y: -0.1})
@@ -49,8 +50,8 @@ func goldenWorld() donburi.World {
 	*components.TransformC.Get(en) = components.Transform{Prev: components.Pose{X: 98, Y: 200.5}, Cur: components.Pose{X: 100, Y: 200.5}}
 	components.BodyC.Get(en).Body = b
 	components.ShapeC.Get(en).Shapes = []*cp.Shape{s}
-	sp := components.SpriteC.Get(en)
-	*sp = components.Sprite{Image: frame(5), Atlas: sceneAtlas, OriginX: 8, OriginY: 8, Layer: 1}
+	sp := gfx.SpriteC.Get(en)
+	*sp = gfx.Sprite{Image: frame(5), Atlas: sceneAtlas, OriginX: 8, OriginY: 8, Layer: 1}
 	sp.Color.ScaleAlpha(0.5)
 
 	wall := w.Create(components.ShapeC)
@@ -132,7 +133,7 @@ func TestDumpChangedValueIsOneLineOfDiff(t *testing.T) {
 func TestDumpDisposedImage(t *testing.T) {
 	w := donburi.NewWorld()
 	img := ebiten.NewImage(4, 4)
-	components.SpriteC.Get(w.Entry(w.Create(components.SpriteC))).Image = img
+	gfx.SpriteC.Get(w.Entry(w.Create(gfx.SpriteC))).Image = img
 	before := state.Checksum(w)
 	img.Deallocate()
 	img.Dispose()

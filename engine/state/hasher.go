@@ -80,7 +80,8 @@ import (
 // made them in, so give distinct names to tags (donburi.NewTag("ball")).
 // A type's name and Go package path are part of its key in the sum: a
 // component type moved to another package changes the checksum of every
-// world that holds it, and with it every recording of such worlds.
+// world that holds it, and with it every recording of such worlds, unless
+// [KnownAs] gives it back the name it had.
 // The hash is XXH64 (github.com/cespare/xxhash), over values in
 // little-endian order: the same in every process, on every platform, for
 // the same state and the same component types.

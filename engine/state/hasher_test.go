@@ -17,6 +17,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -452,11 +453,11 @@ func TestStateSparseEntities(t *testing.T) {
 func TestStateIgnoredTypes(t *testing.T) {
 	build := func(x float64) donburi.World {
 		w := donburi.NewWorld()
-		e := w.Create(components.TransformC, components.SpriteC)
-		components.SpriteC.Get(w.Entry(e)).OriginX = x
+		e := w.Create(components.TransformC, gfx.SpriteC)
+		gfx.SpriteC.Get(w.Entry(e)).OriginX = x
 		return w
 	}
-	h := state.NewHasher(&state.Options{Ignore: []donburi.IComponentType{components.SpriteC}})
+	h := state.NewHasher(&state.Options{Ignore: []donburi.IComponentType{gfx.SpriteC}})
 	a, b := build(1), build(2)
 	if h.Sum(a) != h.Sum(b) {
 		t.Error("an ignored component changed the sum")
@@ -475,7 +476,7 @@ func TestStateIgnoredTypes(t *testing.T) {
 	}
 	// Ignore on a hasher in use.
 	h2 := state.NewHasher(nil)
-	h2.Ignore(components.SpriteC, nil)
+	h2.Ignore(gfx.SpriteC, nil)
 	if h2.Sum(a) != h.Sum(a) {
 		t.Error("Ignore after NewHasher differs from Options.Ignore")
 	}
@@ -637,5 +638,40 @@ func TestStateEventBuses(t *testing.T) {
 	PushedEvent.ProcessEvents(a)
 	if state.Checksum(a) != state.Checksum(build()) {
 		t.Error("a processed bus differs from one that never had events")
+	}
+}
+
+// thingV1, thingV2 and thingV3 are one component type ("Thing") in three
+// places: thingV2 moved from thingV1 and says so (state.KnownAs), thingV3
+// did not.
+type (
+	thingV1 struct{ X, Y float64 }
+	thingV2 struct{ X, Y float64 }
+	thingV3 struct{ X, Y float64 }
+)
+
+func init() {
+	state.KnownAs[thingV2]("github.com/fixedstep/fixedstep/engine/state_test.thingV1")
+}
+
+func TestStateKnownAs(t *testing.T) {
+	sum := func(ct donburi.IComponentType, set func(*donburi.Entry)) uint64 {
+		w := donburi.NewWorld()
+		w.Create(components.TransformC)
+		set(w.Entry(w.Create(components.TransformC, ct)))
+		return state.Checksum(w)
+	}
+	v1 := donburi.NewComponentType[thingV1]().SetName("Thing")
+	v2 := donburi.NewComponentType[thingV2]().SetName("Thing")
+	v3 := donburi.NewComponentType[thingV3]().SetName("Thing")
+	was := sum(v1, func(e *donburi.Entry) { v1.SetValue(e, thingV1{1, 2}) })
+	if got := sum(v2, func(e *donburi.Entry) { v2.SetValue(e, thingV2{1, 2}) }); got != was {
+		t.Errorf("a type known as the one it moved from sums %x, the one it moved from %x", got, was)
+	}
+	if got := sum(v2, func(e *donburi.Entry) { v2.SetValue(e, thingV2{1, 3}) }); got == was {
+		t.Error("a field of the moved type does not count")
+	}
+	if got := sum(v3, func(e *donburi.Entry) { v3.SetValue(e, thingV3{1, 2}) }); got == was {
+		t.Error("a type moved without KnownAs sums as the one it moved from: the package path does not count")
 	}
 }

@@ -123,10 +123,27 @@ func (w *Writer) planFor(t reflect.Type) *plan {
 // path, as before the copies, so that checksums stay those recordings
 // were made with.
 func typeName(t reflect.Type) string {
+	if name, ok := knownAs[t]; ok {
+		return name
+	}
 	if t.Name() != "" && t.PkgPath() != "" {
 		return upstreamPath(t.PkgPath()) + "." + t.Name()
 	}
 	return t.String()
+}
+
+// knownAs are the names KnownAs gave.
+var knownAs = map[reflect.Type]string{}
+
+// KnownAs makes the hash, the dump and the checksum name T as former, its
+// package path and name before it moved ("example.com/game/components.Sprite"):
+// a type's package path is part of every checksum of a world that holds
+// it, so a component type moved to another package changes the checksums
+// of every recording made before, which then no longer replay. With its
+// former name, and the same fields, it hashes as it did. Call it from an
+// init function of T's package, before any hasher meets T.
+func KnownAs[T any](former string) {
+	knownAs[reflect.TypeFor[T]()] = former
 }
 
 // upstreamPaths are the project's copies of libraries and their upstream

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
@@ -67,7 +68,7 @@ func newTestScene(seed uint64) *testScene {
 		space:  cp.NewSpace(),
 		rng:    rand.New(rand.NewPCG(seed, 1)),
 		bodies: donburi.NewQuery(filter.Contains(components.TransformC, components.BodyC)),
-		agents: donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC, components.SpriteC)),
+		agents: donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC, gfx.SpriteC)),
 	}
 	s.space.SetGravity(cp.Vector{X: 0, Y: 300})
 	s.space.Iterations = 10
@@ -96,7 +97,7 @@ func newTestScene(seed uint64) *testScene {
 		sh.SetElasticity(0.3)
 		s.space.AddBody(b)
 		s.space.AddShape(sh)
-		cs := []donburi.IComponentType{components.TransformC, components.BodyC, components.ShapeC, components.SpriteC}
+		cs := []donburi.IComponentType{components.TransformC, components.BodyC, components.ShapeC, gfx.SpriteC}
 		if i%3 == 0 {
 			cs = append(cs, components.AgentC)
 		}
@@ -106,7 +107,7 @@ func newTestScene(seed uint64) *testScene {
 		*components.TransformC.Get(en) = components.NewTransform(components.Pose{X: x, Y: y})
 		components.BodyC.Get(en).Body = b
 		components.ShapeC.Get(en).Shapes = []*cp.Shape{sh}
-		*components.SpriteC.Get(en) = components.Sprite{Image: frame(i), Atlas: sceneAtlas, OriginX: 8, OriginY: 8}
+		*gfx.SpriteC.Get(en) = gfx.Sprite{Image: frame(i), Atlas: sceneAtlas, OriginX: 8, OriginY: 8}
 		if i%3 == 0 {
 			*components.AgentC.Get(en) = components.NewAgent(80, 400)
 		}
@@ -143,7 +144,7 @@ func (s *testScene) ai(w donburi.World, ev engine.Event) {
 		a.Desired = cp.Vector{X: s.rng.Float64()*160 - 80, Y: -s.rng.Float64() * 120}
 		a.State = components.AgentState(ev.Tick % 4)
 		components.BodyC.Get(e).Body.SetVelocityVector(a.Desired)
-		components.SpriteC.Get(e).Image = frame(int(ev.Tick) + int(e.Id()))
+		gfx.SpriteC.Get(e).Image = frame(int(ev.Tick) + int(e.Id()))
 		PushedEvent.Publish(w, Pushed{Agent: e.Entity(), Speed: a.Desired.Length()})
 		sc.Points++
 		sc.ByKind[a.State.String()]++

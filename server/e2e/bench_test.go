@@ -18,7 +18,6 @@ import (
 	"github.com/fixedstep/fixedstep/server/client"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/rally"
 	"github.com/fixedstep/fixedstep/server/sim"
 )
 
@@ -45,9 +44,12 @@ func cpuOf(pid int) (time.Duration, error) {
 	return time.Duration(user+sys) * clockTick, nil
 }
 
+// benchSettings keep a measured match going for its whole length.
+var benchSettings = map[string]string{"undying": "true"}
+
 // sway is a blind client's input: right for a second, left for a second.
 func sway(tick int64, in *input.State) {
-	if tick/rally.Hz%2 == 0 {
+	if tick/hz%2 == 0 {
 		in.SetKey(input.KeyArrowRight, true)
 	} else {
 		in.SetKey(input.KeyArrowLeft, true)
@@ -55,7 +57,7 @@ func sway(tick int64, in *input.State) {
 }
 
 // BenchmarkServer measures what a Nakama server spends on matches of
-// rally: for 4, 16 and 64 matches at once of two blind clients each (they
+// the demo's Arena: for 4, 16 and 64 matches at once of two blind clients each (they
 // send a scripted input and simulate nothing, so that their CPU is theirs
 // alone), each playing benchSeconds, it reports the server process's CPU
 // per match per second of play (server-ms/match-s) and the matches one
@@ -75,13 +77,16 @@ func BenchmarkServer(b *testing.B) {
 			if !ok {
 				b.Skip("no process CPU time on this system")
 			}
-			g := &rally.Game{Seed: 42}
-			r, err := sim.New(g.First(), sim.Options{Players: 2})
+			scene, _, err := game.New(42, benchSettings)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := sim.New(scene, sim.Options{Players: 2})
 			if err != nil {
 				b.Fatal(err)
 			}
 			in := make([]input.State, 2)
-			for tick := int64(1); tick <= benchSeconds*rally.Hz; tick++ {
+			for tick := int64(1); tick <= benchSeconds*hz; tick++ {
 				for p := range in {
 					prev := in[p]
 					in[p] = input.State{}
@@ -143,13 +148,13 @@ func benchMatches(b *testing.B, srv *nakamatest.Server, matches int) {
 				defer cs[s].Close()
 			}
 			ready.Wait()
-			id, err := cs[0].Create(ctx, &rally.Spec, match.Params{Players: 2, Seconds: benchSeconds, Seed: uint64(i + 1)})
+			id, err := cs[0].Create(ctx, game, match.Params{Players: 2, Seconds: benchSeconds, Seed: uint64(i + 1), Settings: benchSettings})
 			if err != nil {
 				joined.Done()
 				return
 			}
 			for s := range cs {
-				if ms[s], err = cs[s].Join(ctx, &rally.Spec, id); err != nil {
+				if ms[s], err = cs[s].Join(ctx, game, id); err != nil {
 					joined.Done()
 					return
 				}

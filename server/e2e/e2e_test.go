@@ -1,4 +1,4 @@
-// Package e2e plays rally's authoritative matches on a real Nakama server
+// Package e2e plays the demo's Arena as authoritative matches on a real Nakama server
 // (built from this module, with the plugin) and a real Postgres, with real
 // headless clients over Nakama's realtime socket: nothing stands in for
 // either side.
@@ -22,12 +22,20 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/client"
+	"github.com/fixedstep/fixedstep/server/games"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/rally"
 	"github.com/fixedstep/fixedstep/server/wire"
 )
+
+// game is what the tests play: the demo's Arena, whose players are undying
+// in playMatch's matches, so that a match lasts its length whatever the
+// bots do. hz is its tick rate.
+var game = &games.Arena
+
+const hz = arena.Hz
 
 // dial connects a client of a device of its own (name: unique in the
 // test's server).
@@ -90,7 +98,8 @@ func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, secon
 	for i := range clients {
 		clients[i] = dial(t, srv, fmt.Sprintf("%s-%d", name, i))
 	}
-	id, err := clients[0].Create(ctx, &rally.Spec, match.Params{Players: players, Seconds: seconds, Seed: 42})
+	id, err := clients[0].Create(ctx, game, match.Params{Players: players, Seconds: seconds, Seed: 42,
+		Settings: map[string]string{"undying": "true"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +108,7 @@ func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, secon
 	mayFail := make([]bool, players)
 	var wg sync.WaitGroup
 	for i, c := range clients {
-		m, err := c.Join(ctx, &rally.Spec, id)
+		m, err := c.Join(ctx, game, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +136,7 @@ func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, secon
 // a whole match of seconds, and ended as the game did.
 func checkEveryTick(t *testing.T, results []client.Result, seconds int) {
 	t.Helper()
-	want := int64(seconds * rally.Hz)
+	want := int64(seconds * hz)
 	for p, r := range results {
 		if r.Ticks != want || r.Checked != want {
 			t.Errorf("player %d: %d ticks received, %d checked; want %d of each", p+1, r.Ticks, r.Checked, want)
@@ -196,7 +205,7 @@ func TestBadClient(t *testing.T) {
 	srv := nakamatest.Start(t)
 	ctx := context.Background()
 	stranger := dial(t, srv, "bad-stranger")
-	if _, err := stranger.Create(ctx, &rally.Spec, match.Params{Players: 9, Seconds: 5}); err == nil {
+	if _, err := stranger.Create(ctx, game, match.Params{Players: 9, Seconds: 5}); err == nil {
 		t.Error("a match of 9 players was made")
 	} else {
 		t.Logf("9 players: %v", err)
@@ -206,12 +215,12 @@ func TestBadClient(t *testing.T) {
 	var sendErr error
 	results, _ := playMatch(t, srv, "bad", 3, seconds, func(seat int, _ *client.Client, m *client.Match) (client.Play, bool) {
 		if seat == 0 { // before the match is full: refused for its game or version, not for want of a seat
-			other := rally.Spec
+			other := *game
 			other.Version = "0"
 			if _, err := stranger.Join(ctx, &other, m.ID()); err == nil || !strings.Contains(err.Error(), "version") {
 				t.Errorf("a client of another version joined, or was refused for another reason: %v", err)
 			}
-			other = rally.Spec
+			other = *game
 			other.Name = "pong"
 			if _, err := stranger.Join(ctx, &other, m.ID()); err == nil || !strings.Contains(err.Error(), "pong") {
 				t.Errorf("a client of another game joined, or was refused for another reason: %v", err)
@@ -278,7 +287,7 @@ func TestBadClient(t *testing.T) {
 // goes on to its end, every tick checked.
 func TestFlooderRemoved(t *testing.T) {
 	srv := nakamatest.Start(t)
-	const seconds, floodAt = 8, 2 * rally.Hz
+	const seconds, floodAt = 8, 2 * hz
 	var sendErr error
 	results, _ := playMatch(t, srv, "flood", 3, seconds, func(seat int, _ *client.Client, m *client.Match) (client.Play, bool) {
 		if seat != 2 {
@@ -309,7 +318,7 @@ func TestFlooderRemoved(t *testing.T) {
 		}
 	}
 	flooder := stats.Players[2]
-	if !flooder.Kicked || !strings.Contains(results[2].End.Reason, "removed") || results[2].Ticks >= seconds*rally.Hz {
+	if !flooder.Kicked || !strings.Contains(results[2].End.Reason, "removed") || results[2].Ticks >= seconds*hz {
 		t.Errorf("the flooder: kicked %v, told %q after %d ticks", flooder.Kicked, results[2].End.Reason, results[2].Ticks)
 	}
 	t.Logf("the flooder was told %q; the server took %d of its messages, refused %v, and %d came from no player", results[2].End.Reason, flooder.Taken, flooder.Refused, stats.Strange["stranger"])
@@ -320,7 +329,7 @@ func TestFlooderRemoved(t *testing.T) {
 // server says the seat left.
 func TestDropOut(t *testing.T) {
 	srv := nakamatest.Start(t)
-	const seconds, dropAt = 10, 5 * rally.Hz
+	const seconds, dropAt = 10, 5 * hz
 	results, errs := playMatch(t, srv, "drop", 3, seconds, func(seat int, c *client.Client, _ *client.Match) (client.Play, bool) {
 		if seat != 2 {
 			return client.Play{}, false
@@ -332,7 +341,7 @@ func TestDropOut(t *testing.T) {
 		}}, true
 	})
 	checkEveryTick(t, results[:2], seconds)
-	if errs[2] == nil || results[2].Ticks < dropAt || results[2].Ticks >= seconds*rally.Hz {
+	if errs[2] == nil || results[2].Ticks < dropAt || results[2].Ticks >= seconds*hz {
 		t.Errorf("the client that dropped out at tick %d played to tick %d: %v", dropAt, results[2].Ticks, errs[2])
 	}
 	stats := serverStats(t, results[0].End)
@@ -347,7 +356,7 @@ func TestDropOut(t *testing.T) {
 // to its end.
 func TestServerKilled(t *testing.T) {
 	srv := nakamatest.Start(t)
-	const killAt = 2 * rally.Hz
+	const killAt = 2 * hz
 	before := dial(t, srv, "killed-account")
 	user, _ := before.User()
 	results, errs := playMatch(t, srv, "killed", 2, 60, func(seat int, _ *client.Client, _ *client.Match) (client.Play, bool) {
@@ -361,7 +370,7 @@ func TestServerKilled(t *testing.T) {
 		}}, true
 	})
 	for p, err := range errs {
-		if err == nil || results[p].Ticks < killAt || results[p].Ticks >= 60*rally.Hz {
+		if err == nil || results[p].Ticks < killAt || results[p].Ticks >= 60*hz {
 			t.Errorf("player %d played %d ticks of the match whose server was killed at tick %d: %v", p+1, results[p].Ticks, killAt, err)
 		}
 	}
@@ -408,7 +417,7 @@ func TestWindows(t *testing.T) {
 		wg.Go(func() { errs[i] = cmd.Wait() })
 	}
 	wg.Wait()
-	want := fmt.Sprintf("%d ticks checked against the server's checksum", seconds*rally.Hz)
+	want := fmt.Sprintf("%d ticks checked against the server's checksum", seconds*hz)
 	for i, out := range outs {
 		if errs[i] != nil || !strings.Contains(out.String(), want) {
 			t.Errorf("window %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out.String())
@@ -449,7 +458,7 @@ func TestFind(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range ids {
 		c := dial(t, srv, fmt.Sprint("find-", i))
-		wg.Go(func() { ids[i], errs[i] = c.Find(ctx, &rally.Spec, 2, 5) })
+		wg.Go(func() { ids[i], errs[i] = c.Find(ctx, game, 2, 5) })
 	}
 	wg.Wait()
 	seated := map[string]int{}
@@ -475,7 +484,7 @@ func TestFind(t *testing.T) {
 // went on without it.
 func TestComeBack(t *testing.T) {
 	srv := nakamatest.Start(t)
-	const seconds, dropAt, backAt = 12, 3 * rally.Hz, 6 * rally.Hz
+	const seconds, dropAt, backAt = 12, 3 * hz, 6 * hz
 	type back struct {
 		res client.Result
 		err error
@@ -497,7 +506,7 @@ func TestComeBack(t *testing.T) {
 						return
 					}
 					defer c.Close()
-					again, err := c.Join(ctx, &rally.Spec, m.ID())
+					again, err := c.Join(ctx, game, m.ID())
 					if b.err = err; err != nil {
 						return
 					}

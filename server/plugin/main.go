@@ -12,16 +12,20 @@ import (
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
+	"github.com/fixedstep/fixedstep/server/games"
 	"github.com/fixedstep/fixedstep/server/match"
 	"github.com/fixedstep/fixedstep/server/rally"
+	"github.com/fixedstep/fixedstep/server/sim"
 )
 
 // InitModule is what Nakama calls when it loads the plugin.
 func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, initializer runtime.Initializer) error {
-	if err := match.Register(initializer, &rally.Spec); err != nil {
-		return err
+	for _, g := range []*sim.Game{&games.Arena, &rally.Spec} {
+		if err := match.Register(initializer, g); err != nil {
+			return err
+		}
+		logger.Info("fixedstep: serving %s version %s as authoritative matches at %d Hz", g.Name, g.Version, g.Hz)
 	}
-	logger.Info("fixedstep: serving %s version %s as authoritative matches at %d Hz", rally.Name, rally.Version, rally.Hz)
 	return nil
 }
 

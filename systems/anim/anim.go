@@ -20,7 +20,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -58,7 +58,7 @@ type Animation struct {
 }
 
 // AnimationC is the component of an animated entity (with a
-// components.Sprite whose image it sets).
+// gfx.Sprite whose image it sets).
 var AnimationC = donburi.NewComponentType[Animation]()
 
 // Play makes entity e (with an Animation and a Sprite) play clip from its
@@ -73,8 +73,8 @@ func Play(e *donburi.Entry, clip *Clip) {
 }
 
 func show(e *donburi.Entry, a *Animation) {
-	if a.Clip != nil && len(a.Clip.Frames) > 0 && e.HasComponent(components.SpriteC) {
-		components.SpriteC.Get(e).Image = a.Clip.Frames[a.Frame]
+	if a.Clip != nil && len(a.Clip.Frames) > 0 && e.HasComponent(gfx.SpriteC) {
+		gfx.SpriteC.Get(e).Image = a.Clip.Frames[a.Frame]
 	}
 }
 
@@ -87,7 +87,7 @@ type System struct {
 // (after the systems that choose the clips), not in the render phase, so
 // that the frame shown depends on ticks only.
 func NewSystem() *System {
-	return &System{anims: donburi.NewQuery(filter.Contains(AnimationC, components.SpriteC))}
+	return &System{anims: donburi.NewQuery(filter.Contains(AnimationC, gfx.SpriteC))}
 }
 
 // Update moves each animation on by the tick's DT. It allocates nothing.

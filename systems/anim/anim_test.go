@@ -11,7 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
 	"github.com/fixedstep/fixedstep/systems/anim"
@@ -24,7 +24,7 @@ func TestMain(m *testing.M) { ebitentest.Main(m) }
 func frames(n int) []*ebiten.Image { return anim.Grid(ebiten.NewImage(8*n, 8), 8, 8, n) }
 
 func animated(w donburi.World, clip *anim.Clip) *donburi.Entry {
-	e := w.Entry(w.Create(anim.AnimationC, components.SpriteC))
+	e := w.Entry(w.Create(anim.AnimationC, gfx.SpriteC))
 	anim.Play(e, clip)
 	return e
 }
@@ -45,7 +45,7 @@ func TestClipPlaysOnTicks(t *testing.T) {
 			sys.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
 			a := anim.AnimationC.Get(e)
 			seq = append(seq, a.Frame)
-			shown = shown && components.SpriteC.Get(e).Image == fr[a.Frame]
+			shown = shown && gfx.SpriteC.Get(e).Image == fr[a.Frame]
 		}
 	})
 	changes := 0
@@ -74,7 +74,7 @@ func TestClipEndsAndPlay(t *testing.T) {
 		for range 20 {
 			sys.Update(w, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
 		}
-		if a := anim.AnimationC.Get(e); !a.Done || a.Frame != 1 || components.SpriteC.Get(e).Image != fr[1] {
+		if a := anim.AnimationC.Get(e); !a.Done || a.Frame != 1 || gfx.SpriteC.Get(e).Image != fr[1] {
 			t.Errorf("after its time, a clip that does not loop: %+v", a)
 		}
 		anim.Play(e, once)
@@ -82,7 +82,7 @@ func TestClipEndsAndPlay(t *testing.T) {
 			t.Errorf("Play of the clip playing started it over: %+v", a)
 		}
 		anim.Play(e, idle)
-		if a := anim.AnimationC.Get(e); a.Done || a.Frame != 0 || a.Clip != idle || components.SpriteC.Get(e).Image != fr[2] {
+		if a := anim.AnimationC.Get(e); a.Done || a.Frame != 0 || a.Clip != idle || gfx.SpriteC.Get(e).Image != fr[2] {
 			t.Errorf("Play of another clip: %+v", a)
 		}
 	})

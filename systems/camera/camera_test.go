@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/camera"
 	"github.com/fixedstep/fixedstep/third_party/cp"
@@ -115,7 +116,7 @@ func TestShake(t *testing.T) {
 func TestPickingThroughIt(t *testing.T) {
 	r := newRig(camera.Follow{}, cp.Vector{X: 300, Y: 40})
 	e := r.w.Entry(r.cam)
-	g := components.CameraC.Get(e).View(components.TransformC.Get(e).At(0.5), image.Rect(0, 0, 640, 360))
+	g := gfx.View(components.CameraC.Get(e), components.TransformC.Get(e).At(0.5), image.Rect(0, 0, 640, 360))
 	g.Invert()
 	if x, y := g.Apply(320, 180); math.Abs(x-300) > 1e-9 || math.Abs(y-40) > 1e-9 {
 		t.Errorf("the screen's centre maps to (%v, %v), want (300, 40)", x, y)

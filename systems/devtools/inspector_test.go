@@ -18,6 +18,7 @@ import (
 	"golang.org/x/image/font/gofont/gomono"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
@@ -71,7 +72,7 @@ func TestInspectorCycleVisitsEveryEntity(t *testing.T) {
 		if k%3 == 0 {
 			made = append(made, w.Create(components.TransformC))
 		} else {
-			made = append(made, w.Create(components.TransformC, components.SpriteC))
+			made = append(made, w.Create(components.TransformC, gfx.SpriteC))
 		}
 	}
 	w.Remove(made[2])
@@ -293,7 +294,7 @@ func newPickRig(sw, sh int) *pickRig {
 // screenOf returns where world point x, y is drawn.
 func (r *pickRig) screenOf(x, y float64) (float64, float64) {
 	cam := r.w.Entry(r.cam)
-	view := components.CameraC.Get(cam).View(components.TransformC.Get(cam).Cur, image.Rect(0, 0, r.sw, r.sh))
+	view := gfx.View(components.CameraC.Get(cam), components.TransformC.Get(cam).Cur, image.Rect(0, 0, r.sw, r.sh))
 	return view.Apply(x, y)
 }
 
@@ -547,7 +548,7 @@ func BenchmarkInspector(b *testing.B) {
 			ebitentest.OnGame(b, func() {
 				img := ebiten.NewImage(32, 32)
 				e := phys.SpawnCircle(14, &physics.BodyOptions{Position: cp.Vector{X: 200, Y: 100}, Velocity: cp.Vector{X: 30},
-					Sprite: &components.Sprite{Image: img}})
+					Sprite: &gfx.Sprite{Image: img}})
 				defer w.Remove(e)
 				ins := devtools.NewInspector(loop, sched, phys, &devtools.InspectorOptions{Visible: c.visible})
 				ins.Select(e)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/internal/windowtest"
@@ -174,7 +175,7 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			defer mu.Unlock()
 			if circle == donburi.Null {
 				circle = c
-				v := components.CameraC.Get(cam).View(components.TransformC.Get(cam).Cur, window.Screen(ev).Bounds())
+				v := gfx.View(components.CameraC.Get(cam), components.TransformC.Get(cam).Cur, window.Screen(ev).Bounds())
 				cx, cy = v.Apply(150, 110)
 			}
 			frames++

@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -62,8 +63,8 @@ func (i *Inspector) outline(w donburi.World, ev engine.Event, screen *ebiten.Ima
 			}
 		}
 	}
-	if len(i.loops) == 0 && entry.HasComponent(components.SpriteC) {
-		if sp := components.SpriteC.Get(entry); sp.Image != nil {
+	if len(i.loops) == 0 && entry.HasComponent(gfx.SpriteC) {
+		if sp := gfx.SpriteC.Get(entry); sp.Image != nil {
 			sx, sy := sp.ScaleX, sp.ScaleY
 			if sx == 0 {
 				sx = 1

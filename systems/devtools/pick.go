@@ -6,6 +6,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
@@ -146,7 +147,7 @@ func (i *Inspector) updateView(w donburi.World, ev engine.Event, screen *ebiten.
 	b := screen.Bounds()
 	i.view.Translate(float64(b.Min.X), float64(b.Min.Y))
 	if e, ok := i.cameras.First(w); ok {
-		i.view = components.CameraC.Get(e).View(components.TransformC.Get(e).At(ev.Alpha), b)
+		i.view = gfx.View(components.CameraC.Get(e), components.TransformC.Get(e).At(ev.Alpha), b)
 	}
 	i.inv = i.view
 	i.inv.Invert()

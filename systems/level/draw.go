@@ -7,6 +7,7 @@ import (
 	"github.com/lafriks/go-tiled"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -48,7 +49,7 @@ func (t *TileLayer) Draw(w donburi.World, ev engine.Event) {
 	}
 	var g ebiten.GeoM
 	if e, ok := t.cameras.First(w); ok {
-		g = components.CameraC.Get(e).View(components.TransformC.Get(e).At(ev.Alpha), screen.Bounds())
+		g = gfx.View(components.CameraC.Get(e), components.TransformC.Get(e).At(ev.Alpha), screen.Bounds())
 	}
 	m := t.lv.Map
 	x0, y0, x1, y1 := t.inView(g, screen)

@@ -145,10 +145,26 @@ type BodyOptions struct {
 	// package doc's Speed). 0: no bound.
 	MaxSpeed float64
 
-	// Sprite, if set, gives the entity a components.Sprite: this one, with
-	// its origin at the centre of its Image when OriginX and OriginY are
-	// both zero. Its Image must be set.
-	Sprite *components.Sprite
+	// Sprite, if set, is how the entity is drawn: a *gfx.Sprite (package
+	// components/gfx) gives the entity that Sprite, with its origin at the
+	// centre of its Image when OriginX and OriginY are both zero; its Image
+	// must be set. Left nil, as a server's simulation leaves it, the
+	// entity has no look.
+	Sprite Look
+}
+
+// Look is a component that says how an entity is drawn, given to a spawn
+// through BodyOptions.Sprite: *gfx.Sprite is one. Physics adds it through
+// this interface, so that it links no graphics library and a simulation
+// without graphics (a server's) runs it.
+type Look interface {
+	// LookType is the component type the look sets.
+	LookType() donburi.IComponentType
+	// CheckLook reports a look that cannot be drawn, before anything is
+	// made: the spawn panics with it.
+	CheckLook() error
+	// SetLook sets the component on the new entity, which has LookType.
+	SetLook(e *donburi.Entry)
 }
 
 var noOptions BodyOptions
@@ -156,7 +172,7 @@ var noOptions BodyOptions
 // SpawnCircle creates an entity with a circle of radius r centred on its
 // body, as [Physics.Spawn] does (Transform, Body, Shape, the body and shape
 // in the space, UserData set), with the settings o (nil: the defaults of
-// [BodyOptions]), a Sprite when o.Sprite is set, and the component types
+// [BodyOptions]), the look o.Sprite when set, and the component types
 // comps at their zero values (every type the game sets on the entity later:
 // donburi's SetValue panics on a type the entity lacks). It returns the
 // entity.
@@ -336,8 +352,10 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 	mustNonNegative(fn, "Friction", o.Friction)
 	mustNonNegative(fn, "Elasticity", o.Elasticity)
 	checkCollisionType(fn, o)
-	if o.Sprite != nil && o.Sprite.Image == nil {
-		panic(fmt.Sprintf("systems: %s: Sprite has no Image", fn))
+	if o.Sprite != nil {
+		if err := o.Sprite.CheckLook(); err != nil {
+			panic(fmt.Sprintf("systems: %s: %v", fn, err))
+		}
 	}
 	var body *cp.Body
 	switch o.Kind {
@@ -385,8 +403,8 @@ func shapeSettings(s *cp.Shape, o *BodyOptions) {
 	s.SetFilter(f)
 }
 
-// spawnEntity spawns body and shapes with the Sprite of o and comps (those
-// that Spawn or the Sprite adds anyway left out, so that none is there twice).
+// spawnEntity spawns body and shapes with the look of o and comps (those
+// that Spawn or the look adds anyway left out, so that none is there twice).
 func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions, comps []donburi.IComponentType) donburi.Entity {
 	t := o.CollisionType
 	if o.OneWay != (cp.Vector{}) {
@@ -407,23 +425,18 @@ func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions,
 			panic("systems: spawn: a nil component type")
 		}
 		if c.Id() == components.TransformC.Id() || c.Id() == components.BodyC.Id() || c.Id() == components.ShapeC.Id() ||
-			o.Sprite != nil && c.Id() == components.SpriteC.Id() ||
+			o.Sprite != nil && c.Id() == o.Sprite.LookType().Id() ||
 			slices.ContainsFunc(extra, func(x donburi.IComponentType) bool { return x.Id() == c.Id() }) {
 			continue
 		}
 		extra = append(extra, c)
 	}
 	if o.Sprite != nil {
-		extra = append(extra, components.SpriteC)
+		extra = append(extra, o.Sprite.LookType())
 	}
 	e := p.Spawn(body, shapes, extra...)
 	if o.Sprite != nil {
-		s := *o.Sprite
-		if s.OriginX == 0 && s.OriginY == 0 {
-			b := s.Image.Bounds()
-			s.OriginX, s.OriginY = float64(b.Dx())/2, float64(b.Dy())/2
-		}
-		components.SpriteC.SetValue(p.world.Entry(e), s)
+		o.Sprite.SetLook(p.world.Entry(e))
 	}
 	if t == OneWayCollisionType {
 		OneWayC.SetValue(p.world.Entry(e), OneWay{Normal: o.OneWay.Normalize()})

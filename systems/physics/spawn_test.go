@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
 	"github.com/fixedstep/fixedstep/systems/physics"
@@ -188,13 +189,13 @@ func TestSpawnEntityComponents(t *testing.T) {
 		img := ebiten.NewImage(32, 16)
 		defer img.Deallocate()
 		e := p.SpawnCircle(8, &physics.BodyOptions{Position: cp.Vector{X: 5, Y: 6}, Angle: 1,
-			Sprite: &components.Sprite{Image: img, Layer: 2}}, tagA, components.SpriteC, tagA, components.TransformC)
+			Sprite: &gfx.Sprite{Image: img, Layer: 2}}, tagA, gfx.SpriteC, tagA, components.TransformC)
 		entry := w.Entry(e)
 		tr := components.TransformC.Get(entry)
 		if want := (components.Pose{X: 5, Y: 6, Angle: 1}); tr.Cur != want || tr.Prev != want {
 			t.Errorf("transform %+v, want resting at %+v", *tr, want)
 		}
-		if s := components.SpriteC.Get(entry); s.Image != img || s.Layer != 2 || s.OriginX != 16 || s.OriginY != 8 {
+		if s := gfx.SpriteC.Get(entry); s.Image != img || s.Layer != 2 || s.OriginX != 16 || s.OriginY != 8 {
 			t.Errorf("sprite %+v, want the image, layer 2, origin (16, 8)", *s)
 		}
 		if !entry.HasComponent(tagA) || p.Body(e).UserData != e || shapeOf(w, e).UserData != e {
@@ -203,8 +204,8 @@ func TestSpawnEntityComponents(t *testing.T) {
 		if n := len(entry.Archetype().Layout().Components()); n != 5 { // Transform, Body, Shape, tag, Sprite
 			t.Errorf("%d component types, want 5", n)
 		}
-		e = p.SpawnBox(10, 10, &physics.BodyOptions{Sprite: &components.Sprite{Image: img, OriginX: 3}})
-		if s := components.SpriteC.Get(w.Entry(e)); s.OriginX != 3 || s.OriginY != 0 {
+		e = p.SpawnBox(10, 10, &physics.BodyOptions{Sprite: &gfx.Sprite{Image: img, OriginX: 3}})
+		if s := gfx.SpriteC.Get(w.Entry(e)); s.OriginX != 3 || s.OriginY != 0 {
 			t.Errorf("origin set by the game was changed: %v, %v", s.OriginX, s.OriginY)
 		}
 	})
@@ -513,7 +514,7 @@ func TestSpawnRejectsBadInput(t *testing.T) {
 		}},
 		{"SpawnCircle: Position is", func() { p.SpawnCircle(1, &physics.BodyOptions{Position: cp.Vector{X: nan}}) }},
 		{"SpawnCircle: Mass -2 is negative", func() { p.SpawnCircle(1, &physics.BodyOptions{Mass: -2}) }},
-		{"SpawnCircle: Sprite has no Image", func() { p.SpawnCircle(1, &physics.BodyOptions{Sprite: &components.Sprite{}}) }},
+		{"SpawnCircle: Sprite has no Image", func() { p.SpawnCircle(1, &physics.BodyOptions{Sprite: &gfx.Sprite{}}) }},
 		{"SpawnCircle: unknown BodyKind(9)", func() { p.SpawnCircle(1, &physics.BodyOptions{Kind: 9}) }},
 	} {
 		func() {

@@ -9,10 +9,10 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/camera"
 	"github.com/fixedstep/fixedstep/systems/level"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/sideview"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
@@ -70,7 +70,7 @@ func Example() {
 					st.End(nil)
 				}
 			}).
-			AddRender(0, "sprites", systems.NewRender(st.World).Draw)
+			AddRender(0, "sprites", render.New(st.World).Draw)
 		return st.Run()
 	})
 	script := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/systems/anim"
 	"github.com/fixedstep/fixedstep/systems/physics"
@@ -59,7 +60,7 @@ type LooksSystem struct {
 
 // NewLooksSystem returns the looks system.
 func NewLooksSystem() *LooksSystem {
-	return &LooksSystem{chars: donburi.NewQuery(filter.Contains(CharacterC, LooksC, anim.AnimationC, components.SpriteC, components.BodyC))}
+	return &LooksSystem{chars: donburi.NewQuery(filter.Contains(CharacterC, LooksC, anim.AnimationC, gfx.SpriteC, components.BodyC))}
 }
 
 // Update picks every character's clip: in the air Jump (Fall when falling
@@ -82,7 +83,7 @@ func (s *LooksSystem) Update(w donburi.World, _ engine.Event) {
 			anim.Play(e, clip)
 		}
 		if l.Flip && math.Abs(v.X) > 20 {
-			sp := components.SpriteC.Get(e)
+			sp := gfx.SpriteC.Get(e)
 			sp.ScaleX = math.Copysign(math.Abs(sp.ScaleX), v.X)
 			if sp.ScaleX == 0 {
 				sp.ScaleX = math.Copysign(1, v.X)

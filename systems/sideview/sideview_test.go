@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems/anim"
@@ -308,7 +309,7 @@ func TestLooks(t *testing.T) {
 	e := r.w.Entry(r.hero)
 	e.AddComponent(sideview.LooksC)
 	e.AddComponent(anim.AnimationC)
-	e.AddComponent(components.SpriteC)
+	e.AddComponent(gfx.SpriteC)
 	sideview.LooksC.SetValue(e, sideview.Looks{Idle: idle, Run: run, Jump: jump, Flip: true})
 	looks := sideview.NewLooksSystem()
 	step := func(keys ...input.Key) *anim.Clip {
@@ -325,7 +326,7 @@ func TestLooks(t *testing.T) {
 	for range 10 {
 		step(input.KeyArrowLeft)
 	}
-	if c, sx := step(input.KeyArrowLeft), components.SpriteC.Get(e).ScaleX; c != run || sx != -1 {
+	if c, sx := step(input.KeyArrowLeft), gfx.SpriteC.Get(e).ScaleX; c != run || sx != -1 {
 		t.Errorf("running left: clip %p (want run), ScaleX %v (want -1)", c, sx)
 	}
 	step(input.KeySpace)

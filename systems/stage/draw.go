@@ -8,19 +8,20 @@ import (
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Sprite returns a new sprite of the stage's bundle by name (such as
 // assets.SpritePlayer): centred on its entity's position and cut from the
 // bundle's atlas, so that every sprite of the stage draws in one batch. Give
-// it to BodyOptions.Sprite, or set it as an entity's components.SpriteC
+// it to BodyOptions.Sprite, or set it as an entity's gfx.SpriteC
 // (*st.Sprite(name)); change Layer, ScaleX, Color... as wanted. It panics on
 // a name the bundle does not have.
-func (s *Stage) Sprite(name string) *components.Sprite {
+func (s *Stage) Sprite(name string) *gfx.Sprite {
 	img := s.Bundle.MustSprite(name)
 	b := img.Bounds()
-	return &components.Sprite{Image: img, Atlas: s.Bundle.Atlas(),
+	return &gfx.Sprite{Image: img, Atlas: s.Bundle.Atlas(),
 		OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2}
 }
 
@@ -28,7 +29,7 @@ func (s *Stage) Sprite(name string) *components.Sprite {
 // world units), centred on its entity's position: the bundle's white pixel
 // (assets.SpritePixel), scaled and tinted, in the same batch as the other
 // sprites. A brick, a paddle, a bar of a HUD.
-func (s *Stage) Rect(w, h float64, c color.Color) *components.Sprite {
+func (s *Stage) Rect(w, h float64, c color.Color) *gfx.Sprite {
 	sp := s.Sprite(assets.SpritePixel)
 	sp.ScaleX, sp.ScaleY = w, h
 	sp.Color.ScaleWithColor(c)
@@ -81,16 +82,16 @@ func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.
 // (components.Transform.Set) rather than by physics. The component types
 // comps are added too, at their zero values (TransformC and SpriteC among
 // them are not added twice). It returns the entity.
-func (s *Stage) SpawnSprite(x, y float64, sp *components.Sprite, comps ...donburi.IComponentType) donburi.Entity {
-	types := []donburi.IComponentType{components.TransformC, components.SpriteC}
+func (s *Stage) SpawnSprite(x, y float64, sp *gfx.Sprite, comps ...donburi.IComponentType) donburi.Entity {
+	types := []donburi.IComponentType{components.TransformC, gfx.SpriteC}
 	for _, c := range comps {
-		if c.Id() != components.TransformC.Id() && c.Id() != components.SpriteC.Id() {
+		if c.Id() != components.TransformC.Id() && c.Id() != gfx.SpriteC.Id() {
 			types = append(types, c)
 		}
 	}
 	e := s.World.Create(types...)
 	entry := s.World.Entry(e)
 	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: x, Y: y}))
-	components.SpriteC.SetValue(entry, *sp)
+	gfx.SpriteC.SetValue(entry, *sp)
 	return e
 }

@@ -5,8 +5,8 @@ import (
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -39,7 +39,7 @@ func ExampleStage() {
 					st.End(nil) // no next scene: the game ends
 				}
 			}).
-			AddRender(0, "sprites", systems.NewRender(st.World).Draw)
+			AddRender(0, "sprites", render.New(st.World).Draw)
 		return st.Run()
 	})
 	err := engine.Run(drop, nil)

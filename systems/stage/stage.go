@@ -1,22 +1,20 @@
 package stage
 
 import (
-	"fmt"
 	"image/color"
-	"io"
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems/devtools"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/stage/core"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
-	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
-// Stage is what a scene is built on: a world, a scheduler over it, the
-// asset bundle, the overlay and the dev keys, made when the scene starts,
+// Stage is what a scene is built on: its simulation (a core.Stage: a
+// world, a scheduler over it, the physics), the asset bundle, the overlay
+// and the dev keys, made when the scene starts,
 // and released when it ends, with a check of what was left. A scene's Run
 // makes one, adds its entities and systems, and runs it:
 //
@@ -43,33 +41,23 @@ import (
 // Options.Checksum), so that recordings check the state tick by tick
 // and replays say where it first differs. What a scene keeps outside the
 // world (a score in a field of its struct, a menu's choice) is not in it:
-// keep game state in components, so that replays check it and dumps show it.
+// keep game state in components, so that replays check it and dumps show it,
+// or give it to [Keep].
 type Stage struct {
-	Loop    *engine.Loop
-	World   donburi.World
-	Sched   *engine.Scheduler
+	// The simulation: Loop, World, Sched, Physics, State, End, Ended, Run.
+	// A scene whose simulation is built on it runs the same without a
+	// window (a server's match, a bot).
+	*core.Stage
+
 	Bundle  *assets.Bundle
 	Overlay *devtools.Overlay // hidden at first; F3 shows it (see devtools.Keys)
 	Keys    *devtools.Keys    // nil with Options.NoDevKeys
 	// Inspector shows a picked entity's components; hidden at first, F4
 	// shows it (see devtools.Keys).
 	Inspector *devtools.Inspector
-	Physics   *physics.Physics // nil without Options.Physics
-	// State is the hasher of the default state checksum (nil with
-	// Options.Checksum): its ComponentSums say which component types
-	// a tick changed, its Dump writes the world as text.
-	State *state.Hasher
 
-	opts      Options
-	checksum  func() uint64
-	partBase  []string         // the hasher's component names, as last seen
-	partNames []string         // and as the bisector names them
-	event     engine.EventKind // the kind of the event being handled
-	ended     bool
-	next      engine.Scene
-	released  bool
-	keepers   []keeper  // Keep's
-	sync      *syncTest // with engine.Options.SyncTest
+	opts     Options
+	released bool
 }
 
 // Options configure a [Stage]. The zero value is one 60 Hz group named
@@ -120,11 +108,12 @@ type Leftovers struct {
 	BundleReleased   bool
 }
 
-// New makes a stage on loop: the world, the scheduler with the
-// groups, the bundle, the overlay (its render system in layer
-// devtools.OverlayLayer), the inspector (an input system and a render system in
-// layer InspectorLayer) and the dev keys (an input system). Release it when the
-// scene ends (defer st.Release()).
+// New makes a stage on loop: the simulation (core.New: the world, the
+// scheduler with the groups, the physics, the state checksum), the bundle,
+// the overlay (its render system in layer devtools.OverlayLayer), the
+// inspector (an input system and a render system in layer InspectorLayer)
+// and the dev keys (an input system). Release it when the scene ends
+// (defer st.Release()).
 func New(loop *engine.Loop, opts Options) (*Stage, error) {
 	load := opts.Assets
 	if load == nil {
@@ -134,8 +123,8 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := donburi.NewWorld()
-	s := &Stage{Loop: loop, World: w, Sched: engine.NewScheduler(w, opts.Groups...), Bundle: b, opts: opts}
+	c := core.New(loop, core.Options{Groups: opts.Groups, Physics: opts.Physics, Checksum: opts.Checksum, Ignore: opts.Ignore})
+	s := &Stage{Stage: c, Bundle: b, opts: opts}
 	ov := opts.Overlay
 	if ov == nil {
 		ov = &devtools.OverlayOptions{Hidden: true}
@@ -153,11 +142,6 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 		s.Keys = devtools.NewKeys(loop, s.Overlay)
 		s.Sched.AddInput("devkeys", s.Keys.Input)
 	}
-	if opts.Physics != nil {
-		cfg := *opts.Physics
-		cfg.Loop = loop
-		s.Physics = physics.New(w, cfg)
-	}
 	s.Inspector = devtools.NewInspector(loop, s.Sched, s.Physics, nil)
 	s.Inspector.Avoid(s.Overlay)
 	s.Sched.AddInput("inspector", s.Inspector.Input).AddRender(devtools.InspectorLayer, "inspector", s.Inspector.Draw)
@@ -165,94 +149,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 		s.Keys.Inspector = s.Inspector
 	}
 	devtools.CarryOver(loop, s.Overlay, s.Inspector) // a step back's re-run: the view as it was
-	s.checksum = opts.Checksum
-	if s.checksum == nil {
-		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore})
-		s.checksum = func() uint64 { return s.State.Sum(w) }
-		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
-		if loop.Probed() { // the desync bisector and report: the state after every system, per component type
-			s.Sched.SetProbe(loop)
-			loop.SetStateParts(s.parts)
-		}
-	}
-	if n := loop.SyncTest(); n > 0 {
-		s.sync = newSyncTest(s, n, opts.Checksum == nil && loop.Detailed())
-	}
 	return s, nil
-}
-
-// parts appends the component types' sums of the state last hashed, for
-// the desync bisector. Two types of one name (donburi's event buses of one
-// event type) are told apart by a #2, #3 in the order the hasher gives.
-func (s *Stage) parts(dst []engine.StatePart) []engine.StatePart {
-	sums := s.State.ComponentSums()
-	same := len(sums) == len(s.partNames)
-	for i := 0; same && i < len(sums); i++ {
-		same = sums[i].Name == s.partBase[i]
-	}
-	if !same {
-		s.partBase, s.partNames = s.partBase[:0], s.partNames[:0]
-		seen := map[string]int{}
-		for _, c := range sums {
-			seen[c.Name]++
-			name := c.Name
-			if n := seen[c.Name]; n > 1 {
-				name = fmt.Sprintf("%s#%d", c.Name, n)
-			}
-			s.partBase, s.partNames = append(s.partBase, c.Name), append(s.partNames, name)
-		}
-	}
-	for i, c := range sums {
-		dst = append(dst, engine.StatePart{Name: s.partNames[i], Sum: c.Sum})
-	}
-	return dst
-}
-
-// End ends the scene after the current tick, with next as the next scene
-// (nil ends the game). Call it from an update system, on an Update event: a
-// decision made there is what a replay repeats (see the engine package's
-// rule for game decisions). Called on another event, it panics. The first
-// call decides: a later one in the same tick (another system's) is ignored.
-// In a networked run the scene ends once the tick is final (see
-// engine.Loop.Settle): the decision is part of the state a rollback
-// restores, and is made again, or not, by the ticks simulated again.
-func (s *Stage) End(next engine.Scene) {
-	if s.event != engine.Update {
-		panic(fmt.Sprintf("systems: Stage.End on a %v event: end a scene from an update system, "+
-			"so that a replay ends it on the same tick", s.event))
-	}
-	if !s.ended {
-		s.ended, s.next = true, next
-	}
-}
-
-// Ended reports whether End was called.
-func (s *Stage) Ended() bool { return s.ended }
-
-// Run plays the scene: it starts the loop's timeline with the stage's
-// groups, hands every event to the scheduler (input, update and render
-// systems) until a system calls End or the loop stops, and returns the next
-// scene, or the loop's error. It gives the loop the state checksum first.
-func (s *Stage) Run() (engine.Scene, error) {
-	s.Loop.SetChecksum(s.checksum)
-	s.Loop.SetSceneState(&sceneState{s: s})
-	for ev := range s.Loop.Events(s.Sched.Groups()...) {
-		if s.sync != nil && ev.Kind == engine.Update {
-			if err := s.sync.update(s, ev); err != nil {
-				s.Loop.Fail(err)
-				continue
-			}
-		}
-		s.event = ev.Kind
-		s.Sched.Handle(ev)
-		// A scene that is over ends once its last tick is final: in a
-		// networked run a rollback may undo it (restoring ended) first.
-		if s.ended && s.Loop.Settle() {
-			s.Loop.Checkpoint() // the last tick is checked before the world goes
-			return s.next, nil
-		}
-	}
-	return nil, s.Loop.Err()
 }
 
 // Release removes every entity (their bodies, shapes and constraints leave
@@ -261,30 +158,25 @@ func (s *Stage) Run() (engine.Scene, error) {
 // nothing.
 func (s *Stage) Release() Leftovers {
 	if s.released {
-		return s.leftovers()
+		return s.leftovers(s.Stage.Release())
 	}
 	s.released = true
-	var all []donburi.Entity
-	donburi.NewQuery(filter.Contains()).Each(s.World, func(e *donburi.Entry) {
-		all = append(all, e.Entity())
-	})
-	for _, e := range all { // collect, then change: no structural change during a query
-		if s.World.Valid(e) {
-			s.World.Remove(e)
-		}
-	}
+	c := s.Stage.Release()
 	s.Bundle.Deallocate()
-	left := s.leftovers()
+	left := s.leftovers(c)
 	if s.opts.OnRelease != nil {
 		s.opts.OnRelease(left)
 	}
 	return left
 }
 
-func (s *Stage) leftovers() Leftovers {
-	left := Leftovers{Entities: s.World.Len(), BundleReleased: s.Bundle.Released()}
-	if s.Physics != nil {
-		left.Bodies, _ = s.Physics.Bodies()
-	}
-	return left
+func (s *Stage) leftovers(c core.Leftovers) Leftovers {
+	return Leftovers{Entities: c.Entities, Bodies: c.Bodies, BundleReleased: s.Bundle.Released()}
 }
+
+// Keep adds *p to the state the stage saves and restores with its world
+// (core.Keep).
+func Keep[T any](s *Stage, p *T) { core.Keep(s.Stage, p) }
+
+// KeepSlice is Keep for a slice the scene changes in place (core.KeepSlice).
+func KeepSlice[E any](s *Stage, p *[]E) { core.KeepSlice(s.Stage, p) }

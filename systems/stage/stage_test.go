@@ -15,12 +15,13 @@ import (
 
 	"github.com/fixedstep/fixedstep/assets"
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
-	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -234,15 +235,15 @@ func TestStageSpritesAndText(t *testing.T) {
 			st.SpawnSprite(40, 30, st.Rect(20, 10, color.RGBA{255, 0, 0, 255}))
 			blue := st.Rect(4, 4, color.RGBA{0, 0, 255, 255})
 			blue.Layer = 1
-			e := st.SpawnSprite(40, 30, blue, components.PlayerC, components.SpriteC)
-			if entry := st.World.Entry(e); !entry.HasComponent(components.PlayerC) || *components.SpriteC.Get(entry) != *blue {
-				t.Errorf("SpawnSprite's entity: the Player component %v, its sprite %+v", entry.HasComponent(components.PlayerC), components.SpriteC.Get(entry))
+			e := st.SpawnSprite(40, 30, blue, components.PlayerC, gfx.SpriteC)
+			if entry := st.World.Entry(e); !entry.HasComponent(components.PlayerC) || *gfx.SpriteC.Get(entry) != *blue {
+				t.Errorf("SpawnSprite's entity: the Player component %v, its sprite %+v", entry.HasComponent(components.PlayerC), gfx.SpriteC.Get(entry))
 			}
 			rects = drawFrame(st.World)
 			w := donburi.NewWorld()
-			e = w.Create(components.TransformC, components.SpriteC)
+			e = w.Create(components.TransformC, gfx.SpriteC)
 			components.TransformC.SetValue(w.Entry(e), at(50, 50))
-			components.SpriteC.SetValue(w.Entry(e), *st.Sprite(assets.SpriteGoal))
+			gfx.SpriteC.SetValue(w.Entry(e), *st.Sprite(assets.SpriteGoal))
 			sprite = drawFrame(w)
 			for i, align := range []text.Align{text.AlignStart, text.AlignCenter, text.AlignEnd} {
 				img := ebiten.NewImage(screenW, screenH)
@@ -359,7 +360,7 @@ const screenW, screenH = 200, 100
 // run on the game (ebitentest.OnGame).
 func drawFrame(w donburi.World) ebitentest.Frame {
 	dst := ebiten.NewImage(screenW, screenH)
-	systems.NewRender(w).Draw(w, engine.Event{Kind: engine.Render, Screen: dst})
+	render.New(w).Draw(w, engine.Event{Kind: engine.Render, Screen: dst})
 	return ebitentest.ReadFrame(dst)
 }
 

@@ -1,4 +1,4 @@
-package stage
+package core
 
 import (
 	"github.com/fixedstep/fixedstep/engine"

@@ -1,4 +1,4 @@
-package systems_test
+package render_test
 
 import (
 	"fmt"
@@ -9,8 +9,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
@@ -47,21 +48,21 @@ func TestRenderSpansFollowTheLayers(t *testing.T) {
 							p.Angle = rng.Float64() * 6
 						}
 						ents = append(ents, addSprite(w, components.NewTransform(p),
-							components.Sprite{Image: img, Atlas: a.img, Layer: layer * scale, OriginX: 4, OriginY: 4, ScaleX: 3, ScaleY: 3}))
+							gfx.Sprite{Image: img, Atlas: a.img, Layer: layer * scale, OriginX: 4, OriginY: 4, ScaleX: 3, ScaleY: 3}))
 					}
 				}
-				layerOf := func(e donburi.Entity) int { return components.SpriteC.Get(w.Entry(e)).Layer / scale }
+				layerOf := func(e donburi.Entity) int { return gfx.SpriteC.Get(w.Entry(e)).Layer / scale }
 				for _, l := range []int{2, 0, 1, 2, 1, 0} {
 					add(l, 15)
 				}
-				kept := systems.NewRender(w)
+				kept := render.New(w)
 				dst := ebiten.NewImage(screenW, screenH)
 				draw := func() {
 					var f frame
 					f.kept = drawFrame(kept, w, dst, 0)
 					f.keptN = [2]int{kept.Drawn(), kept.Culled()}
 					f.calls[0] = kept.DrawCalls()
-					fresh := systems.NewRender(w)
+					fresh := render.New(w)
 					f.fresh = drawFrame(fresh, w, dst, 0)
 					f.freshN = [2]int{fresh.Drawn(), fresh.Culled()}
 					f.calls[1] = fresh.DrawCalls()
@@ -77,7 +78,7 @@ func TestRenderSpansFollowTheLayers(t *testing.T) {
 						w.Remove(e)
 					case 2:
 						if rng.IntN(3) == 0 {
-							components.SpriteC.Get(w.Entry(e)).Hidden = true
+							gfx.SpriteC.Get(w.Entry(e)).Hidden = true
 						}
 					}
 				}

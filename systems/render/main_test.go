@@ -1,4 +1,4 @@
-package systems_test
+package render_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package systems_test
+package render_test
 
 import (
 	"bytes"
@@ -15,9 +15,10 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
@@ -62,11 +63,11 @@ func newTestAtlas() *testAtlas {
 }
 
 // addSprite creates an entity with a transform and a sprite and returns it.
-func addSprite(w donburi.World, t components.Transform, s components.Sprite) donburi.Entity {
-	e := w.Create(components.TransformC, components.SpriteC)
+func addSprite(w donburi.World, t components.Transform, s gfx.Sprite) donburi.Entity {
+	e := w.Create(components.TransformC, gfx.SpriteC)
 	entry := w.Entry(e)
 	components.TransformC.SetValue(entry, t)
-	components.SpriteC.SetValue(entry, s)
+	gfx.SpriteC.SetValue(entry, s)
 	return e
 }
 
@@ -81,7 +82,7 @@ func addCamera(w donburi.World, t components.Transform, c components.Camera) don
 
 // drawFrame clears dst, draws the world on it at alpha and reads it back. It
 // must run on the game (onGame).
-func drawFrame(r *systems.Render, w donburi.World, dst *ebiten.Image, alpha float64) ebitentest.Frame {
+func drawFrame(r *render.Sprites, w donburi.World, dst *ebiten.Image, alpha float64) ebitentest.Frame {
 	dst.Clear()
 	r.Draw(w, engine.Event{Kind: engine.Render, Alpha: alpha, Screen: dst})
 	return ebitentest.ReadFrame(dst)
@@ -105,10 +106,10 @@ func TestRenderInterpolates(t *testing.T) {
 		w := donburi.NewWorld()
 		tr := components.NewTransform(components.Pose{X: 10, Y: 40})
 		tr.Set(components.Pose{X: 30, Y: 40})
-		addSprite(w, tr, components.Sprite{Image: atlas.red})
-		addSprite(w, tr, components.Sprite{Image: atlas.blue, Hidden: true})
-		addSprite(w, tr, components.Sprite{}) // no image
-		r := systems.NewRender(w)
+		addSprite(w, tr, gfx.Sprite{Image: atlas.red})
+		addSprite(w, tr, gfx.Sprite{Image: atlas.blue, Hidden: true})
+		addSprite(w, tr, gfx.Sprite{}) // no image
+		r := render.New(w)
 		dst := ebiten.NewImage(screenW, screenH)
 		at0 = drawFrame(r, w, dst, 0)
 		atHalf = drawFrame(r, w, dst, 0.5)
@@ -137,8 +138,8 @@ func TestRenderTeleport(t *testing.T) {
 		tr := components.NewTransform(components.Pose{X: 10, Y: 40})
 		tr.Set(components.Pose{X: 30, Y: 40})
 		tr.Teleport(components.Pose{X: 100, Y: 40})
-		addSprite(w, tr, components.Sprite{Image: atlas.red})
-		f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0.5)
+		addSprite(w, tr, gfx.Sprite{Image: atlas.red})
+		f = drawFrame(render.New(w), w, ebiten.NewImage(screenW, screenH), 0.5)
 	})
 	if first, last := span(f.Columns(red)); first != 100 || last != 107 {
 		t.Errorf("teleported: red in columns %v, want only 100..107", f.Columns(red))
@@ -156,8 +157,8 @@ func TestRenderWrapNoStreak(t *testing.T) {
 		tr := components.NewTransform(components.Pose{X: 190, Y: 40})
 		tr.Set(components.Pose{X: 205, Y: 40}) // moving right by 15 a tick, past the edge
 		wrapped = tr.Wrap(0, 0, screenW, screenH)
-		addSprite(w, tr, components.Sprite{Image: atlas.red})
-		r := systems.NewRender(w)
+		addSprite(w, tr, gfx.Sprite{Image: atlas.red})
+		r := render.New(w)
 		dst := ebiten.NewImage(screenW, screenH)
 		for _, alpha := range []float64{0, 0.25, 0.5, 0.75} {
 			fs = append(fs, drawFrame(r, w, dst, alpha))
@@ -190,28 +191,28 @@ func TestRenderCamera(t *testing.T) {
 	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
-		addSprite(w, components.NewTransform(components.Pose{X: 50, Y: 40}), components.Sprite{Image: atlas.red})
+		addSprite(w, components.NewTransform(components.Pose{X: 50, Y: 40}), gfx.Sprite{Image: atlas.red})
 		// The camera at the screen's centre draws the world as it is.
 		camTr := components.NewTransform(components.Pose{X: screenW / 2, Y: screenH / 2})
 		camTr.Set(components.Pose{X: screenW/2 + 20, Y: screenH / 2})
 		addCamera(w, camTr, components.Camera{})
-		r := systems.NewRender(w)
+		r := render.New(w)
 		dst := ebiten.NewImage(screenW, screenH)
 		at0 = drawFrame(r, w, dst, 0)
 		atHalf = drawFrame(r, w, dst, 0.5)
 
 		w2 := donburi.NewWorld()
-		addSprite(w2, components.NewTransform(components.Pose{X: 100, Y: 50}), components.Sprite{Image: atlas.red})
+		addSprite(w2, components.NewTransform(components.Pose{X: 100, Y: 50}), gfx.Sprite{Image: atlas.red})
 		addCamera(w2, components.NewTransform(components.Pose{X: 100, Y: 50}), components.Camera{Zoom: 2})
-		r2 := systems.NewRender(w2)
+		r2 := render.New(w2)
 		zoomed = drawFrame(r2, w2, dst, 0)
 
 		// A sprite 20 units right of a camera turned by a quarter turn shows
 		// 20 pixels above the centre.
 		w3 := donburi.NewWorld()
-		addSprite(w3, components.NewTransform(components.Pose{X: 120, Y: 50}), components.Sprite{Image: atlas.red})
+		addSprite(w3, components.NewTransform(components.Pose{X: 120, Y: 50}), gfx.Sprite{Image: atlas.red})
 		addCamera(w3, components.NewTransform(components.Pose{X: 100, Y: 50, Angle: math.Pi / 2}), components.Camera{})
-		turned = drawFrame(systems.NewRender(w3), w3, dst, 0)
+		turned = drawFrame(render.New(w3), w3, dst, 0)
 	})
 	if first, last := span(at0.Columns(red)); first != 50 || last != 57 {
 		t.Errorf("camera at alpha 0: red in columns %d..%d, want 50..57", first, last)
@@ -241,12 +242,12 @@ func TestRenderLayers(t *testing.T) {
 				atlas := newTestAtlas()
 				w := donburi.NewWorld()
 				at := func(x float64) components.Transform { return components.NewTransform(components.Pose{X: x, Y: 40}) }
-				addSprite(w, at(50), components.Sprite{Image: atlas.green, Layer: 2 * scale})
-				addSprite(w, at(50), components.Sprite{Image: atlas.red, Layer: 1 * scale})
-				addSprite(w, at(54), components.Sprite{Image: atlas.blue, Layer: 2 * scale})
-				addSprite(w, at(80), components.Sprite{Image: atlas.white, Layer: -1 * scale, Color: tint(0, 1, 1)})
-				addSprite(w, at(82), components.Sprite{Image: atlas.red, Layer: -2 * scale})
-				f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0)
+				addSprite(w, at(50), gfx.Sprite{Image: atlas.green, Layer: 2 * scale})
+				addSprite(w, at(50), gfx.Sprite{Image: atlas.red, Layer: 1 * scale})
+				addSprite(w, at(54), gfx.Sprite{Image: atlas.blue, Layer: 2 * scale})
+				addSprite(w, at(80), gfx.Sprite{Image: atlas.white, Layer: -1 * scale, Color: tint(0, 1, 1)})
+				addSprite(w, at(82), gfx.Sprite{Image: atlas.red, Layer: -2 * scale})
+				f = drawFrame(render.New(w), w, ebiten.NewImage(screenW, screenH), 0)
 			})
 			if c := f.At(51, 43); c != green {
 				t.Errorf("pixel (51, 43) is %v, want green (layer 2 over red layer 1)", c)
@@ -285,8 +286,8 @@ func TestRenderAngleShortestArc(t *testing.T) {
 		w := donburi.NewWorld()
 		// The bar's origin is the middle of its left end: at angle 0 it
 		// points right from (100, 50).
-		addSprite(w, tr, components.Sprite{Image: atlas.bar, OriginX: 0, OriginY: 2})
-		f = drawFrame(systems.NewRender(w), w, ebiten.NewImage(screenW, screenH), 0.5)
+		addSprite(w, tr, gfx.Sprite{Image: atlas.bar, OriginX: 0, OriginY: 2})
+		f = drawFrame(render.New(w), w, ebiten.NewImage(screenW, screenH), 0.5)
 	})
 	if c := f.At(110, 49); c != red {
 		t.Errorf("pixel (110, 49) is %v, want red: the bar points right", c)
@@ -322,13 +323,13 @@ func TestRenderDrawCalls(t *testing.T) {
 				w := donburi.NewWorld()
 				for i := range c.n {
 					a := atlases[i%c.atlases]
-					s := components.Sprite{Image: []*ebiten.Image{a.red, a.green, a.blue, a.white}[i%4], Layer: i % c.layers}
+					s := gfx.Sprite{Image: []*ebiten.Image{a.red, a.green, a.blue, a.white}[i%4], Layer: i % c.layers}
 					if c.setAtlas {
 						s.Atlas = a.img
 					}
 					addSprite(w, components.NewTransform(components.Pose{X: float64(i % screenW), Y: 40}), s)
 				}
-				r := systems.NewRender(w)
+				r := render.New(w)
 				dst := ebiten.NewImage(screenW, screenH)
 				r.Draw(w, engine.Event{Kind: engine.Render, Screen: dst})
 				drawn, calls = r.Drawn(), r.DrawCalls()
@@ -343,8 +344,8 @@ func TestRenderDrawCalls(t *testing.T) {
 // Headless, Draw returns at once: no screen, nothing drawn, no game needed.
 func TestRenderHeadless(t *testing.T) {
 	w := donburi.NewWorld()
-	addSprite(w, components.NewTransform(components.Pose{}), components.Sprite{})
-	r := systems.NewRender(w)
+	addSprite(w, components.NewTransform(components.Pose{}), gfx.Sprite{})
+	r := render.New(w)
 	r.Draw(w, engine.Event{Kind: engine.Render, Alpha: 0.5})
 	if r.Drawn() != 0 {
 		t.Fatalf("Drawn() = %d without a screen", r.Drawn())
@@ -369,10 +370,10 @@ func TestRenderAllocatesNothing(t *testing.T) {
 					layer := (3 - i%4) * layerScale
 					tr := components.NewTransform(components.Pose{X: rng.Float64() * screenW, Y: rng.Float64() * screenH})
 					tr.Set(components.Pose{X: rng.Float64() * screenW, Y: rng.Float64() * screenH, Angle: rng.Float64()})
-					addSprite(w, tr, components.Sprite{Image: atlas.red, Layer: layer, OriginX: 4, OriginY: 4})
+					addSprite(w, tr, gfx.Sprite{Image: atlas.red, Layer: layer, OriginX: 4, OriginY: 4})
 				}
 				addCamera(w, components.NewTransform(components.Pose{X: 100, Y: 50, Angle: 0.1}), components.Camera{Zoom: 1.5})
-				r := systems.NewRender(w)
+				r := render.New(w)
 				dst := ebiten.NewImage(screenW, screenH)
 				ev := engine.Event{Kind: engine.Render, Alpha: 0.3, Screen: dst}
 				allocs = testing.AllocsPerRun(100, func() { r.Draw(w, ev) })
@@ -398,7 +399,7 @@ type benchScene struct {
 	flush *ebiten.Image // a pixel of dst, read to flush ebiten's queue
 	pixel []byte
 	world donburi.World
-	r     *systems.Render
+	r     *render.Sprites
 	alpha float64
 
 	raw []rawSprite // the same sprites in drawing order, their final transforms precomputed
@@ -477,7 +478,7 @@ func newBenchScene(n int, turning bool, layers, offscreen int) *benchScene {
 	}
 	cam := components.Camera{Zoom: 1.25}
 	addCamera(s.world, components.NewTransform(camPose), cam)
-	view := cam.View(camPose, s.dst.Bounds())
+	view := gfx.View(&cam, camPose, s.dst.Bounds())
 	for i := range n {
 		// The camera (zoom 1.25 at the centre) shows about x 64..576 and y
 		// 48..432 (less at the corners when it is turned): 30 px in from
@@ -492,7 +493,7 @@ func newBenchScene(n int, turning bool, layers, offscreen int) *benchScene {
 		}
 		tr := components.NewTransform(p)
 		tr.Set(components.Pose{X: p.X + 2, Y: p.Y - 1, Angle: p.Angle + turn})
-		sp := components.Sprite{Image: imgs[i%len(imgs)], Atlas: atlas.img, OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
+		sp := gfx.Sprite{Image: imgs[i%len(imgs)], Atlas: atlas.img, OriginX: 4, OriginY: 4, Color: tint(1, 0.8, 0.6)}
 		if layers > 1 {
 			sp.Layer = i % layers
 		}
@@ -513,7 +514,7 @@ func newBenchScene(n int, turning bool, layers, offscreen int) *benchScene {
 		s.rawIndices = append(s.rawIndices, q, q+1, q+2, q+1, q+2, q+3)
 	}
 	s.triOp.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
-	s.r = systems.NewRender(s.world)
+	s.r = render.New(s.world)
 	return s
 }
 

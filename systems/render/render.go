@@ -1,4 +1,4 @@
-package systems
+package render
 
 import (
 	"cmp"
@@ -9,26 +9,27 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
-// Render draws sprites: every entity with a [components.Transform] and a
-// [components.Sprite], at its pose interpolated at the frame's alpha
+// Sprites is the render system of sprites: it draws every entity with a
+// [components.Transform] and a [gfx.Sprite], at its pose interpolated at the frame's alpha
 // ([components.Transform.At]: positions blended linearly, angles along the
-// shortest arc), lowest [components.Sprite.Layer] first, through the camera.
+// shortest arc), lowest [gfx.Sprite.Layer] first, through the camera.
 //
 // The camera is the first entity with a [components.Camera] and a Transform,
-// interpolated at the same alpha (see [components.Camera.View]). Without one,
+// interpolated at the same alpha (see [gfx.View]). Without one,
 // world coordinates are screen pixels, with the origin at the screen's
 // top-left corner.
 //
-// Render batches sprites itself: it turns each sprite into a quad (four
+// Sprites batches sprites itself: it turns each sprite into a quad (four
 // vertices, tinted with its ColorScale) and draws each run of consecutive
 // sprites that share a source image with one DrawTriangles32 call. The
-// source is the sprite's [components.Sprite.Atlas] when set, so a whole
+// source is the sprite's [gfx.Sprite.Atlas] when set, so a whole
 // scene drawn from one atlas is one call, whatever its layers; without Atlas
 // it is the sprite's Image. The pixels are those of a DrawImage per sprite
 // with the same transform and ColorScale: the same vertices (snapped to the
@@ -62,7 +63,7 @@ import (
 // TestRenderDrawCommands counts the GPU draw commands ebiten makes of a
 // frame: one for a thousand sprites from one atlas, as for the DrawImage
 // loop.
-type Render struct {
+type Sprites struct {
 	sprites *donburi.Query
 	cameras *donburi.Query
 
@@ -95,7 +96,7 @@ type Render struct {
 // keeps the index buffer, and each call's copy in ebiten, small.
 const maxBatch = min(4096, ebiten.MaxVertexCount/4)
 
-// layerSpan is one layer's run of slots in Render.vertices: size slots from
+// layerSpan is one layer's run of slots in Sprites.vertices: size slots from
 // start, the layer's count in the last frame drawn; n of them written this
 // frame.
 type layerSpan struct {
@@ -120,7 +121,7 @@ const chunk = 64
 // and the sine and cosine of its angle (0 and 1 upright); s is nil once it
 // is culled.
 type pending struct {
-	s        *components.Sprite
+	s        *gfx.Sprite
 	p        components.Pose
 	sin, cos float64
 }
@@ -139,12 +140,12 @@ type spillKey struct {
 	i     int
 }
 
-// NewRender returns a render system for the world w. The queries are
+// New returns a render system for the world w. The queries are
 // evaluated for w at once, so that the first frame does not pay for it; w may
 // be nil.
-func NewRender(w donburi.World) *Render {
-	r := &Render{
-		sprites: donburi.NewQuery(filter.Contains(components.TransformC, components.SpriteC)),
+func New(w donburi.World) *Sprites {
+	r := &Sprites{
+		sprites: donburi.NewQuery(filter.Contains(components.TransformC, gfx.SpriteC)),
 		cameras: donburi.NewQuery(filter.Contains(components.CameraC, components.TransformC)),
 		// The vertices carry a ColorScale's components, which are premultiplied.
 		opts: ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha},
@@ -157,24 +158,24 @@ func NewRender(w donburi.World) *Render {
 }
 
 // Drawn returns the number of sprites the last Draw drew.
-func (r *Render) Drawn() int { return r.drawn }
+func (r *Sprites) Drawn() int { return r.drawn }
 
 // Culled returns the number of sprites the last Draw left out because they
 // were wholly off the screen.
-func (r *Render) Culled() int { return r.culled }
+func (r *Sprites) Culled() int { return r.culled }
 
 // DrawCalls returns the number of DrawTriangles32 calls the last Draw made:
 // one per run of consecutive sprites, in drawing order, that share a source
-// image (see [components.Sprite.Atlas]), and one more for every maxBatch
+// image (see [gfx.Sprite.Atlas]), and one more for every maxBatch
 // (4096) sprites of a run. ebiten may merge calls further into one GPU draw
 // command.
-func (r *Render) DrawCalls() int { return r.drawCalls }
+func (r *Sprites) DrawCalls() int { return r.drawCalls }
 
 // Draw draws the world's sprites on the event's screen at ev.Alpha. It is an
 // [engine.System] for the render phase: sched.AddRender(layer, "render",
 // r.Draw). With no screen (headless) it returns at once. Hidden sprites and
 // sprites without an image are skipped.
-func (r *Render) Draw(w donburi.World, ev engine.Event) {
+func (r *Sprites) Draw(w donburi.World, ev engine.Event) {
 	r.drawn, r.culled, r.drawCalls = 0, 0, 0
 	screen := window.Screen(ev)
 	if screen == nil {
@@ -182,7 +183,7 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 	}
 	var v [6]float64 // the view: a, b, c, d, tx, ty
 	if e, ok := r.cameras.First(w); ok {
-		g := components.CameraC.Get(e).View(components.TransformC.Get(e).At(ev.Alpha), screen.Bounds())
+		g := gfx.View(components.CameraC.Get(e), components.TransformC.Get(e).At(ev.Alpha), screen.Bounds())
 		v = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
 	} else {
 		v = [6]float64{1, 0, 0, 1, 0, 0}
@@ -197,7 +198,7 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 	// its layer's span, a chunk of sprites at a time.
 	r.begin()
 	var batch [chunk]pending
-	for cols := range donburi.Columns2(r.sprites, w, components.TransformC, components.SpriteC) {
+	for cols := range donburi.Columns2(r.sprites, w, components.TransformC, gfx.SpriteC) {
 		entities, transforms, sprites := cols.Entities, cols.A, cols.B
 		for from := 0; from < len(entities); from += chunk {
 			to := min(from+chunk, len(entities))
@@ -271,7 +272,7 @@ func (r *Render) Draw(w donburi.World, ev engine.Event) {
 
 // begin readies the spans for a frame: nothing written, room for every
 // slot they reserve.
-func (r *Render) begin() {
+func (r *Sprites) begin() {
 	total := 0
 	for k := range r.spans {
 		r.spans[k].n = 0
@@ -293,7 +294,7 @@ func (r *Render) begin() {
 }
 
 // ensure makes room for n slots in r.vertices and r.srcs.
-func (r *Render) ensure(n int) {
+func (r *Sprites) ensure(n int) {
 	if n > len(r.srcs) {
 		n = max(n, 2*len(r.srcs))
 		r.vertices = slices.Grow(r.vertices[:0], 4*n)[:4*n]
@@ -305,7 +306,7 @@ func (r *Render) ensure(n int) {
 // notes its source image there: the next slot of its layer's span; the
 // highest layer's span grows; a sprite that finds its span full, or none
 // for its layer, goes to the spill list.
-func (r *Render) slot(layer int, src *ebiten.Image) *[4]ebiten.Vertex {
+func (r *Sprites) slot(layer int, src *ebiten.Image) *[4]ebiten.Vertex {
 	k := r.spanOf(layer)
 	if k >= 0 {
 		sp := &r.spans[k]
@@ -324,7 +325,7 @@ func (r *Render) slot(layer int, src *ebiten.Image) *[4]ebiten.Vertex {
 }
 
 // growKeep makes room for n slots, keeping what the slots hold.
-func (r *Render) growKeep(n int) {
+func (r *Sprites) growKeep(n int) {
 	n = max(n, 2*len(r.srcs))
 	r.vertices = slices.Grow(r.vertices, 4*n-len(r.vertices))[:4*n]
 	r.srcs = slices.Grow(r.srcs, n-len(r.srcs))[:n]
@@ -332,7 +333,7 @@ func (r *Render) growKeep(n int) {
 
 // spanOf returns the index of the span of layer, or -1: from the table
 // when there is one, else by binary search.
-func (r *Render) spanOf(layer int) int {
+func (r *Sprites) spanOf(layer int) int {
 	if len(r.spanAt) > 0 {
 		if i := uint(layer - r.spanLo); i < uint(len(r.spanAt)) {
 			return int(r.spanAt[i])
@@ -351,7 +352,7 @@ func (r *Render) spanOf(layer int) int {
 // sprite spilled, the spans move down over the gaps of those that were
 // not filled (one copy each, none when every span is full); otherwise
 // the spans and the spill list are merged into the spare buffers.
-func (r *Render) end() int {
+func (r *Sprites) end() int {
 	if len(r.spill) > 0 {
 		return r.merge()
 	}
@@ -375,7 +376,7 @@ func (r *Render) end() int {
 // merge puts the spans' quads and the spilled ones in the spare buffers, in
 // layer order (each layer's spilled quads after its span's, which came
 // first in query order), makes those the frame's, and returns their count.
-func (r *Render) merge() int {
+func (r *Sprites) merge() int {
 	keys := r.spillOrder[:0]
 	for i := range r.spill {
 		keys = append(keys, spillKey{layer: r.spill[i].layer, i: i})
@@ -429,7 +430,7 @@ func (r *Render) merge() int {
 }
 
 // grow makes room for n quads in r.indices.
-func (r *Render) grow(n int) {
+func (r *Sprites) grow(n int) {
 	if k := len(r.indices) / 6; k < n {
 		r.indices = slices.Grow(r.indices, 6*(n-k))
 		for q := uint32(k); q < uint32(n); q++ {
@@ -457,7 +458,7 @@ func (r *Render) grow(n int) {
 // An upright sprite is culled when the box around its corners (before
 // snapping, which moves them by less than half a pixel) lies beyond an edge
 // of clip; by and cx, zeros, add nothing to it that a comparison sees.
-func (r *Render) quads(batch []pending, v *[6]float64, clip *[4]float32) {
+func (r *Sprites) quads(batch []pending, v *[6]float64, clip *[4]float32) {
 	for j := range batch {
 		p := &batch[j]
 		s := p.s
@@ -583,7 +584,7 @@ var snapTo = [17]float32{
 // is not off it, whatever its radius: that is known first. The snapping of
 // vertices moves them by less than half a pixel, so a quad whose extent
 // ends on the clip's edge covers none of its pixels' centres.
-func turnedOffScreen(s *components.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64, stretch float64, clip *[4]float32) bool {
+func turnedOffScreen(s *gfx.Sprite, p components.Pose, bounds image.Rectangle, v *[6]float64, stretch float64, clip *[4]float32) bool {
 	x := v[0]*p.X + v[1]*p.Y + v[4]
 	y := v[2]*p.X + v[3]*p.Y + v[5]
 	dx := max(float64(clip[0])-x, x-float64(clip[2]), 0) // how far the origin is beside the clip, or 0

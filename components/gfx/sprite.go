@@ -1,6 +1,8 @@
-package components
+package gfx
 
 import (
+	"errors"
+
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -8,7 +10,9 @@ import (
 
 // Sprite is how an entity is drawn: an image (a sub-image of the scene's
 // atlas, so that sprites batch), placed with its origin at the entity's
-// interpolated Transform, rotated by its angle, scaled and tinted.
+// interpolated components.Transform, rotated by its angle, scaled and
+// tinted. The render system (systems/render) draws every entity that has
+// one and a Transform.
 type Sprite struct {
 	Image *ebiten.Image
 	Layer int // lower layers draw first
@@ -41,3 +45,31 @@ type Sprite struct {
 
 // SpriteC is the Sprite component type.
 var SpriteC = donburi.NewComponentType[Sprite]()
+
+// A *Sprite is a physics.Look: given as physics.BodyOptions.Sprite, the
+// spawned body's entity gets it (a copy), with its origin at the centre of
+// its Image when OriginX and OriginY are both zero. Physics adds it
+// through these methods, so that a simulation without graphics (a
+// server's) links no graphics library.
+
+// LookType returns SpriteC.
+func (s *Sprite) LookType() donburi.IComponentType { return SpriteC }
+
+// CheckLook reports a sprite that cannot be drawn: nil, or without Image.
+func (s *Sprite) CheckLook() error {
+	if s == nil || s.Image == nil {
+		return errors.New("Sprite has no Image")
+	}
+	return nil
+}
+
+// SetLook sets a copy of s as e's Sprite (e has SpriteC), centred when its
+// origin is zero.
+func (s *Sprite) SetLook(e *donburi.Entry) {
+	c := *s
+	if c.OriginX == 0 && c.OriginY == 0 {
+		b := c.Image.Bounds()
+		c.OriginX, c.OriginY = float64(b.Dx())/2, float64(b.Dy())/2
+	}
+	SpriteC.SetValue(e, c)
+}

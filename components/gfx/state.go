@@ -1,4 +1,4 @@
-package components
+package gfx
 
 import (
 	"image"
@@ -9,8 +9,11 @@ import (
 )
 
 // How the state hasher (package engine/state) reads the ebiten values a
-// Sprite holds, whose state is behind unexported fields.
+// Sprite holds, whose state is behind unexported fields; and the name a
+// Sprite had before it moved here from package components, so that the
+// checksums of recordings made then stay what they were.
 func init() {
+	state.KnownAs[Sprite]("github.com/fixedstep/fixedstep/components.Sprite")
 	state.Summarize(summarizeImage)
 	state.Summarize(summarizeColorScale)
 	state.Summarize(summarizeGeoM)

@@ -1,4 +1,4 @@
-package systems_test
+package render_test
 
 import (
 	"fmt"
@@ -9,9 +9,10 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
-	"github.com/fixedstep/fixedstep/systems"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
@@ -25,12 +26,12 @@ func TestRenderCullsOffScreenSprites(t *testing.T) {
 		atlas := newTestAtlas()
 		w := donburi.NewWorld()
 		for _, p := range [][2]float64{{-8, 40}, {screenW, 40}, {90, -8}, {90, screenH}} { // off
-			addSprite(w, components.NewTransform(components.Pose{X: p[0], Y: p[1]}), components.Sprite{Image: atlas.red})
+			addSprite(w, components.NewTransform(components.Pose{X: p[0], Y: p[1]}), gfx.Sprite{Image: atlas.red})
 		}
 		for _, p := range [][2]float64{{-7, 40}, {screenW - 1, 60}, {40, -7}, {150, screenH - 1}} { // a pixel in
-			addSprite(w, components.NewTransform(components.Pose{X: p[0], Y: p[1]}), components.Sprite{Image: atlas.red})
+			addSprite(w, components.NewTransform(components.Pose{X: p[0], Y: p[1]}), gfx.Sprite{Image: atlas.red})
 		}
-		r := systems.NewRender(w)
+		r := render.New(w)
 		frame = drawFrame(r, w, ebiten.NewImage(screenW, screenH), 0)
 		drawn, culled = r.Drawn(), r.Culled()
 	})
@@ -58,7 +59,7 @@ func TestRenderCullsOnlyWhatDoesNotShow(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		for i := range 1000 {
 			img := []*ebiten.Image{atlas.red, atlas.bar}[i%2]
-			sp := components.Sprite{Image: img, OriginX: rng.Float64() * 16, OriginY: rng.Float64() * 8,
+			sp := gfx.Sprite{Image: img, OriginX: rng.Float64() * 16, OriginY: rng.Float64() * 8,
 				ScaleX: (rng.Float64()*3 + 0.2) * float64(1-2*rng.IntN(2)), ScaleY: rng.Float64()*3 + 0.2}
 			edge := rng.IntN(4)
 			p := components.Pose{X: rng.Float64() * screenW, Y: rng.Float64() * screenH, Angle: rng.Float64() * 2 * math.Pi}
@@ -81,7 +82,7 @@ func TestRenderCullsOnlyWhatDoesNotShow(t *testing.T) {
 			w := donburi.NewWorld()
 			addSprite(w, components.NewTransform(p), sp)
 			addCamera(w, components.NewTransform(camPose), cam)
-			r := systems.NewRender(w)
+			r := render.New(w)
 			drawFrame(r, w, dst, 0)
 			culled := r.Culled() == 1
 
@@ -91,7 +92,7 @@ func TestRenderCullsOnlyWhatDoesNotShow(t *testing.T) {
 			g.Scale(sp.ScaleX, sp.ScaleY)
 			g.Rotate(p.Angle)
 			g.Translate(p.X, p.Y)
-			g.Concat(cam.View(camPose, dst.Bounds()))
+			g.Concat(gfx.View(&cam, camPose, dst.Bounds()))
 			dst.DrawImage(img, &ebiten.DrawImageOptions{GeoM: g})
 			f := ebitentest.ReadFrame(dst)
 			shows := false

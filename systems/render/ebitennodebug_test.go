@@ -1,6 +1,6 @@
 //go:build !ebitenginedebug
 
-package systems_test
+package render_test
 
 // ebitenDebug reports whether the test was built with ebiten's
 // ebitenginedebug tag (see TestRenderDrawCommands).

@@ -1,10 +1,10 @@
-package stage
+package core
 
 import "slices"
 
 // Keep adds *p to the state the stage saves and restores with its world:
 // state a scene keeps outside components, such as a random source
-// (stage.Keep(st, pcg) for the *rand.PCG under a rand.Rand), a counter or
+// (core.Keep(st, pcg) for the *rand.PCG under a rand.Rand), a counter or
 // a flag of the scene's struct. Without it, -synctest finds the scene
 // nondeterministic (its roll-backs would leave that state as it was), and
 // a step back from a keyframe (engine.Options.Keyframes) leaves it as it

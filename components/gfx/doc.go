@@ -1,0 +1,12 @@
+// Package gfx holds what the drawing side of a game adds to its entities:
+// the [Sprite] component, which the render system (systems/render) draws,
+// and [View], the camera's transform from world to screen. It is the part
+// of the components that links ebiten; package components, which the
+// simulation is made of, links no graphics library, so that a server or a
+// bot runs a game's simulation without it.
+//
+// The state hasher (package engine/state) reads a Sprite as it reads any
+// component; this package tells it how to read the ebiten values a Sprite
+// holds (an image by its bounds, a colour scale by its four scales, a
+// matrix by its six elements).
+package gfx
