@@ -184,6 +184,9 @@ func Build(st *core.Stage, opts *Options) *Arena {
 	return a
 }
 
+// World returns the game's world, to read between ticks.
+func (a *Arena) World() donburi.World { return a.world }
+
 // Players returns the number of players.
 func (a *Arena) Players() int { return len(a.players) }
 
