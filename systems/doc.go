@@ -2,8 +2,8 @@
 // one file each, with its tests and benchmark beside it: [PlayerControl]
 // (a player's body driven by keys or a stick), [AI] (agents' state
 // machines, seeing the player through the physics space, and the steering
-// behaviours they are made of) and [Render] (sprites drawn interpolated,
-// batched, through a camera).
+// behaviours they are made of). It links no graphics library: a server runs
+// them.
 //
 // Beside it, one job each:
 //
@@ -11,8 +11,11 @@
 //     the spawn helpers, queries, contact handlers and steering;
 //   - systems/devtools: the overlay (F3), the inspector (F4) and the dev
 //     keys;
+//   - systems/render: sprites drawn interpolated, culled, batched, through
+//     a camera;
 //   - systems/stage: the kit a scene is built on (world, scheduler,
-//     assets, physics, dev tools), released when the scene ends.
+//     assets, physics, dev tools), released when the scene ends, and
+//     systems/stage/core, its simulation alone.
 //
 // [Collision] is the collision event of package physics, declared here for
 // the sake of recordings (see its doc).

@@ -1,9 +1,10 @@
-// Command bots plays matches of rally on a game server with headless
+// Command bots plays matches of a game (-game arena, the demo's Arena, or
+// rally) on a game server with headless
 // clients: each client authenticates as a device of its own, the first of
 // each match creates it, the others join, and every client's bot plays its
 // seat while it checks the server's checksum at every tick.
 //
-//	go run ./cmd/bots -server http://127.0.0.1:7350 -matches 1 -players 2 -seconds 30
+//	go run ./cmd/bots -server http://127.0.0.1:7350 -game arena -matches 1 -players 2 -seconds 30
 //
 // It prints, per match, the ticks each client checked and the bytes a
 // second it received and sent, and at the end the server's own figures for
@@ -24,33 +25,44 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/server/client"
+	"github.com/fixedstep/fixedstep/server/games"
 	"github.com/fixedstep/fixedstep/server/match"
 	"github.com/fixedstep/fixedstep/server/rally"
+	"github.com/fixedstep/fixedstep/server/sim"
 )
+
+// served are the games a server of this module serves, by name.
+var served = map[string]*sim.Game{games.Arena.Name: &games.Arena, rally.Spec.Name: &rally.Spec}
 
 func main() {
 	server := flag.String("server", "http://127.0.0.1:7350", "the server's HTTP API")
 	key := flag.String("key", "defaultkey", "the server's socket key")
+	name := flag.String("game", "arena", "the game: arena or rally")
 	matches := flag.Int("matches", 1, "matches to play at once")
 	players := flag.Int("players", 2, "players in each match (1 to 4)")
 	seconds := flag.Int("seconds", 30, "each match's length")
 	blind := flag.Bool("blind", false, "clients do not simulate or check; they send a scripted input")
 	flag.Parse()
+	game, ok := served[*name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "bots: no game %q: choose arena or rally\n", *name)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *server, *key, *matches, *players, *seconds, *blind); err != nil {
+	if err := run(ctx, game, *server, *key, *matches, *players, *seconds, *blind); err != nil {
 		fmt.Fprintln(os.Stderr, "bots:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, server, key string, matches, players, seconds int, blind bool) error {
+func run(ctx context.Context, game *sim.Game, server, key string, matches, players, seconds int, blind bool) error {
 	run := time.Now().UnixNano()
 	errs := make([]error, matches)
 	var wg sync.WaitGroup
 	for i := range matches {
 		wg.Go(func() {
-			errs[i] = playMatch(ctx, server, key, fmt.Sprintf("bots-%d-%d", run, i), players, seconds, blind)
+			errs[i] = playMatch(ctx, game, server, key, fmt.Sprintf("bots-%d-%d", run, i), players, seconds, blind)
 		})
 	}
 	wg.Wait()
@@ -58,7 +70,7 @@ func run(ctx context.Context, server, key string, matches, players, seconds int,
 }
 
 // playMatch plays one match with players clients.
-func playMatch(ctx context.Context, server, key, name string, players, seconds int, blind bool) error {
+func playMatch(ctx context.Context, game *sim.Game, server, key, name string, players, seconds int, blind bool) error {
 	clients := make([]*client.Client, players)
 	for i := range clients {
 		c, err := client.Dial(ctx, server, client.Options{ServerKey: key, Device: fmt.Sprintf("%s-%d", name, i)})
@@ -68,7 +80,7 @@ func playMatch(ctx context.Context, server, key, name string, players, seconds i
 		defer c.Close()
 		clients[i] = c
 	}
-	id, err := clients[0].Create(ctx, &rally.Spec, match.Params{Players: players, Seconds: seconds})
+	id, err := clients[0].Create(ctx, game, match.Params{Players: players, Seconds: seconds})
 	if err != nil {
 		return err
 	}
@@ -76,7 +88,7 @@ func playMatch(ctx context.Context, server, key, name string, players, seconds i
 	errs := make([]error, players)
 	var wg sync.WaitGroup
 	for i, c := range clients {
-		m, err := c.Join(ctx, &rally.Spec, id)
+		m, err := c.Join(ctx, game, id)
 		if err != nil {
 			return err
 		}
