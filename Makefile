@@ -66,11 +66,13 @@ bench-server:
 	GO=$(GO) bash scripts/server.sh build
 	set -o pipefail; cd server && $(GO) test -run '^$$' -bench BenchmarkServer -benchtime 1x -count $(BENCHCOUNT_SERVER) -timeout 60m ./e2e | tee ../bench-server.txt
 
-# online plays an online match of rally in a window against the server make
-# server runs (server/cmd/rally: ARGS="-players 3", "-server http://HOST:7350",
-# "-bot"...).
+# online plays an online match of the demo's Arena in a window against the
+# server make server runs (cmd/demo -server: ARGS="-players 2", "-autopilot",
+# ONLINE_SERVER=http://HOST:7350 to play on another machine's).
+ONLINE_SERVER ?= http://127.0.0.1:7350
+
 online:
-	cd server && $(GO) run ./cmd/rally $(ARGS)
+	$(GO) run ./cmd/demo -server $(ONLINE_SERVER) $(ARGS)
 
 # soak plays one hour of Arena game time headless with constant spawning and
 # despawning, and checks that the heap, the entity and body counts and the

@@ -1,17 +1,20 @@
 module github.com/fixedstep/fixedstep
 
-go 1.26.0
+go 1.26.5
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/gorilla/websocket v1.5.3
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
+	github.com/heroiclabs/nakama-common v1.47.0
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/jezek/xgb v1.1.1
 	github.com/lafriks/go-tiled v0.15.0
 	golang.org/x/image v0.46.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+	google.golang.org/protobuf v1.36.11
 )
 
 require (

@@ -44,7 +44,11 @@ var playerTints = [...][3]float32{{1, 1, 1}, {1, 0.4, 1}, {1, 1, 0.2}, {1, 0.55,
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := newStage(loop, a.Name(), a.opts, stage.Options{Groups: arena.Groups, Physics: &physics.Config{}})
+	so := stage.Options{Groups: arena.Groups, Physics: &physics.Config{}}
+	if a.opts.Online {
+		so.Ignore = []donburi.IComponentType{gfx.SpriteC} // the server's Arena has no sprites
+	}
+	st, err := newStage(loop, a.Name(), a.opts, so)
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +84,11 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 }
 
 // next is the scene after the game: the Title on Esc, Results when it
-// ended, nothing when Options.Seconds bounds the run.
+// ended, nothing when Options.Seconds bounds the run or it is online.
 func (a *Arena) next(o arena.Outcome) engine.Scene {
 	switch {
+	case a.opts.Online:
+		return nil
 	case o.Quit:
 		return &Title{opts: a.opts}
 	case a.opts.Seconds == 0:

@@ -43,6 +43,11 @@ type Options struct {
 	// stays at 0): then only its time limit (Seconds, or 60 s), Esc or the
 	// loop's end stop it. For soak tests.
 	Undying bool
+	// Online makes the Arena play a game server's match (the demo's
+	// -server): its checksum leaves the sprites out, as the server's
+	// simulation has none (arena.Scene), and the game is the run's last
+	// scene.
+	Online bool
 	// Out receives the report of the Arena and the Stress scene when they
 	// end (see Report); nil: none.
 	Out io.Writer

@@ -4,10 +4,8 @@ go 1.26.5
 
 require (
 	github.com/fixedstep/fixedstep v0.0.0
-	github.com/gorilla/websocket v1.5.3
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	github.com/heroiclabs/nakama-common v1.47.0
-	google.golang.org/protobuf v1.36.11
 )
 
 require (
@@ -44,6 +42,7 @@ require (
 	github.com/google/pprof v0.0.0-20260709232956-b9395ee17fa0 // indirect
 	github.com/gorilla/handlers v1.5.2 // indirect
 	github.com/gorilla/mux v1.8.1 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.29.0 // indirect
 	github.com/heroiclabs/nakama/v3 v3.40.0 // indirect
 	github.com/heroiclabs/sql-migrate v0.0.0-20241125131053-95a7949783b0 // indirect
@@ -75,6 +74,7 @@ require (
 	google.golang.org/genproto/googleapis/api v0.0.0-20260706201446-f0a921348800 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260706201446-f0a921348800 // indirect
 	google.golang.org/grpc v1.82.0 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -11,7 +11,10 @@
 // -record, -replay, -screenshot, -cpuprofile, -host, -join, ...) and its
 // own: -scene, -bodies, -autopilot. Two people play the Arena together
 // with -host :7777 on one machine and -join HOST:7777 on the other (each
-// with their own keys or pad; -autopilot lets a pilot play for one).
+// with their own keys or pad; -autopilot lets a pilot play for one). With
+// -server URL it plays an online match of the Arena on a game server
+// (make server): one found or made for -players, the server's simulation
+// authoritative and every tick checked against it.
 package main
 
 import (
@@ -21,12 +24,13 @@ import (
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/scenes"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 )
 
 func main() {
 	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
-		PerPlayer: []string{"autopilot"}}
+		PerPlayer: []string{"autopilot"}, Online: &arena.Spec}
 	app.Main(demo(app))
 }
 
@@ -47,6 +51,17 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 			}
 		}
 		opts.Seed, opts.Seconds, opts.Player = app.Seed(), app.Seconds(), app.Player()
+		if app.OnServer() { // the server's match: the Arena with its seed and settings, to its end
+			ao, err := arena.OptionsFrom(app.Seed(), app.ServerSettings())
+			if err != nil {
+				return nil, err
+			}
+			opts.Online, opts.Seconds, opts.Undying, opts.Churn = true, 0, ao.Undying, ao.Churn
+			if *scene != "" && *scene != "arena" {
+				return nil, &cli.FlagError{Flag: "scene", Value: *scene, Reason: "an online match plays the arena"}
+			}
+			*scene = "arena"
+		}
 		if err := opts.Validate(); err != nil {
 			return nil, &cli.FlagError{Reason: "-" + err.Error()}
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
 	"github.com/fixedstep/fixedstep/engine/netplay"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
 
@@ -127,6 +128,12 @@ type App struct {
 	// joiner keeps its own.
 	PerPlayer []string
 
+	// Online, if set, is the game a game server plays (engine/online/sim:
+	// its name and version): -server URL then plays a match of it found
+	// (or made) on that server, in the window (see online.go). Nil: no
+	// online play.
+	Online *sim.Game
+
 	// Out receives the summary; nil means os.Stdout. Errors go to Err, nil
 	// meaning os.Stderr.
 	Out, Err io.Writer
@@ -143,6 +150,9 @@ type App struct {
 	frames, syncTest, keyframes  int
 	host, join, spectate         string // networked play (netplay.go)
 	netLink                      string
+	server, serverKey, device    string // online play (online.go)
+	online                       *onlineRun
+	serverSettings               map[string]string
 	players, delay, local        int
 }
 
@@ -174,7 +184,7 @@ type standardFlag struct {
 
 // standardFlags are the flags every game gets, in the order -h lists them
 // and their values are checked: baseFlags, then networked play's.
-var standardFlags = slices.Concat(baseFlags, netFlags)
+var standardFlags = slices.Concat(baseFlags, netFlags, onlineFlags)
 
 var baseFlags = []standardFlag{
 	{name: "headless", value: func(a *App) any { return &a.headless },
@@ -519,6 +529,12 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		}
 		defer session.Close()
 	}
+	if a.server != "" { // the match's seed, seat and settings, before the game reads them
+		if a.online, err = a.joinOnline(ctx); err != nil {
+			return a.interrupted(signalled(), err)
+		}
+		defer a.online.close()
+	}
 	if err := a.check(); err != nil { // the replay's, the save's or the session's settings, before the game reads them
 		return err
 	}
@@ -544,10 +560,14 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if session != nil {
 		opts.Session = session
 	}
+	if a.online != nil {
+		opts.Session = a.online.engineSession()
+		opts.StopAt = 0 // the match's length is the server's
+	}
 	if a.Headless() {
 		// A networked run keeps pace with the others': in real time.
-		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime || session != nil}
-	} else if session == nil { // a networked run does not pause, so never steps back
+		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime || opts.Session != nil}
+	} else if opts.Session == nil { // a networked run does not pause, so never steps back
 		opts.Keyframes = a.keyframes // a step back (the dev keys' comma) in constant time
 	}
 	// The run is recorded in memory (or to -record's file), for its summary,
@@ -556,8 +576,8 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	// with no summary keeps no state checksum.
 	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
 	opts.Record = &engine.InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
-	if session != nil {
-		opts.Record.Players = session.Players()
+	if opts.Session != nil {
+		opts.Record.Players = opts.Session.Players()
 	}
 	opts.Restart = first
 	if !summary {
@@ -628,6 +648,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if probe != nil {
 		probe.interrupted = sig != nil
 	}
+	if a.online != nil {
+		runErr = a.online.ended(runErr)
+	}
 	if session != nil {
 		if cerr := session.Close(); runErr == nil && cerr != nil && sig == nil {
 			runErr = cerr
@@ -648,6 +671,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	}
 	if session != nil {
 		netSummary(a.out(), session, netStats, time.Since(began).Seconds())
+	}
+	if a.online != nil {
+		a.online.summary(a.out(), time.Since(began).Seconds())
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
 		a.summarize(opts.Record, replay, probe, saved, sounds, runErr)

@@ -37,13 +37,15 @@ var netFlags = []standardFlag{
 		usage: "watch the networked game hosted at this address (host:7777) as it is played",
 		check: func(a *App) error { return a.checkNet("spectate", a.spectate) }},
 	{name: "players", value: func(a *App) any { return &a.players }, def: 2,
-		usage: fmt.Sprintf("with -host: the players, the host included (2 to %d)", input.MaxPlayers),
+		usage: fmt.Sprintf("with -host: the players, the host included (2 to %d); with -server: the players of the match to find (1 to %d, default 1)", input.MaxPlayers, input.MaxPlayers),
 		check: func(a *App) error {
 			switch {
-			case a.players < 2 || a.players > input.MaxPlayers:
+			case a.server != "" && (a.players < 1 || a.players > input.MaxPlayers):
+				return &FlagError{"players", fmt.Sprint(a.players), fmt.Sprintf("must be 1 to %d", input.MaxPlayers)}
+			case a.server == "" && (a.players < 2 || a.players > input.MaxPlayers):
 				return &FlagError{"players", fmt.Sprint(a.players), fmt.Sprintf("must be 2 to %d", input.MaxPlayers)}
-			case a.given("players") && a.host == "":
-				return &FlagError{"players", fmt.Sprint(a.players), "goes with -host: the host says how many play"}
+			case a.given("players") && a.host == "" && a.server == "":
+				return &FlagError{"players", fmt.Sprint(a.players), "goes with -host (the host says how many play) or -server"}
 			}
 			return nil
 		}},

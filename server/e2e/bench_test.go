@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/internal/cputime"
-	"github.com/fixedstep/fixedstep/server/client"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/sim"
 )
 
 // benchSeconds is each measured match's length.

@@ -22,18 +22,17 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/scenes/arena"
-	"github.com/fixedstep/fixedstep/server/client"
-	"github.com/fixedstep/fixedstep/server/games"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/wire"
 )
 
 // game is what the tests play: the demo's Arena, whose players are undying
 // in playMatch's matches, so that a match lasts its length whatever the
 // bots do. hz is its tick rate.
-var game = &games.Arena
+var game = &arena.Spec
 
 const hz = arena.Hz
 
@@ -541,4 +540,69 @@ func TestComeBack(t *testing.T) {
 		t.Errorf("the server's seat of the player who came back: %+v", p)
 	}
 	t.Logf("came back after tick %d; caught up with %d ticks, then played %d", b.res.Start.Resumed, b.res.Start.Resumed, b.res.Ticks-b.res.Start.Resumed)
+}
+
+// The demo plays the server's Arena (-server): two headless demos find a
+// match of two together, play it to its end with their autopilots, and
+// check every tick against the server's checksum; a demo in a window
+// (under the test's display) plays a match of one and draws it.
+func TestDemo(t *testing.T) {
+	srv := nakamatest.Start(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "demo")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/demo")
+	build.Dir = "../.." // the engine's module, with its own go.sum
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/demo: %v\n%s", err, out)
+	}
+	const seconds = 5
+	online := []string{"-server", srv.URL, "-server-key", srv.ServerKey, "-seconds", fmt.Sprint(seconds), "-autopilot"}
+	outs := make([]bytes.Buffer, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range outs {
+		cmd := exec.Command(bin, slices.Concat([]string{"-headless", "-players", "2"}, online)...)
+		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() { errs[i] = cmd.Wait() })
+	}
+	wg.Wait()
+	want := fmt.Sprintf("%d ticks checked against the server's checksum", seconds*hz)
+	for i, out := range outs {
+		if errs[i] != nil || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), " of 2 in match ") {
+			t.Errorf("demo %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out.String())
+		}
+	}
+
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no display (DISPLAY is empty) for the window: make test runs this under Xvfb")
+	}
+	shot := filepath.Join(dir, "demo.png")
+	out, err := exec.Command(bin, slices.Concat([]string{"-players", "1", "-screenshot", shot, "-frames", "90"}, online)...).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "online: player 1 of 1 in match ") {
+		t.Fatalf("the demo in a window: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colors := map[color.RGBA]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			colors[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}]++
+		}
+	}
+	floor := color.RGBA{34, 40, 52, 255}
+	if n := b.Dx() * b.Dy() / 4; colors[floor] < n/2 || len(colors) < 20 {
+		t.Errorf("the picture (%v) has %d pixels of the floor of %d sampled and %d colours: the Arena is not drawn", b, colors[floor], n, len(colors))
+	}
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/wire"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
 // Limits of the inputs a match takes from a player.

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/wire"
 )
 
 func keys(ks ...input.Key) input.State {

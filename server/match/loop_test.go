@@ -12,9 +12,9 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/sim"
-	"github.com/fixedstep/fixedstep/server/wire"
 )
 
 // The handler's calls are Nakama's to make; these stand in for the few

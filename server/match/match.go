@@ -64,8 +64,8 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/sim"
-	"github.com/fixedstep/fixedstep/server/wire"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
 // Limits of a match.

@@ -11,7 +11,7 @@ import (
 	"github.com/heroiclabs/nakama-common/runtime"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 )
 
 // Register registers game's matches with a Nakama server (from the

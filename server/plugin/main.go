@@ -12,15 +12,15 @@ import (
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
-	"github.com/fixedstep/fixedstep/server/games"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/match"
 	"github.com/fixedstep/fixedstep/server/rally"
-	"github.com/fixedstep/fixedstep/server/sim"
 )
 
 // InitModule is what Nakama calls when it loads the plugin.
 func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, initializer runtime.Initializer) error {
-	for _, g := range []*sim.Game{&games.Arena, &rally.Spec} {
+	for _, g := range []*sim.Game{&arena.Spec, &rally.Spec} {
 		if err := match.Register(initializer, g); err != nil {
 			return err
 		}

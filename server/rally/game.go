@@ -6,7 +6,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 )
 
 // MaxRounds bounds the "rounds" setting.

@@ -24,15 +24,15 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/client"
-	"github.com/fixedstep/fixedstep/server/games"
+	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/match"
 	"github.com/fixedstep/fixedstep/server/rally"
-	"github.com/fixedstep/fixedstep/server/sim"
 )
 
 // served are the games a server of this module serves, by name.
-var served = map[string]*sim.Game{games.Arena.Name: &games.Arena, rally.Spec.Name: &rally.Spec}
+var served = map[string]*sim.Game{arena.Spec.Name: &arena.Spec, rally.Spec.Name: &rally.Spec}
 
 func main() {
 	server := flag.String("server", "http://127.0.0.1:7350", "the server's HTTP API")

@@ -31,10 +31,10 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 	enginewindow "github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/server/client"
 	"github.com/fixedstep/fixedstep/server/rally"
-	"github.com/fixedstep/fixedstep/server/sim"
 )
 
 func main() {

@@ -1,4 +1,4 @@
-package sim_test
+package rally_test
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/server/rally"
-	"github.com/fixedstep/fixedstep/server/sim"
 )
 
 // botInputs sets in to every seat's bot input for the next tick, from g's
@@ -136,7 +136,7 @@ func TestCloseMidRun(t *testing.T) {
 // The runner and the game link the simulation core alone: no graphics, no
 // cgo.
 func TestLinksTheCoreAlone(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".", "../rally").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", ".", "github.com/fixedstep/fixedstep/engine/online/sim").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)
 	}

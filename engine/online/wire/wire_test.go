@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/wire"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
 // randomState returns a state with a random few of every field set, edges

@@ -10,8 +10,8 @@ import (
 	"github.com/heroiclabs/nakama-common/rtapi"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/sim"
-	"github.com/fixedstep/fixedstep/server/wire"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
 // queued is how many match messages a match keeps for Play: a minute of

@@ -1,24 +1,24 @@
-package games_test
+package arena_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/server/games"
-	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/scenes/arena"
 )
 
 // The Arena's settings: good ones taken, bad ones refused with a message
 // that names them.
 func TestArenaSettings(t *testing.T) {
-	o, err := games.ArenaOptions(5, map[string]string{"undying": "true", "churn": "3"})
+	o, err := arena.OptionsFrom(5, map[string]string{"undying": "true", "churn": "3"})
 	if err != nil || !o.Undying || o.Churn != 3 || o.Seed != 5 {
 		t.Errorf("undying true, churn 3: %+v, %v", o, err)
 	}
 	for _, bad := range []map[string]string{{"undying": "maybe"}, {"churn": "-1"}, {"churn": "101"}, {"gravity": "1"}} {
 		for k := range bad {
-			if _, err := games.ArenaOptions(1, bad); err == nil || !strings.Contains(err.Error(), k) {
+			if _, err := arena.OptionsFrom(1, bad); err == nil || !strings.Contains(err.Error(), k) {
 				t.Errorf("%v: %v, want an error naming %s", bad, err, k)
 			}
 		}
@@ -28,11 +28,11 @@ func TestArenaSettings(t *testing.T) {
 // A match's simulation of the Arena runs with its bot at every seat, and
 // the bot moves the stick.
 func TestArenaRunsWithItsBot(t *testing.T) {
-	scene, bot, err := games.Arena.New(9, map[string]string{"undying": "true"})
+	scene, bot, err := arena.Spec.New(9, map[string]string{"undying": "true"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sim.New(scene, sim.Options{Players: 3, Ticks: int64(5 * games.Arena.Hz)})
+	r, err := sim.New(scene, sim.Options{Players: 3, Ticks: int64(5 * arena.Spec.Hz)})
 	if err != nil {
 		t.Fatal(err)
 	}

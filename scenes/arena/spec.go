@@ -1,7 +1,4 @@
-// Package games holds the games a server built from this module serves,
-// as sim.Game specs: the demo's Arena (Arena, on its simulation alone,
-// package scenes/arena) beside rally (package rally).
-package games
+package arena
 
 import (
 	"fmt"
@@ -9,33 +6,35 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/scenes/arena"
-	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 )
 
 // MaxChurn bounds the Arena's "churn" setting.
 const MaxChurn = 100
 
-// Arena is the demo's Arena as a server's matches run it, for 1 to 4
-// players, at 60 Hz. Its settings: "undying" ("true": the game goes on when
+// Spec is the Arena as a game server's matches run it (package
+// engine/online/sim; the server's plugin registers it), for 1 to 4
+// players, at Hz. Its settings: "undying" ("true": the game goes on when
 // the players' health runs out, until its time does) and "churn" (props
-// replaced every second, 0 to MaxChurn). The game lasts arena.Limit of
-// game time, or less when the match is shorter; its bot is the demo's
-// autopilot (arena.Pilot).
-var Arena = sim.Game{
-	Name:       arena.Name,
-	Version:    arena.Version,
+// replaced every second, 0 to MaxChurn). The game lasts Limit of game
+// time, or less when the match is shorter; its bot is the demo's
+// autopilot (Pilot). A window that plays a server's match (the demo's
+// -server) builds the same simulation from the same seed and settings
+// (OptionsFrom).
+var Spec = sim.Game{
+	Name:       Name,
+	Version:    Version,
 	MaxPlayers: input.MaxPlayers,
-	Hz:         arena.Hz,
+	Hz:         Hz,
 	New: func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
-		opts, err := ArenaOptions(seed, settings)
+		opts, err := OptionsFrom(seed, settings)
 		if err != nil {
 			return nil, nil, err
 		}
-		sc := &arena.Scene{Options: opts}
+		sc := &Scene{Options: opts}
 		var (
-			game   *arena.Arena
-			pilots [input.MaxPlayers]*arena.Pilot
+			game   *Arena
+			pilots [input.MaxPlayers]*Pilot
 			ticks  [input.MaxPlayers]int64
 		)
 		bot := func(seat int, in *input.State) {
@@ -43,7 +42,7 @@ var Arena = sim.Game{
 				return
 			}
 			if sc.Arena != game { // a new game: new pilots
-				game, pilots, ticks = sc.Arena, [input.MaxPlayers]*arena.Pilot{}, [input.MaxPlayers]int64{}
+				game, pilots, ticks = sc.Arena, [input.MaxPlayers]*Pilot{}, [input.MaxPlayers]int64{}
 			}
 			if pilots[seat] == nil {
 				pilots[seat] = game.NewPilot(seat)
@@ -55,10 +54,10 @@ var Arena = sim.Game{
 	},
 }
 
-// ArenaOptions returns the Arena a match's seed and settings (see Arena)
-// make; a client that draws the match makes its own from them.
-func ArenaOptions(seed uint64, settings map[string]string) (arena.Options, error) {
-	opts := arena.Options{Seed: seed}
+// OptionsFrom returns the options of the Arena a match's seed and settings
+// (see Spec) make.
+func OptionsFrom(seed uint64, settings map[string]string) (Options, error) {
+	opts := Options{Seed: seed}
 	for k, v := range settings {
 		switch k {
 		case "undying":

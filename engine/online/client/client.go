@@ -34,7 +34,7 @@ import (
 	"github.com/heroiclabs/nakama-common/rtapi"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/fixedstep/fixedstep/server/sim"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 )
 
 // Options configure Dial.

@@ -1,0 +1,49 @@
+package cli_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+)
+
+// -server's flags are checked before anything connects: a game without
+// online play, a URL that is not a server's HTTP API, and what a match
+// cannot go with are *FlagErrors naming the flag. (Matches on a real
+// server: server/e2e's TestDemo.)
+func TestServerFlags(t *testing.T) {
+	online := func() *appGame {
+		g := newAppGame()
+		g.app.Online = &sim.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
+		return g
+	}
+	cases := []struct {
+		g    *appGame
+		args []string
+		flag string
+		want string
+	}{
+		{newAppGame(), []string{"-server", "http://127.0.0.1:9"}, "server", "no online play"},
+		{online(), []string{"-server", "ftp://127.0.0.1:9"}, "server", "HTTP API"},
+		{online(), []string{"-server", "127.0.0.1:9"}, "server", "HTTP API"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-host", ":0"}, "server", "one of -server, -host"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-synctest", "4"}, "server", "synctest"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-players", "5"}, "players", "1 to 4"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-device", "short"}, "device", "10 to 128"},
+		{online(), []string{"-server-key", "k"}, "server-key", "goes with -server"},
+		{online(), []string{"-players", "1"}, "players", "must be 2 to 4"},
+	}
+	for _, c := range cases {
+		c.g.seen = -1
+		_, err := c.g.run(append([]string{"-headless"}, c.args...)...)
+		var fe *cli.FlagError
+		if !errors.As(err, &fe) || fe.Flag != c.flag || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want a -%s error saying %q", c.args, err, c.flag, c.want)
+		}
+		if c.g.seen != -1 {
+			t.Errorf("%q: the game's first scene was made", c.args)
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
+)
+
+// sessionTicks is how many ticks the server sent a Session keeps before
+// the loop simulates them: a minute at 60 Hz, as many as the match's queue.
+const sessionTicks = queued
+
+// A Session plays a match in the engine's own loop (engine.Options.Session)
+// rather than in Play's simulation: the loop's first group runs the
+// server's ticks, each as it arrives (Ready), with the inputs the server
+// ran it with (Inputs), and its state checksum is checked against the
+// server's (Checksum); the local player's input, as the loop samples it,
+// goes to the server stamped Lead ticks past the last tick received. It
+// never predicts, so it never rolls back: the local player's input is felt
+// a round trip late. A window shows a server's match this way (the demo's
+// -server). Its methods other than Start, Players and Err are the loop's,
+// called on the loop's goroutine.
+type Session struct {
+	m     *Match
+	start wire.Start
+	lead  int64
+
+	ticks     []serverTick // by tick % sessionTicks
+	cur       []input.State
+	received  int64 // the last tick the server sent
+	simulated int64 // the last tick the loop asked the inputs of
+	end       *wire.End
+	err       error
+
+	held, sent input.State
+	haveHeld   bool
+	haveSent   bool
+	msg        []byte
+	checked    int64
+}
+
+// serverTick is a tick the server sent: every player's input and the
+// state checksum after it.
+type serverTick struct {
+	tick int64
+	sum  uint64
+	in   [input.MaxPlayers]input.State
+}
+
+// An EndedError ends a Session's run once the loop has run every tick of a
+// match the server ended: End says why.
+type EndedError struct{ End wire.End }
+
+func (e *EndedError) Error() string {
+	return fmt.Sprintf("the match ended after tick %d: %s", e.End.Tick, e.End.Reason)
+}
+
+// Session waits for the match's start and returns the session that plays
+// it in the engine's loop, stamping the local input lead ticks ahead (0:
+// 2, as Play). The start (Session.Start) gives the seat, the seed and the
+// settings the first scene is to be made with.
+func (m *Match) Session(ctx context.Context, lead int64) (*Session, error) {
+	if lead <= 0 {
+		lead = 2
+	}
+	start, err := m.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case start.Game != m.game.Name || start.Version != m.game.Version:
+		return nil, fmt.Errorf("client: the match plays %s %s; this client %s %s", start.Game, start.Version, m.game.Name, m.game.Version)
+	case start.Players < 1 || start.Players > input.MaxPlayers || start.Seat < 0 || start.Seat >= start.Players:
+		return nil, fmt.Errorf("client: the match's start says seat %d of %d players", start.Seat, start.Players)
+	case lead > int64(start.MaxLead)+1:
+		return nil, fmt.Errorf("client: lead %d: the match takes an input at most %d ticks ahead", lead, start.MaxLead+1)
+	}
+	return &Session{m: m, start: start, lead: lead, ticks: make([]serverTick, sessionTicks),
+		cur: make([]input.State, start.Players)}, nil
+}
+
+// Start returns what the server sent as the match began.
+func (s *Session) Start() wire.Start { return s.start }
+
+// Checked returns how many ticks the loop ran with their checksum equal to
+// the server's.
+func (s *Session) Checked() int64 { return s.checked }
+
+// Players returns the match's number of players.
+func (s *Session) Players() int { return s.start.Players }
+
+// Poll takes in the server's messages that have arrived.
+func (s *Session) Poll() error {
+	for s.err == nil {
+		select {
+		case d, ok := <-s.m.data:
+			if !ok {
+				_, err := s.m.next(context.Background()) // says why: the socket, or an overflow
+				s.err = err
+				break
+			}
+			s.take(d.OpCode, d.Data)
+		default:
+			if s.end != nil && s.simulated >= s.end.Tick && s.err == nil {
+				s.err = &EndedError{End: *s.end}
+			}
+			return s.err
+		}
+	}
+	return s.err
+}
+
+// take handles one message of the match.
+func (s *Session) take(op int64, data []byte) {
+	switch op {
+	case wire.OpTick:
+		s.apply(data)
+	case wire.OpHistory: // came back to a match under way: the ticks so far
+		for rest := data; len(rest) > 0 && s.err == nil; {
+			msg, after, err := wire.SplitHistory(rest)
+			if err != nil {
+				s.err = fmt.Errorf("client: the ticks so far after tick %d: %w", s.received, err)
+				return
+			}
+			s.apply(msg)
+			rest = after
+		}
+	case wire.OpEnd:
+		var e wire.End
+		if err := json.Unmarshal(data, &e); err != nil {
+			s.err = fmt.Errorf("client: the match's end does not decode: %w", err)
+			return
+		}
+		s.end = &e
+	}
+}
+
+// apply keeps a tick message's inputs and checksum for the loop.
+func (s *Session) apply(msg []byte) {
+	tick, sum, err := wire.DecodeTick(msg, s.cur)
+	switch {
+	case err != nil:
+		s.err = fmt.Errorf("client: tick message %d: %w", s.received+1, err)
+		return
+	case tick != s.received+1:
+		s.err = fmt.Errorf("client: the server sent tick %d after tick %d", tick, s.received)
+		return
+	case tick-s.simulated > sessionTicks:
+		s.err = fmt.Errorf("client: match %s: this window fell more than %d ticks behind the server", s.m.id, sessionTicks)
+		return
+	}
+	st := &s.ticks[tick%sessionTicks]
+	st.tick, st.sum = tick, sum
+	copy(st.in[:], s.cur)
+	s.received = tick
+}
+
+// Hold never holds: the loop waits for the server's ticks (Ready) instead.
+func (s *Session) Hold() bool { return false }
+
+// Ready reports whether the server's tick t has arrived.
+func (s *Session) Ready(t int64) bool { return t <= s.received }
+
+// Local keeps the local player's input, sent at the frame's end.
+func (s *Session) Local(t int64, in *input.State) {
+	s.held = *in
+	s.held.ClearEdges()
+	s.haveHeld = true
+}
+
+// Inputs sets every player's input of tick t to the server's.
+func (s *Session) Inputs(t int64, players []input.State) {
+	st := &s.ticks[t%sessionTicks]
+	if st.tick != t {
+		if s.err == nil {
+			s.err = fmt.Errorf("client: the loop asked for tick %d, which the server has not sent", t)
+		}
+		return
+	}
+	copy(players, st.in[:len(players)])
+	s.simulated = max(s.simulated, t)
+}
+
+// Rollback never rolls back: every input is the server's.
+func (s *Session) Rollback() (int64, bool) { return 0, false }
+
+// Confirmed is the last tick the server sent.
+func (s *Session) Confirmed() int64 { return s.received }
+
+// Checksum checks the state after tick t against the server's.
+func (s *Session) Checksum(t int64, sum uint64) {
+	st := &s.ticks[t%sessionTicks]
+	if st.tick != t || s.err != nil {
+		return
+	}
+	if sum != st.sum {
+		s.err = &DesyncError{Tick: t, Server: st.sum, Client: sum}
+		return
+	}
+	s.checked++
+}
+
+// EndFrame sends the local player's input, when it changed, stamped lead
+// ticks past the last tick received.
+func (s *Session) EndFrame() error {
+	if s.err != nil {
+		return s.err
+	}
+	if !s.haveHeld || s.haveSent && s.held.Same(&s.sent) {
+		return nil
+	}
+	at := s.received + s.lead
+	if s.start.Ticks > 0 && at > s.start.Ticks || s.end != nil {
+		return nil // past the match's end
+	}
+	s.msg = wire.AppendInput(s.msg[:0], at, &s.held)
+	if err := s.m.Send(wire.OpInput, s.msg); err != nil {
+		return err
+	}
+	s.sent, s.haveSent = s.held, true
+	return nil
+}
+
+// Err returns what ended the session, if anything has.
+func (s *Session) Err() error { return s.err }
