@@ -1,12 +1,14 @@
 // Package client plays a game's authoritative match on a Nakama server
-// (package match), headless: it authenticates, finds or creates a match,
-// joins it, sends its player's input for the ticks ahead, and simulates
-// every tick the server broadcasts with the inputs the server ran it with,
-// checking the server's state checksum against its own at every tick.
+// (the game server module's package match), headless ([Match.Play]) or in
+// the engine's loop ([Session]: a window's, the demo's -server): it
+// authenticates, finds or creates a match, joins it, sends its player's
+// input for the ticks ahead, and simulates every tick the server
+// broadcasts with the inputs the server ran it with, checking the server's
+// state checksum against its own at every tick.
 //
 //	c, err := client.Dial(ctx, "http://127.0.0.1:7350", client.Options{Device: "player-one-device"})
-//	id, err := c.Find(ctx, &rally.Spec, 2, 0)
-//	m, err := c.Join(ctx, &rally.Spec, id)
+//	id, err := c.Find(ctx, &arena.Spec, 2, 0)
+//	m, err := c.Join(ctx, &arena.Spec, id)
 //	res, err := m.Play(ctx, client.Play{}) // the game's bot plays the seat
 //
 // It speaks Nakama's documented protocol: device authentication over the

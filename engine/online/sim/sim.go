@@ -12,7 +12,7 @@
 // its Runner; a client steps its own with the inputs the server broadcast
 // and compares checksums.
 //
-//	r, err := sim.New(&rally.Round{Seed: 1}, sim.Options{Players: 2})
+//	r, err := sim.New(&arena.Scene{Options: arena.Options{Seed: 1}}, sim.Options{Players: 2})
 //	tick, sum, err := r.Step(inputs) // inputs[p]: player p's input for the tick
 //	r.Close()
 //

@@ -456,7 +456,7 @@ type Start struct {
 	Players  int               `json:"players"`
 	Seat     int               `json:"seat"` // the player's number, from 0
 	Seed     uint64            `json:"seed"`
-	Settings map[string]string `json:"settings,omitempty"` // the game's own (rally: "rounds")
+	Settings map[string]string `json:"settings,omitempty"` // the game's own (the Arena: "undying", "churn")
 	Ticks    int64             `json:"ticks"`              // the match's length in ticks; 0: until the game ends
 	Hz       int               `json:"hz"`                 // the match's tick rate
 	MaxLead  int               `json:"max_lead"`           // how far past the server's next tick an input may be stamped
