@@ -13,9 +13,9 @@ import (
 
 // A scene's simulation on a core.Stage, with no graphics linked: a ball
 // falls for a second of game time under cp's gravity (49 units: cp steps
-// where ½gt² would say 50), then a rule ends the
-// scene. A server runs a scene like this one; a window game builds the same
-// on stage.Stage, which embeds it, and draws it.
+// where ½gt² would say 50), then a rule ends the scene. A server runs a
+// scene like this one; a window game builds the same on stage.Stage, which
+// embeds it, and draws it.
 func Example() {
 	fall := engine.NewScene("Fall", func(loop *engine.Loop) (engine.Scene, error) {
 		st := core.New(loop, core.Options{Physics: &physics.Config{Gravity: cp.Vector{Y: -100}}})
