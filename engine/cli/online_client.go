@@ -34,7 +34,7 @@ func (a *App) joinOnline(ctx context.Context) (*onlineRun, error) {
 	}
 	c, err := client.Dial(ctx, a.server, client.Options{ServerKey: a.serverKey, Device: device})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("-server %s: %w (is a game server running there? make server starts one)", a.server, err)
 	}
 	players := 1
 	if a.given("players") {
