@@ -44,8 +44,7 @@ var playerTints = [...][3]float32{{1, 1, 1}, {1, 0.4, 1}, {1, 1, 0.2}, {1, 0.55,
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
-	core := arena.StageOptions() // the simulation's groups and physics, as a server's
-	so := stage.Options{Groups: core.Groups, Physics: core.Physics}
+	so := stage.FromCore(arena.StageOptions()) // the simulation's groups and physics, as a server's
 	if a.opts.Online {
 		so.Ignore = []donburi.IComponentType{gfx.SpriteC} // the server's Arena has no sprites
 	}

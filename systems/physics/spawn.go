@@ -3,6 +3,7 @@ package physics
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/fixedstep/fixedstep/components"
@@ -148,9 +149,21 @@ type BodyOptions struct {
 	// Sprite, if set, is how the entity is drawn: a *gfx.Sprite (package
 	// components/gfx) gives the entity that Sprite, with its origin at the
 	// centre of its Image when OriginX and OriginY are both zero; its Image
-	// must be set. Left nil, as a server's simulation leaves it, the
-	// entity has no look.
+	// must be set. Left nil (or a nil *gfx.Sprite), as a server's
+	// simulation leaves it, the entity has no look.
 	Sprite Look
+}
+
+// lookOf returns o's look, nil for none: a nil pointer in the interface (a
+// *gfx.Sprite left nil) is none too.
+func lookOf(o *BodyOptions) Look {
+	if o.Sprite == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(o.Sprite); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	return o.Sprite
 }
 
 // Look is a component that says how an entity is drawn, given to a spawn
@@ -352,8 +365,8 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 	mustNonNegative(fn, "Friction", o.Friction)
 	mustNonNegative(fn, "Elasticity", o.Elasticity)
 	checkCollisionType(fn, o)
-	if o.Sprite != nil {
-		if err := o.Sprite.CheckLook(); err != nil {
+	if l := lookOf(o); l != nil {
+		if err := l.CheckLook(); err != nil {
 			panic(fmt.Sprintf("systems: %s: %v", fn, err))
 		}
 	}
@@ -406,6 +419,7 @@ func shapeSettings(s *cp.Shape, o *BodyOptions) {
 // spawnEntity spawns body and shapes with the look of o and comps (those
 // that Spawn or the look adds anyway left out, so that none is there twice).
 func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions, comps []donburi.IComponentType) donburi.Entity {
+	look := lookOf(o)
 	t := o.CollisionType
 	if o.OneWay != (cp.Vector{}) {
 		t = OneWayCollisionType
@@ -425,18 +439,18 @@ func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions,
 			panic("systems: spawn: a nil component type")
 		}
 		if c.Id() == components.TransformC.Id() || c.Id() == components.BodyC.Id() || c.Id() == components.ShapeC.Id() ||
-			o.Sprite != nil && c.Id() == o.Sprite.LookType().Id() ||
+			look != nil && c.Id() == look.LookType().Id() ||
 			slices.ContainsFunc(extra, func(x donburi.IComponentType) bool { return x.Id() == c.Id() }) {
 			continue
 		}
 		extra = append(extra, c)
 	}
-	if o.Sprite != nil {
-		extra = append(extra, o.Sprite.LookType())
+	if look != nil {
+		extra = append(extra, look.LookType())
 	}
 	e := p.Spawn(body, shapes, extra...)
-	if o.Sprite != nil {
-		o.Sprite.SetLook(p.world.Entry(e))
+	if look != nil {
+		look.SetLook(p.world.Entry(e))
 	}
 	if t == OneWayCollisionType {
 		OneWayC.SetValue(p.world.Entry(e), OneWay{Normal: o.OneWay.Normalize()})

@@ -208,6 +208,11 @@ func TestSpawnEntityComponents(t *testing.T) {
 		if s := gfx.SpriteC.Get(w.Entry(e)); s.OriginX != 3 || s.OriginY != 0 {
 			t.Errorf("origin set by the game was changed: %v, %v", s.OriginX, s.OriginY)
 		}
+		var none *gfx.Sprite // a look function's "no sprite"
+		e = p.SpawnCircle(4, &physics.BodyOptions{Sprite: none})
+		if w.Entry(e).HasComponent(gfx.SpriteC) {
+			t.Error("a nil *gfx.Sprite gave the entity a Sprite")
+		}
 	})
 }
 

@@ -81,7 +81,9 @@ func (s *Stage) Text(dst *ebiten.Image, str string, x, y, size float64, c color.
 // a decoration, a marker, anything a game moves by its Transform
 // (components.Transform.Set) rather than by physics. The component types
 // comps are added too, at their zero values (TransformC and SpriteC among
-// them are not added twice). It returns the entity.
+// them are not added twice). It returns the entity. The entity is game
+// state like any other (see Options.Ignore): a simulation that must match
+// one run without graphics spawns its decorations itself.
 func (s *Stage) SpawnSprite(x, y float64, sp *gfx.Sprite, comps ...donburi.IComponentType) donburi.Entity {
 	types := []donburi.IComponentType{components.TransformC, gfx.SpriteC}
 	for _, c := range comps {

@@ -94,11 +94,24 @@ type Options struct {
 
 	// Ignore leaves component types out of the default checksum: state that
 	// is presentation only (an animation's frame, a particle), which may
-	// differ between runs without the game differing.
+	// differ between runs without the game differing. A window whose
+	// checksums must equal those of its simulation run without graphics (a
+	// server's) ignores gfx.SpriteC, and adds no entities of its own: an
+	// entity counts by its id and its other components (a decoration of
+	// SpawnSprite has a Transform), so the simulation spawns such entities
+	// itself, with a look only when dressed (as the Arena's wall tiles).
 	Ignore []donburi.IComponentType
 
 	// OnRelease, if set, is told what Release found left.
 	OnRelease func(Leftovers)
+}
+
+// FromCore returns the Options of a stage whose simulation is made with c
+// (its groups, physics, checksum and ignored types), the window's other
+// settings at their defaults: a game builds the same simulation on a
+// core.Stage where there is no window (a server) and on a Stage in one.
+func FromCore(c core.Options) Options {
+	return Options{Groups: c.Groups, Physics: c.Physics, Checksum: c.Checksum, Ignore: c.Ignore}
 }
 
 // Leftovers is what a stage still held after releasing: all zero, and the

@@ -16,9 +16,22 @@
 //	tick, sum, err := r.Step(inputs) // inputs[p]: player p's input for the tick
 //	r.Close()
 //
-// A Runner is used from one goroutine at a time; between two calls to Step
-// the scene's world may be read from that goroutine (the scene waits inside
-// the loop, not running).
+// A Runner is used from one goroutine at a time. From New on, and between
+// two calls to Step, the scene's world may be read from that goroutine (the
+// scene waits inside the loop, not running): a bot reads the first scene,
+// built by New, for tick 1's input as an engine.TickInput would. Once the
+// run has ended (Step returned ErrDone, or the tick Options.Ticks), its
+// last scene has released its world.
+//
+// A bot's held input becomes a tick's input with the presses and releases
+// since the player's input of the tick before, as a server derives them:
+//
+//	for p := range in {
+//		prev := in[p]
+//		in[p] = input.State{}
+//		bot(p, &in[p])
+//		in[p].DeriveEdges(&prev)
+//	}
 package sim
 
 import (
@@ -63,8 +76,9 @@ type Runner struct {
 
 // New starts a run of the scene chain that begins with first. The scene
 // must give the loop its state checksum (Loop.SetChecksum) and its state
-// (Loop.SetSceneState): a networked run needs both. Nothing runs until the
-// first Step.
+// (Loop.SetSceneState): a networked run needs both. New runs the loop up
+// to its first tick: the first scene is built, and waits for Step to give
+// tick 1's input.
 func New(first engine.Scene, opts Options) (*Runner, error) {
 	if opts.Players < 1 || opts.Players > input.MaxPlayers {
 		return nil, fmt.Errorf("sim: %d players: a run has 1 to %d", opts.Players, input.MaxPlayers)
@@ -91,6 +105,9 @@ func New(first engine.Scene, opts Options) (*Runner, error) {
 		r.session.yield = yield
 		r.err = engine.Run(first, eo)
 	})
+	if _, ok := r.next(); !ok { // the run ended before its first tick
+		r.ended = true
+	}
 	return r, nil
 }
 

@@ -173,6 +173,8 @@ func (s *Stage) Ended() bool { return s.ended }
 // groups, hands every event to the scheduler (input, update and render
 // systems) until a system calls End or the loop stops, and returns the next
 // scene, or the loop's error. It gives the loop the state checksum first.
+// When it returns, the world is as the last tick left it (a final score
+// may be read, a checksum taken) until Release.
 func (s *Stage) Run() (engine.Scene, error) {
 	s.Loop.SetChecksum(s.checksum)
 	s.Loop.SetSceneState(&sceneState{s: s})
