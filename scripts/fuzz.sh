@@ -22,6 +22,7 @@ targets=(
   ./engine FuzzParseSave
   ./engine FuzzConfig
   ./engine/netplay FuzzTake
+  ./engine/online/wire FuzzDecodeInput
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex
   ./assets FuzzDecodeFont
