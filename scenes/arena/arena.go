@@ -152,7 +152,7 @@ var Groups = []engine.Group{{Name: "physics", Hz: Hz}, {Name: "ai", Hz: systems.
 // StageOptions returns the options of the core.Stage an Arena is built on
 // (a window's stage.Options take the same groups and physics).
 func StageOptions() core.Options {
-	return core.Options{Groups: Groups, Physics: &physics.Config{}}
+	return core.Options{Groups: Groups, Physics: &physics.Config{Damping: 0.6}} // a top-down arena: things slow down on the floor
 }
 
 // Arena is one game of the Arena, built on a stage by Build.
@@ -220,7 +220,6 @@ func (a *Arena) build() {
 		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
 	}
 	w, phys, loop := a.world, a.st.Physics, a.st.Loop
-	phys.Space().SetDamping(0.6) // a top-down arena: things slow down on the floor
 
 	// walls
 	corners := []cp.Vector{{X: 0, Y: 0}, {X: Width, Y: 0}, {X: Width, Y: Height}, {X: 0, Y: Height}, {X: 0, Y: 0}}

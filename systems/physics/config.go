@@ -25,8 +25,8 @@ func (e *ConfigError) Error() string {
 // Validate returns a *ConfigError naming the first field out of
 // range, or nil: Gravity must be finite; Iterations, SleepTimeThreshold,
 // IdleSpeedThreshold, SpatialHashCell, SpatialHashCells and CollisionSlop
-// must be finite and not negative (0 is each one's default), and
-// SpatialHashCells needs SpatialHashCell.
+// must be finite and not negative (0 is each one's default), Damping 0 to
+// 1, and SpatialHashCells needs SpatialHashCell.
 func (c Config) Validate() error {
 	bad := func(field string, v float64, reason string) error {
 		return &ConfigError{Field: field, Value: v, Reason: reason}
@@ -51,6 +51,9 @@ func (c Config) Validate() error {
 		if !finite(f.v) || f.v < 0 {
 			return bad(f.name, f.v, "must be finite and not negative (0 is the default)")
 		}
+	}
+	if !finite(c.Damping) || c.Damping < 0 || c.Damping > 1 {
+		return bad("Damping", c.Damping, "must be 0 to 1 (0 is the default: none)")
 	}
 	if c.SpatialHashCells > 0 && c.SpatialHashCell == 0 {
 		return bad("SpatialHashCells", float64(c.SpatialHashCells), "needs SpatialHashCell, the cell size, to use the spatial hash")
@@ -80,6 +83,9 @@ func (c Config) apply(space *cp.Space) {
 	}
 	if c.CollisionSlop > 0 {
 		space.SetCollisionSlop(c.CollisionSlop)
+	}
+	if c.Damping > 0 {
+		space.SetDamping(c.Damping)
 	}
 }
 

@@ -66,10 +66,15 @@ func TestConfigDefaultsAreCps(t *testing.T) {
 // Every field reaches the space as documented, read back from cp.
 func TestConfigReachesTheSpace(t *testing.T) {
 	cfg := physics.Config{Gravity: cp.Vector{X: 1, Y: 300}, Iterations: 4, SleepTimeThreshold: 0.5,
-		IdleSpeedThreshold: 20, SpatialHashCell: 14, SpatialHashCells: 30_000, CollisionSlop: 0.5}
+		IdleSpeedThreshold: 20, SpatialHashCell: 14, SpatialHashCells: 30_000, CollisionSlop: 0.5, Damping: 0.6}
 	space := physics.New(donburi.NewWorld(), cfg).Space()
-	if space.Gravity() != cfg.Gravity || space.Iterations != 4 || space.SleepTimeThreshold != 0.5 || space.IdleSpeedThreshold != 20 {
-		t.Errorf("gravity %v, iterations %d, sleep %v, idle %v", space.Gravity(), space.Iterations, space.SleepTimeThreshold, space.IdleSpeedThreshold)
+	if space.Gravity() != cfg.Gravity || space.Iterations != 4 || space.SleepTimeThreshold != 0.5 || space.IdleSpeedThreshold != 20 ||
+		space.Damping() != 0.6 {
+		t.Errorf("gravity %v, iterations %d, sleep %v, idle %v, damping %v", space.Gravity(), space.Iterations, space.SleepTimeThreshold,
+			space.IdleSpeedThreshold, space.Damping())
+	}
+	if d := physics.New(donburi.NewWorld(), physics.Config{}).Space().Damping(); d != 1 {
+		t.Errorf("damping %v by default, want 1 (none)", d)
 	}
 	if slop := spaceField(space, "collisionSlop").Float(); slop != 0.5 {
 		t.Errorf("collision slop %v, want 0.5", slop)
@@ -104,6 +109,8 @@ func TestConfigValidate(t *testing.T) {
 		{physics.Config{SpatialHashCell: 14, SpatialHashCells: -1}, "SpatialHashCells"},
 		{physics.Config{SpatialHashCells: 1000}, "SpatialHashCells"},
 		{physics.Config{CollisionSlop: -0.1}, "CollisionSlop"},
+		{physics.Config{Damping: 1.5}, "Damping"},
+		{physics.Config{Damping: nan}, "Damping"},
 	} {
 		err := c.cfg.Validate()
 		var ce *physics.ConfigError

@@ -85,6 +85,11 @@ type Config struct {
 	// corrected per 60 Hz step.
 	CollisionSlop float64
 
+	// Damping is the fraction of its velocity a body keeps each second
+	// (cp's damping): 0.6 slows things down as a floor seen from above
+	// does. 0 means 1: no damping.
+	Damping float64
+
 	// NoCollisionEvents leaves cp's collision callbacks uninstalled: no
 	// CollisionBegin or CollisionSeparate events, and a cheaper step (cp
 	// allocates a lookup key for every handler lookup; with callbacks each
