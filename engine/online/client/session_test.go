@@ -1,0 +1,134 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/heroiclabs/nakama-common/rtapi"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
+)
+
+var _ engine.Session = (*Session)(nil)
+
+// server stands in for the match's messages as the socket's reader queues
+// them (the whole exchange with a real Nakama is server/e2e's TestDemo).
+type server struct {
+	m    *Match
+	prev []input.State
+}
+
+func newServer(t *testing.T, players, seat int) (*server, *Session) {
+	t.Helper()
+	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
+	m := &Match{c: &Client{}, game: game, id: "m1", data: make(chan *rtapi.MatchData, queued)}
+	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Match: "m1", Players: players, Seat: seat, Seed: 7, MaxLead: 120})
+	m.data <- &rtapi.MatchData{OpCode: wire.OpStart, Data: start}
+	s, err := m.Session(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &server{m: m, prev: make([]input.State, players)}, s
+}
+
+// tick queues tick t with every player's stick at x and the checksum sum.
+func (sv *server) tick(t int64, x float64, sum uint64) {
+	in := make([]input.State, len(sv.prev))
+	for p := range in {
+		in[p].SetGamepadAxis(0, input.AxisLeftStickHorizontal, x+0.1*float64(p))
+	}
+	sv.m.data <- &rtapi.MatchData{OpCode: wire.OpTick, Data: wire.AppendTick(nil, t, sum, in, sv.prev)}
+	sv.prev = in
+}
+
+// The loop's side: a tick is ready once the server sent it, runs with the
+// server's inputs, and its checksum is checked; the match's end ends the
+// run once its last tick has run; a different checksum is a desync naming
+// the tick.
+func TestSessionRunsTheServersTicks(t *testing.T) {
+	sv, s := newServer(t, 2, 1)
+	if s.Players() != 2 || s.Start().Seed != 7 || s.Start().Seat != 1 {
+		t.Fatalf("start %+v", s.Start())
+	}
+	if err := s.Poll(); err != nil || s.Ready(1) {
+		t.Fatalf("before any tick: Poll %v, Ready(1) %v", err, s.Ready(1))
+	}
+	sv.tick(1, 0.25, 11)
+	sv.tick(2, 0.5, 22)
+	if err := s.Poll(); err != nil || !s.Ready(2) || s.Ready(3) || s.Confirmed() != 2 {
+		t.Fatalf("after two ticks: Poll %v, Ready(2) %v, Ready(3) %v, Confirmed %d", err, s.Ready(2), s.Ready(3), s.Confirmed())
+	}
+	players := make([]input.State, 2)
+	for tk, sum := range map[int64]uint64{1: 11, 2: 22} {
+		s.Inputs(tk, players)
+		if got := players[1].GamepadAxis(0, input.AxisLeftStickHorizontal); got != 0.25*float64(tk)+0.1 {
+			t.Errorf("tick %d: player 2's stick %v, want the server's %v", tk, got, 0.25*float64(tk)+0.1)
+		}
+		s.Checksum(tk, sum)
+	}
+	if rb, ok := s.Rollback(); ok || s.Hold() {
+		t.Errorf("Rollback %d %v, Hold %v: a server's ticks are final", rb, ok, s.Hold())
+	}
+	if s.Checked() != 2 {
+		t.Errorf("%d ticks checked, want 2", s.Checked())
+	}
+
+	end, _ := json.Marshal(wire.End{Reason: "the game ended", Tick: 3})
+	sv.tick(3, 0.75, 33)
+	sv.m.data <- &rtapi.MatchData{OpCode: wire.OpEnd, Data: end}
+	if err := s.Poll(); err != nil {
+		t.Fatalf("the end arrived with tick 3 not yet run: %v", err)
+	}
+	s.Inputs(3, players)
+	s.Checksum(3, 33)
+	var ended *EndedError
+	if err := s.Poll(); !errors.As(err, &ended) || ended.End.Tick != 3 {
+		t.Fatalf("after the last tick: %v, want an EndedError at tick 3", err)
+	}
+
+	sv, s = newServer(t, 1, 0)
+	sv.tick(1, 0, 11)
+	s.Poll()
+	s.Inputs(1, players[:1])
+	s.Checksum(1, 12)
+	var de *DesyncError
+	if err := s.EndFrame(); !errors.As(err, &de) || de.Tick != 1 || de.Server != 11 || de.Client != 12 {
+		t.Fatalf("a checksum unlike the server's: %v, want a DesyncError at tick 1", err)
+	}
+}
+
+// A frame of a session allocates nothing on the loop's goroutine: taking
+// in a tick, running it, checking it (the local input unchanged).
+func TestSessionFrameAllocatesNothing(t *testing.T) {
+	sv, s := newServer(t, 2, 0)
+	msgs := make([]*rtapi.MatchData, 0, 200)
+	for tk := int64(1); tk <= 200; tk++ {
+		sv.tick(tk, float64(tk%7)/10, uint64(tk))
+		msgs = append(msgs, <-sv.m.data) // made beforehand: the socket's reader makes them
+	}
+	players := make([]input.State, 2)
+	var local input.State
+	s.sent, s.haveSent = local, true // sent before: unchanged, EndFrame sends nothing
+	tk := int64(0)
+	allocs := testing.AllocsPerRun(100, func() {
+		tk++
+		sv.m.data <- msgs[tk-1]
+		if err := s.Poll(); err != nil || !s.Ready(tk) {
+			t.Fatalf("tick %d: %v", tk, err)
+		}
+		s.Local(tk, &local)
+		s.Inputs(tk, players)
+		s.Checksum(tk, uint64(tk))
+		if err := s.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations a frame, want 0", allocs)
+	}
+}
