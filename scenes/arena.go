@@ -56,9 +56,16 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	a.st = st
 	a.game = arena.Build(st.Stage, &arena.Options{
 		Seed: a.opts.Seed, Seconds: a.opts.Seconds, Autopilot: a.opts.Autopilot, Player: a.opts.Player,
-		Churn: a.opts.Churn, Undying: a.opts.Undying, Drift: a.opts.drift,
+		Churn: a.opts.Churn, Undying: a.opts.Undying, Drift: a.opts.drift, IgnoreEsc: a.opts.Online,
 		Looks: &looks{st: st, players: loop.Players()}, Next: a.next,
 	})
+	if a.opts.Online { // Esc leaves the match (the game plays on for the others)
+		st.Sched.AddInput("leave", func(_ donburi.World, ev engine.Event) {
+			if ev.Input.KeyPressed(input.KeyEscape) {
+				loop.Stop()
+			}
+		})
+	}
 	a.render = render.New(st.World)
 	st.Sched.AddRender(0, "floor", func(_ donburi.World, ev engine.Event) {
 		if screen := window.Screen(ev); screen != nil {

@@ -45,8 +45,9 @@ type Options struct {
 	Undying bool
 	// Online makes the Arena play a game server's match (the demo's
 	// -server): its checksum leaves the sprites out, as the server's
-	// simulation has none (arena.Scene), and the game is the run's last
-	// scene.
+	// simulation has none (arena.Scene), Esc leaves the match rather than
+	// ending the game (arena.Options.IgnoreEsc, as the server's), and the
+	// game is the run's last scene.
 	Online bool
 	// Out receives the report of the Arena and the Stress scene when they
 	// end (see Report); nil: none.

@@ -72,3 +72,23 @@ func TestEscGoesBackToTheTitle(t *testing.T) {
 		}
 	}
 }
+
+// In an online match (Options.Online) Esc leaves: the run stops at once,
+// with no Title after the Arena. (The game's own rule of Esc is off there,
+// as in the server's Arena: scenes/arena's TestIgnoreEsc.)
+func TestOnlineEscLeaves(t *testing.T) {
+	var released []string
+	opts := &scenes.Options{Seed: 1, Autopilot: true, Online: true,
+		OnRelease: func(scene string, _ stage.Leftovers) { released = append(released, scene) }}
+	first, _ := scenes.First("arena", opts)
+	esc := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEscape, frame == 30) })
+	var frames int64
+	err := engine.Run(first, &engine.Options{Headless: &engine.Headless{Frames: 600}, Input: esc,
+		OnFinish: func(l *engine.Loop) { frames = l.Stats().Frames }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(released, ","); got != "Arena" || frames > 32 {
+		t.Errorf("scenes released %q after %d frames; want the Arena alone, at frame 30 or so", got, frames)
+	}
+}

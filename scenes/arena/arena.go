@@ -36,7 +36,7 @@ import (
 // change a run's states.
 const (
 	Name    = "arena"
-	Version = "1"
+	Version = "2"
 )
 
 // The Arena's size in world units (one unit is one pixel at zoom 1).
@@ -124,6 +124,10 @@ type Options struct {
 	// Undying keeps the game going when the players' health runs out: then
 	// only its time limit or Esc ends it. For soak tests.
 	Undying bool
+	// IgnoreEsc leaves Esc out of the rules (the first player's Esc ends the
+	// game otherwise): a server's match, which a player leaves by closing
+	// their window rather than by ending everyone's game.
+	IgnoreEsc bool
 	// Looks, if set, dresses the entities for drawing.
 	Looks Looks
 	// Next, if set, is the scene after the game, told how it ended; nil:
@@ -394,13 +398,13 @@ func (a *Arena) hurt(w donburi.World, c physics.Contact) {
 }
 
 // rules ends the game on time, on health or on Esc (the first player's:
-// decided on a tick, so that a replay ends where the recording did), and
-// turns the stars.
+// decided on a tick, so that a replay ends where the recording did; not
+// with Options.IgnoreEsc), and turns the stars.
 func (a *Arena) rules(w donburi.World, ev engine.Event) {
 	a.played = ev.Time
 	score, health := a.Tallies()
 	switch {
-	case ev.Input.KeyPressed(input.KeyEscape):
+	case !a.opts.IgnoreEsc && ev.Input.KeyPressed(input.KeyEscape):
 		a.quit = true
 		a.st.End(a.next(Outcome{Quit: true, Score: score, Health: health, Played: a.played}))
 	case ev.Time >= a.limit || health <= 0 && !a.opts.Undying:

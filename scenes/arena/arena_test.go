@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 )
@@ -53,5 +54,27 @@ func TestSceneRepeats(t *testing.T) {
 	}
 	if a[0] == a[len(a)-1] {
 		t.Error("the state did not change in 3 s of play")
+	}
+}
+
+// Esc (the first player's, on a tick) ends the game, but not with
+// IgnoreEsc, as a server's match has it.
+func TestIgnoreEsc(t *testing.T) {
+	for _, ignore := range []bool{false, true} {
+		sc := &arena.Scene{Options: arena.Options{Seed: 3, Seconds: 2, IgnoreEsc: ignore}}
+		var quit bool
+		var ticks int64
+		after := func(_ *engine.Loop, ev engine.Event) {
+			if ev.Group == 0 {
+				ticks, quit = ev.Tick, sc.Arena.Quit()
+			}
+		}
+		esc := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEscape, frame == 30) })
+		if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, Input: esc, AfterUpdate: after}); err != nil {
+			t.Fatal(err)
+		}
+		if ignore && (quit || ticks != 2*arena.Hz) || !ignore && (!quit || ticks >= 2*arena.Hz) {
+			t.Errorf("IgnoreEsc %v: quit %v after %d ticks", ignore, quit, ticks)
+		}
 	}
 }

@@ -55,9 +55,10 @@ var Spec = sim.Game{
 }
 
 // OptionsFrom returns the options of the Arena a match's seed and settings
-// (see Spec) make.
+// (see Spec) make. A match ignores Esc (Options.IgnoreEsc): a player leaves
+// it, the others play on.
 func OptionsFrom(seed uint64, settings map[string]string) (Options, error) {
-	opts := Options{Seed: seed}
+	opts := Options{Seed: seed, IgnoreEsc: true}
 	for k, v := range settings {
 		switch k {
 		case "undying":
