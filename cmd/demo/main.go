@@ -9,7 +9,7 @@
 //
 // Its command line is cli.App's (-headless, -fps, -seed, -seconds,
 // -record, -replay, -screenshot, -cpuprofile, -host, -join, ...) and its
-// own: -scene, -bodies, -autopilot. Two people play the Arena together
+// own: -scene, -bodies, -autopilot, -undying, -churn, -online. Two people play the Arena together
 // with -host :7777 on one machine and -join HOST:7777 on the other (each
 // with their own keys or pad; -autopilot lets a pilot play for one). With
 // -server URL it plays an online match of the Arena on a game server
@@ -18,6 +18,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -41,6 +42,10 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 	scene := fs.String("scene", "", "the first scene: title, arena or stress (default title; arena headless)")
 	fs.IntVar(&opts.Bodies, "bodies", 1000, "bodies in the Stress scene")
 	fs.BoolVar(&opts.Autopilot, "autopilot", false, "a seeded autopilot plays the Arena (default on headless)")
+	fs.BoolVar(&opts.Undying, "undying", false, "the Arena goes on when the players' health runs out, until its time does")
+	fs.IntVar(&opts.Churn, "churn", 0, "props the Arena replaces every second (spawning and despawning)")
+	online := fs.Bool("online", false, "play the Arena as a game server's match does (-server sets it; "+
+		"a recording of a match keeps it, and so replays it)")
 	return func() (engine.Scene, error) {
 		if app.Headless() { // nobody plays: the Arena, for ten seconds, by the autopilot
 			app.Default("scene", "arena")
@@ -51,16 +56,22 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 			}
 		}
 		opts.Seed, opts.Seconds, opts.Player = app.Seed(), app.Seconds(), app.Player()
-		if app.OnServer() { // the server's match: the Arena with its seed and settings, to its end
+		if app.OnServer() { // the server's match: the Arena with its settings, recorded as flags
 			ao, err := arena.OptionsFrom(app.Seed(), app.ServerSettings())
 			if err != nil {
 				return nil, err
 			}
-			opts.Online, opts.Seconds, opts.Undying, opts.Churn = true, 0, ao.Undying, ao.Churn
+			for name, value := range map[string]string{"online": "true", "undying": fmt.Sprint(ao.Undying), "churn": fmt.Sprint(ao.Churn)} {
+				if err := fs.Set(name, value); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if *online { // to its end, with the server's rules
 			if *scene != "" && *scene != "arena" {
 				return nil, &cli.FlagError{Flag: "scene", Value: *scene, Reason: "an online match plays the arena"}
 			}
-			*scene = "arena"
+			*scene, opts.Online, opts.Seconds = "arena", true, 0
 		}
 		if err := opts.Validate(); err != nil {
 			return nil, &cli.FlagError{Reason: "-" + err.Error()}

@@ -544,8 +544,9 @@ func TestComeBack(t *testing.T) {
 
 // The demo plays the server's Arena (-server): two headless demos find a
 // match of two together, play it to its end with their autopilots, and
-// check every tick against the server's checksum; a demo in a window
-// (under the test's display) plays a match of one and draws it.
+// check every tick against the server's checksum; one's recording of the
+// match replays alone, every checksum matching; a demo in a window (under
+// the test's display) plays a match of one and draws it.
 func TestDemo(t *testing.T) {
 	srv := nakamatest.Start(t)
 	dir := t.TempDir()
@@ -560,8 +561,13 @@ func TestDemo(t *testing.T) {
 	outs := make([]bytes.Buffer, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
+	rec := filepath.Join(dir, "match.input")
 	for i := range outs {
-		cmd := exec.Command(bin, slices.Concat([]string{"-headless", "-players", "2"}, online)...)
+		args := slices.Concat([]string{"-headless", "-players", "2"}, online)
+		if i == 0 {
+			args = append(args, "-record", rec)
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -575,12 +581,17 @@ func TestDemo(t *testing.T) {
 			t.Errorf("demo %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out.String())
 		}
 	}
+	// The match's recording replays alone, every checksum matching.
+	out, err := exec.Command(bin, "-headless", "-replay", rec).CombinedOutput()
+	if replayed := fmt.Sprintf("every checksum matched (%d checked)", seconds*hz); err != nil || !strings.Contains(string(out), replayed) {
+		t.Errorf("replaying the match: %v; want %q in:\n%s", err, replayed, out)
+	}
 
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("no display (DISPLAY is empty) for the window: make test runs this under Xvfb")
 	}
 	shot := filepath.Join(dir, "demo.png")
-	out, err := exec.Command(bin, slices.Concat([]string{"-players", "1", "-screenshot", shot, "-frames", "90"}, online)...).CombinedOutput()
+	out, err = exec.Command(bin, slices.Concat([]string{"-players", "1", "-screenshot", shot, "-frames", "90"}, online)...).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "online: player 1 of 1 in match ") {
 		t.Fatalf("the demo in a window: %v\n%s", err, out)
 	}
