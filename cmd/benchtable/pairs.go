@@ -55,7 +55,7 @@ var pairs = []pair{
 	{"transform sync", "BenchmarkTransformSync/engine", "BenchmarkTransformSync/go-slice"},
 	// systems/ai_test.go
 	{"AI", "BenchmarkAI", "BenchmarkAIRaw"},
-	// systems/render_test.go: the render system against a raw DrawImage
+	// systems/render/render_test.go: the render system against a raw DrawImage
 	// loop and a raw DrawTriangles32 call, both with everything precomputed.
 	{"render", "BenchmarkRender", "BenchmarkRenderRaw"},
 	{"render", "BenchmarkRender", "BenchmarkRenderRawTriangles"},
