@@ -31,7 +31,8 @@ import (
 func main() {
 	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
-		PerPlayer: []string{"autopilot"}, Online: &arena.Spec}
+		PerPlayer: []string{"autopilot"}, Online: &arena.Spec,
+		RecordedWhenSet: []string{"undying", "churn", "online"}} // newer than the golden recordings
 	app.Main(demo(app))
 }
 

@@ -128,6 +128,13 @@ type App struct {
 	// joiner keeps its own.
 	PerPlayer []string
 
+	// RecordedWhenSet names game flags that recordings keep only when set
+	// away from their defaults: flags a game added after recordings were
+	// made, so that a run that leaves them alone records what it recorded
+	// before, byte for byte (a recording without them replays with their
+	// defaults).
+	RecordedWhenSet []string
+
 	// Online, if set, is the game a game server plays (engine/online/sim:
 	// its name and version): -server URL then plays a match of it found
 	// (or made) on that server, in the window (see online.go). Nil: no
@@ -750,9 +757,11 @@ func checkWritable(path string) error {
 func (a *App) settings() map[string]string {
 	m := map[string]string{}
 	a.flags.VisitAll(func(f *flag.Flag) {
-		if !unrecordedStandard(f.Name) && !slices.Contains(a.Unrecorded, f.Name) {
-			m[f.Name] = f.Value.String()
+		if unrecordedStandard(f.Name) || slices.Contains(a.Unrecorded, f.Name) ||
+			slices.Contains(a.RecordedWhenSet, f.Name) && f.Value.String() == f.DefValue {
+			return
 		}
+		m[f.Name] = f.Value.String()
 	})
 	return m
 }

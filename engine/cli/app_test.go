@@ -305,3 +305,28 @@ func (p *cart) step(dt float64, push bool) {
 	p.v += a * dt
 	p.x += p.v * dt
 }
+
+// A flag in App.RecordedWhenSet is kept in a recording only when set away
+// from its default, and a recording without it replays with its default.
+func TestAppRecordedWhenSet(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		speed string
+		kept  bool
+	}{{"1", false}, {"1.5", true}} {
+		rec := filepath.Join(dir, "run-"+c.speed+".input")
+		g := newAppGame()
+		g.app.RecordedWhenSet = []string{"speed"}
+		if out, err := g.run("-headless", "-seconds", "1", "-speed", c.speed, "-record", rec); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		lg, err := engine.LoadInputLog(rec)
+		if v, ok := lg.Settings["speed"]; err != nil || ok != c.kept || c.kept && v != c.speed {
+			t.Fatalf("-speed %s: settings %v (%v), want speed kept: %v", c.speed, lg.Settings, err, c.kept)
+		}
+		g = newAppGame()
+		if out, err := g.run("-headless", "-replay", rec); err != nil || fmt.Sprint(g.seen) != c.speed {
+			t.Fatalf("replaying -speed %s: speed %v, %v\n%s", c.speed, g.seen, err, out)
+		}
+	}
+}
