@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"os"
@@ -422,23 +423,7 @@ func TestWindows(t *testing.T) {
 			t.Errorf("window %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out.String())
 		}
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	colors := map[color.RGBA]int{}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y += 2 {
-		for x := b.Min.X; x < b.Max.X; x += 2 {
-			r, g, bl, a := img.At(x, y).RGBA()
-			colors[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}]++
-		}
-	}
+	colors, b := pictureColors(t, shot)
 	ball := color.RGBA{0xf0, 0xe0, 0x60, 0xff}
 	if colors[ball] == 0 || colors[color.RGBA{0xff, 0xff, 0xff, 0xff}] == 0 {
 		t.Errorf("the picture (%v, %d colours) shows no ball or no white paddle of its own", b, len(colors))
@@ -595,7 +580,18 @@ func TestDemo(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "online: player 1 of 1 in match ") {
 		t.Fatalf("the demo in a window: %v\n%s", err, out)
 	}
-	f, err := os.Open(shot)
+	colors, b := pictureColors(t, shot)
+	floor := color.RGBA{34, 40, 52, 255}
+	if n := b.Dx() * b.Dy() / 4; colors[floor] < n/2 || len(colors) < 20 {
+		t.Errorf("the picture (%v) has %d pixels of the floor of %d sampled and %d colours: the Arena is not drawn", b, colors[floor], n, len(colors))
+	}
+}
+
+// pictureColors counts the colours of every other pixel of every other row
+// of the PNG at path, and returns its bounds.
+func pictureColors(t *testing.T, path string) (map[color.RGBA]int, image.Rectangle) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,8 +608,5 @@ func TestDemo(t *testing.T) {
 			colors[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}]++
 		}
 	}
-	floor := color.RGBA{34, 40, 52, 255}
-	if n := b.Dx() * b.Dy() / 4; colors[floor] < n/2 || len(colors) < 20 {
-		t.Errorf("the picture (%v) has %d pixels of the floor of %d sampled and %d colours: the Arena is not drawn", b, colors[floor], n, len(colors))
-	}
+	return colors, b
 }
