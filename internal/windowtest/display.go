@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/damage"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -129,11 +131,60 @@ func (d *Display) Env(env []string) []string {
 // that its connections' goroutines read: it is set here, before any.
 func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
-// DialDisplay connects to the X server named (":N").
+// DialDisplay connects to the X server named (":N"; "" for $DISPLAY).
 func DialDisplay(name string) (*Client, error) {
+	registerDamage(name)
 	conn, err := xgb.NewConnDisplay(name)
 	if err != nil {
 		return nil, fmt.Errorf("connect to X %s: %w", name, err)
 	}
 	return &Client{conn: conn, screen: xproto.Setup(conn).DefaultScreen(conn), atoms: map[string]xproto.Atom{}}, nil
+}
+
+// damageNumbers are the DAMAGE extension's first event and error numbers,
+// as damage.Init registered its constructors for them in xgb's global
+// tables, once for the process (ok false: it could not).
+var damageNumbers struct {
+	once                   sync.Once
+	firstEvent, firstError byte
+	ok                     bool
+}
+
+// registerDamage runs damage.Init once, on a connection of its own, before
+// the first Client connects. damage.Init writes xgb's global tables of event
+// and error constructors, which every connection's reader goroutine reads
+// as events arrive: run for each connection, as tests start one program
+// after another in one process, it races with the readers of connections
+// still open. Once is enough: the servers here are one Xvfb, which numbers
+// its extensions the same each time; useDamage checks that it did.
+func registerDamage(display string) {
+	damageNumbers.once.Do(func() {
+		conn, err := xgb.NewConnDisplay(display)
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		r, err := xproto.QueryExtension(conn, uint16(len("DAMAGE")), "DAMAGE").Reply()
+		if err != nil || !r.Present || damage.Init(conn) != nil {
+			return
+		}
+		damageNumbers.firstEvent, damageNumbers.firstError, damageNumbers.ok = r.FirstEvent, r.FirstError, true
+	})
+}
+
+// useDamage readies conn for DAMAGE requests as damage.Init does, without
+// writing xgb's global tables (registerDamage did): false if the server
+// has no DAMAGE, or numbers it otherwise than the tables do.
+func useDamage(conn *xgb.Conn) bool {
+	if !damageNumbers.ok {
+		return false
+	}
+	r, err := xproto.QueryExtension(conn, uint16(len("DAMAGE")), "DAMAGE").Reply()
+	if err != nil || !r.Present || r.FirstEvent != damageNumbers.firstEvent || r.FirstError != damageNumbers.firstError {
+		return false
+	}
+	conn.ExtLock.Lock()
+	conn.Extensions["DAMAGE"] = r.MajorOpcode
+	conn.ExtLock.Unlock()
+	return true
 }

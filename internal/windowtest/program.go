@@ -157,7 +157,7 @@ func (p *Program) await(stall time.Duration, cond func() bool) error {
 // extension it counts nothing: the output is then the only progress seen.
 func (p *Program) countFrames() (count func() int, stop func()) {
 	none := func() int { return 0 }
-	if damage.Init(p.conn) != nil {
+	if !useDamage(p.conn) {
 		return none, func() {}
 	}
 	if _, err := damage.QueryVersion(p.conn, 1, 1).Reply(); err != nil {

@@ -33,13 +33,7 @@ type Client struct {
 }
 
 // Dial connects to the server named by $DISPLAY.
-func Dial() (*Client, error) {
-	conn, err := xgb.NewConn()
-	if err != nil {
-		return nil, fmt.Errorf("connect to X: %w", err)
-	}
-	return &Client{conn: conn, screen: xproto.Setup(conn).DefaultScreen(conn), atoms: map[string]xproto.Atom{}}, nil
-}
+func Dial() (*Client, error) { return DialDisplay("") }
 
 // Close closes the connection.
 func (x *Client) Close() { x.conn.Close() }
