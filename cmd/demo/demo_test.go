@@ -417,6 +417,64 @@ func TestRewindInAWindow(t *testing.T) {
 	}
 }
 
+// In a window with two CPUs or more (GOMAXPROCS), a frame's ticks run
+// while the frame before is presented (window.Options.Serial); -serial runs
+// them one after the other. The Arena on autopilot, recorded with a
+// checksum every tick, is the same run either way: the same ticks and final
+// checksum, and each window's recording replays headless with every tick's
+// checksum matching.
+func TestPipelinedWindowIsTheSerialRun(t *testing.T) {
+	needDisplay(t)
+	windowRun := func(extra ...string) (out, rec string) {
+		t.Helper()
+		rec = filepath.Join(t.TempDir(), "run.input")
+		args := append([]string{"-scene", "arena", "-autopilot", "-seconds", "4", "-seed", "9", "-record", rec}, extra...)
+		cmd := exec.Command(demoBin, args...)
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=2") // pipelined by default, whatever this machine's CPUs
+		p, err := windowtest.Start(cmd, "fixedstep demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		out, err = p.Wait(windowtest.Stall)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return out, rec
+	}
+	pipelinedRE := regexp.MustCompile(`\nwindow: (\d+) frames, (\d+) pipelined`)
+	frames := func(out string) (drawn, pipelined int) {
+		t.Helper()
+		m := pipelinedRE.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no window line:\n%s", out)
+		}
+		drawn, _ = strconv.Atoi(m[1])
+		pipelined, _ = strconv.Atoi(m[2])
+		return drawn, pipelined
+	}
+	pipeOut, pipeRec := windowRun()
+	serialOut, serialRec := windowRun("-serial")
+	if d, p := frames(pipeOut); p == 0 || p > d {
+		t.Errorf("the default window run pipelined %d of %d frames", p, d)
+	}
+	if _, p := frames(serialOut); p != 0 {
+		t.Errorf("-serial pipelined %d frames", p)
+	}
+	const ran = "run: 1 scenes (Arena), 240 ticks"
+	sum := checksumRE.FindString(pipeOut)
+	if !strings.Contains(pipeOut, ran) || !strings.Contains(serialOut, ran) || sum == "" || checksumRE.FindString(serialOut) != sum {
+		t.Fatalf("pipelined:\n%s\nserial:\n%s", pipeOut, serialOut)
+	}
+	for _, rec := range []string{pipeRec, serialRec} {
+		replay, code := output(t, "-headless", "-replay", rec)
+		if m := replayedRE.FindStringSubmatch(replay); code != 0 || m == nil || m[3] != "240" || checksumRE.FindString(replay) != sum {
+			t.Fatalf("replaying %s: exit %d\n%s", rec, code, replay)
+		}
+	}
+	t.Logf("pipelined:\n%s\nserial:\n%s", pipeOut, serialOut)
+}
+
 // Without a display the windowed demo exits 1 and says what to do.
 func TestNoDisplaySaysWhatToDo(t *testing.T) {
 	cmd := exec.Command(demoBin, "-scene", "arena")

@@ -23,6 +23,12 @@
 //
 //	go run ./cmd/stutter -gc 100,400,off:1GiB -count 6                  # headless
 //	xvfb-run -a go run ./cmd/stutter -window -seconds 20 -gc 100,400    # in a window
+//	xvfb-run -a go run ./cmd/stutter -window -serial -gc 100            # ticks and drawing not pipelined
+//
+// A window run is named mode=window when its ticks ran pipelined with its
+// drawing (window.Options.Serial), mode=window-serial when not (-serial, or
+// GOMAXPROCS=1); it also reports its frames a second, the frames pipelined
+// and GOMAXPROCS.
 package main
 
 import (
@@ -40,6 +46,7 @@ func main() {
 	flag.Float64Var(&cfg.seconds, "seconds", 60, "game seconds measured, after -skip")
 	flag.Float64Var(&cfg.skip, "skip", 5, "game seconds left out at the start (the pour)")
 	flag.BoolVar(&cfg.window, "window", false, "run in a window (real clock, vsync) instead of headless")
+	flag.BoolVar(&cfg.serial, "serial", false, "in a window, run ticks and drawing one after the other (window.Options.Serial) instead of pipelined")
 	flag.BoolVar(&cfg.sleeping, "sleeping", false, "keep the scene's sleeping on (off by default: a resting pile that sleeps allocates nothing and shows no stutter)")
 	flag.StringVar(&gc, "gc", "100,400,off:1GiB", "garbage collector settings, comma-separated: GOGC values, or GOGC:GOMEMLIMIT")
 	flag.IntVar(&cfg.count, "count", 1, "runs of each setting")
@@ -64,6 +71,7 @@ type config struct {
 	bodies        int
 	seconds, skip float64
 	window        bool
+	serial        bool
 	sleeping      bool
 	settings      []gcSetting
 	checksumEvery int // 0: the run is not recorded

@@ -64,7 +64,7 @@ func Run(cfg config, out io.Writer) error {
 // copying its result line to out.
 func runChild(self string, cfg config, s gcSetting, out io.Writer) error {
 	args := []string{"-child", fmt.Sprint("-bodies=", cfg.bodies), fmt.Sprint("-seconds=", cfg.seconds),
-		fmt.Sprint("-skip=", cfg.skip), fmt.Sprint("-window=", cfg.window), fmt.Sprint("-sleeping=", cfg.sleeping),
+		fmt.Sprint("-skip=", cfg.skip), fmt.Sprint("-window=", cfg.window), fmt.Sprint("-serial=", cfg.serial), fmt.Sprint("-sleeping=", cfg.sleeping),
 		fmt.Sprint("-checksum-every=", cfg.checksumEvery), fmt.Sprint("-keyframes=", cfg.keyframes)}
 	cmd := exec.Command(self, args...)
 	cmd.Env = append(withoutGCEnv(os.Environ()), "GOGC="+s.GOGC)
@@ -136,6 +136,10 @@ type result struct {
 	gcPauses time.Duration   // stop-the-world pauses in it, in total
 	heapPeak uint64          // the largest heap goal seen, bytes
 	dropped  time.Duration   // game time the loop gave up (ticks too slow to catch up)
+	// pipelined counts the frames whose ticks ran beside the presentation
+	// of the frame before (a window's, window.PipelinedFrames), over the
+	// whole run.
+	pipelined int64
 }
 
 // measure runs the Stress scene once, as cfg says, in this process.
@@ -164,7 +168,8 @@ func measure(cfg config) (*result, error) {
 	runtime.LockOSThread() // headless, the scene runs here: threadTime reads this thread
 	defer runtime.UnlockOSThread()
 	if cfg.window {
-		err = window.Run(first, eopts, &window.Options{Title: "stutter", Width: 960, Height: 540, ScreenWidth: 960, ScreenHeight: 540})
+		err = window.Run(first, eopts, &window.Options{Title: "stutter", Width: 960, Height: 540, ScreenWidth: 960, ScreenHeight: 540, Serial: cfg.serial})
+		r.pipelined = window.PipelinedFrames()
 	} else {
 		eopts.Headless = &engine.Headless{FPS: 60}
 		err = engine.Run(first, eopts)
@@ -264,9 +269,14 @@ func (p *probe) stop() {
 
 // line is the run's result in `go test -bench` format.
 func (r *result) line(cfg config, s gcSetting) string {
-	mode := "headless"
+	mode, window := "headless", ""
 	if cfg.window {
 		mode = "window"
+		if r.pipelined == 0 {
+			mode = "window-serial"
+		}
+		window = fmt.Sprintf("\t%.2f fps\t%d pipelined-frames\t%d procs",
+			float64(len(r.frames))/r.wall.Seconds(), r.pipelined, runtime.GOMAXPROCS(0))
 	}
 	name := fmt.Sprintf("BenchmarkStutter/mode=%s/bodies=%d/%s", mode, cfg.bodies, s.name())
 	if cfg.checksumEvery > 0 || cfg.keyframes > 0 {
@@ -278,9 +288,9 @@ func (r *result) line(cfg config, s gcSetting) string {
 	if threadCPUUsable(cfg) {
 		cpu = fmt.Sprintf("\t%s tick-cpu-p50-ms\t%s tick-cpu-p99-ms", ms(cp.p50), ms(cp.p99))
 	}
-	return fmt.Sprintf("%s\t%d\t%d ns/op\t%s tick-p50-ms\t%s tick-p99-ms\t%s tick-max-ms%s\t%s frame-p50-ms\t%s frame-p99-ms\t%s frame-max-ms\t%d gc-cycles\t%s gc-pause-ms\t%.1f heap-goal-MiB\t%s dropped-ms",
+	return fmt.Sprintf("%s\t%d\t%d ns/op\t%s tick-p50-ms\t%s tick-p99-ms\t%s tick-max-ms%s\t%s frame-p50-ms\t%s frame-p99-ms\t%s frame-max-ms\t%d gc-cycles\t%s gc-pause-ms\t%.1f heap-goal-MiB\t%s dropped-ms%s",
 		name, 1, r.wall.Nanoseconds(), ms(tp.p50), ms(tp.p99), ms(tp.max), cpu, ms(fp.p50), ms(fp.p99), ms(fp.max),
-		r.gcCycles, ms(r.gcPauses), float64(r.heapPeak)/(1<<20), ms(r.dropped))
+		r.gcCycles, ms(r.gcPauses), float64(r.heapPeak)/(1<<20), ms(r.dropped), window)
 }
 
 // threadCPUUsable reports whether the tick's thread CPU time means anything

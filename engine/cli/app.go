@@ -59,6 +59,8 @@ import (
 //	                  check every tick's state is the same (a scene on stage.Stage; 0: off)
 //	-keyframes N      in a window, a keyframe every N ticks for a step back (default
 //	                  engine.DefaultKeyframes; 0: none, a step back re-runs the run)
+//	-serial           in a window, each frame's ticks and drawing one after the other
+//	                  (by default, with two CPUs or more, they are pipelined)
 //	-volume V         the sounds' volume, 0 to 1 (default 1); -mute plays none
 //	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
 //	-load FILE        go on from a save: its seed and settings too; the saved run is
@@ -147,7 +149,8 @@ type App struct {
 
 	flags                        *flag.FlagSet
 	headless, realtime, detail   bool
-	mute                         bool
+	mute, serial                 bool
+	windowFrames, pipelined      int64 // a window run's frames, and those pipelined (the summary's)
 	volume                       float64
 	dumpAt, shotAt, saveAt       string
 	save, load                   string
@@ -293,6 +296,8 @@ var baseFlags = []standardFlag{
 			}
 			return nil
 		}},
+	{name: "serial", value: func(a *App) any { return &a.serial },
+		usage: "in a window, run each frame's ticks and its drawing one after the other (by default, with more than one CPU, a frame's ticks run while the frame before is presented: see window.Options.Serial)"},
 	{name: "volume", value: func(a *App) any { return &a.volume }, def: 1.0,
 		usage: "the sounds' volume, from 0 to 1",
 		check: func(a *App) error {
@@ -633,7 +638,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	window.SetMuted(a.mute)
 	var sounds int64
 	var netStats engine.SessionStats
-	opts.OnFinish = func(l *engine.Loop) { sounds, netStats = l.Stats().Sounds, l.SessionStats() }
+	opts.OnFinish = func(l *engine.Loop) {
+		sounds, netStats, a.windowFrames = l.Stats().Sounds, l.SessionStats(), l.Stats().Frames
+	}
 	var probe *realtimeProbe
 	if a.realtime {
 		probe = newRealtimeProbe(a.seconds)
@@ -646,7 +653,10 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if a.Headless() {
 		runErr = engine.Run(scene, opts)
 	} else {
-		runErr = window.Run(scene, opts, &a.Window)
+		win := a.Window
+		win.Serial = win.Serial || a.serial
+		runErr = window.Run(scene, opts, &win)
+		a.pipelined = window.PipelinedFrames()
 	}
 	sig := signalled()
 	if sig != nil && errors.Is(runErr, context.Canceled) {

@@ -21,6 +21,9 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 	if probe != nil {
 		fmt.Fprintln(out, probe.line())
 	}
+	if !a.Headless() {
+		fmt.Fprintf(out, "window: %d frames, %d pipelined (their ticks ran while the frame before was presented)\n", a.windowFrames, a.pipelined)
+	}
 	if replay != nil {
 		r := replay.Replayed()
 		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)

@@ -22,6 +22,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -37,7 +38,20 @@ import (
 // it waits to render; Draw resumes it to render, until it waits for the next
 // frame. The coroutine is created inside the first Update, on ebiten's game
 // goroutine, because a coroutine must be resumed with the OS-thread locking
-// it was created with.
+// it was created with (that goroutine is not locked to a thread, as the
+// worker below is not).
+//
+// Pipelined (see Options.Serial), Draw does not leave the next frame's
+// updates to the next Update: once the scene has drawn, it hands the
+// coroutine to a worker goroutine, which begins the next frame (the clock,
+// and the devices as this frame's Update read them) and runs its ticks
+// while ebiten presents the frame drawn; the next Update waits for the
+// worker instead of resuming the coroutine, and reads the devices for the
+// frame after. One goroutine at a time
+// resumes it, the handover a channel's send and receive, so render systems
+// still read a world nothing changes meanwhile. An Update with no Draw
+// since the worker ran (ebiten skipped Draw) resumes the coroutine itself,
+// as serially.
 
 // Options are the window's. Zero fields take the defaults.
 //
@@ -68,6 +82,20 @@ type Options struct {
 	// PauseOnFocusLoss holds game time while the window is unfocused;
 	// false (the default) keeps it running.
 	PauseOnFocusLoss bool
+	// Serial runs each frame's ticks and its drawing one after the other,
+	// on ebiten's game goroutine. By default, where the process has more
+	// than one CPU (GOMAXPROCS) and outside the browser, they are
+	// pipelined: the next frame's ticks run on a goroutine of their own
+	// while ebiten presents the frame just drawn (its draw commands sent to
+	// the GPU, the buffer swap), so that a frame takes about the longer of
+	// the two instead of their sum. The simulation is the same either way
+	// (the same ticks, inputs and checksums); what pipelining costs is a
+	// frame of latency: a frame's ticks see the devices as they were at the
+	// frame before. Every key press still reaches the game, one shorter
+	// than a frame too. Render systems still run on ebiten's game
+	// goroutine while no tick runs. [PipelinedFrames] counts the frames
+	// pipelined.
+	Serial bool
 }
 
 type phase uint8
@@ -91,6 +119,11 @@ type driver struct {
 	pauseOnFocusLoss bool
 	unfocused        atomic.Bool // the window has no focus (watched under PauseOnFocusLoss)
 	shot             shotRequest // see Screenshot
+
+	// Pipelined, the devices as Update read them, for the frame that
+	// samples next (sampled true): see game.Update.
+	sample  input.State
+	sampled bool
 }
 
 // BeginFrame starts a frame in an Update: the next one, or this one again
@@ -133,8 +166,15 @@ func (d *driver) BeginRender() (any, bool) {
 // Options.PauseOnFocusLoss: the loop holds game time meanwhile.
 func (d *driver) Held() bool { return d.pauseOnFocusLoss && d.unfocused.Load() }
 
-// Sample reads the devices: the loop samples them once a frame.
-func (d *driver) Sample(frame int64, in *input.State) { d.devices.Sample(frame, in) }
+// Sample reads the devices: the loop samples them once a frame, into a
+// zeroed state. Pipelined, it gives the state Update read (see game.Update).
+func (d *driver) Sample(frame int64, in *input.State) {
+	if d.sampled {
+		*in = d.sample
+		return
+	}
+	d.devices.Sample(frame, in)
+}
 
 // EndFrame saves the screenshot asked for, if any, once the scene has
 // drawn the whole frame on the screen Draw gave.
@@ -153,6 +193,34 @@ type game struct {
 	resume   func() (struct{}, bool)
 	finished bool
 	err      error
+
+	// Pipelining: Draw wakes the worker, which resumes the coroutine for
+	// the next frame's updates and sends resume's ok on ran.
+	pipeline bool
+	wake     chan struct{}
+	ran      chan bool
+	ahead    bool // the worker was woken and its ran not yet received
+}
+
+// pipelined counts the frames of the window running (or of the last one)
+// whose ticks ran while ebiten presented the frame before: PipelinedFrames.
+var pipelined atomic.Int64
+
+// PipelinedFrames returns how many frames of the window running, or of the
+// last one run, had their ticks run beside the presentation of the frame
+// before (see [Options].Serial): 0 when serial.
+func PipelinedFrames() int64 { return pipelined.Load() }
+
+// worker resumes the coroutine for the next frame's updates each time Draw
+// wakes it, until the chain ends or wake is closed.
+func (g *game) worker() {
+	for range g.wake {
+		_, ok := g.resume()
+		g.ran <- ok
+		if !ok {
+			return
+		}
+	}
 }
 
 func (g *game) run(yield func(struct{}) bool) {
@@ -168,10 +236,29 @@ func (g *game) Update() error {
 		// another goroutine.
 		g.resume, _ = iter.Pull(g.run)
 	}
+	ranAhead := false // this frame's updates ran after the last Draw
+	if g.ahead {
+		g.ahead = false
+		ranAhead = <-g.ran
+		g.finished = !ranAhead
+	}
 	if g.finished {
 		return ebiten.Termination
 	}
+	if g.pipeline {
+		// The devices are read here, in ebiten's tick, for the frame that
+		// samples next (the one the worker begins after this Draw): ebiten
+		// reports a key pressed and released within one tick as pressed
+		// only during that tick's Update, and the worker runs after it.
+		g.d.sample = input.State{}
+		g.d.devices.Sample(0, &g.d.sample)
+		g.d.sampled = true
+	}
 	g.d.closing = ebiten.IsWindowBeingClosed()
+	if ranAhead {
+		pipelined.Add(1)
+		return nil
+	}
 	g.d.phase, g.d.started = inUpdate, false
 	if _, ok := g.resume(); !ok {
 		g.finished = true
@@ -189,6 +276,11 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.finished = true
 	}
 	g.d.screen = nil
+	if g.pipeline && !g.finished {
+		g.d.phase, g.d.started = inUpdate, false
+		g.ahead = true
+		g.wake <- struct{}{}
+	}
 }
 
 func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
@@ -266,9 +358,21 @@ func Run(first engine.Scene, opts *engine.Options, win *Options) error {
 			<-done
 		}()
 	}
+	g.pipeline = !g.win.Serial && runtime.GOMAXPROCS(0) > 1 && runtime.GOOS != "js"
+	pipelined.Store(0)
+	if g.pipeline {
+		g.wake, g.ran = make(chan struct{}), make(chan bool, 1)
+		go g.worker()
+	}
 	running.Store(g)
 	defer running.Store(nil)
 	err = ebiten.RunGame(g)
+	if g.pipeline {
+		if g.ahead { // ebiten stopped (an error) with the worker running
+			<-g.ran
+		}
+		close(g.wake)
+	}
 	g.d.shot.cancel()
 	switch {
 	case err != nil && g.resume == nil:
