@@ -268,6 +268,10 @@ func (g *game) Update() error {
 }
 
 func (g *game) Draw(screen *ebiten.Image) {
+	if g.ahead { // a Draw with no Update since the last (not under SyncWithFPS): the worker first
+		g.ahead = false
+		g.finished = !<-g.ran
+	}
 	if g.resume == nil || g.finished {
 		return
 	}
