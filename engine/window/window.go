@@ -47,11 +47,10 @@ import (
 // and the devices as this frame's Update read them) and runs its ticks
 // while ebiten presents the frame drawn; the next Update waits for the
 // worker instead of resuming the coroutine, and reads the devices for the
-// frame after. One goroutine at a time
-// resumes it, the handover a channel's send and receive, so render systems
-// still read a world nothing changes meanwhile. An Update with no Draw
-// since the worker ran (ebiten skipped Draw) resumes the coroutine itself,
-// as serially.
+// frame after. One goroutine at a time resumes the coroutine, the handover
+// a channel's send and receive, so render systems still read a world
+// nothing changes meanwhile. An Update with no Draw since the worker ran
+// (ebiten skipped Draw) resumes the coroutine itself, as serially.
 
 // Options are the window's. Zero fields take the defaults.
 //
