@@ -401,26 +401,17 @@ func TestWindows(t *testing.T) {
 	}
 	const seconds = 3
 	shot := filepath.Join(dir, "rally.png")
-	outs := make([]bytes.Buffer, 2)
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i := range outs {
+	outs, errs := runTogether(t, bin, 2, func(i int) []string {
 		args := []string{"-server", srv.URL, "-key", srv.ServerKey, "-players", "2", "-seconds", fmt.Sprint(seconds), "-bot", "-quit"}
 		if i == 0 {
 			args = append(args, "-screenshot", shot)
 		}
-		cmd := exec.Command(bin, args...)
-		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		wg.Go(func() { errs[i] = cmd.Wait() })
-	}
-	wg.Wait()
+		return args
+	})
 	want := fmt.Sprintf("%d ticks checked against the server's checksum", seconds*hz)
 	for i, out := range outs {
-		if errs[i] != nil || !strings.Contains(out.String(), want) {
-			t.Errorf("window %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out.String())
+		if errs[i] != nil || !strings.Contains(out, want) {
+			t.Errorf("window %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out)
 		}
 	}
 	colors, b := pictureColors(t, shot)
@@ -543,27 +534,18 @@ func TestDemo(t *testing.T) {
 	}
 	const seconds = 5
 	online := []string{"-server", srv.URL, "-server-key", srv.ServerKey, "-seconds", fmt.Sprint(seconds), "-autopilot"}
-	outs := make([]bytes.Buffer, 2)
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
 	rec := filepath.Join(dir, "match.input")
-	for i := range outs {
+	outs, errs := runTogether(t, bin, 2, func(i int) []string {
 		args := slices.Concat([]string{"-headless", "-players", "2"}, online)
 		if i == 0 {
 			args = append(args, "-record", rec)
 		}
-		cmd := exec.Command(bin, args...)
-		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		wg.Go(func() { errs[i] = cmd.Wait() })
-	}
-	wg.Wait()
+		return args
+	})
 	want := fmt.Sprintf("%d ticks checked against the server's checksum", seconds*hz)
 	for i, out := range outs {
-		if errs[i] != nil || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), " of 2 in match ") {
-			t.Errorf("demo %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out.String())
+		if errs[i] != nil || !strings.Contains(out, want) || !strings.Contains(out, " of 2 in match ") {
+			t.Errorf("demo %d: %v; want %q in its output:\n%s", i+1, errs[i], want, out)
 		}
 	}
 	// The match's recording replays alone, every checksum matching.
@@ -585,6 +567,29 @@ func TestDemo(t *testing.T) {
 	if n := b.Dx() * b.Dy() / 4; colors[floor] < n/2 || len(colors) < 20 {
 		t.Errorf("the picture (%v) has %d pixels of the floor of %d sampled and %d colours: the Arena is not drawn", b, colors[floor], n, len(colors))
 	}
+}
+
+// runTogether starts n processes of bin at once, the i'th with args(i),
+// and returns what each printed and how each exited once all have.
+func runTogether(t *testing.T, bin string, n int, args func(i int) []string) ([]string, []error) {
+	t.Helper()
+	bufs := make([]bytes.Buffer, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		cmd := exec.Command(bin, args(i)...)
+		cmd.Stdout, cmd.Stderr = &bufs[i], &bufs[i]
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() { errs[i] = cmd.Wait() })
+	}
+	wg.Wait()
+	outs := make([]string, n)
+	for i := range bufs {
+		outs[i] = bufs[i].String()
+	}
+	return outs, errs
 }
 
 // pictureColors counts the colours of every other pixel of every other row

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
+	"github.com/fixedstep/fixedstep/engine/internal/rate"
+)
+
+// The standard flags: their table, how each is defined on a game's flag set,
+// and the checks of their values before anything runs.
+
+// Limits of the standard flags' values, beyond those of the engine: values
+// that would never finish, or finish nothing, are refused.
+const (
+	// MaxFPS is the highest -fps: a headless frame draws, and frames beyond
+	// what any display shows only draw the same ticks again (-fps 1e9
+	// -seconds 2 would draw two billion frames).
+	MaxFPS = 1000.0
+	// MinSeconds is the shortest -seconds but 0 (no limit): a millisecond,
+	// the tick of a 1,000 Hz group; a shorter time would end the run after
+	// its first tick whatever was asked.
+	MinSeconds = 0.001
+)
+
+// A standardFlag is one of the flags every game gets: its name, where its
+// value goes (a pointer to a field of the App) and its default, what -h
+// says of it, whether a recording keeps it, and what it refuses. A new
+// standard flag is an entry here, a field of App, and a line of App's doc.
+type standardFlag struct {
+	name  string
+	value func(a *App) any // *bool, *int, *uint64, *float64 or *string
+	def   any              // nil: the zero value
+	usage string
+	kept  bool               // recordings keep it: it is the run's own
+	check func(a *App) error // nil: every value that parses
+}
+
+// standardFlags are the flags every game gets, in the order -h lists them
+// and their values are checked: baseFlags, then networked play's.
+var standardFlags = slices.Concat(baseFlags, netFlags, onlineFlags)
+
+var baseFlags = []standardFlag{
+	{name: "headless", value: func(a *App) any { return &a.headless },
+		usage: "run without a window: frames at a virtual rate, as fast as they run"},
+	{name: "realtime", value: func(a *App) any { return &a.realtime },
+		usage: "run headless at the speed of the real clock, and report CPU use and tick timing"},
+	{name: "fps", value: func(a *App) any { return &a.fps }, def: 60.0,
+		usage: "the virtual frame rate of -headless",
+		check: func(a *App) error {
+			if !(a.fps >= rate.MinHz && a.fps <= MaxFPS) {
+				return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in [%g, %g] "+
+					"(a display shows a few hundred frames a second; more frames only draw the same ticks again)", rate.MinHz, MaxFPS)}
+			}
+			return nil
+		}},
+	{name: "seed", value: func(a *App) any { return &a.seed }, def: uint64(1), kept: true,
+		usage: "the random seed"},
+	{name: "seconds", value: func(a *App) any { return &a.seconds }, kept: true,
+		usage: "stop once the scenes have run this many seconds of game time (0: no limit)",
+		check: func(a *App) error {
+			limit := float64(math.MaxInt64) / float64(time.Second)
+			if !(a.seconds == 0 || a.seconds >= MinSeconds && a.seconds <= limit) { // NaN too
+				return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
+					"must be 0 (no limit) or a number of seconds in [%g, %.4g] (less is shorter than a tick)", MinSeconds, limit)}
+			}
+			return nil
+		}},
+	{name: "record", value: func(a *App) any { return &a.record },
+		usage: "record the run to this file, written as it runs",
+		check: func(a *App) error {
+			if a.record == "" {
+				return nil
+			}
+			if a.replay != "" && sameFile(a.record, a.replay) {
+				return &FlagError{"record", a.record, "is the file -replay reads (record to another file)"}
+			}
+			if err := checkWritable(a.record); err != nil {
+				return &FlagError{"record", a.record, err.Error()}
+			}
+			return nil
+		}},
+	{name: "replay", value: func(a *App) any { return &a.replay },
+		usage: "replay this recording (its seed and settings too), checking the state every tick"},
+	{name: "screenshot", value: func(a *App) any { return &a.shot },
+		usage: "save the -frames'th frame drawn in the window to this PNG file, then stop",
+		check: func(a *App) error {
+			if a.shot == "" {
+				return nil
+			}
+			if a.Headless() {
+				return &FlagError{"screenshot", a.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
+			}
+			if err := checkWritable(a.shot); err != nil {
+				return &FlagError{"screenshot", a.shot, err.Error()}
+			}
+			return nil
+		}},
+	{name: "frames", value: func(a *App) any { return &a.frames }, def: 120,
+		usage: "the frame -screenshot saves (a window draws as many a second as the display takes)",
+		check: func(a *App) error {
+			if a.frames < 1 {
+				return &FlagError{"frames", fmt.Sprint(a.frames), "must be at least 1"}
+			}
+			return nil
+		}},
+	{name: "screenshot-at", value: func(a *App) any { return &a.shotAt },
+		usage: "save the first frame drawn after tick T of scene S (S:T; T alone: scene 1) to -screenshot's file",
+		check: func(a *App) error {
+			if a.shotAt == "" {
+				return nil
+			}
+			if _, _, err := parseSceneTick(a.shotAt); err != nil {
+				return &FlagError{"screenshot-at", a.shotAt, err.Error()}
+			}
+			if a.shot == "" {
+				return &FlagError{"screenshot-at", a.shotAt, "goes with -screenshot FILE: where to save it"}
+			}
+			return nil
+		}},
+	{name: "save", value: func(a *App) any { return &a.save },
+		usage: "save the game to this file after tick T of scene S (-save-at S:T); -load goes on from it",
+		check: func(a *App) error { return a.checkSave() }},
+	{name: "save-at", value: func(a *App) any { return &a.saveAt },
+		usage: "where -save saves: after tick T of scene S (S:T; T alone: scene 1)",
+		check: func(a *App) error { return a.checkSaveAt() }},
+	{name: "load", value: func(a *App) any { return &a.load },
+		usage: "go on from this save (its seed and settings too): the saved run is simulated again, checked, then played on",
+		check: func(a *App) error {
+			if a.load != "" && a.replay != "" {
+				return &FlagError{"load", a.load, "goes on from a save; -replay replays a recording: one or the other"}
+			}
+			return nil
+		}},
+	{name: "keyframes", value: func(a *App) any { return &a.keyframes }, def: engine.DefaultKeyframes,
+		usage: "in a window, a keyframe every N ticks, for a step back in constant time (0: none, a step back re-runs the run)",
+		check: func(a *App) error {
+			if a.keyframes < 0 || a.keyframes > engine.MaxKeyframes {
+				return &FlagError{"keyframes", fmt.Sprint(a.keyframes), fmt.Sprintf("must be a number of ticks in [0, %d] (0: none)", engine.MaxKeyframes)}
+			}
+			return nil
+		}},
+	{name: "serial", value: func(a *App) any { return &a.serial },
+		usage: "in a window, run each frame's ticks and its drawing one after the other (by default, with more than one CPU, a frame's ticks run while the frame before is presented: see window.Options.Serial)"},
+	{name: "volume", value: func(a *App) any { return &a.volume }, def: 1.0,
+		usage: "the sounds' volume, from 0 to 1",
+		check: func(a *App) error {
+			if !(a.volume >= 0 && a.volume <= 1) {
+				return &FlagError{"volume", fmt.Sprint(a.volume), "must be in [0, 1]"}
+			}
+			return nil
+		}},
+	{name: "mute", value: func(a *App) any { return &a.mute },
+		usage: "play no sound (the game takes its sounds as ever: the summary counts them)"},
+	{name: "cpuprofile", value: func(a *App) any { return &a.cpuOut },
+		usage: "write a CPU profile of the run to this file"},
+	{name: "detail", value: func(a *App) any { return &a.detail },
+		usage: "record what the desync bisector needs: the state after every system, per component type",
+		check: func(a *App) error {
+			if a.detail && a.record == "" {
+				return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
+			}
+			return nil
+		}},
+	{name: "synctest", value: func(a *App) any { return &a.syncTest },
+		usage: "before every tick, roll the game back this many ticks, simulate them again and check the state is the same (0: off)",
+		check: func(a *App) error {
+			if a.syncTest < 0 || a.syncTest > engine.MaxSyncTest {
+				return &FlagError{"synctest", fmt.Sprint(a.syncTest), fmt.Sprintf("must be a number of ticks in [0, %d] (0: off)", engine.MaxSyncTest)}
+			}
+			return nil
+		}},
+	{name: "dump-at", value: func(a *App) any { return &a.dumpAt },
+		usage: "write the world after tick T of scene S (S:T; T alone: scene 1) to dump-S-T.txt",
+		check: func(a *App) error {
+			if a.dumpAt == "" {
+				return nil
+			}
+			scene, tick, err := parseSceneTick(a.dumpAt)
+			if err == nil {
+				if werr := checkWritable(dumpPath(scene, tick)); werr != nil {
+					err = fmt.Errorf("writes %s, which %v", dumpPath(scene, tick), werr)
+				}
+			}
+			if err != nil {
+				return &FlagError{"dump-at", a.dumpAt, err.Error()}
+			}
+			return nil
+		}},
+}
+
+// define defines f on fs, bound to its field of a.
+func (f *standardFlag) define(fs *flag.FlagSet, a *App) {
+	switch p := f.value(a).(type) {
+	case *bool:
+		def, _ := f.def.(bool)
+		fs.BoolVar(p, f.name, def, f.usage)
+	case *int:
+		def, _ := f.def.(int)
+		fs.IntVar(p, f.name, def, f.usage)
+	case *uint64:
+		def, _ := f.def.(uint64)
+		fs.Uint64Var(p, f.name, def, f.usage)
+	case *float64:
+		def, _ := f.def.(float64)
+		fs.Float64Var(p, f.name, def, f.usage)
+	case *string:
+		def, _ := f.def.(string)
+		fs.StringVar(p, f.name, def, f.usage)
+	default:
+		panic(fmt.Sprintf("cli: flag -%s: a field of type %T", f.name, p))
+	}
+}
+
+// unrecordedStandard reports whether name is a standard flag that
+// recordings leave out.
+func unrecordedStandard(name string) bool {
+	for i := range standardFlags {
+		if standardFlags[i].name == name {
+			return !standardFlags[i].kept
+		}
+	}
+	return false
+}
+
+// check checks the standard flags' values, before anything runs.
+func (a *App) check() error {
+	for i := range standardFlags {
+		if c := standardFlags[i].check; c != nil {
+			if err := c(a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether paths a and b name one file: the same string,
+// or (through links, relative and absolute paths) the same file on disk.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// checkWritable checks that a file can be written at path, leaving nothing.
+func checkWritable(path string) error {
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
