@@ -286,8 +286,8 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 // beforeTick is called before the first group's next tick is delivered,
 // fresh (never run before) or not: a fresh one waits while the scene
 // settles, the run is to stop, or the session is not ready for it. The
-// state before it is kept, for a rollback to it. It reports whether the
-// tick is delivered.
+// state before it is kept, for a rollback to it, unless the tick runs
+// with every input confirmed. It reports whether the tick is delivered.
 func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	local := l.groups[0].ticks + 1
 	t := n.global(local)
@@ -305,6 +305,12 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	if l.rec.state == nil {
 		l.fail(errors.New("engine: session: the scene gives the loop no state to roll back (Loop.SetSceneState; stage.Stage does)"))
 		return false
+	}
+	if _, reports := n.session.(Reporter); t <= n.session.Confirmed() && !reports {
+		// Every input of the tick is confirmed as it runs: no rollback goes
+		// back to it, and the state before it is not kept. (A Reporter's
+		// desync report may go back to any tick: its states are kept.)
+		return true
 	}
 	if n.ring == nil {
 		n.ring = make([]rollbackSlot, RollbackSlots)

@@ -153,9 +153,16 @@ func (d *duo) checksum() uint64 {
 type duoState struct {
 	d     *duo
 	slots map[int]duo
+	saves *int // the saves in a session's slots (past KeyframeSlots)
 }
 
-func (k *duoState) SaveState(slot int) error    { k.slots[slot] = *k.d; return nil }
+func (k *duoState) SaveState(slot int) error {
+	k.slots[slot] = *k.d
+	if slot >= engine.KeyframeSlots {
+		*k.saves++
+	}
+	return nil
+}
 func (k *duoState) RestoreState(slot int) error { *k.d = k.slots[slot]; return nil }
 
 // duoRig runs two scenes of a duo (60 and 10 Hz, then 50 Hz): the first
@@ -164,13 +171,14 @@ type duoRig struct {
 	resim, fresh int64 // first-group ticks delivered again, and the first time
 	final        [2]uint64
 	ended        [2]int64 // the tick each scene ended on
+	saves        int      // states kept for a rollback
 }
 
 func (r *duoRig) scene(i int, groups []engine.Group, next engine.Scene) engine.Scene {
 	return engine.NewScene(fmt.Sprintf("S%d", i+1), func(loop *engine.Loop) (engine.Scene, error) {
 		d := &duo{}
 		loop.SetChecksum(d.checksum)
-		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}})
+		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: &r.saves})
 		for ev := range loop.Events(groups...) {
 			if ev.Kind == engine.Update {
 				d.update(ev)
@@ -281,6 +289,46 @@ func TestSessionRollbackIsExact(t *testing.T) {
 				t.Fatalf("%d players, lag %d: the replay ended with %x, the run with %x; %+v", players, lag, again.final, want.final, rec.Replayed())
 			}
 		}
+	}
+}
+
+// reporting is a lagSession that makes desync reports (an engine.Reporter)
+// and finds no desync.
+type reporting struct{ *lagSession }
+
+func (reporting) Desync() (int64, bool)       { return 0, false }
+func (reporting) Report(*engine.DesyncReport) {}
+
+// A tick whose every input is confirmed as it runs is never rolled back
+// to: the loop keeps no state before it. With the others' input late it
+// keeps the state before each tick run with a prediction; for a Reporter
+// (whose desync report may go back to any tick), before every tick.
+func TestConfirmedTicksKeepNoState(t *testing.T) {
+	run := func(s engine.Session) (*duoRig, engine.SessionStats) {
+		t.Helper()
+		r := &duoRig{}
+		var stats engine.SessionStats
+		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: keys,
+			StopAt: 3 * time.Second, OnFinish: func(l *engine.Loop) { stats = l.SessionStats() }}
+		if err := engine.Run(r.first(), opts); err != nil {
+			t.Fatal(err)
+		}
+		return r, stats
+	}
+	onTime, _ := run(newLagSession(2, 2, 0))
+	late, stats := run(newLagSession(2, 2, 6))
+	reported, _ := run(reporting{newLagSession(2, 2, 0)})
+	t.Logf("states kept: %d on time, %d with the others 6 frames late (%+v), %d for a Reporter; %d ticks",
+		onTime.saves, late.saves, stats, reported.saves, onTime.fresh)
+	if onTime.saves != 0 || onTime.fresh < 170 {
+		t.Errorf("every input on time: %d states kept in %d ticks, want none", onTime.saves, onTime.fresh)
+	}
+	if late.saves < int(late.fresh) || stats.Rollbacks == 0 || late.final != onTime.final {
+		t.Errorf("the others late: %d states kept in %d ticks and %d simulated again; ended with %x, on time %x",
+			late.saves, late.fresh, late.resim, late.final, onTime.final)
+	}
+	if reported.saves != int(reported.fresh) {
+		t.Errorf("a Reporter: %d states kept in %d ticks, want one a tick", reported.saves, reported.fresh)
 	}
 }
 

@@ -222,7 +222,14 @@ func (s *session) Inputs(t int64, players []input.State) {
 
 func (s *session) Rollback() (int64, bool) { return 0, false }
 
-func (s *session) Confirmed() int64 { return s.last }
+// Confirmed is the last tick whose input is known: the one Step gave, once
+// given.
+func (s *session) Confirmed() int64 {
+	if s.given {
+		return s.last + 1
+	}
+	return s.last
+}
 
 func (s *session) Checksum(t int64, sum uint64) {
 	if t == s.last {
