@@ -518,6 +518,79 @@ func TestComeBack(t *testing.T) {
 	t.Logf("came back after tick %d; caught up with %d ticks, then played %d", b.res.Start.Resumed, b.res.Start.Resumed, b.res.Ticks-b.res.Start.Resumed)
 }
 
+// A player drops out; its seat stays its own for SeatHeld, and then a
+// newcomer looking for a match of two (the find RPC) is given the match
+// under way, takes the seat over, catches up on the ticks so far with
+// every checksum checked, and plays to the end.
+func TestNewcomer(t *testing.T) {
+	srv := nakamatest.Start(t)
+	held := int(match.SeatHeld / time.Second)
+	seconds := held + 10
+	// The find RPC sees a label's change once Nakama's match listing is
+	// next updated (a second at most), so the newcomer asks 3 s after.
+	dropAt, findAt := int64(2*hz), int64((2+held+3)*hz)
+	type newcomer struct {
+		res  client.Result
+		user string
+		err  error
+	}
+	came := make(chan newcomer, 1)
+	ctx, onTick := progress(t, 20*time.Second)
+	results, _ := playMatch(t, srv, "newcomer", 2, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
+		if seat == 1 {
+			return client.Play{OnTick: func(tick int64) {
+				if tick == dropAt {
+					go c.Close()
+				}
+			}}, true
+		}
+		return client.Play{OnTick: func(tick int64) {
+			if tick != findAt {
+				return
+			}
+			go func() {
+				var n newcomer
+				defer func() { came <- n }()
+				c, err := client.Dial(ctx, srv.URL, client.Options{ServerKey: srv.ServerKey, Device: "e2e-device-newcomer"})
+				if n.err = err; err != nil {
+					return
+				}
+				defer c.Close()
+				n.user, _ = c.User()
+				id, err := c.Find(ctx, game, 2, 0)
+				if n.err = err; err != nil {
+					return
+				}
+				if id != m.ID() {
+					n.err = fmt.Errorf("the find RPC gave match %s, not the one under way with a free seat (%s)", id, m.ID())
+					return
+				}
+				joined, err := c.Join(ctx, game, id)
+				if n.err = err; err != nil {
+					return
+				}
+				n.res, n.err = joined.Play(ctx, client.Play{OnTick: onTick})
+			}()
+		}}, false
+	})
+	n := <-came
+	if n.err != nil {
+		t.Fatalf("the newcomer: %v", n.err)
+	}
+	checkEveryTick(t, []client.Result{results[0], n.res}, seconds)
+	if r := n.res.Start.Resumed; r < findAt {
+		t.Errorf("the newcomer started after tick %d, before it asked (tick %d)", r, findAt)
+	}
+	if n.res.Sent == 0 {
+		t.Error("the newcomer sent no input")
+	}
+	stats := serverStats(t, results[0].End)
+	if p := stats.Players[1]; p.Left || p.Newcomers != 1 || p.User != n.user || p.Taken == 0 {
+		t.Errorf("the server's seat the newcomer took: %+v (the newcomer: %s)", p, n.user)
+	}
+	t.Logf("the newcomer took seat 2 after tick %d (its player left at tick %d), caught up, then played %d ticks", n.res.Start.Resumed, dropAt, n.res.Ticks-n.res.Start.Resumed)
+}
+
 // The demo plays the server's Arena (-server): two headless demos find a
 // match of two together, play it to its end with their autopilots, and
 // check every tick against the server's checksum; one's recording of the

@@ -164,6 +164,14 @@ func (in *Inputs) Leave(seat int) {
 // messages are taken again (stamped after the last it sent before).
 func (in *Inputs) Return(seat int) { in.seats[seat].left = false }
 
+// Seat notes that a newcomer took over the seat of a player who left: its
+// input messages are taken again, stamped for the next tick run or after
+// (whatever the player before it sent).
+func (in *Inputs) Seat(seat int) {
+	s := &in.seats[seat]
+	s.left, s.last = false, in.next-1
+}
+
 // Left reports whether the player at seat left.
 func (in *Inputs) Left(seat int) bool { return in.seats[seat].left }
 

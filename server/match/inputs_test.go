@@ -143,6 +143,27 @@ func TestLeave(t *testing.T) {
 	}
 }
 
+// A player who comes back is held to stamps after the last it sent; a
+// newcomer who takes its seat over starts afresh at the next tick.
+func TestReturnAndSeat(t *testing.T) {
+	in := match.NewInputs(2)
+	out := make([]input.State, 2)
+	take(t, in, 0, msg(50, keys(input.KeyA)))
+	in.Tick(out)
+	in.Leave(0)
+	in.Tick(out)
+	in.Return(0)
+	if why, ok := in.Take(0, msg(5, keys(input.KeyB))); ok || why != match.Stale {
+		t.Fatalf("the player who came back, stamped before its last stamp: %v %v", ok, why)
+	}
+	in.Leave(0)
+	in.Seat(0)
+	take(t, in, 0, msg(3, keys(input.KeyB)))
+	if tick := in.Tick(out); tick != 3 || !out[0].KeyDown(input.KeyB) || out[0].KeyDown(input.KeyA) {
+		t.Fatalf("tick %d: %+v; want tick 3 with the newcomer's key alone", tick, out[0])
+	}
+}
+
 // Deciding a tick allocates nothing once warm.
 func TestTickAllocatesNothing(t *testing.T) {
 	in := match.NewInputs(4)

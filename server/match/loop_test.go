@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
@@ -69,6 +70,7 @@ type dispatcher struct {
 	ticks  int
 	others []sent
 	kicked []string // sessions
+	label  string   // the last label set
 }
 
 // sent is a message other than a tick's, and to whom.
@@ -88,6 +90,11 @@ func (d *dispatcher) BroadcastMessage(op int64, data []byte, to []runtime.Presen
 		m.to = append(m.to, p.GetSessionId())
 	}
 	d.others = append(d.others, m)
+	return nil
+}
+
+func (d *dispatcher) MatchLabelUpdate(label string) error {
+	d.label = label
 	return nil
 }
 
@@ -342,5 +349,128 @@ func TestFlooderKicked(t *testing.T) {
 	}
 	if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, 2, st, nil); st == nil {
 		t.Error("the match ended with a player in it")
+	}
+}
+
+// The seat of a player who left is its player's for SeatHeld; then the
+// label offers it, and a newcomer takes it over: its start names the seat
+// and the last tick run, the ticks so far follow, its input is taken from
+// the next tick on, and the player who left may no longer come back. Until
+// the newcomer arrives, the player who left is refused too (another is on
+// its way to the seat); before the hold ends it may come back to it.
+func TestNewcomerTakesALeftSeat(t *testing.T) {
+	ctx := context.Background()
+	d := &dispatcher{}
+	h, st, ps := newMatch(t, d, 2)
+	tick := int64(0)
+	loop := func(n int64) {
+		t.Helper()
+		for range n {
+			tick++
+			if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, tick, st, nil); st == nil {
+				t.Fatalf("the match ended at tick %d", tick)
+			}
+		}
+	}
+	label := func() match.Label {
+		t.Helper()
+		var l match.Label
+		if err := json.Unmarshal([]byte(d.label), &l); err != nil {
+			t.Fatalf("label %q: %v", d.label, err)
+		}
+		return l
+	}
+	held := int64(match.SeatHeld/time.Second) * int64(walkersGame.Hz)
+	loop(100)
+	st = h.MatchLeave(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{ps[1]})
+	if l := label(); l.Open || l.Free != 0 || !l.Playing {
+		t.Errorf("the label as player 2 left: %+v", l)
+	}
+	newcomer := &player{session: "s9", op: wire.OpInput}
+	loop(held - 1)
+	if _, ok, why := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, newcomer, meta); ok {
+		t.Fatalf("a newcomer took the seat %d ticks after its player left (held for %d)", held-1, held)
+	} else {
+		t.Logf("a tick before: %s", why)
+	}
+	loop(1)
+	if l := label(); !l.Open || l.Free != 1 {
+		t.Errorf("the label once the seat is free: %+v", l)
+	}
+	var ok bool
+	var why string
+	if st, ok, why = h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, newcomer, meta); !ok {
+		t.Fatalf("the newcomer was refused the seat: %s", why)
+	}
+	back := &player{session: "s1b", user: ps[1].GetUserId(), op: wire.OpInput}
+	if _, ok, why := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, back, meta); ok {
+		t.Error("the player who left came back to a seat a newcomer is on its way to")
+	} else {
+		t.Logf("the player who left, meanwhile: %s", why)
+	}
+	d.others = nil
+	st = h.MatchJoin(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{newcomer})
+	var start wire.Start
+	ticks := int64(0)
+	for _, m := range d.others {
+		if len(m.to) != 1 || m.to[0] != "s9" {
+			t.Fatalf("op %d sent to %v", m.op, m.to)
+		}
+		switch m.op {
+		case wire.OpStart:
+			if err := json.Unmarshal(m.data, &start); err != nil {
+				t.Fatal(err)
+			}
+		case wire.OpHistory:
+			for rest := m.data; len(rest) > 0; ticks++ {
+				_, after, err := wire.SplitHistory(rest)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rest = after
+			}
+		}
+	}
+	if start.Seat != 1 || start.Resumed != tick || ticks != tick {
+		t.Errorf("the newcomer's start: seat %d after tick %d, %d ticks sent; want seat 1 after tick %d, every tick", start.Seat, start.Resumed, ticks, tick)
+	}
+	if l := label(); l.Open || l.Free != 0 {
+		t.Errorf("the label with the seat taken: %+v", l)
+	}
+	var walk input.State
+	walk.SetKey(input.KeyArrowRight, true)
+	newcomer.data = wire.AppendInput(nil, tick+2, &walk)
+	loop(1)
+	st = h.MatchLoop(ctx, quiet{}, nil, nil, d, tick+1, st, []runtime.MatchData{newcomer})
+	tick++
+	loop(3)
+	if _, ok, _ := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, back, meta); ok {
+		t.Error("the player who left came back to the seat a newcomer took")
+	}
+	_, answer := h.MatchSignal(ctx, quiet{}, nil, nil, d, tick, st, "stats")
+	var stats match.Stats
+	if err := json.Unmarshal([]byte(answer), &stats); err != nil {
+		t.Fatal(err)
+	}
+	if p := stats.Players[1]; p.Left || p.Newcomers != 1 || p.User != newcomer.GetUserId() || p.Taken != 1 || len(p.Refused) > 0 {
+		t.Errorf("the seat the newcomer took: %+v", p)
+	}
+
+	// Player 1 leaves and comes back after the hold, before any newcomer:
+	// its seat again, as a come-back.
+	st = h.MatchLeave(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{ps[0]})
+	loop(held + 5)
+	again := &player{session: "s0b", user: ps[0].GetUserId(), op: wire.OpInput}
+	if st, ok, why = h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, tick, st, again, meta); !ok {
+		t.Fatalf("player 1 came back after the hold, and was refused: %s", why)
+	}
+	st = h.MatchJoin(ctx, quiet{}, nil, nil, d, tick, st, []runtime.Presence{again})
+	loop(1)
+	_, answer = h.MatchSignal(ctx, quiet{}, nil, nil, d, tick, st, "stats")
+	if err := json.Unmarshal([]byte(answer), &stats); err != nil {
+		t.Fatal(err)
+	}
+	if p := stats.Players[0]; p.Left || p.Back != 1 || p.Newcomers != 0 {
+		t.Errorf("the seat of player 1, back after the hold: %+v", p)
 	}
 }

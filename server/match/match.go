@@ -35,6 +35,13 @@
 // send. A match with a player on its way back does not end for want of
 // players.
 //
+// A seat its player left is that player's for SeatHeld (in ticks run);
+// after that, a newcomer of the same game and version may take it over
+// (the find RPC offers such a match to a player looking for one, after the
+// matches still waiting for players): it is seated at the left player's
+// place and catches up as a player who comes back does. Until a newcomer
+// arrives, the player who left may still come back to it.
+//
 // The match ends when the game's run ends (its length reached, or its scene
 // chain ended): the players are sent wire.End, and the match stops. It
 // ends too when every player has left, when it has not begun within
@@ -83,6 +90,9 @@ const (
 	// who comes back (about an hour of rally's ticks); past it, none
 	// can.
 	MaxHistoryBytes = 16 << 20
+	// SeatHeld is how long, in the match's ticks, the seat of a player who
+	// left is kept for that player alone; then a newcomer may take it.
+	SeatHeld = 10 * time.Second
 )
 
 // Params are a match's parameters, as its creator gives them to
@@ -177,46 +187,11 @@ func parseParams(g *sim.Game, m map[string]any) (Params, error) {
 type Label struct {
 	Game    string `json:"game"`
 	Version string `json:"version"`
-	Open    bool   `json:"open"` // it takes players
+	Open    bool   `json:"open"` // it takes players: Free > 0
 	Players int    `json:"players"`
 	Joined  int    `json:"joined"`
-}
-
-// Stats is what MatchSignal "stats" returns: the match's counters.
-type Stats struct {
-	Match   string           `json:"match"`
-	Phase   string           `json:"phase"`
-	Tick    int64            `json:"tick"` // the last tick run
-	Players []SeatJSON       `json:"players"`
-	Loop    LoopStats        `json:"loop"`
-	Bytes   int64            `json:"bytes"`               // tick messages' payloads broadcast, per player
-	Strange map[string]int64 `json:"strangers,omitempty"` // messages before the start, or from no player of the match, by reason
-}
-
-// SeatJSON is one player's counters in Stats.
-type SeatJSON struct {
-	Seat    int              `json:"seat"`
-	User    string           `json:"user"`
-	Left    bool             `json:"left"`
-	Back    int              `json:"back,omitempty"` // times the player came back after leaving
-	Kicked  bool             `json:"kicked,omitempty"`
-	Taken   int64            `json:"taken"`
-	Late    int64            `json:"late"`
-	Refused map[string]int64 `json:"refused,omitempty"`
-}
-
-// LoopStats times the match's ticks: Step is the simulation's share of a
-// MatchLoop call, Interval the wall time between two calls (Nakama's
-// ticker: 1/Hz when the server keeps up).
-type LoopStats struct {
-	Ticks       int64   `json:"ticks"`
-	StepP50Us   float64 `json:"step_p50_us"`
-	StepP99Us   float64 `json:"step_p99_us"`
-	StepMaxUs   float64 `json:"step_max_us"`
-	IntervalP50 float64 `json:"interval_p50_ms"`
-	IntervalP99 float64 `json:"interval_p99_ms"`
-	IntervalMax float64 `json:"interval_max_ms"`
-	LoopP99Us   float64 `json:"loop_p99_us"` // a whole MatchLoop call
+	Free    int    `json:"free"`    // the seats a newcomer may take now
+	Playing bool   `json:"playing"` // the match has begun (its free seats are seats players left)
 }
 
 // Handler is a match of a game: Nakama's runtime.Match. Register makes one
@@ -243,9 +218,11 @@ type player struct {
 	reserved string           // the session a join was accepted for, until it arrives
 	until    time.Time        // when the reservation lapses
 	left     bool
-	back     int  // times the player came back after leaving
-	kicked   bool // removed for flooding: it may not come back
-	sent     int  // its messages in this tick, taken or refused
+	leftAt   int64 // the last tick run when it left
+	back     int   // times the player came back after leaving
+	took     int   // times a newcomer took the seat over
+	kicked   bool  // removed for flooding: it may not come back
+	sent     int   // its messages in this tick, taken or refused
 }
 
 // state is a match's state: Nakama keeps it between the handler's calls
@@ -269,6 +246,7 @@ type state struct {
 	strange     [reasons]int64
 	bytes       int64
 	last        int64 // the last tick run
+	opens       int64 // the tick after which the next held seat opens to newcomers; 0: none held
 	endWhy      string
 
 	step, interval, loop engine.Histogram
@@ -297,8 +275,19 @@ func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.
 }
 
 func (h *Handler) label(s *state) string {
-	l := Label{Game: h.game.Name, Version: h.game.Version, Open: s.phase == lobby && s.free() > 0,
-		Players: len(s.seats), Joined: s.joined()}
+	l := Label{Game: h.game.Name, Version: h.game.Version, Players: len(s.seats), Joined: s.joined(),
+		Playing: s.phase == playing}
+	switch s.phase {
+	case lobby:
+		l.Free = s.free()
+	case playing:
+		for i := range s.seats {
+			if s.open(i) {
+				l.Free++
+			}
+		}
+	}
+	l.Open = l.Free > 0
 	b, _ := json.Marshal(l)
 	return string(b)
 }
@@ -325,6 +314,39 @@ func (s *state) free() int {
 	return n
 }
 
+// open reports whether a newcomer may take the seat of a match under
+// way: its player left SeatHeld ago or more, no one is on the way to it,
+// and the match's ticks so far can still be sent.
+func (s *state) open(seat int) bool {
+	p := &s.seats[seat]
+	return p.left && p.reserved == "" && s.last >= p.leftAt+s.held() && !s.historyFull
+}
+
+// held is SeatHeld in the match's ticks.
+func (s *state) held() int64 { return int64(SeatHeld) * int64(s.hz) / int64(time.Second) }
+
+// nextOpening returns the tick after which the next seat held for its
+// player opens to newcomers, or 0.
+func (s *state) nextOpening() int64 {
+	next := int64(0)
+	for _, p := range s.seats {
+		if at := p.leftAt + s.held(); p.left && at > s.last && (next == 0 || at < next) {
+			next = at
+		}
+	}
+	return next
+}
+
+// leave notes that the player at seat left the match under way.
+func (s *state) leave(seat int) {
+	p := &s.seats[seat]
+	p.left, p.leftAt = true, s.last
+	if s.inputs != nil { // nil when the match ended as it began
+		s.inputs.Leave(seat)
+	}
+	s.opens = s.nextOpening()
+}
+
 // seatOf returns the seat of the client of session id, or -1.
 func (s *state) seatOf(session string) int {
 	for i, p := range s.seats {
@@ -336,19 +358,33 @@ func (s *state) seatOf(session string) int {
 }
 
 // MatchJoinAttempt admits a client of the match's game and version while
-// seats are free and the match has not begun; it reserves the client a
-// seat.
+// seats are free and the match has not begun, or once it has, a player
+// who left (to its seat) or a newcomer (to a seat open to it); it reserves
+// the client the seat.
 func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, presence runtime.Presence, metadata map[string]string) (interface{}, bool, string) {
 	s := st.(*state)
 	reason := ""
 	session := presence.GetSessionId()
+	seat := -1 // once the match has begun: its player's seat, or one open to a newcomer
+	if s.phase == playing {
+		if seat = s.leftSeatOf(presence.GetUserId()); seat < 0 {
+			for i := range s.seats {
+				if s.open(i) {
+					seat = i
+					break
+				}
+			}
+		}
+	}
 	switch game, version := metadata["game"], metadata["version"]; {
 	case game != h.game.Name:
 		reason = fmt.Sprintf("this is a match of %q, not %q", h.game.Name, game)
 	case version != h.game.Version:
 		reason = fmt.Sprintf("this is %s version %q; yours is %q", h.game.Name, h.game.Version, version)
-	case s.phase == playing && s.leftSeatOf(presence.GetUserId()) < 0:
-		reason = "the match has begun (only a player who left may come back)"
+	case s.phase == playing && seat < 0:
+		reason = fmt.Sprintf("the match has begun and has no seat free (a seat its player left is free to others %v after)", SeatHeld)
+	case s.phase == playing && s.seats[seat].reserved != "" && s.seats[seat].reserved != session:
+		reason = "another player is on its way to your seat"
 	case s.phase == playing && s.historyFull:
 		reason = fmt.Sprintf("the match has run too long to catch up on (its ticks so far are past %d MiB)", MaxHistoryBytes>>20)
 	case s.phase == over:
@@ -362,8 +398,8 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		logger.Info("%s match %s: refused %s (%s): %s", h.game.Name, s.id, presence.GetUsername(), session, reason)
 		return s, false, reason
 	}
-	if s.phase == playing { // a player who left, coming back to its seat
-		p := &s.seats[s.leftSeatOf(presence.GetUserId())]
+	if s.phase == playing {
+		p := &s.seats[seat]
 		p.reserved, p.until = session, time.Now().Add(ReserveTimeout)
 		return s, true, ""
 	}
@@ -394,11 +430,15 @@ func (h *Handler) MatchJoin(ctx context.Context, logger runtime.Logger, db *sql.
 			continue
 		}
 		if s.phase == playing {
+			what := "came back"
+			if s.seats[seat].presence.GetUserId() != pr.GetUserId() {
+				what = "took the seat over"
+			}
 			if err := h.comeBack(s, dispatcher, seat, pr); err != nil {
-				logger.Warn("%s match %s: player %d came back, but: %v", h.game.Name, s.id, seat+1, err)
+				logger.Warn("%s match %s: player %d %s, but: %v", h.game.Name, s.id, seat+1, what, err)
 				dispatcher.MatchKick([]runtime.Presence{pr})
 			} else {
-				logger.Info("%s match %s: player %d (%s) came back after tick %d", h.game.Name, s.id, seat+1, pr.GetUsername(), s.last)
+				logger.Info("%s match %s: player %d (%s) %s after tick %d", h.game.Name, s.id, seat+1, pr.GetUsername(), what, s.last)
 			}
 			continue
 		}
@@ -472,13 +512,20 @@ func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat i
 	return nil
 }
 
-// comeBack seats a player who left the match under way and came back, and
-// sends it its start and the ticks so far; its input counts again from the
-// next tick.
+// comeBack seats a player who left the match under way and came back, or
+// a newcomer taking its seat over, and sends it its start and the ticks so
+// far; its input counts from the next tick.
 func (h *Handler) comeBack(s *state, dispatcher runtime.MatchDispatcher, seat int, pr runtime.Presence) error {
-	back := s.seats[seat].back + 1
-	s.seats[seat] = player{presence: pr, back: back}
-	s.inputs.Return(seat)
+	p := s.seats[seat]
+	if p.presence.GetUserId() == pr.GetUserId() {
+		p.back++
+		s.inputs.Return(seat)
+	} else {
+		p.took++
+		s.inputs.Seat(seat)
+	}
+	s.seats[seat] = player{presence: pr, back: p.back, took: p.took}
+	s.opens = s.nextOpening()
 	return h.sendStart(s, dispatcher, seat)
 }
 
@@ -537,10 +584,7 @@ func (h *Handler) MatchLeave(ctx context.Context, logger runtime.Logger, db *sql
 			s.seats[seat] = player{}
 			continue
 		}
-		s.seats[seat].left = true
-		if s.inputs != nil {
-			s.inputs.Leave(seat)
-		}
+		s.leave(seat)
 	}
 	dispatcher.MatchLabelUpdate(h.label(s))
 	return s
@@ -578,6 +622,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	for i := range s.seats { // a come-back's reservation lapses as a lobby's does
 		if p := &s.seats[i]; p.reserved != "" && began.After(p.until) {
 			p.reserved = ""
+			dispatcher.MatchLabelUpdate(h.label(s))
 		}
 	}
 	for _, m := range messages {
@@ -620,6 +665,10 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 		return nil
 	}
 	s.last = t
+	if s.opens > 0 && t >= s.opens { // a held seat opens to newcomers
+		s.opens = s.nextOpening()
+		dispatcher.MatchLabelUpdate(h.label(s))
+	}
 	s.buf = wire.AppendTick(s.buf[:0], t, sum, s.in, s.prev)
 	if !s.historyFull {
 		if len(s.history)+len(s.buf) > MaxHistoryBytes {
@@ -660,8 +709,8 @@ func (h *Handler) kick(s *state, dispatcher runtime.MatchDispatcher, logger runt
 	to := []runtime.Presence{p.presence}
 	dispatcher.BroadcastMessage(wire.OpEnd, b, to, nil, true)
 	dispatcher.MatchKick(to)
-	p.left, p.kicked = true, true
-	s.inputs.Leave(seat)
+	p.kicked = true
+	s.leave(seat)
 }
 
 // allLeft reports whether every player has left, none on its way back.
@@ -690,41 +739,4 @@ func (h *Handler) MatchSignal(ctx context.Context, logger runtime.Logger, db *sq
 	}
 	b, _ := json.Marshal(h.stats(s))
 	return s, string(b)
-}
-
-func (h *Handler) stats(s *state) Stats {
-	us := func(d time.Duration) float64 { return float64(d.Microseconds()) }
-	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	st := Stats{Match: s.id, Phase: phaseNames[s.phase], Tick: s.last, Bytes: s.bytes,
-		Loop: LoopStats{Ticks: s.step.Count(), StepP50Us: us(s.step.Quantile(0.5)), StepP99Us: us(s.step.Quantile(0.99)),
-			StepMaxUs: us(s.step.Max()), IntervalP50: ms(s.interval.Quantile(0.5)), IntervalP99: ms(s.interval.Quantile(0.99)),
-			IntervalMax: ms(s.interval.Max()), LoopP99Us: us(s.loop.Quantile(0.99))}}
-	for i, p := range s.seats {
-		sj := SeatJSON{Seat: i, Left: p.left, Back: p.back, Kicked: p.kicked}
-		if p.presence != nil {
-			sj.User = p.presence.GetUserId()
-		}
-		if s.inputs != nil {
-			ss := s.inputs.Stats(i)
-			sj.Taken, sj.Late = ss.Taken, ss.Late
-			for r, n := range ss.Refused {
-				if n > 0 {
-					if sj.Refused == nil {
-						sj.Refused = map[string]int64{}
-					}
-					sj.Refused[Reason(r).String()] = n
-				}
-			}
-		}
-		st.Players = append(st.Players, sj)
-	}
-	for r, n := range s.strange {
-		if n > 0 {
-			if st.Strange == nil {
-				st.Strange = map[string]int64{}
-			}
-			st.Strange[Reason(r).String()] = n
-		}
-	}
-	return st
 }

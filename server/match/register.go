@@ -21,7 +21,9 @@ import (
 //     {"match_id": id}. Bad params are refused with an error that names them.
 //   - "<name>_find", payload {"players": n, "seconds": s}: returns an open
 //     match of the game's version for n players, or makes one of s seconds
-//     (0 or absent: DefaultSeconds), as {"match_id": id}.
+//     (0 or absent: DefaultSeconds), as {"match_id": id}. A match waiting
+//     for its players comes first, then one under way with a seat its
+//     player left (see SeatHeld).
 //   - "<name>_stats", payload {"match_id": id}: returns the match's Stats.
 func Register(initializer runtime.Initializer, game *sim.Game) error {
 	seats := &finder{handed: map[string]*handout{}}
@@ -141,16 +143,18 @@ func (f *finder) find(ctx context.Context, nk runtime.NakamaModule, game *sim.Ga
 	if err != nil {
 		return "", err
 	}
-	for _, m := range found {
-		if f.handed[m.MatchId] != nil {
-			continue // every seat handed out, as above
+	for _, playing := range []bool{false, true} { // the players waiting first
+		for _, m := range found {
+			if f.handed[m.MatchId] != nil {
+				continue // every seat handed out, as above
+			}
+			var l Label
+			if json.Unmarshal([]byte(m.GetLabel().GetValue()), &l) != nil || l.Free < 1 || l.Playing != playing {
+				continue
+			}
+			f.handed[m.MatchId] = &handout{players: players, n: players - l.Free + 1, until: now.Add(ReserveTimeout)}
+			return m.MatchId, nil
 		}
-		var l Label
-		if json.Unmarshal([]byte(m.GetLabel().GetValue()), &l) != nil || l.Joined >= players {
-			continue
-		}
-		f.handed[m.MatchId] = &handout{players: players, n: l.Joined + 1, until: now.Add(ReserveTimeout)}
-		return m.MatchId, nil
 	}
 	id, err := create()
 	if err != nil {

@@ -22,8 +22,8 @@
 // player p), presses and releases included: exactly what the tick ran
 // with. A client that applies them in order to its own simulation has
 // every player's input of every tick, and checks its checksum against the
-// server's. A player who comes back to a match under way is sent, after
-// its start, the tick messages of every tick run so far, in OpHistory
+// server's. A player who comes back to a match under way, or a newcomer
+// who takes over a seat its player left, is sent, after its start, the tick messages of every tick run so far, in OpHistory
 // messages of at most MaxHistory bytes: it simulates them to catch up,
 // checking each checksum, and goes on with the live ticks.
 package wire
@@ -45,7 +45,7 @@ const (
 	OpTick  = 2 // server → clients: a tick's inputs and checksum
 	OpStart = 3 // server → a player: the match begins; its seat and the game's settings
 	OpEnd   = 4 // server → clients: the match is over, and why
-	// OpHistory: server → a player who comes back: ticks already run
+	// OpHistory: server → a player who joins a match under way: ticks already run
 	OpHistory = 5
 )
 
@@ -462,8 +462,8 @@ type Start struct {
 	MaxLead  int               `json:"max_lead"`           // how far past the server's next tick an input may be stamped
 
 	// Resumed is the last tick run before the player came back to a match
-	// under way (0 at the match's start): OpHistory messages holding
-	// ticks 1 to Resumed follow the start.
+	// under way, or took a seat over (0 at the match's start): OpHistory
+	// messages holding ticks 1 to Resumed follow the start.
 	Resumed int64 `json:"resumed,omitempty"`
 }
 
