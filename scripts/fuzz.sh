@@ -23,6 +23,7 @@ targets=(
   ./engine FuzzConfig
   ./engine/netplay FuzzTake
   ./engine/online/wire FuzzDecodeInput
+  ./engine/online/client FuzzDecodeMatchData
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex
   ./assets FuzzDecodeFont

@@ -13,7 +13,9 @@
 //
 // It speaks Nakama's documented protocol: device authentication over the
 // HTTP API, then the realtime socket (a websocket, protobuf envelopes of
-// nakama-common's rtapi) for RPCs and match data.
+// nakama-common's rtapi) for RPCs and match data. Once a match is under
+// way, receiving its messages allocates nothing of the package's own:
+// gorilla/websocket allocates one small object for each message it reads.
 package client
 
 import (
@@ -188,17 +190,39 @@ func (c *Client) Close() error {
 func (c *Client) Bytes() (in, out int64) { return c.bytesIn.Load(), c.bytesOut.Load() }
 
 // read reads the socket until it closes, handing replies to their callers
-// and match data to their matches.
+// and match data to their matches. A match's message, the server's ticks,
+// is read into a buffer it reuses, decoded by hand (decodeMatchData) and
+// copied into one of the match's messages that its consumer hands back:
+// it allocates nothing of its own (gorilla/websocket's reader allocates
+// one small object a message). Any other message, rare, goes through
+// proto.Unmarshal.
 func (c *Client) read() {
 	defer close(c.done)
-	var err error
+	var (
+		err error
+		b   []byte
+		d   matchData
+	)
 	for {
-		var b []byte
-		_, b, err = c.ws.ReadMessage()
+		if cap(b) > largeMessage {
+			b = nil // after a rare large message: do not keep its buffer
+		}
+		b, err = c.readMessage(b[:0])
 		if err != nil {
 			break
 		}
 		c.bytesIn.Add(int64(len(b)))
+		err = decodeMatchData(b, &d)
+		if err == nil {
+			c.mu.Lock()
+			c.queue(d.matchID, d.op, d.data)
+			c.mu.Unlock()
+			continue
+		}
+		if err != errNotMatchData {
+			err = fmt.Errorf("client: a message from the server does not decode: %w", err)
+			break
+		}
 		env := &rtapi.Envelope{}
 		if err = proto.Unmarshal(b, env); err != nil {
 			err = fmt.Errorf("client: a message from the server does not decode: %w", err)
@@ -211,15 +235,7 @@ func (c *Client) read() {
 				ch <- env
 			}
 		} else if d := env.GetMatchData(); d != nil {
-			if m := c.matches[d.MatchId]; m != nil {
-				select {
-				case m.data <- d:
-				default: // Play fell a queue's length behind: the match ends for this client
-					m.overflowed.Store(true)
-					close(m.data)
-					delete(c.matches, d.MatchId)
-				}
-			}
+			c.queue([]byte(d.MatchId), d.OpCode, d.Data)
 		}
 		c.mu.Unlock()
 	}
@@ -235,6 +251,42 @@ func (c *Client) read() {
 		delete(c.matches, id)
 	}
 	c.mu.Unlock()
+}
+
+// queue queues a message of match id for the match's consumer, if the
+// client plays that match. A consumer a queue's length behind is out of
+// the match: its queue closes (Match.next says why). Called with c.mu
+// held.
+func (c *Client) queue(id []byte, op int64, data []byte) {
+	m := c.matches[string(id)] // no allocation: the compiler looks the bytes up
+	if m == nil || m.queue(op, data) {
+		return
+	}
+	m.overflowed.Store(true)
+	close(m.data)
+	delete(c.matches, m.id)
+}
+
+// readMessage reads the socket's next message into b's room, growing it
+// when it is short, and returns it.
+func (c *Client) readMessage(b []byte) ([]byte, error) {
+	_, r, err := c.ws.NextReader()
+	if err != nil {
+		return b, err
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // send writes env to the socket.

@@ -19,13 +19,71 @@ import (
 // Play returns an error that says so.
 const queued = 4096
 
+// largeMessage is the size past which a message's buffer, once its
+// consumer hands it back, is let go rather than kept for the next message
+// (a rare one: the ticks so far of a match under way).
+const largeMessage = 64 << 10
+
 // A Match is a match the client joined.
 type Match struct {
 	c          *Client
 	game       *sim.Game
 	id         string
-	data       chan *rtapi.MatchData // closed when the socket closes, or when it overflowed
-	overflowed atomic.Bool           // Play fell more than queued messages behind
+	data       chan *message // the messages queued, in order; closed when the socket closes, or when it overflowed
+	free       chan *message // the messages handed back, for the socket's reader to fill again
+	held       *message      // the message next returned last, handed back at the next call
+	overflowed atomic.Bool   // Play fell more than queued messages behind
+}
+
+// A message is one message of the match: the socket's reader fills it and
+// queues it (Match.queue), its consumer reads it and hands it back
+// (Match.release), and the reader fills it again, so that a warm match
+// receives without allocating. Only the goroutine holding a message reads
+// or writes it: the channels it passes through hand it over.
+type message struct {
+	op   int64
+	data []byte
+}
+
+func newMatch(c *Client, game *sim.Game, id string) *Match {
+	// Messages are made when none is free: at most queued in data, one
+	// held by the consumer and one being filled, all of which free holds.
+	return &Match{c: c, game: game, id: id, data: make(chan *message, queued), free: make(chan *message, queued+2)}
+}
+
+// queue queues a message of op code op with a copy of data for the
+// match's consumer. It reports false when the queue is full: the consumer
+// fell a queue's length behind. The socket's reader calls it.
+func (m *Match) queue(op int64, data []byte) bool {
+	var msg *message
+	select {
+	case msg = <-m.free:
+	default:
+		msg = &message{data: make([]byte, 0, 128)} // room for a tick's message (some 20 to 70 bytes)
+	}
+	msg.op = op
+	msg.data = append(msg.data[:0], data...)
+	select {
+	case m.data <- msg:
+		return true
+	default:
+		return false
+	}
+}
+
+// release hands msg back to the socket's reader (nil: nothing); the
+// caller is done with it and its data.
+func (m *Match) release(msg *message) {
+	if msg == nil {
+		return
+	}
+	if cap(msg.data) > largeMessage {
+		msg.data = nil
+	}
+	select {
+	case m.free <- msg:
+	default: // cannot be full (newMatch): let it go
+	}
 }
 
 // ID returns the match's id.
@@ -35,7 +93,7 @@ func (m *Match) ID() string { return m.id }
 // and version: the server refuses a client of another game or version,
 // and one that comes once the match is full or has begun.
 func (c *Client) Join(ctx context.Context, game *sim.Game, id string) (*Match, error) {
-	m := &Match{c: c, game: game, id: id, data: make(chan *rtapi.MatchData, queued)}
+	m := newMatch(c, game, id)
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -240,14 +298,14 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if err != nil {
 			return res, err
 		}
-		switch d.OpCode {
+		switch d.op {
 		case wire.OpEnd:
-			if err := json.Unmarshal(d.Data, &res.End); err != nil {
+			if err := json.Unmarshal(d.data, &res.End); err != nil {
 				return res, fmt.Errorf("client: the match's end does not decode: %w", err)
 			}
 			return res, nil
 		case wire.OpHistory: // came back to a match under way: the ticks so far
-			for rest := d.Data; len(rest) > 0; {
+			for rest := d.data; len(rest) > 0; {
 				msg, after, err := wire.SplitHistory(rest)
 				if err != nil {
 					return res, fmt.Errorf("client: the ticks so far after tick %d: %w", res.Ticks, err)
@@ -262,7 +320,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		default:
 			continue
 		}
-		tick, err := apply(d.Data)
+		tick, err := apply(d.data)
 		if err != nil {
 			return res, err
 		}
@@ -306,22 +364,26 @@ func (m *Match) start(ctx context.Context) (wire.Start, error) {
 		if err != nil {
 			return s, err
 		}
-		switch d.OpCode {
+		switch d.op {
 		case wire.OpStart:
-			if err := json.Unmarshal(d.Data, &s); err != nil {
+			if err := json.Unmarshal(d.data, &s); err != nil {
 				return s, fmt.Errorf("client: the match's start does not decode: %w", err)
 			}
 			return s, nil
 		case wire.OpEnd:
 			var e wire.End
-			json.Unmarshal(d.Data, &e)
+			json.Unmarshal(d.data, &e)
 			return s, fmt.Errorf("client: the match ended before it began: %s", e.Reason)
 		}
 	}
 }
 
-// next returns the match's next message.
-func (m *Match) next(ctx context.Context) (*rtapi.MatchData, error) {
+// next returns the match's next message, which is the caller's until its
+// next call (or m.release(m.held)): it hands back the one it returned
+// before.
+func (m *Match) next(ctx context.Context) (*message, error) {
+	m.release(m.held)
+	m.held = nil
 	select {
 	case d, ok := <-m.data:
 		if !ok {
@@ -333,6 +395,7 @@ func (m *Match) next(ctx context.Context) (*rtapi.MatchData, error) {
 			}
 			return nil, fmt.Errorf("client: match %s: no more messages", m.id)
 		}
+		m.held = d
 		return d, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()

@@ -70,6 +70,8 @@ func (m *Match) Session(ctx context.Context, lead int64) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.release(m.held) // the start's: Poll takes the messages from here on
+	m.held = nil
 	switch {
 	case start.Game != m.game.Name || start.Version != m.game.Version:
 		return nil, fmt.Errorf("client: the match plays %s %s; this client %s %s", start.Game, start.Version, m.game.Name, m.game.Version)
@@ -102,7 +104,8 @@ func (s *Session) Poll() error {
 				s.err = err
 				break
 			}
-			s.take(d.OpCode, d.Data)
+			s.take(d.op, d.data)
+			s.m.release(d)
 		default:
 			if s.end != nil && s.simulated >= s.end.Tick && s.err == nil {
 				s.err = &EndedError{End: *s.end}

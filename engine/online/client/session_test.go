@@ -6,8 +6,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/heroiclabs/nakama-common/rtapi"
-
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
@@ -26,9 +24,9 @@ type server struct {
 func newServer(t *testing.T, players, seat int) (*server, *Session) {
 	t.Helper()
 	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
-	m := &Match{c: &Client{}, game: game, id: "m1", data: make(chan *rtapi.MatchData, queued)}
+	m := newMatch(&Client{}, game, "m1")
 	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Match: "m1", Players: players, Seat: seat, Seed: 7, MaxLead: 120})
-	m.data <- &rtapi.MatchData{OpCode: wire.OpStart, Data: start}
+	m.queue(wire.OpStart, start)
 	s, err := m.Session(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +40,7 @@ func (sv *server) tick(t int64, x float64, sum uint64) {
 	for p := range in {
 		in[p].SetGamepadAxis(0, input.AxisLeftStickHorizontal, x+0.1*float64(p))
 	}
-	sv.m.data <- &rtapi.MatchData{OpCode: wire.OpTick, Data: wire.AppendTick(nil, t, sum, in, sv.prev)}
+	sv.m.queue(wire.OpTick, wire.AppendTick(nil, t, sum, in, sv.prev))
 	sv.prev = in
 }
 
@@ -80,7 +78,7 @@ func TestSessionRunsTheServersTicks(t *testing.T) {
 
 	end, _ := json.Marshal(wire.End{Reason: "the game ended", Tick: 3})
 	sv.tick(3, 0.75, 33)
-	sv.m.data <- &rtapi.MatchData{OpCode: wire.OpEnd, Data: end}
+	sv.m.queue(wire.OpEnd, end)
 	if err := s.Poll(); err != nil {
 		t.Fatalf("the end arrived with tick 3 not yet run: %v", err)
 	}
@@ -103,13 +101,16 @@ func TestSessionRunsTheServersTicks(t *testing.T) {
 }
 
 // A frame of a session allocates nothing on the loop's goroutine: taking
-// in a tick, running it, checking it (the local input unchanged).
+// in a tick, running it, checking it (the local input unchanged); nor
+// does queueing the tick, the socket reader's part once it has decoded it
+// (TestReceiveAllocatesNothing has the socket's).
 func TestSessionFrameAllocatesNothing(t *testing.T) {
 	sv, s := newServer(t, 2, 0)
-	msgs := make([]*rtapi.MatchData, 0, 200)
+	msgs := make([][]byte, 0, 200)
 	for tk := int64(1); tk <= 200; tk++ {
 		sv.tick(tk, float64(tk%7)/10, uint64(tk))
-		msgs = append(msgs, <-sv.m.data) // made beforehand: the socket's reader makes them
+		d := <-sv.m.data
+		msgs = append(msgs, d.data) // encoded beforehand: the server encodes them
 	}
 	players := make([]input.State, 2)
 	var local input.State
@@ -117,7 +118,7 @@ func TestSessionFrameAllocatesNothing(t *testing.T) {
 	tk := int64(0)
 	allocs := testing.AllocsPerRun(100, func() {
 		tk++
-		sv.m.data <- msgs[tk-1]
+		sv.m.queue(wire.OpTick, msgs[tk-1])
 		if err := s.Poll(); err != nil || !s.Ready(tk) {
 			t.Fatalf("tick %d: %v", tk, err)
 		}
