@@ -14,8 +14,9 @@
 // It speaks Nakama's documented protocol: device authentication over the
 // HTTP API, then the realtime socket (a websocket, protobuf envelopes of
 // nakama-common's rtapi) for RPCs and match data. Once a match is under
-// way, receiving its messages allocates nothing of the package's own:
-// gorilla/websocket allocates one small object for each message it reads.
+// way, receiving its messages and sending the player's input allocate
+// nothing of the package's own: gorilla/websocket allocates one small
+// object for each message it reads and each it writes.
 package client
 
 import (
@@ -65,6 +66,7 @@ type Client struct {
 
 	ws      *websocket.Conn
 	writeMu sync.Mutex
+	out     []byte // the match message being sent, under writeMu
 	cid     atomic.Int64
 
 	mu      sync.Mutex
@@ -297,6 +299,25 @@ func (c *Client) send(env *rtapi.Envelope) error {
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
+	return c.write(b)
+}
+
+// sendMatchData writes a MatchDataSend envelope (reliable) of match id,
+// op code op and data to the socket, encoded by hand into a buffer the
+// client reuses.
+func (c *Client) sendMatchData(id string, op int64, data []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	c.out = appendMatchDataSend(c.out[:0], id, op, data, true)
+	err := c.write(c.out)
+	if cap(c.out) > largeMessage {
+		c.out = nil
+	}
+	return err
+}
+
+// write writes the message b to the socket, with c.writeMu held.
+func (c *Client) write(b []byte) error {
 	if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
 		return fmt.Errorf("client: sending: %w", err)
 	}

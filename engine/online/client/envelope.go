@@ -7,20 +7,26 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// The match messages of the socket, the server's 60 a second, are decoded
-// here by hand, into storage the client reuses, rather than through
-// proto.Unmarshal, which allocates a message of rtapi's and its fields
-// each time. The field numbers are rtapi's (nakama-common v1.47.0,
-// rtapi/realtime.proto).
+// The match messages of the socket, the server's 60 a second and the
+// client's input, are encoded and decoded here by hand, into storage the
+// client reuses, rather than through proto.Marshal and proto.Unmarshal,
+// which allocate a message of rtapi's and its fields each time. The field
+// numbers are rtapi's (nakama-common v1.47.0, rtapi/realtime.proto).
 const (
-	envelopeCid       = 1  // Envelope.cid
-	envelopeMatchData = 14 // Envelope.match_data: a MatchData
+	envelopeCid           = 1  // Envelope.cid
+	envelopeMatchData     = 14 // Envelope.match_data: a MatchData
+	envelopeMatchDataSend = 15 // Envelope.match_data_send: a MatchDataSend
 
 	matchDataMatchID  = 1 // MatchData.match_id
 	matchDataPresence = 2 // MatchData.presence: a UserPresence
 	matchDataOpCode   = 3 // MatchData.op_code
 	matchDataData     = 4 // MatchData.data
 	matchDataReliable = 5 // MatchData.reliable
+
+	sendMatchID  = 1 // MatchDataSend.match_id
+	sendOpCode   = 2 // MatchDataSend.op_code
+	sendData     = 3 // MatchDataSend.data
+	sendReliable = 5 // MatchDataSend.reliable
 
 	presenceUserID      = 1 // UserPresence.user_id
 	presenceSessionID   = 2 // UserPresence.session_id
@@ -218,4 +224,43 @@ func consumeField(num protowire.Number, typ protowire.Type, b []byte) (v []byte,
 		n = protowire.ConsumeFieldValue(num, typ, b)
 	}
 	return v, x, n
+}
+
+// appendMatchDataSend appends the rtapi.Envelope of a MatchDataSend of
+// match id, op code op and data to b, with the bytes proto.Marshal gives
+// it (fields in order, those of zero value left out). It allocates
+// nothing when b has room.
+func appendMatchDataSend(b []byte, id string, op int64, data []byte, reliable bool) []byte {
+	size := 0
+	if id != "" {
+		size += protowire.SizeTag(sendMatchID) + protowire.SizeBytes(len(id))
+	}
+	if op != 0 {
+		size += protowire.SizeTag(sendOpCode) + protowire.SizeVarint(uint64(op))
+	}
+	if len(data) > 0 {
+		size += protowire.SizeTag(sendData) + protowire.SizeBytes(len(data))
+	}
+	if reliable {
+		size += protowire.SizeTag(sendReliable) + 1
+	}
+	b = protowire.AppendTag(b, envelopeMatchDataSend, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(size))
+	if id != "" {
+		b = protowire.AppendTag(b, sendMatchID, protowire.BytesType)
+		b = protowire.AppendString(b, id)
+	}
+	if op != 0 {
+		b = protowire.AppendTag(b, sendOpCode, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(op))
+	}
+	if len(data) > 0 {
+		b = protowire.AppendTag(b, sendData, protowire.BytesType)
+		b = protowire.AppendBytes(b, data)
+	}
+	if reliable {
+		b = protowire.AppendTag(b, sendReliable, protowire.VarintType)
+		b = protowire.AppendVarint(b, 1)
+	}
+	return b
 }

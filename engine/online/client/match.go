@@ -127,9 +127,10 @@ func (m *Match) forget() {
 
 // Send sends the match a message of op code op. Play sends the player's
 // input itself; Send is for what it does not send.
+// It allocates nothing of its own (gorilla/websocket's writer allocates
+// one small object a message).
 func (m *Match) Send(op int64, data []byte) error {
-	return m.c.send(&rtapi.Envelope{Message: &rtapi.Envelope_MatchDataSend{MatchDataSend: &rtapi.MatchDataSend{
-		MatchId: m.id, OpCode: op, Data: data, Reliable: true}}})
+	return m.c.sendMatchData(m.id, op, data)
 }
 
 // Leave leaves the match: the player's seat holds nothing from then on.

@@ -251,6 +251,51 @@ func TestReceiveAllocatesNothing(t *testing.T) {
 	})
 }
 
+// Sending an input allocates nothing of the client's own: what gorilla's
+// writer does for a client's message (NextWriter makes a writer each
+// time: measured here on a bare socket), and no more.
+func TestSendAllocatesNothing(t *testing.T) {
+	const n = 2000
+	msg := wire.AppendInput(nil, 12345, &input.State{})
+
+	bare, server := socketPair(t)
+	go io.Copy(io.Discard, server.NetConn()) // the server's end reads without gorilla: its allocations would count
+	for range n {
+		bare.WriteMessage(websocket.BinaryMessage, msg)
+	}
+	gorilla := mallocs(func() {
+		for range n {
+			bare.WriteMessage(websocket.BinaryMessage, msg)
+		}
+	})
+
+	c, m, ws := joinFake(t)
+	go io.Copy(io.Discard, ws.NetConn())
+	for range n {
+		if err := m.Send(wire.OpInput, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out0 := c.Bytes()
+	sent := 0
+	got := fewestMallocs(gorilla, func() {
+		for range n {
+			m.Send(wire.OpInput, msg)
+		}
+		sent += n
+	})
+	t.Logf("%d inputs sent: %d allocations; %d on a bare gorilla socket", n, got, gorilla)
+	if got > gorilla {
+		t.Errorf("%d inputs sent: %d allocations, gorilla's writer alone %d", n, got, gorilla)
+	}
+	_, out1 := c.Bytes()
+	env, _ := proto.Marshal(&rtapi.Envelope{Message: &rtapi.Envelope_MatchDataSend{MatchDataSend: &rtapi.MatchDataSend{
+		MatchId: matchID, OpCode: wire.OpInput, Data: msg, Reliable: true}}})
+	if out1-out0 != int64(sent*len(env)) {
+		t.Errorf("Bytes counted %d bytes out, the messages were %d", out1-out0, sent*len(env))
+	}
+}
+
 // A match's messages arrive whichever way the reader decodes them: by
 // hand, or by proto.Unmarshal when the envelope holds more than match
 // data; another match's are dropped.
@@ -315,6 +360,20 @@ func BenchmarkReceive(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkSend: an input message sent to a socket on 127.0.0.1 (its
+// other end discards it).
+func BenchmarkSend(b *testing.B) {
+	msg := wire.AppendInput(nil, 12345, &input.State{})
+	_, m, ws := joinFake(b)
+	go io.Copy(io.Discard, ws.NetConn())
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Send(wire.OpInput, msg); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
