@@ -47,6 +47,11 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 summary=()
 failed=0
+nw=0 pw=0 # the summary's column widths: the longest name and package
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  ((${#targets[i + 1]} > nw)) && nw=${#targets[i + 1]}
+  ((${#targets[i]} > pw)) && pw=${#targets[i]}
+done
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   pkg=${targets[i]} name=${targets[i + 1]}
   for attempt in 1 2; do
@@ -73,7 +78,7 @@ for ((i = 0; i < ${#targets[@]}; i += 2)); do
     result=FAIL
     failed=1
   fi
-  summary+=("$(printf '%-18s %-9s %-4s %s' "$name" "$pkg" "$result" "${last:-no executions reported}")")
+  summary+=("$(printf '%-*s %-*s %-4s %s' "$nw" "$name" "$pw" "$pkg" "$result" "${last:-no executions reported}")")
 done
 
 echo
