@@ -14,14 +14,15 @@ import (
 // each player's input: the local player's as sampled on this machine, a
 // remote player's as it arrived, or, until it arrives, predicted. The loop
 // keeps the scene's state before each of the last RollbackSlots ticks of
-// the first group (the SceneState's slots KeyframeSlots and up), and when
-// the session finds that a tick ran with a predicted input that proved
-// wrong, it rolls back: it restores the state before that tick, cuts the
-// recording back there, and delivers the ticks from there to the last one
-// run again, in the same frame, with the inputs now known, as Update events
-// for which Loop.Resimulating reports true. A rolled-back run is bit for bit
-// the run that had every input from the start, and its recording holds only
-// that run.
+// the first group (the SceneState's slots KeyframeSlots and up) that ran
+// with a prediction (every tick, for a session that makes desync reports:
+// a Reporter), and when the session finds that a tick ran with a
+// predicted input that proved wrong, it rolls back: it restores the state
+// before that tick, cuts the recording back there, and delivers the ticks
+// from there to the last one run again, in the same frame, with the inputs
+// now known, as Update events for which Loop.Resimulating reports true. A
+// rolled-back run is bit for bit the run that had every input from the
+// start, and its recording holds only that run.
 //
 // Ticks of the other groups see the players' input of the first group's
 // ticks: the held state of the last one delivered, with every press and
