@@ -57,9 +57,9 @@ server:
 	GO=$(GO) bash scripts/server.sh run $(NAKAMA_ARGS)
 
 # bench-server measures the game server (server/e2e's BenchmarkServer: a real
-# Nakama's CPU per match at 4, 16 and 64 matches of two clients, bytes per
+# Nakama's CPU per match at 4, 16, 64 and 100 matches of two clients, bytes per
 # client, MatchLoop's interval p99; the bare simulation as the baseline),
-# BENCHCOUNT_SERVER times, into bench-server.txt (about 80 s a count).
+# BENCHCOUNT_SERVER times, into bench-server.txt (about 95 s a count).
 BENCHCOUNT_SERVER ?= 3
 
 bench-server:

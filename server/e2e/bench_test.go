@@ -56,10 +56,10 @@ func sway(tick int64, in *input.State) {
 	}
 }
 
-// BenchmarkServer measures what a Nakama server spends on matches of
-// the demo's Arena: for 4, 16 and 64 matches at once of two blind clients each (they
-// send a scripted input and simulate nothing, so that their CPU is theirs
-// alone), each playing benchSeconds, it reports the server process's CPU
+// BenchmarkServer measures what a Nakama server spends on matches of the
+// demo's Arena: for 4, 16, 64 and 100 matches at once of two blind clients
+// each (they send a scripted input and simulate nothing, so that their CPU
+// is theirs alone), each playing benchSeconds, it reports the server process's CPU
 // per match per second of play (server-ms/match-s) and the matches one
 // core would run at 60 Hz (matches/core), the bytes a second each client
 // received and sent, and the largest of the matches' p99s of the interval
@@ -104,8 +104,8 @@ func BenchmarkServer(b *testing.B) {
 			b.ReportMetric(float64(time.Second)/float64(perMatchSecond), "matches/core")
 		}
 	})
-	var srv *nakamatest.Server // one server for the 4, 16 and 64 matches: the parent's, stopped as it ends
-	for _, matches := range []int{4, 16, 64} {
+	var srv *nakamatest.Server // one server for every count of matches: the parent's, stopped as it ends
+	for _, matches := range []int{4, 16, 64, 100} {
 		if srv == nil {
 			srv = nakamatest.Start(b)
 		}
