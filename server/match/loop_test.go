@@ -347,8 +347,17 @@ func TestFlooderKicked(t *testing.T) {
 	if _, ok, _ := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, 1, st, &player{session: "s1b", user: ps[1].GetUserId()}, meta); ok {
 		t.Error("the flooder came back")
 	}
-	if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, 2, st, nil); st == nil {
-		t.Error("the match ended with a player in it")
+	hold := int64(match.SeatHeld/time.Second) * int64(walkersGame.Hz)
+	for tick := int64(2); tick <= 2+hold; tick++ {
+		if st = h.MatchLoop(ctx, quiet{}, nil, nil, d, tick, st, nil); st == nil {
+			t.Fatal("the match ended with a player in it")
+		}
+	}
+	if _, ok, _ := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, 2+hold, st, &player{session: "s1c", user: ps[1].GetUserId()}, meta); ok {
+		t.Error("the flooder came back once its seat was free to newcomers")
+	}
+	if _, ok, why := h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, 2+hold, st, &player{session: "s7"}, meta); !ok {
+		t.Errorf("a newcomer was refused the flooder's seat: %s", why)
 	}
 }
 

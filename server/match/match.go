@@ -64,6 +64,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -245,8 +246,9 @@ type state struct {
 	historyFull bool
 	strange     [reasons]int64
 	bytes       int64
-	last        int64 // the last tick run
-	opens       int64 // the tick after which the next held seat opens to newcomers; 0: none held
+	last        int64    // the last tick run
+	kicked      []string // the users removed for flooding: none may come back, to any seat
+	opens       int64    // the tick after which the next held seat opens to newcomers; 0: none held
 	endWhy      string
 
 	step, interval, loop engine.Histogram
@@ -381,6 +383,10 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = fmt.Sprintf("this is a match of %q, not %q", h.game.Name, game)
 	case version != h.game.Version:
 		reason = fmt.Sprintf("this is %s version %q; yours is %q", h.game.Name, h.game.Version, version)
+	case s.inMatch(session) || s.reservedFor(session):
+		reason = "this session has joined the match already"
+	case slices.Contains(s.kicked, presence.GetUserId()):
+		reason = "you were removed from this match"
 	case s.phase == playing && seat < 0:
 		reason = fmt.Sprintf("the match has begun and has no seat free (a seat its player left is free to others %v after)", SeatHeld)
 	case s.phase == playing && s.seats[seat].reserved != "" && s.seats[seat].reserved != session:
@@ -389,8 +395,6 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = fmt.Sprintf("the match has run too long to catch up on (its ticks so far are past %d MiB)", MaxHistoryBytes>>20)
 	case s.phase == over:
 		reason = "the match is over"
-	case s.inMatch(session) || s.reservedFor(session):
-		reason = "this session has joined the match already"
 	case s.phase == lobby && s.free() == 0:
 		reason = fmt.Sprintf("the match has its %d players", len(s.seats))
 	}
@@ -710,6 +714,7 @@ func (h *Handler) kick(s *state, dispatcher runtime.MatchDispatcher, logger runt
 	dispatcher.BroadcastMessage(wire.OpEnd, b, to, nil, true)
 	dispatcher.MatchKick(to)
 	p.kicked = true
+	s.kicked = append(s.kicked, p.presence.GetUserId())
 	s.leave(seat)
 }
 
