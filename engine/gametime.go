@@ -50,10 +50,26 @@ func (l *Loop) advance(now time.Duration) bool {
 		addSaturated(&l.stats.Clamped, d-l.cfg.MaxDelta)
 		l.pacingCarry = 0
 		l.gameTime += l.cfg.MaxDelta
-		return true
+	} else {
+		l.gameTime = l.pace(d)
 	}
-	l.gameTime = l.pace(d)
+	l.catchUp()
 	return true
+}
+
+// catchUp moves game time on to the session's ticks when the run has
+// fallen behind them (Follower.Behind): as many ticks of the first group
+// as the frame may run, counting those game time has made due already.
+func (l *Loop) catchUp() {
+	if l.net.behind <= 0 {
+		return
+	}
+	g := &l.groups[0]
+	k := min(l.net.behind, int64(l.cfg.MaxUpdatesPerFrame))
+	if t := g.rate.Due(g.ticks + k); t > l.gameTime {
+		l.gameTime, l.pacingCarry = t, 0
+		l.net.stats.CaughtUp++
+	}
 }
 
 // scale multiplies real time by the time scale in fixed point, carrying the

@@ -98,6 +98,7 @@ type netplay struct {
 	session       Session
 	base          int64        // first-group ticks of the timelines before this one
 	hold          bool         // this frame's game time stands still (Session.Hold)
+	behind        int64        // this frame's ticks to catch up with (Follower.Behind)
 	settle        bool         // the scene asked to end (Loop.Settle): no new tick until every tick is final
 	stopWhenFinal bool         // Options.StopAt was reached: stop once every tick is final
 	resim         bool         // the Update being delivered simulates a tick again
@@ -124,6 +125,20 @@ type SessionStats struct {
 	Resimulated int64 // ticks of the first group simulated again by them
 	Held        int64 // frames whose game time stood still: the run was ahead of the others'
 	Waited      int64 // frames that ran no tick because the next would predict too far ahead
+	CaughtUp    int64 // frames whose game time moved on to the session's ticks (Follower)
+}
+
+// A Follower is a Session whose ticks are run by another clock: a game
+// server's match, whose ticks arrive as the server runs them. When the
+// loop has fallen behind them (a player who joined a match under way and
+// was sent the ticks so far, a machine that stalled), Behind reports by
+// how many ticks of the first group; each frame the loop then moves game
+// time on to run that many more, at most Config.MaxUpdatesPerFrame fresh
+// ticks in the frame, until it has caught up. A session whose players
+// wait for each other (netplay's) holds the one ahead instead (Hold).
+type Follower interface {
+	Session
+	Behind() int64
 }
 
 // WaitsForSession reports whether the frame's next tick waits for a
@@ -217,6 +232,10 @@ func (n *netplay) beginFrame(l *Loop) bool {
 	n.hold = n.session.Hold()
 	if n.hold {
 		n.stats.Held++
+	}
+	n.behind = 0
+	if f, ok := n.session.(Follower); ok && !n.hold {
+		n.behind = f.Behind()
 	}
 	return true
 }

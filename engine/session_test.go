@@ -332,6 +332,70 @@ func TestConfirmedTicksKeepNoState(t *testing.T) {
 	}
 }
 
+// feed is a session of one player whose every input is a server's: its
+// ticks arrive ahead of the loop (received of them at the start, one more
+// each frame), as a client of a game server joining a match under way is
+// sent the ticks so far.
+type feed struct {
+	received, simulated int64
+}
+
+func (s *feed) Players() int                          { return 1 }
+func (s *feed) Poll() error                           { s.received++; return nil }
+func (s *feed) Hold() bool                            { return false }
+func (s *feed) Ready(t int64) bool                    { return t <= s.received }
+func (s *feed) Local(int64, *input.State)             {}
+func (s *feed) Inputs(t int64, players []input.State) { s.simulated = max(s.simulated, t) }
+func (s *feed) Rollback() (int64, bool)               { return 0, false }
+func (s *feed) Confirmed() int64                      { return s.received }
+func (s *feed) Checksum(int64, uint64)                {}
+func (s *feed) EndFrame() error                       { return nil }
+
+// follower is a feed that has the loop catch up (engine.Follower) when
+// more than 6 ticks wait, to 2 waiting.
+type follower struct{ *feed }
+
+func (s follower) Behind() int64 {
+	if n := s.received - s.simulated; n > 6 {
+		return n - 2
+	}
+	return 0
+}
+
+// A Follower's loop catches up with the ticks waiting for it, running up
+// to MaxUpdatesPerFrame a frame until 2 wait; a session that is not one
+// runs them at the pace of real time, as far behind as it began.
+func TestFollowerCatchesUp(t *testing.T) {
+	run := func(s engine.Session) (ticks int64, stats engine.SessionStats) {
+		t.Helper()
+		frames := 0
+		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s,
+			OnEvent: func(l *engine.Loop, ev engine.Event) {
+				if ev.Kind == engine.Render {
+					if frames++; frames == 150 {
+						ticks, stats = l.Ticks(0), l.SessionStats()
+						l.Stop()
+					}
+				}
+			}}
+		if err := engine.Run((&duoRig{}).scene(1, []engine.Group{{Name: "physics", Hz: 60}}, nil), opts); err != nil { // a scene that does not end
+			t.Fatal(err)
+		}
+		return ticks, stats
+	}
+	behind := &feed{received: 600}
+	ticks, _ := run(behind)
+	if n := behind.received - ticks; n < 590 {
+		t.Errorf("a session that is not a Follower: %d ticks run of %d sent, want some 600 behind", ticks, behind.received)
+	}
+	f := follower{&feed{received: 600}}
+	ticks, stats := run(f)
+	t.Logf("a Follower: %d ticks run of %d sent after 150 frames, %+v", ticks, f.received, stats)
+	if n := f.received - ticks; n > 6 || n < 2 || stats.CaughtUp < 600/8 {
+		t.Errorf("a Follower: %d ticks run of %d sent after 150 frames (%+v); want 2 to 6 behind", ticks, f.received, stats)
+	}
+}
+
 // sessionLog records a short run of a session of n players, whole.
 func sessionLog(tb testing.TB, n int) []byte {
 	tb.Helper()

@@ -474,7 +474,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		netSummary(a.out(), session, netStats, time.Since(began).Seconds())
 	}
 	if a.online != nil {
-		a.online.summary(a.out(), time.Since(began).Seconds())
+		a.online.summary(a.out(), netStats, time.Since(began).Seconds())
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
 		a.summarize(opts.Record, replay, probe, saved, sounds, runErr)

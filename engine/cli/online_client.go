@@ -66,8 +66,8 @@ func (o *onlineRun) ended(err error) error {
 	return err
 }
 
-// summary writes the online run's line.
-func (o *onlineRun) summary(out io.Writer, seconds float64) {
+// summary writes the online run's line; stats are the loop's.
+func (o *onlineRun) summary(out io.Writer, stats engine.SessionStats, seconds float64) {
 	in, sent := o.c.Bytes()
 	st := o.session.Start()
 	rate := func(n int64) string {
@@ -76,8 +76,12 @@ func (o *onlineRun) summary(out io.Writer, seconds float64) {
 		}
 		return fmt.Sprintf("%.0f B/s", float64(n)/seconds)
 	}
-	fmt.Fprintf(out, "online: player %d of %d in match %s; %d ticks checked against the server's checksum; received %s, sent %s\n",
-		st.Seat+1, st.Players, st.Match, o.session.Checked(), rate(in), rate(sent))
+	caught := ""
+	if stats.CaughtUp > 0 {
+		caught = fmt.Sprintf(" (%d frames ran faster than real time to catch up with them)", stats.CaughtUp)
+	}
+	fmt.Fprintf(out, "online: player %d of %d in match %s; %d ticks checked against the server's checksum%s; received %s, sent %s\n",
+		st.Seat+1, st.Players, st.Match, o.session.Checked(), caught, rate(in), rate(sent))
 }
 
 // close leaves the match and closes the connection.

@@ -19,7 +19,7 @@ func (a *App) joinOnline(context.Context) (*onlineRun, error) {
 	return nil, errors.New("cli: -server: online play is not built for the browser")
 }
 
-func (o *onlineRun) ended(err error) error         { return err }
-func (o *onlineRun) summary(io.Writer, float64)    {}
-func (o *onlineRun) close()                        {}
-func (o *onlineRun) engineSession() engine.Session { return nil }
+func (o *onlineRun) ended(err error) error                           { return err }
+func (o *onlineRun) summary(io.Writer, engine.SessionStats, float64) {}
+func (o *onlineRun) close()                                          {}
+func (o *onlineRun) engineSession() engine.Session                   { return nil }

@@ -601,12 +601,7 @@ func TestNewcomer(t *testing.T) {
 func TestDemo(t *testing.T) {
 	srv := nakamatest.Start(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "demo")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/demo")
-	build.Dir = "../.." // the engine's module, with its own go.sum
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/demo: %v\n%s", err, out)
-	}
+	bin := buildDemo(t, dir)
 	const seconds = 5
 	online := []string{"-server", srv.URL, "-server-key", srv.ServerKey, "-seconds", fmt.Sprint(seconds), "-autopilot"}
 	rec := filepath.Join(dir, "match.input")
@@ -641,6 +636,62 @@ func TestDemo(t *testing.T) {
 	floor := color.RGBA{34, 40, 52, 255}
 	if n := b.Dx() * b.Dy() / 4; colors[floor] < n/2 || len(colors) < 20 {
 		t.Errorf("the picture (%v) has %d pixels of the floor of %d sampled and %d colours: the Arena is not drawn", b, colors[floor], n, len(colors))
+	}
+}
+
+// buildDemo builds cmd/demo into dir and returns its path.
+func buildDemo(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "demo")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/demo")
+	build.Dir = "../.." // the engine's module, with its own go.sum
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/demo: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The demo (-server) finds a match under way whose player left SeatHeld
+// before, takes the seat over, and catches up with the server's ticks
+// faster than real time (engine.Follower) rather than play the match the
+// time it took late: every tick checked, to the match's end.
+func TestDemoNewcomer(t *testing.T) {
+	srv := nakamatest.Start(t)
+	bin := buildDemo(t, t.TempDir())
+	held := int(match.SeatHeld / time.Second)
+	seconds := 2 + held + 3 + 8
+	dropAt, joinAt := int64(2*hz), int64((2+held+3)*hz) // 3 s for the match listing to show the free seat
+	type demo struct {
+		out []byte
+		err error
+	}
+	ran := make(chan demo, 1)
+	ctx, onTick := progress(t, 20*time.Second)
+	playMatch(t, srv, "demo-newcomer", 2, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
+		if seat == 1 {
+			return client.Play{OnTick: func(tick int64) {
+				if tick == dropAt {
+					go c.Close()
+				}
+			}}, true
+		}
+		return client.Play{OnTick: func(tick int64) {
+			onTick(tick)
+			if tick == joinAt {
+				go func() {
+					cmd := exec.CommandContext(ctx, bin, "-headless", "-autopilot", "-players", "2", "-server", srv.URL, "-server-key", srv.ServerKey)
+					out, err := cmd.CombinedOutput()
+					ran <- demo{out, err}
+				}()
+			}
+		}}, false
+	})
+	d := <-ran
+	want := fmt.Sprintf("player 2 of 2 in match %s", "")
+	checked := fmt.Sprintf("%d ticks checked against the server's checksum (", seconds*hz)
+	if out := string(d.out); d.err != nil || !strings.Contains(out, want) || !strings.Contains(out, checked) ||
+		!strings.Contains(out, "frames ran faster than real time to catch up") {
+		t.Errorf("the demo joining the match under way: %v; want %q, %q and its catching up in:\n%s", d.err, want, checked, out)
 	}
 }
 

@@ -13,6 +13,15 @@ import (
 // the loop simulates them: a minute at 60 Hz, as many as the match's queue.
 const sessionTicks = queued
 
+// A Session's loop keeps up with the server's ticks: when more than
+// catchUpAfter of them wait to be simulated, it runs them faster than real
+// time until jitterTicks wait (a few ticks in hand, so that the server's
+// messages arriving unevenly do not leave a frame without its tick).
+const (
+	catchUpAfter = 6
+	jitterTicks  = 2
+)
+
 // A Session plays a match in the engine's own loop (engine.Options.Session)
 // rather than in Play's simulation: the loop's first group runs the
 // server's ticks, each as it arrives (Ready), with the inputs the server
@@ -21,8 +30,11 @@ const sessionTicks = queued
 // goes to the server stamped Lead ticks past the last tick received. It
 // never predicts, so it never rolls back: the local player's input is felt
 // a round trip late. A window shows a server's match this way (the demo's
-// -server). Its methods other than Start, Players and Err are the loop's,
-// called on the loop's goroutine.
+// -server). When the server's ticks get ahead of the loop's (a player who
+// came back to a match under way, or took a seat over, is sent the ticks
+// so far; a machine stalled), the loop runs them faster than real time
+// until it has caught up (engine.Follower). Its methods other than Start,
+// Players and Err are the loop's, called on the loop's goroutine.
 type Session struct {
 	m     *Match
 	start wire.Start
@@ -163,6 +175,16 @@ func (s *Session) apply(msg []byte) {
 
 // Hold never holds: the loop waits for the server's ticks (Ready) instead.
 func (s *Session) Hold() bool { return false }
+
+// Behind reports how many ticks the loop is to run faster than real time
+// to catch up with the server's (engine.Follower): 0 unless more than
+// catchUpAfter wait, then all but jitterTicks of them.
+func (s *Session) Behind() int64 {
+	if n := s.received - s.simulated; n > catchUpAfter {
+		return n - jitterTicks
+	}
+	return 0
+}
 
 // Ready reports whether the server's tick t has arrived.
 func (s *Session) Ready(t int64) bool { return t <= s.received }

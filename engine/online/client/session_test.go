@@ -12,7 +12,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
-var _ engine.Session = (*Session)(nil)
+var _ engine.Follower = (*Session)(nil)
 
 // server stands in for the match's messages as the socket's reader queues
 // them (the whole exchange with a real Nakama is server/e2e's TestDemo).
@@ -131,5 +131,33 @@ func TestSessionFrameAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations a frame, want 0", allocs)
+	}
+}
+
+// Ticks the server sent ahead of the loop (a player joining a match under
+// way is sent the ticks so far) are to be caught up with: Behind reports
+// all but jitterTicks of them once more than catchUpAfter wait, and
+// nothing once the loop is within that.
+func TestSessionBehind(t *testing.T) {
+	sv, s := newServer(t, 2, 0)
+	players := make([]input.State, 2)
+	for tick := int64(1); tick <= 100; tick++ {
+		sv.tick(tick, 0.5, uint64(tick))
+	}
+	if err := s.Poll(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Behind(); got != 100-jitterTicks {
+		t.Fatalf("100 ticks waiting: Behind %d, want %d", got, 100-jitterTicks)
+	}
+	for tick := int64(1); tick <= 100-catchUpAfter-1; tick++ {
+		s.Inputs(tick, players)
+	}
+	if got := s.Behind(); got != catchUpAfter+1-jitterTicks {
+		t.Fatalf("%d ticks waiting: Behind %d, want %d", catchUpAfter+1, got, catchUpAfter+1-jitterTicks)
+	}
+	s.Inputs(100-catchUpAfter, players)
+	if got := s.Behind(); got != 0 {
+		t.Fatalf("%d ticks waiting: Behind %d, want 0", catchUpAfter, got)
 	}
 }
