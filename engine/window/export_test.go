@@ -7,3 +7,14 @@ package window
 func SetLayoutObserver(f func(outsideWidth, outsideHeight, screenWidth, screenHeight int)) {
 	layoutObserver = f
 }
+
+// DrawOnFinalScreen turns the browser's drawing path on or off
+// (drawsOnFinalScreen) for the windows run after it.
+func DrawOnFinalScreen(on bool) { drawsOnFinalScreen = on }
+
+// OnFinalScreen reports whether the frame being rendered is drawn on
+// ebiten's final screen.
+func OnFinalScreen() bool {
+	g := running.Load()
+	return g != nil && g.d.final
+}

@@ -15,7 +15,10 @@ import (
 
 // Screen returns the screen a Render event carries in a window, the frame
 // to draw on; nil for other events and headless, where nothing is drawn.
-// It allocates nothing.
+// It allocates nothing. In a browser it can be ebiten's final screen, the
+// canvas itself (see Options), filled opaque black before the scene draws:
+// read its pixels with ScreenPixels, as its own ReadPixels gives its rows
+// bottom up.
 func Screen(ev engine.Event) *ebiten.Image {
 	s, _ := ev.Screen.(*ebiten.Image)
 	return s
@@ -29,6 +32,17 @@ func Screen(ev engine.Event) *ebiten.Image {
 func ScreenPixels(img *ebiten.Image) *image.RGBA {
 	rgba := image.NewRGBA(img.Bounds())
 	img.ReadPixels(rgba.Pix)
+	if g := running.Load(); g != nil && g.d.final && img == g.d.screen {
+		// ebiten reads its final screen (OpenGL's default framebuffer) from
+		// the bottom row up.
+		row := make([]byte, rgba.Stride)
+		for top, bottom := 0, rgba.Rect.Dy()-1; top < bottom; top, bottom = top+1, bottom-1 {
+			t, b := rgba.Pix[top*rgba.Stride:(top+1)*rgba.Stride], rgba.Pix[bottom*rgba.Stride:(bottom+1)*rgba.Stride]
+			copy(row, t)
+			copy(t, b)
+			copy(b, row)
+		}
+	}
 	return rgba
 }
 

@@ -19,6 +19,7 @@ package window
 import (
 	"errors"
 	"fmt"
+	"image"
 	"iter"
 	"os"
 	"path/filepath"
@@ -51,6 +52,15 @@ import (
 // a channel's send and receive, so render systems still read a world
 // nothing changes meanwhile. An Update with no Draw since the worker ran
 // (ebiten skipped Draw) resumes the coroutine itself, as serially.
+//
+// In a browser the scene draws straight on ebiten's final screen (the
+// canvas's drawing buffer) rather than on ebiten's offscreen image, which
+// ebiten would then clear each frame and copy to the canvas: see
+// drawsOnFinalScreen. Draw then only marks the offscreen used (ebiten
+// presents no frame whose offscreen was left untouched) and the frame is
+// rendered in DrawFinalScreen, on the final screen when it has the
+// offscreen's size and nothing scales it (otherwise on the offscreen,
+// cleared first, which is then drawn as ebiten would).
 
 // Options are the window's. Zero fields take the defaults.
 //
@@ -65,6 +75,13 @@ import (
 // focus 20 times a second from a goroutine of its own (ebiten.IsFocused is a
 // round trip to the window system, and allocates), so the hold begins and
 // ends within about 50 ms of the change and frames allocate nothing for it.
+//
+// In a browser, a screen of the canvas's size in device pixels (the
+// window's size, ScreenWidth and ScreenHeight 0 or the same, at a device
+// scale of 1) is the canvas itself, filled opaque black, rather than an
+// image ebiten clears to transparent and then draws on the canvas: the
+// pixels shown are the same, and each frame costs two passes over the
+// screen fewer, which a browser drawing WebGL in software needs.
 //
 // Closing the window (the window manager's close button) ends the event
 // stream and [Run] returns nil. A resize reaches the scene through the
@@ -113,6 +130,7 @@ type driver struct {
 	drawn   bool                // the frame was rendered in this Draw
 	closing bool                // the window is being closed
 	screen  *ebiten.Image
+	final   bool // screen is ebiten's final screen (see drawsOnFinalScreen)
 	devices deviceInput
 
 	pauseOnFocusLoss bool
@@ -199,7 +217,34 @@ type game struct {
 	wake     chan struct{}
 	ran      chan bool
 	ahead    bool // the worker was woken and its ran not yet received
+
+	// Drawing on the final screen (see drawsOnFinalScreen): direct is on
+	// for the run, pending says Draw left this frame's rendering to
+	// DrawFinalScreen.
+	direct  bool
+	pending bool
 }
+
+// drawsOnFinalScreen says whether a window draws its scenes straight on
+// ebiten's final screen: in a browser. ebiten's own path clears its
+// offscreen image every frame, has the scene draw on it, fills the canvas
+// black and draws the offscreen on it: two passes over every pixel more
+// than the scene's own, one of them reading a texture drawn in the same
+// frame. A browser that draws WebGL in software (SwiftShader: no GPU, or
+// one it will not use) pays for each pass in full: in headless Chromium
+// with SwiftShader on 2 CPUs, a trivial ebiten page drew 10 to 19 frames/s
+// held to 60 Hz where a bare WebGL page drew 55 to 60, and the Arena went
+// from 8-19 frames/s to 27-36 with this path (cmd/web's
+// BenchmarkArenaFrameRate). The pixels are the same but for rounding and
+// the odd pixel on a turned sprite's edge: a screen drawn with source-over
+// on opaque black has the colours of one drawn on transparent black and
+// then over black. Natively ebiten's path stays. Tests set it.
+var drawsOnFinalScreen = runtime.GOOS == "js"
+
+// touch marks the offscreen drawn on in a frame whose scene draws on the
+// final screen: ebiten stops calling DrawFinalScreen after a few frames
+// with an untouched offscreen. One pixel, cleared: nothing reads it.
+var touchRect = image.Rect(0, 0, 1, 1)
 
 // pipelined counts the frames of the window running (or of the last one)
 // whose ticks ran while ebiten presented the frame before: PipelinedFrames.
@@ -228,6 +273,10 @@ func (g *game) run(yield func(struct{}) bool) {
 }
 
 func (g *game) Update() error {
+	// A Draw whose DrawFinalScreen did not follow (ebiten presented no
+	// frame): the frame renders without a screen below, as when ebiten
+	// skips Draw.
+	g.pending = false
 	if g.resume == nil {
 		// iter.Pull's stop is not kept: the coroutine ends by itself when the
 		// chain ends (closing the window ends the loop's next frame, see
@@ -274,6 +323,37 @@ func (g *game) Draw(screen *ebiten.Image) {
 	if g.resume == nil || g.finished {
 		return
 	}
+	if g.direct {
+		screen.SubImage(touchRect).(*ebiten.Image).Clear()
+		g.pending = true
+		return
+	}
+	g.render(screen)
+}
+
+// DrawFinalScreen implements ebiten.FinalScreenDrawer: ebiten's own
+// drawing of the offscreen, or, on the direct path, the frame's rendering,
+// on the final screen when it can (see drawsOnFinalScreen).
+func (g *game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	if !g.pending {
+		ebiten.DefaultDrawFinalScreen(screen, offscreen, geoM)
+		return
+	}
+	g.pending = false
+	if final, ok := screen.(*ebiten.Image); ok && geoM == (ebiten.GeoM{}) && final.Bounds() == offscreen.Bounds() {
+		g.d.final = true
+		g.render(final)
+		g.d.final = false
+		return
+	}
+	offscreen.Clear() // what ebiten does before Draw, off on the direct path
+	g.render(offscreen)
+	ebiten.DefaultDrawFinalScreen(screen, offscreen, geoM)
+}
+
+// render resumes the coroutine to render the frame on screen, then, when
+// pipelined, hands it to the worker for the next frame's updates.
+func (g *game) render(screen *ebiten.Image) {
 	g.d.phase, g.d.drawn, g.d.screen = inDraw, false, screen
 	if _, ok := g.resume(); !ok {
 		g.finished = true
@@ -348,6 +428,11 @@ func Run(first engine.Scene, opts *engine.Options, win *Options) error {
 	}
 	ebiten.SetFullscreen(w.Fullscreen)
 	ebiten.SetTPS(ebiten.SyncWithFPS)
+	if g.direct = drawsOnFinalScreen; g.direct {
+		// The offscreen holds nothing to clear; a frame drawn on it after all
+		// is cleared in DrawFinalScreen.
+		ebiten.SetScreenClearedEveryFrame(false)
+	}
 	ebiten.SetWindowClosingHandled(true)
 	ebiten.SetRunnableOnUnfocused(true) // the engine decides: see Options
 	if w.PauseOnFocusLoss {

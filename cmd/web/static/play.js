@@ -31,6 +31,17 @@
 	};
 	const progress = { frames: 0, printed: 0 };
 	globalThis.goProgress = progress;
+	// ebiten asks for its canvas's WebGL context with the browser's default
+	// antialias, on: a multisampled drawing buffer, resolved every frame. A
+	// scene drawn straight on the canvas (engine/window does in a browser)
+	// would get smoothed edges that the same game natively does not, and a
+	// browser that draws WebGL in software (SwiftShader) pays for every
+	// sample: off.
+	const getContext = HTMLCanvasElement.prototype.getContext;
+	HTMLCanvasElement.prototype.getContext = function (type, attributes) {
+		if (type === "webgl2" || type === "webgl") attributes = { ...attributes, antialias: false };
+		return getContext.call(this, type, attributes);
+	};
 	const requestFrame = globalThis.requestAnimationFrame.bind(globalThis);
 	globalThis.requestAnimationFrame = (callback) => {
 		progress.frames++;
