@@ -160,9 +160,9 @@ serve: web
 	$(GO) run ./cmd/web serve -dir $(WEB_DIR) -addr $(WEB_ADDR)
 
 # bench-web plays the Arena for 10 game seconds in headless Chromium (held to
-# its 60 Hz animation frames, then with no frame-rate limit, as the window
-# has none) and in a native window under Xvfb, in turns, and prints frames
-# per second and the .wasm's size (BenchmarkArenaFrameRate); BENCHMARKS.md's
-# web section holds its figures. About 2 minutes.
+# its 60 Hz animation frames, as a player's browser is) and in a native
+# window under Xvfb, in turns, and prints frames per second and the .wasm's
+# size (BenchmarkArenaFrameRate); BENCHMARKS.md's web section holds its
+# figures. About 2 minutes.
 bench-web: deps
 	$(XVFB) $(GO) test -run '^$$' -bench ArenaFrameRate -count 3 -timeout 30m ./cmd/web

@@ -46,10 +46,8 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, cx := range []context.Context{browserCx, uncappedCx} {
-		if cx != nil {
-			chromedp.Cancel(cx)
-		}
+	if browserCx != nil {
+		chromedp.Cancel(browserCx)
 	}
 	if tmpDir != "" {
 		os.RemoveAll(tmpDir)
