@@ -16,7 +16,7 @@ deps:
 # target for TESTFUZZTIME, so that a red fuzz target cannot sit unnoticed.
 # Then the game server's module (server/, a module of its own): Postgres
 # installed when missing, nakama and the plugin built (scripts/server.sh
-# build: about 5 minutes with a cold Go build cache, seconds when warm), vet,
+# build: 3 to 5 minutes with a cold Go build cache, seconds when warm), vet,
 # and its tests under -race, which start real servers (server/internal/nakamatest).
 TESTFUZZTIME ?= 5s
 
