@@ -78,21 +78,17 @@ func decodeMatchData(b []byte, d *matchData) error {
 	// Checked before d is touched, so that a fallback starts clean.
 	found := false
 	for rest := b; len(rest) > 0; {
-		num, typ, n := consumeTag(rest)
-		if n < 0 {
-			return errMalformed
+		f, after, err := consume(rest)
+		if err != nil {
+			return err
 		}
-		v, _, m := consumeField(num, typ, rest[n:])
-		if m < 0 {
-			return errMalformed
-		}
-		rest = rest[n+m:]
+		rest = after
 		switch {
-		case num == envelopeMatchData && typ == protowire.BytesType:
+		case f.is(envelopeMatchData, protowire.BytesType):
 			found = true
-		case num == envelopeCid && typ == protowire.BytesType && len(v) == 0:
+		case f.is(envelopeCid, protowire.BytesType) && len(f.v) == 0:
 			// an empty cid is no cid
-		case num == envelopeMatchData || num == envelopeCid:
+		case f.num == envelopeMatchData || f.num == envelopeCid:
 			return errNotMatchData // another wire type: proto keeps it as an unknown field
 		default:
 			return errNotMatchData
@@ -103,11 +99,10 @@ func decodeMatchData(b []byte, d *matchData) error {
 	}
 	*d = matchData{}
 	for rest := b; len(rest) > 0; {
-		num, typ, n := consumeTag(rest)
-		v, _, m := consumeField(num, typ, rest[n:])
-		rest = rest[n+m:]
-		if num == envelopeMatchData {
-			if err := d.decode(v); err != nil {
+		f, after, _ := consume(rest) // well formed: read above
+		rest = after
+		if f.is(envelopeMatchData, protowire.BytesType) {
+			if err := d.decode(f.v); err != nil {
 				return err
 			}
 		}
@@ -118,32 +113,28 @@ func decodeMatchData(b []byte, d *matchData) error {
 // decode decodes a MatchData's fields into d, merging with what d holds.
 func (d *matchData) decode(b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := consumeTag(b)
-		if n < 0 {
-			return errMalformed
+		f, rest, err := consume(b)
+		if err != nil {
+			return err
 		}
-		v, x, m := consumeField(num, typ, b[n:])
-		if m < 0 {
-			return errMalformed
-		}
-		b = b[n+m:]
+		b = rest
 		switch {
-		case num == matchDataMatchID && typ == protowire.BytesType:
-			if !utf8.Valid(v) {
+		case f.is(matchDataMatchID, protowire.BytesType):
+			if !utf8.Valid(f.v) {
 				return errUTF8
 			}
-			d.matchID = v
-		case num == matchDataPresence && typ == protowire.BytesType:
+			d.matchID = f.v
+		case f.is(matchDataPresence, protowire.BytesType):
 			d.presence.set = true
-			if err := d.presence.decode(v); err != nil {
+			if err := d.presence.decode(f.v); err != nil {
 				return err
 			}
-		case num == matchDataOpCode && typ == protowire.VarintType:
-			d.op = int64(x)
-		case num == matchDataData && typ == protowire.BytesType:
-			d.data = v
-		case num == matchDataReliable && typ == protowire.VarintType:
-			d.reliable = x != 0
+		case f.is(matchDataOpCode, protowire.VarintType):
+			d.op = int64(f.x)
+		case f.is(matchDataData, protowire.BytesType):
+			d.data = f.v
+		case f.is(matchDataReliable, protowire.VarintType):
+			d.reliable = f.x != 0
 		}
 	}
 	return nil
@@ -152,78 +143,83 @@ func (d *matchData) decode(b []byte) error {
 // decode decodes a UserPresence's fields into p, merging with what p holds.
 func (p *presence) decode(b []byte) error {
 	for len(b) > 0 {
-		num, typ, n := consumeTag(b)
-		if n < 0 {
-			return errMalformed
+		f, rest, err := consume(b)
+		if err != nil {
+			return err
 		}
-		v, x, m := consumeField(num, typ, b[n:])
-		if m < 0 {
-			return errMalformed
-		}
-		b = b[n+m:]
+		b = rest
 		var s *[]byte
 		switch {
-		case num == presenceUserID && typ == protowire.BytesType:
+		case f.is(presenceUserID, protowire.BytesType):
 			s = &p.userID
-		case num == presenceSessionID && typ == protowire.BytesType:
+		case f.is(presenceSessionID, protowire.BytesType):
 			s = &p.sessionID
-		case num == presenceUsername && typ == protowire.BytesType:
+		case f.is(presenceUsername, protowire.BytesType):
 			s = &p.username
-		case num == presencePersistence && typ == protowire.VarintType:
-			p.persistence = x != 0
-		case num == presenceStatus && typ == protowire.BytesType:
+		case f.is(presencePersistence, protowire.VarintType):
+			p.persistence = f.x != 0
+		case f.is(presenceStatus, protowire.BytesType):
 			p.statusSet = true
-			for w := v; len(w) > 0; { // a StringValue
-				num, typ, n := consumeTag(w)
-				if n < 0 {
-					return errMalformed
+			for w := f.v; len(w) > 0; { // a StringValue
+				sv, after, err := consume(w)
+				if err != nil {
+					return err
 				}
-				sv, _, m := consumeField(num, typ, w[n:])
-				if m < 0 {
-					return errMalformed
-				}
-				w = w[n+m:]
-				if num == stringValue && typ == protowire.BytesType {
-					if !utf8.Valid(sv) {
+				w = after
+				if sv.is(stringValue, protowire.BytesType) {
+					if !utf8.Valid(sv.v) {
 						return errUTF8
 					}
-					p.status = sv
+					p.status = sv.v
 				}
 			}
 		}
 		if s != nil {
-			if !utf8.Valid(v) {
+			if !utf8.Valid(f.v) {
 				return errUTF8
 			}
-			*s = v
+			*s = f.v
 		}
 	}
 	return nil
 }
 
-// consumeTag is protowire.ConsumeTag refusing, as proto.Unmarshal does,
-// field numbers past the largest valid one.
-func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
-	num, typ, n := protowire.ConsumeTag(b)
-	if n >= 0 && num > protowire.MaxValidNumber {
-		return 0, 0, -1
-	}
-	return num, typ, n
+// A field is one field of a protobuf message: its number, its wire type
+// and its value (the bytes of a length-delimited one, the number of a
+// varint).
+type field struct {
+	num protowire.Number
+	typ protowire.Type
+	v   []byte
+	x   uint64
 }
 
-// consumeField returns the value of field num of wire type typ at the
-// start of b: its bytes when it is length-delimited, its number when it is
-// a varint, and its length (negative when malformed).
-func consumeField(num protowire.Number, typ protowire.Type, b []byte) (v []byte, x uint64, n int) {
+// is reports whether f is field num of wire type typ.
+func (f *field) is(num protowire.Number, typ protowire.Type) bool {
+	return f.num == num && f.typ == typ
+}
+
+// consume reads the field at the start of b, and returns it and the bytes
+// after it: errMalformed when it is cut short or its tag is bad (a field
+// number past the largest valid one too, as proto.Unmarshal refuses).
+func consume(b []byte) (field, []byte, error) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 || num > protowire.MaxValidNumber {
+		return field{}, nil, errMalformed
+	}
+	f, m := field{num: num, typ: typ}, 0
 	switch typ {
 	case protowire.BytesType:
-		v, n = protowire.ConsumeBytes(b)
+		f.v, m = protowire.ConsumeBytes(b[n:])
 	case protowire.VarintType:
-		x, n = protowire.ConsumeVarint(b)
+		f.x, m = protowire.ConsumeVarint(b[n:])
 	default:
-		n = protowire.ConsumeFieldValue(num, typ, b)
+		m = protowire.ConsumeFieldValue(num, typ, b[n:])
 	}
-	return v, x, n
+	if m < 0 {
+		return field{}, nil, errMalformed
+	}
+	return f, b[n+m:], nil
 }
 
 // appendMatchDataSend appends the rtapi.Envelope of a MatchDataSend of
