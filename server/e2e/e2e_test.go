@@ -334,11 +334,7 @@ func TestDropOut(t *testing.T) {
 		if seat != 2 {
 			return client.Play{}, false
 		}
-		return client.Play{OnTick: func(tick int64) {
-			if tick == dropAt {
-				go c.Close()
-			}
-		}}, true
+		return dropOut(c, dropAt), true
 	})
 	checkEveryTick(t, results[:2], seconds)
 	if errs[2] == nil || results[2].Ticks < dropAt || results[2].Ticks >= seconds*hz {
@@ -489,11 +485,7 @@ func TestComeBack(t *testing.T) {
 				}()
 			}}, false
 		default:
-			return client.Play{OnTick: func(tick int64) {
-				if tick == dropAt {
-					go c.Close()
-				}
-			}}, true
+			return dropOut(c, dropAt), true
 		}
 	})
 	checkEveryTick(t, results[:1], seconds)
@@ -540,11 +532,7 @@ func TestNewcomer(t *testing.T) {
 	ctx, onTick := progress(t, 20*time.Second)
 	results, _ := playMatch(t, srv, "newcomer", 2, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
 		if seat == 1 {
-			return client.Play{OnTick: func(tick int64) {
-				if tick == dropAt {
-					go c.Close()
-				}
-			}}, true
+			return dropOut(c, dropAt), true
 		}
 		return client.Play{OnTick: func(tick int64) {
 			if tick != findAt {
@@ -639,6 +627,15 @@ func TestDemo(t *testing.T) {
 	}
 }
 
+// dropOut is the play of a player whose socket closes at tick at.
+func dropOut(c *client.Client, at int64) client.Play {
+	return client.Play{OnTick: func(tick int64) {
+		if tick == at {
+			go c.Close()
+		}
+	}}
+}
+
 // buildDemo builds cmd/demo into dir and returns its path.
 func buildDemo(t *testing.T, dir string) string {
 	t.Helper()
@@ -669,11 +666,7 @@ func TestDemoNewcomer(t *testing.T) {
 	ctx, onTick := progress(t, 20*time.Second)
 	playMatch(t, srv, "demo-newcomer", 2, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
 		if seat == 1 {
-			return client.Play{OnTick: func(tick int64) {
-				if tick == dropAt {
-					go c.Close()
-				}
-			}}, true
+			return dropOut(c, dropAt), true
 		}
 		return client.Play{OnTick: func(tick int64) {
 			onTick(tick)
