@@ -181,16 +181,41 @@ func (r *Sprites) Draw(w donburi.World, ev engine.Event) {
 	if screen == nil {
 		return
 	}
+	n := r.build(w, ev.Alpha, screen.Bounds())
+	r.drawn = n
+	if n == 0 {
+		return
+	}
+
+	// Draw: each run of one source image, maxBatch quads at a time.
+	r.grow(min(n, maxBatch))
+	start, src := 0, r.srcs[0]
+	for i := 1; i <= n; i++ {
+		if i < n && r.srcs[i] == src && i-start < maxBatch {
+			continue
+		}
+		screen.DrawTriangles32(r.vertices[4*start:4*i], r.indices[:6*(i-start)], src, &r.opts)
+		r.drawCalls++
+		if i < n {
+			start, src = i, r.srcs[i]
+		}
+	}
+}
+
+// build writes the vertices of the world's sprites at alpha, seen through
+// the camera on a screen of bounds sb, into slots 0..n of r.vertices and
+// r.srcs, in layer order, and returns n: everything Draw does but its
+// DrawTriangles32 calls (BenchmarkBuild times it alone).
+func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int {
 	var v [6]float64 // the view: a, b, c, d, tx, ty
 	if e, ok := r.cameras.First(w); ok {
-		g := gfx.View(components.CameraC.Get(e), components.TransformC.Get(e).At(ev.Alpha), screen.Bounds())
+		g := gfx.View(components.CameraC.Get(e), components.TransformC.Get(e).At(alpha), sb)
 		v = [6]float64{g.Element(0, 0), g.Element(0, 1), g.Element(1, 0), g.Element(1, 1), g.Element(0, 2), g.Element(1, 2)}
 	} else {
 		v = [6]float64{1, 0, 0, 1, 0, 0}
 	}
 
 	// The screen, for culling, and how much the view stretches a length.
-	sb := screen.Bounds()
 	clip := [4]float32{float32(sb.Min.X), float32(sb.Min.Y), float32(sb.Max.X), float32(sb.Max.Y)}
 	stretch := maxStretch(&v)
 
@@ -216,9 +241,9 @@ func (r *Sprites) Draw(w donburi.World, ev engine.Event) {
 					turn = components.AngleDiff(t.Prev.Angle, t.Cur.Angle)
 				}
 				batch[m] = pending{s: s, p: components.Pose{
-					X:     t.Prev.X + (t.Cur.X-t.Prev.X)*ev.Alpha,
-					Y:     t.Prev.Y + (t.Cur.Y-t.Prev.Y)*ev.Alpha,
-					Angle: t.Prev.Angle + turn*ev.Alpha,
+					X:     t.Prev.X + (t.Cur.X-t.Prev.X)*alpha,
+					Y:     t.Prev.Y + (t.Cur.Y-t.Prev.Y)*alpha,
+					Angle: t.Prev.Angle + turn*alpha,
 				}, sin: 0, cos: 1}
 				turned = turned || batch[m].p.Angle != 0
 				m++
@@ -240,34 +265,12 @@ func (r *Sprites) Draw(w donburi.World, ev engine.Event) {
 					b.s = nil
 					r.culled++
 				}
-				for j := range batch[:m] {
-					if b := &batch[j]; b.p.Angle != 0 && b.s != nil {
-						b.sin, b.cos = math.Sincos(b.p.Angle)
-					}
-				}
+				sines(batch[:m])
 			}
 			r.quads(batch[:m], &v, &clip)
 		}
 	}
-	n := r.end()
-	r.drawn = n
-	if n == 0 {
-		return
-	}
-
-	// Draw: each run of one source image, maxBatch quads at a time.
-	r.grow(min(n, maxBatch))
-	start, src := 0, r.srcs[0]
-	for i := 1; i <= n; i++ {
-		if i < n && r.srcs[i] == src && i-start < maxBatch {
-			continue
-		}
-		screen.DrawTriangles32(r.vertices[4*start:4*i], r.indices[:6*(i-start)], src, &r.opts)
-		r.drawCalls++
-		if i < n {
-			start, src = i, r.srcs[i]
-		}
-	}
+	return r.end()
 }
 
 // begin readies the spans for a frame: nothing written, room for every

@@ -661,6 +661,26 @@ func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls i
 	}
 }
 
+// BenchmarkBuild times Render.Draw's own work alone, one frame per
+// iteration: everything but its DrawTriangles32 calls (the query, poses,
+// culling, sines and cosines, vertices). BenchmarkRenderOverheadTriangles
+// weighs it against ebiten's share; this is the steadier figure of the
+// two to compare builds of Draw by, as no GPU work runs beside it.
+func BenchmarkBuild(b *testing.B) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := c.n
+			ebitentest.OnGame(b, func() {
+				s := newBenchScene(n, c.turning, c.layers, c.offscreen)
+				for b.Loop() {
+					s.r.Build(s.world, s.alpha, s.dst.Bounds())
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
+			})
+		})
+	}
+}
+
 // BenchmarkRenderOverhead alternates the engine (Render.Draw) and the raw
 // DrawImage loop of BenchmarkRenderRaw, frame by frame, and reports medians
 // over the frames: the engine's and the raw loop's cost per sprite, the
