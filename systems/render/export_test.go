@@ -11,4 +11,3 @@ import (
 func (r *Sprites) Build(w donburi.World, alpha float64, screen image.Rectangle) int {
 	return r.build(w, alpha, screen)
 }
-
