@@ -118,8 +118,7 @@ const maxSpanTable = 4096
 const chunk = 64
 
 // pending is a sprite taken into a chunk: its pose at the frame's alpha
-// and the sine and cosine of its angle (0 and 1 upright); s is nil once it
-// is culled.
+// and the sine and cosine of its angle (0 and 1 upright).
 type pending struct {
 	s        *gfx.Sprite
 	p        components.Pose
@@ -228,7 +227,7 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 		for from := 0; from < len(entities); from += chunk {
 			to := min(from+chunk, len(entities))
 			// The poses: Transform.At, written out (a call would cost
-			// more than its arithmetic).
+			// more than its arithmetic), and turned sprites culled.
 			m, turned := 0, false
 			for i := from; i < to; i++ {
 				s := sprites[i]
@@ -240,31 +239,28 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 				if !(-math.Pi <= turn && turn < math.Pi) {
 					turn = components.AngleDiff(t.Prev.Angle, t.Cur.Angle)
 				}
-				batch[m] = pending{s: s, p: components.Pose{
+				p := components.Pose{
 					X:     t.Prev.X + (t.Cur.X-t.Prev.X)*alpha,
 					Y:     t.Prev.Y + (t.Cur.Y-t.Prev.Y)*alpha,
 					Angle: t.Prev.Angle + turn*alpha,
-				}, sin: 0, cos: 1}
-				turned = turned || batch[m].p.Angle != 0
+				}
+				if p.Angle != 0 {
+					// A turned sprite off the screen, before its sine
+					// and cosine: one whose origin is on the screen is
+					// not.
+					turned = true
+					x := v[0]*p.X + v[1]*p.Y + v[4]
+					y := v[2]*p.X + v[3]*p.Y + v[5]
+					if !(x >= float64(clip[0]) && x <= float64(clip[2]) && y >= float64(clip[1]) && y <= float64(clip[3])) &&
+						turnedOffScreen(s, p, s.Image.Bounds(), &v, stretch, &clip) {
+						r.culled++
+						continue
+					}
+				}
+				batch[m] = pending{s: s, p: p, sin: 0, cos: 1}
 				m++
 			}
 			if turned {
-				// Turned sprites off the screen, before their sines and
-				// cosines: one whose origin is on the screen is not.
-				for j := range batch[:m] {
-					b := &batch[j]
-					if b.p.Angle == 0 {
-						continue
-					}
-					x := v[0]*b.p.X + v[1]*b.p.Y + v[4]
-					y := v[2]*b.p.X + v[3]*b.p.Y + v[5]
-					if (x >= float64(clip[0]) && x <= float64(clip[2]) && y >= float64(clip[1]) && y <= float64(clip[3])) ||
-						!turnedOffScreen(b.s, b.p, b.s.Image.Bounds(), &v, stretch, &clip) {
-						continue
-					}
-					b.s = nil
-					r.culled++
-				}
 				sines(batch[:m])
 			}
 			r.quads(batch[:m], &v, &clip)
@@ -465,9 +461,6 @@ func (r *Sprites) quads(batch []pending, v *[6]float64, clip *[4]float32) {
 	for j := range batch {
 		p := &batch[j]
 		s := p.s
-		if s == nil {
-			continue
-		}
 		sx, sy := s.ScaleX, s.ScaleY
 		if sx == 0 {
 			sx = 1

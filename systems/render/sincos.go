@@ -3,7 +3,7 @@ package render
 import "math"
 
 // sines sets the sine and cosine of every sprite of a chunk that is turned
-// (its angle not zero) and not culled, to the bit those of math.Sincos,
+// (its angle not zero), to the bit those of math.Sincos,
 // which DrawImage's GeoM.Rotate takes. It is math's own computation for
 // angles under 2^29 (Cody-Waite reduction to an octant, the same
 // polynomials, the same operations in the same order) and math.Sincos
@@ -33,7 +33,7 @@ func sines(batch []pending) {
 	n := 0
 	for j := range batch {
 		b := &batch[j]
-		if b.p.Angle == 0 || b.s == nil {
+		if b.p.Angle == 0 {
 			continue
 		}
 		if !(math.Abs(b.p.Angle) < 1<<29) { // math's reduceThreshold; NaN and infinities too
