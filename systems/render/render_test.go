@@ -663,9 +663,10 @@ func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls i
 
 // BenchmarkBuild times Render.Draw's own work alone, one frame per
 // iteration: everything but its DrawTriangles32 calls (the query, poses,
-// culling, sines and cosines, vertices). BenchmarkRenderOverheadTriangles
-// weighs it against ebiten's share; this is the steadier figure of the
-// two to compare builds of Draw by, as no GPU work runs beside it.
+// culling, sines and cosines, vertices), with no GPU work beside it.
+// BenchmarkRenderOverheadTriangles weighs the whole Draw against ebiten's
+// share. Its time wanders with the machine's load: compare two versions
+// of the work frame by frame in one binary, not in two runs.
 func BenchmarkBuild(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
