@@ -3,6 +3,8 @@ package render
 import (
 	"image"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
@@ -11,3 +13,7 @@ import (
 func (r *Sprites) Build(w donburi.World, alpha float64, screen image.Rectangle) int {
 	return r.build(w, alpha, screen)
 }
+
+// Submit is Sprites.submit for the external tests: Draw's DrawTriangles32
+// calls of the n slots Build wrote.
+func (r *Sprites) Submit(screen *ebiten.Image, n int) { r.submit(screen, n) }

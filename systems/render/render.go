@@ -182,11 +182,15 @@ func (r *Sprites) Draw(w donburi.World, ev engine.Event) {
 	}
 	n := r.build(w, ev.Alpha, screen.Bounds())
 	r.drawn = n
+	r.submit(screen, n)
+}
+
+// submit draws the n slots build wrote on screen: each run of one source
+// image, maxBatch quads at a time.
+func (r *Sprites) submit(screen *ebiten.Image, n int) {
 	if n == 0 {
 		return
 	}
-
-	// Draw: each run of one source image, maxBatch quads at a time.
 	r.grow(min(n, maxBatch))
 	start, src := 0, r.srcs[0]
 	for i := 1; i <= n; i++ {

@@ -682,6 +682,53 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkRenderParts splits the frame of BenchmarkRenderOverheadTriangles
+// in two: each frame times the engine's own work (Build: the query, poses,
+// culling, sines and cosines, vertices) and its DrawTriangles32 calls
+// (Submit) apart, then the raw call, each frame followed by its flush as
+// there. It reports the medians per sprite: build-ns, submit-ns and raw-ns,
+// and build-over-raw, which is the engine's ratio to the raw floor less
+// one when submit-ns is raw-ns. Its build runs after a flush, as in a
+// game's frame, where BenchmarkBuild's runs after the last build: the
+// difference is what the build pays in cache misses. A diagnostic, not
+// under -short (make bench): the lockstep benchmarks give the headline.
+func BenchmarkRenderParts(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a diagnostic of the lockstep frame: not under -short")
+	}
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := c.n
+			ebitentest.OnGame(b, func() {
+				s := newBenchScene(n, c.turning, c.layers, c.offscreen)
+				var builds, submits, raws, ratios []float64
+				for b.Loop() {
+					t0 := time.Now()
+					m := s.r.Build(s.world, s.alpha, s.dst.Bounds())
+					t1 := time.Now()
+					s.r.Submit(s.dst, m)
+					t2 := time.Now()
+					s.flush.ReadPixels(s.pixel)
+					t3 := time.Now()
+					s.drawRawTriangles()
+					t4 := time.Now()
+					s.flush.ReadPixels(s.pixel)
+					build, raw := float64(t1.Sub(t0)), float64(t4.Sub(t3))
+					builds = append(builds, build)
+					submits = append(submits, float64(t2.Sub(t1)))
+					raws = append(raws, raw)
+					ratios = append(ratios, build/raw)
+				}
+				perEntity := func(ts []float64) float64 { return median(ts) / float64(n) }
+				b.ReportMetric(perEntity(builds), "build-ns/entity")
+				b.ReportMetric(perEntity(submits), "submit-ns/entity")
+				b.ReportMetric(perEntity(raws), "raw-ns/entity")
+				b.ReportMetric(median(ratios), "build/raw")
+			})
+		})
+	}
+}
+
 // BenchmarkRenderOverhead alternates the engine (Render.Draw) and the raw
 // DrawImage loop of BenchmarkRenderRaw, frame by frame, and reports medians
 // over the frames: the engine's and the raw loop's cost per sprite, the
