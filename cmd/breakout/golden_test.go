@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // testdata/golden/breakout.input was recorded by an earlier build of the
@@ -32,5 +37,53 @@ func TestGoldenRecordingReplays(t *testing.T) {
 	}
 	if _, got := run(t, "-headless", "-seconds", "60", "-seed", "11", "-lives", "1"); got != want {
 		t.Errorf("the same run again: checksum %s, want %s", got, want)
+	}
+}
+
+// The game's package is named main and compiles as "main" in the game but
+// under its import path in this test binary. Its component types (Brick,
+// Power) are part of every checksum, and the engine names them alike in
+// both, so the recording the built game made replays here, in this process,
+// with every checksum matching, as a game's own tests would replay it.
+func TestGoldenRecordingReplaysInTheTestBinary(t *testing.T) {
+	const want = "ec3f365af1732276"
+	golden, err := filepath.Abs(filepath.Join("testdata", "golden", "breakout.input"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // where a replay that diverged writes its state
+	var out bytes.Buffer
+	app := &cli.App{Name: "breakout", Out: &out, Err: &out}
+	if err := app.Run([]string{"-headless", "-replay", golden}, breakout(app)); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	m := checksumRE.FindStringSubmatch(out.String())
+	if m == nil || m[1] != want || !replayedRE.MatchString(out.String()) {
+		t.Errorf("want checksum %s, every checksum matched:\n%s", want, out.String())
+	}
+}
+
+// held is a generic component of the game's package, for the names below.
+type held[T any] struct{ V T }
+
+// The state dump names the game's components as the built game does: a
+// generic one's type arguments of the game's package by the package's
+// name, main, not by the import path this test binary compiles the package
+// under (the component's name, with its type's, is in the checksum too).
+func TestDumpNamesTheGamesTypesAsTheGameDoes(t *testing.T) {
+	w := donburi.NewWorld()
+	w.Entry(w.Create(BrickC, donburi.NewComponentType[held[Brick]]()))
+	var out bytes.Buffer
+	if err := state.Dump(w, &out); err != nil {
+		t.Fatal(err)
+	}
+	dump := out.String()
+	for _, name := range []string{"e1v0 Brick.Hits = 0", "e1v0 held[main.Brick].V.Hits = 0"} {
+		if !strings.Contains(dump, name) {
+			t.Errorf("the dump has no line %q:\n%s", name, dump)
+		}
+	}
+	if strings.Contains(dump, "cmd/breakout") {
+		t.Errorf("the dump names the test binary's import path:\n%s", dump)
 	}
 }

@@ -187,7 +187,7 @@ func (h *Hasher) state(ct donburi.IComponentType) *compState {
 	if id >= len(h.byID) {
 		h.byID = append(h.byID, make([]*compState, id+1-len(h.byID))...)
 	}
-	cs := &compState{ct: ct, name: ct.Name(), typeName: typeName(ct.Typ())}
+	cs := &compState{ct: ct, name: componentName(ct), typeName: typeName(ct.Typ())}
 	if cs.name == "" {
 		cs.name = cs.typeName
 	}

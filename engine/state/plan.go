@@ -122,14 +122,44 @@ func (w *Writer) planFor(t reflect.Type) *plan {
 // project's copies of donburi and cp is named by its upstream package
 // path, as before the copies, so that checksums stay those recordings
 // were made with.
+//
+// A type of a command's package (package main) is named as in the
+// command, "main." and its name, under go test too (see inMain).
 func typeName(t reflect.Type) string {
 	if name, ok := knownAs[t]; ok {
 		return name
 	}
 	if t.Name() != "" && t.PkgPath() != "" {
+		if path, ok := inMain(t); ok {
+			return "main." + strings.ReplaceAll(t.Name(), path+".", "main.")
+		}
 		return upstreamPath(t.PkgPath()) + "." + t.Name()
 	}
 	return t.String()
+}
+
+// componentName returns the name of component type ct, as donburi gives
+// it (its type's name unless set), with a command's package path in it
+// written main, as in the command (see inMain).
+func componentName(ct donburi.IComponentType) string {
+	name := ct.Name()
+	if path, ok := inMain(ct.Typ()); ok {
+		name = strings.ReplaceAll(name, path+".", "main.")
+	}
+	return name
+}
+
+// inMain reports whether named type t is of a command's package compiled
+// under its import path, and returns that path. A command's package is
+// "main" in the command, but go test compiles it under its import path,
+// which also names the package's types in the type arguments of a generic
+// type's name (t.Name). The state names them as the command does, so that
+// a game's own tests replay what the game recorded. t.String says the
+// package's name, main, either way, and only a command's package is named
+// main.
+func inMain(t reflect.Type) (path string, ok bool) {
+	path = t.PkgPath()
+	return path, path != "" && path != "main" && strings.HasPrefix(t.String(), "main.")
 }
 
 // knownAs are the names KnownAs gave.
