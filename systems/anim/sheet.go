@@ -14,7 +14,10 @@ import (
 )
 
 // Grid cuts n frames of w x h pixels from sheet, left to right and then
-// down, from its top-left corner.
+// down, from its top-left corner. The sheet is any image: a sprite of the
+// game's atlas (Stage.Sprite(name).Image), or a PNG of the game's files
+// read with ebiten's ebitenutil.NewImageFromFileSystem(fsys, "hero.png").
+// An Aseprite export, frames and tags, is LoadSheet's.
 func Grid(sheet *ebiten.Image, w, h, n int) []*ebiten.Image {
 	b := sheet.Bounds()
 	cols := b.Dx() / w

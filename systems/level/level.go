@@ -124,9 +124,10 @@ type Built struct {
 
 // Build puts the level in world w: its collision boxes and solid objects in
 // phys's space, an entity for every object, and a render system for every
-// visible tile layer (add them to the scene's scheduler: Layers[i].Draw, in
-// render layer firstLayer+i, under the sprites of layer 0 and up when
-// firstLayer+len < 0).
+// visible tile layer. Add those to the scene's scheduler yourself, in the
+// map's order, each in a render layer of its own: for tiles under the
+// sprites of render layer 0 and up, sched.AddRender(first+i, name,
+// Layers[i].Draw) with first+len(Layers) <= 0.
 func (lv *Level) Build(w donburi.World, phys *physics.Physics) *Built {
 	b := &Built{}
 	solid := lv.collision()

@@ -91,8 +91,13 @@ func New(loop *engine.Loop, bank Bank) *System { return &System{loop: loop, bank
 // update system). The sound is taken when the game runs the tick as its
 // newest: not while a step back or a load re-runs ticks, nor when
 // -synctest or a networked run's rollback simulates a tick again (a sound
-// that only the tick simulated again asks for is not played either). A name the bank lacks panics: a programming
-// error. It allocates nothing once the queue has grown.
+// that only the tick simulated again asks for is not played either). A
+// name the bank lacks panics: a programming error. It allocates nothing
+// once the queue has grown.
+//
+// A contact handler (physics.Physics.OnCollide) gets no event: it notes
+// what happened, and an update system scheduled after the physics asks for
+// the sounds on the same tick (cmd/platformer's takeSounds).
 func (s *System) Play(ev engine.Event, name string) {
 	if _, ok := s.bank[name]; !ok {
 		panic(fmt.Sprintf("sound: Play(%q): no such sound in the bank", name))
