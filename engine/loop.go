@@ -42,8 +42,10 @@ type LoopStats struct {
 	ClockBackwards int64
 
 	// Sounds counts the sounds the game took (Loop.CountSound) over the
-	// loop's life, played or not (a headless run plays none): a replay
-	// takes the recording's.
+	// loop's life, played or not (a headless run plays none). A replay
+	// takes those of the recorded ticks, once each: a run that stepped
+	// back and played on counts the ticks it played again twice, its
+	// replay once.
 	Sounds int64
 }
 

@@ -2,8 +2,12 @@
 // for a sound on its tick (Play), and the sound system plays it when the
 // frame is drawn, once. A sound asked for again on a tick the game passes
 // a second time, while a step back re-runs it, while -synctest, a load or a
-// networked run's rollback re-simulates it, is not played again; a replay plays the sounds the
-// recording did, and the run's summary says how many (LoopStats.Sounds). A
+// networked run's rollback re-simulates it, is not played again. Once a
+// step back ends, the ticks played on from there are the game's newest
+// again, and take their sounds. A replay plays the sounds of the recorded
+// ticks, once each, and the run's summary says how many
+// (LoopStats.Sounds): as many as the run took, unless it stepped back and
+// played ticks again. A
 // headless run plays none (but counts them); a machine with no sound
 // device plays silently after one warning line; the player's volume and
 // mute are the window's (window.SetVolume: cli.App's -volume and -mute).

@@ -64,7 +64,8 @@ func TestSoundsTakenOnce(t *testing.T) {
 }
 
 // A step back does not take again the sounds of the ticks it re-runs, from
-// a keyframe or by re-running the run; the ticks played after it do.
+// a keyframe or by re-running the run; the ticks played after it do. A
+// replay of the run takes the recorded ticks' sounds once each.
 func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 	for _, keyframes := range []int{60, 0} {
 		back := false
@@ -73,7 +74,8 @@ func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 		var first engine.Scene
 		restart := func() (engine.Scene, error) { return blips(&scene), nil }
 		first, _ = restart()
-		opts := &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Keyframes: keyframes, Restart: restart,
+		rec := &engine.InputLog{}
+		opts := &engine.Options{Headless: &engine.Headless{}, Record: rec, Keyframes: keyframes, Restart: restart,
 			OnFinish: func(l *engine.Loop) { loopN = l.Stats().Sounds },
 			OnEvent: func(l *engine.Loop, ev engine.Event) {
 				switch {
@@ -94,6 +96,9 @@ func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 		// 30 sounds to tick 305, then the ticks 206-600 played again live: 40 more.
 		if loopN != 70 {
 			t.Errorf("keyframes %d: %d sounds counted, want 70 (30, then 40 from tick 206 on)", keyframes, loopN)
+		}
+		if s, l := runBlips(t, engine.Options{Replay: rec}); s != 60 || l != 60 {
+			t.Errorf("keyframes %d: its replay: the scene took %d sounds, the loop counted %d; want 60, one a recorded tick", keyframes, s, l)
 		}
 	}
 }
