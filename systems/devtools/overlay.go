@@ -419,6 +419,8 @@ func appendPhase(b []byte, st *engine.SystemStats, groups []engine.Group) []byte
 		return append(b, "background"...)
 	case OverlayLayer:
 		return append(b, "overlay"...)
+	case InspectorLayer:
+		return append(b, "inspector"...)
 	case math.MinInt:
 		return append(b, "first"...)
 	case math.MaxInt:

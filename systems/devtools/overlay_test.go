@@ -53,6 +53,7 @@ func newOverlayRig(t *testing.T, input engine.InputSource, opts devtools.Overlay
 	r.sched.AddRender(0, "sprites", nothing)
 	r.sched.AddRender(devtools.BackgroundLayer, "backdrop", nothing)
 	r.sched.AddRender(math.MinInt, "under all", nothing)
+	r.sched.AddRender(devtools.InspectorLayer, "inspect", nothing)
 	opts.Clock = r.clock
 	r.ov = devtools.NewOverlay(r.loop, r.sched, &opts)
 	r.sched.AddUpdate(0, "overlay keys", r.ov.Input)
@@ -97,12 +98,13 @@ func TestOverlayText(t *testing.T) {
 		"system", "group", "calls", "mean µs", "p99 µs", "max µs", "last µs",
 		"step bodies", "think", "sprites", "overlay keys", "overlay",
 		"physics", "ai", "render 0", "render 100", "render background", "render first",
+		"render inspector",
 	} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("text lacks %q", want)
 		}
 	}
-	if strings.Contains(txt, "-9223372036854775808") || strings.Contains(txt, "-1048576") {
+	if strings.Contains(txt, "-9223372036854775808") || strings.Contains(txt, "-1048576") || strings.Contains(txt, "1048575") {
 		t.Error("a layer is printed as a number where it has a name")
 	}
 	// Columns line up: every table row is as long as the header.
