@@ -37,7 +37,9 @@ type InspectorOptions struct {
 }
 
 // Inspector shows one entity's components while the game runs, paused or
-// not: a panel at the top-right corner of the screen, beside the overlay,
+// not: a panel at the top-right corner of the screen, beside the overlay
+// (at the top-left while it would hide the picked entity there and not
+// there),
 // with every component of the picked entity and its exported state (the
 // values [state.Hasher.VisitEntity] shows, grouped by component,
 // vectors on one line), rebuilt after every tick, values that changed in
@@ -278,13 +280,19 @@ func (i *Inspector) Draw(w donburi.World, ev engine.Event) {
 		return
 	}
 	i.updateView(w, ev, screen)
+	b := screen.Bounds()
+	selX := math.NaN() // the picked entity's x on the screen, if it has a Transform
 	if i.hasSel && w.Valid(i.sel) {
 		i.outline(w, ev, screen)
+		if w.Entry(i.sel).HasComponent(components.TransformC) { // outline took its pose
+			x, _ := i.view.Apply(i.pose.X, i.pose.Y)
+			selX = x - float64(b.Min.X)
+		}
 	}
-	b := screen.Bounds()
 	top := 0
 	if i.avoid != nil { // below the overlay's panel when side by side they would overlap
-		if r := i.avoid.Rect(); !r.Empty() && r.Max.X > b.Dx()-i.rect.Dx() {
+		x0 := i.panelX(selX, b.Dx())
+		if r := i.avoid.Rect(); !r.Empty() && r.Min.X < x0+i.rect.Dx() && r.Max.X > x0 {
 			top = r.Max.Y
 		}
 	}
@@ -292,11 +300,24 @@ func (i *Inspector) Draw(w donburi.World, ev engine.Event) {
 		i.screenW, i.screenH, i.top = b.Dx(), b.Dy(), top
 		i.layout()
 	}
+	i.rect = i.rect.Add(image.Pt(i.panelX(selX, b.Dx())-i.rect.Min.X, 0))
 	if i.panel != nil {
 		i.op.GeoM.Reset()
 		i.op.GeoM.Translate(float64(i.rect.Min.X), float64(i.rect.Min.Y))
 		screen.DrawImage(i.panel, &i.op)
 	}
+}
+
+// panelX returns the panel's left edge on a screen w pixels wide: at the
+// right edge (cut on the right when the screen is narrower), or at the left
+// edge when there it does not hide the picked entity, at x on the screen,
+// and at the right it would (x is NaN when none is shown).
+func (i *Inspector) panelX(x float64, w int) int {
+	pw := i.rect.Dx()
+	if x >= float64(w-pw) && x >= float64(pw) {
+		return 0
+	}
+	return max(0, w-pw)
 }
 
 // tickCount sums the ticks run by the groups counted.

@@ -293,9 +293,14 @@ func newPickRig(sw, sh int) *pickRig {
 
 // screenOf returns where world point x, y is drawn.
 func (r *pickRig) screenOf(x, y float64) (float64, float64) {
-	cam := r.w.Entry(r.cam)
-	view := gfx.View(components.CameraC.Get(cam), components.TransformC.Get(cam).Cur, image.Rect(0, 0, r.sw, r.sh))
+	view := r.view()
 	return view.Apply(x, y)
+}
+
+// view is the camera's view of the world on the screen.
+func (r *pickRig) view() ebiten.GeoM {
+	cam := r.w.Entry(r.cam)
+	return gfx.View(components.CameraC.Get(cam), components.TransformC.Get(cam).Cur, image.Rect(0, 0, r.sw, r.sh))
 }
 
 // Once a frame is drawn, the first Tab picks the first entity on the
@@ -371,6 +376,30 @@ func TestInspectorPicksThroughTheCamera(t *testing.T) {
 	r.ins.Input(r.w, clickEvent(sx, sy))
 	if e, ok := r.ins.Selected(); ok {
 		t.Errorf("a click on empty ground kept %v picked", e)
+	}
+
+	// Picked and moved under the panel, near the right edge, the circle
+	// sends the panel to the top-left corner, clear of it; back where both
+	// corners' panels would hide it, the panel is at the top-right again.
+	r.ins.Select(r.circle)
+	inv := r.view()
+	inv.Invert()
+	for _, c := range []struct {
+		sx, sy float64
+		left   bool
+	}{{float64(r.sw - 20), 120, true}, {float64(r.sw) / 2, 120, false}} {
+		x, y := inv.Apply(c.sx, c.sy)
+		*components.TransformC.Get(r.w.Entry(r.circle)) = components.NewTransform(components.Pose{X: x, Y: y}) // there at any alpha
+		ebitentest.OnGame(t, func() {
+			r.ins.Draw(r.w, engine.Event{Kind: engine.Render, Screen: ebiten.NewImage(r.sw, r.sh)})
+		})
+		panel, p := r.ins.Rect(), image.Pt(int(c.sx), int(c.sy))
+		switch {
+		case c.left && (panel.Min.X != 0 || p.In(panel)):
+			t.Errorf("circle at %v: panel at %v, want the top-left corner, clear of it", p, panel)
+		case !c.left && panel.Max.X != r.sw:
+			t.Errorf("circle at %v: panel at %v, want the top-right corner", p, panel)
+		}
 	}
 }
 
