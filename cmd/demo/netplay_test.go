@@ -18,12 +18,13 @@ import (
 // peer is a demo process in a networked run: its command and what it
 // printed.
 type peer struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	out  bytes.Buffer
-	rec  string
-	done chan struct{}
-	code int
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	out    bytes.Buffer // standard output and error, as they came
+	stdout bytes.Buffer // standard output alone: the summary
+	rec    string
+	done   chan struct{}
+	code   int
 }
 
 // output returns what the peer printed so far.
@@ -33,12 +34,31 @@ func (p *peer) output() string {
 	return p.out.String()
 }
 
-// lockedWriter is a peer's output, written by two pipes' copies.
-type lockedWriter struct{ p *peer }
+// checksum returns the checksum that ends the peer's summary, or "". Its
+// standard error (the session's log) comes through another pipe, so in
+// output a line of it may follow the summary.
+func (p *peer) checksum() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m := checksumRE.FindStringSubmatch(p.stdout.String()); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// lockedWriter is a peer's output, written by two pipes' copies; stdout
+// marks standard output's.
+type lockedWriter struct {
+	p      *peer
+	stdout bool
+}
 
 func (w lockedWriter) Write(b []byte) (int, error) {
 	w.p.mu.Lock()
 	defer w.p.mu.Unlock()
+	if w.stdout {
+		w.p.stdout.Write(b)
+	}
 	return w.p.out.Write(b)
 }
 
@@ -48,7 +68,7 @@ func start(t *testing.T, rec string, lines chan<- string, args ...string) *peer 
 	t.Helper()
 	p := &peer{rec: rec, done: make(chan struct{})}
 	p.cmd = exec.Command(demoBin, append(args, "-record", rec)...)
-	p.cmd.Stdout = lockedWriter{p}
+	p.cmd.Stdout = lockedWriter{p, true}
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +79,7 @@ func start(t *testing.T, rec string, lines chan<- string, args ...string) *peer 
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			lockedWriter{p}.Write([]byte(sc.Text() + "\n"))
+			lockedWriter{p, false}.Write([]byte(sc.Text() + "\n"))
 			if lines != nil {
 				select {
 				case lines <- sc.Text():
@@ -135,14 +155,14 @@ func TestPlayTogether(t *testing.T) {
 				if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
 					t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
 				}
-				m := checksumRE.FindStringSubmatch(p.output())
-				if m == nil || !strings.Contains(p.output(), "netplay: player") {
+				sum := p.checksum()
+				if sum == "" || !strings.Contains(p.output(), "netplay: player") {
 					t.Fatalf("peer %d printed no checksum or session summary:\n%s", i+1, p.output())
 				}
 				if i == 0 {
-					want = m[1]
-				} else if m[1] != want {
-					t.Fatalf("peer %d ended on %s, the host on %s:\n%s", i+1, m[1], want, p.output())
+					want = sum
+				} else if sum != want {
+					t.Fatalf("peer %d ended on %s, the host on %s:\n%s", i+1, sum, want, p.output())
 				}
 				if got := run(t, "-headless", "-replay", p.rec, "-fps", "41"); got != want {
 					t.Fatalf("peer %d's recording replays to %s, the run ended on %s", i+1, got, want)
@@ -184,11 +204,11 @@ func TestPlayTogetherInAWindow(t *testing.T) {
 		if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
 			t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
 		}
-		m := checksumRE.FindStringSubmatch(p.output())
-		if m == nil {
+		sum := p.checksum()
+		if sum == "" {
 			t.Fatalf("peer %d printed no checksum:\n%s", i+1, p.output())
 		}
-		sums = append(sums, m[1])
+		sums = append(sums, sum)
 	}
 	if sums[0] != sums[1] {
 		t.Fatalf("the window ended on %s, the headless peer on %s", sums[0], sums[1])
