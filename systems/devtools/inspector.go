@@ -38,9 +38,8 @@ type InspectorOptions struct {
 
 // Inspector shows one entity's components while the game runs, paused or
 // not: a panel at the top-right corner of the screen, beside the overlay
-// (at the top-left while it would hide the picked entity there and not
-// there),
-// with every component of the picked entity and its exported state (the
+// (or at the top-left, while at the right it would hide the picked entity
+// and at the left it would not), with every component of the picked entity and its exported state (the
 // values [state.Hasher.VisitEntity] shows, grouped by component,
 // vectors on one line), rebuilt after every tick, values that changed in
 // the last tick drawn in yellow; and the entity outlined on the screen at its
@@ -308,10 +307,10 @@ func (i *Inspector) Draw(w donburi.World, ev engine.Event) {
 	}
 }
 
-// panelX returns the panel's left edge on a screen w pixels wide: at the
-// right edge (cut on the right when the screen is narrower), or at the left
-// edge when there it does not hide the picked entity, at x on the screen,
-// and at the right it would (x is NaN when none is shown).
+// panelX returns the panel's left edge on a screen w pixels wide: the
+// right edge's (the panel cut on the right when the screen is narrower),
+// or 0 while at the right the panel would hide the picked entity, at x on
+// the screen, and at the left it would not (x is NaN with none shown).
 func (i *Inspector) panelX(x float64, w int) int {
 	pw := i.rect.Dx()
 	if x >= float64(w-pw) && x >= float64(pw) {
