@@ -39,9 +39,10 @@ type InspectorOptions struct {
 // Inspector shows one entity's components while the game runs, paused or
 // not: a panel at the top-right corner of the screen, beside the overlay
 // (or at the top-left, while at the right it would hide the picked entity
-// and at the left it would not), with every component of the picked entity and its exported state (the
-// values [state.Hasher.VisitEntity] shows, grouped by component,
-// vectors on one line), rebuilt after every tick, values that changed in
+// and at the left it would not), with every component of the picked
+// entity and its exported state (the values [state.Hasher.VisitEntity]
+// shows, grouped by component, vectors on one line), rebuilt after every
+// tick, values that changed in
 // the last tick drawn in yellow; and the entity outlined on the screen at its
 // interpolated Transform, through the camera (its cp shapes, else its
 // sprite's rectangle, else a ring), so that it can be followed. Pause (P) and
