@@ -24,7 +24,9 @@ func TestSaveLoadAcrossScenes(t *testing.T) {
 			t.Fatalf("-save-at %s: checksum %s, want %s:\n%s", at, sum, plain, out)
 		}
 		out, sum = run(t, "-headless", "-fps", "37", "-load", path)
-		if sum != plain || strings.Join(gameRE.FindAllString(out, -1), "|") != strings.Join(gameRE.FindAllString(plainOut, -1), "|") {
+		loaded := fmt.Sprintf("loaded the game saved after tick %s of scene %s (", at[strings.Index(at, ":")+1:], at[:strings.Index(at, ":")])
+		if sum != plain || strings.Join(gameRE.FindAllString(out, -1), "|") != strings.Join(gameRE.FindAllString(plainOut, -1), "|") ||
+			!strings.Contains(out, loaded) {
 			t.Fatalf("-load after %s: checksum %s, want %s:\n%s", at, sum, plain, out)
 		}
 	}

@@ -151,6 +151,7 @@ type App struct {
 	volume                       float64
 	dumpAt, shotAt, saveAt       string
 	save, load                   string
+	loaded                       *engine.Save // -load's, for the summary
 	fps, seconds                 float64
 	seed                         uint64
 	record, replay, shot, cpuOut string
@@ -315,6 +316,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		if save, err = a.loadSave(); err != nil {
 			return err
 		}
+		a.loaded = save
 	}
 	ctx, signalled, stop := notifySignals()
 	defer stop()

@@ -18,6 +18,10 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 		names[i] = rec.Scene(i).Name
 	}
 	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), strings.Join(names, ", "), rec.Ticks())
+	if s := a.loaded; s != nil {
+		fmt.Fprintf(out, "loaded the game saved after tick %d of scene %d (%s) from %s: the run to there simulated again, its sounds not taken\n",
+			s.Tick, s.Scene, s.SceneName, a.load)
+	}
 	if probe != nil {
 		fmt.Fprintln(out, probe.line())
 	}
