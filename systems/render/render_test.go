@@ -643,22 +643,16 @@ func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls i
 	if testing.Short() {
 		b.Skip("frames timed apart from their baseline: not under -short (the lockstep benchmarks stand in)")
 	}
-	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
-			n := c.n
-			ebitentest.OnGame(b, func() {
-				s := newBenchScene(n, c.turning, c.layers, c.offscreen)
-				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
-				calls := 0
-				for b.Loop() {
-					calls = draw(s, ev)
-					s.flushUntimed(b)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
-				b.ReportMetric(float64(calls), "drawcalls/frame")
-			})
-		})
-	}
+	eachBenchScene(b, func(b *testing.B, s *benchScene, n int) {
+		ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
+		calls := 0
+		for b.Loop() {
+			calls = draw(s, ev)
+			s.flushUntimed(b)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
+		b.ReportMetric(float64(calls), "drawcalls/frame")
+	})
 }
 
 // BenchmarkBuild times Render.Draw's own work alone, one frame per
@@ -668,18 +662,12 @@ func benchmarkFrames(b *testing.B, draw func(*benchScene, engine.Event) (calls i
 // share. Its time wanders with the machine's load: compare two versions
 // of the work frame by frame in one binary, not in two runs.
 func BenchmarkBuild(b *testing.B) {
-	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
-			n := c.n
-			ebitentest.OnGame(b, func() {
-				s := newBenchScene(n, c.turning, c.layers, c.offscreen)
-				for b.Loop() {
-					s.r.Build(s.world, s.alpha, s.dst.Bounds())
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
-			})
-		})
-	}
+	eachBenchScene(b, func(b *testing.B, s *benchScene, n int) {
+		for b.Loop() {
+			s.r.Build(s.world, s.alpha, s.dst.Bounds())
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entity")
+	})
 }
 
 // BenchmarkRenderParts splits the frame of BenchmarkRenderOverheadTriangles
@@ -696,37 +684,31 @@ func BenchmarkRenderParts(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a diagnostic of the lockstep frame: not under -short")
 	}
-	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
-			n := c.n
-			ebitentest.OnGame(b, func() {
-				s := newBenchScene(n, c.turning, c.layers, c.offscreen)
-				var builds, submits, raws, ratios []float64
-				for b.Loop() {
-					t0 := time.Now()
-					m := s.r.Build(s.world, s.alpha, s.dst.Bounds())
-					t1 := time.Now()
-					s.r.Submit(s.dst, m)
-					t2 := time.Now()
-					s.flush.ReadPixels(s.pixel)
-					t3 := time.Now()
-					s.drawRawTriangles()
-					t4 := time.Now()
-					s.flush.ReadPixels(s.pixel)
-					build, raw := float64(t1.Sub(t0)), float64(t4.Sub(t3))
-					builds = append(builds, build)
-					submits = append(submits, float64(t2.Sub(t1)))
-					raws = append(raws, raw)
-					ratios = append(ratios, build/raw)
-				}
-				perEntity := func(ts []float64) float64 { return median(ts) / float64(n) }
-				b.ReportMetric(perEntity(builds), "build-ns/entity")
-				b.ReportMetric(perEntity(submits), "submit-ns/entity")
-				b.ReportMetric(perEntity(raws), "raw-ns/entity")
-				b.ReportMetric(median(ratios), "build/raw")
-			})
-		})
-	}
+	eachBenchScene(b, func(b *testing.B, s *benchScene, n int) {
+		var builds, submits, raws, ratios []float64
+		for b.Loop() {
+			t0 := time.Now()
+			m := s.r.Build(s.world, s.alpha, s.dst.Bounds())
+			t1 := time.Now()
+			s.r.Submit(s.dst, m)
+			t2 := time.Now()
+			s.flush.ReadPixels(s.pixel)
+			t3 := time.Now()
+			s.drawRawTriangles()
+			t4 := time.Now()
+			s.flush.ReadPixels(s.pixel)
+			build, raw := float64(t1.Sub(t0)), float64(t4.Sub(t3))
+			builds = append(builds, build)
+			submits = append(submits, float64(t2.Sub(t1)))
+			raws = append(raws, raw)
+			ratios = append(ratios, build/raw)
+		}
+		perEntity := func(ts []float64) float64 { return median(ts) / float64(n) }
+		b.ReportMetric(perEntity(builds), "build-ns/entity")
+		b.ReportMetric(perEntity(submits), "submit-ns/entity")
+		b.ReportMetric(perEntity(raws), "raw-ns/entity")
+		b.ReportMetric(median(ratios), "build/raw")
+	})
 }
 
 // BenchmarkRenderOverhead alternates the engine (Render.Draw) and the raw
@@ -757,37 +739,41 @@ func BenchmarkRenderOverheadTriangles(b *testing.B) {
 // followed by its flush, and reports the medians (see
 // BenchmarkRenderOverhead).
 func benchmarkLockstep(b *testing.B, raw func(*benchScene)) {
+	eachBenchScene(b, func(b *testing.B, s *benchScene, n int) {
+		ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
+		var engineTimes, rawTimes, flushTimes, ratios, extras []float64
+		for b.Loop() {
+			t0 := time.Now()
+			s.r.Draw(s.world, ev)
+			t1 := time.Now()
+			s.flush.ReadPixels(s.pixel)
+			t2 := time.Now()
+			raw(s)
+			t3 := time.Now()
+			s.flush.ReadPixels(s.pixel)
+			t4 := time.Now()
+			e, r := float64(t1.Sub(t0)), float64(t3.Sub(t2))
+			engineTimes = append(engineTimes, e)
+			rawTimes = append(rawTimes, r)
+			flushTimes = append(flushTimes, float64(t2.Sub(t1)), float64(t4.Sub(t3)))
+			ratios = append(ratios, e/r)
+			extras = append(extras, e-r)
+		}
+		perEntity := func(ts []float64) float64 { return median(ts) / float64(n) }
+		b.ReportMetric(perEntity(engineTimes), "engine-ns/entity")
+		b.ReportMetric(perEntity(rawTimes), "raw-ns/entity")
+		b.ReportMetric(perEntity(flushTimes), "flush-ns/entity")
+		b.ReportMetric(perEntity(extras), "extra-ns/entity")
+		b.ReportMetric(100*(median(ratios)-1), "overhead-%")
+	})
+}
+
+// eachBenchScene runs bench as a sub-benchmark for each of benchCases, on
+// ebiten's goroutine, with the scene built and its sprite count n.
+func eachBenchScene(b *testing.B, bench func(b *testing.B, s *benchScene, n int)) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
-			n := c.n
-			ebitentest.OnGame(b, func() {
-				s := newBenchScene(n, c.turning, c.layers, c.offscreen)
-				ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
-				var engineTimes, rawTimes, flushTimes, ratios, extras []float64
-				for b.Loop() {
-					t0 := time.Now()
-					s.r.Draw(s.world, ev)
-					t1 := time.Now()
-					s.flush.ReadPixels(s.pixel)
-					t2 := time.Now()
-					raw(s)
-					t3 := time.Now()
-					s.flush.ReadPixels(s.pixel)
-					t4 := time.Now()
-					e, r := float64(t1.Sub(t0)), float64(t3.Sub(t2))
-					engineTimes = append(engineTimes, e)
-					rawTimes = append(rawTimes, r)
-					flushTimes = append(flushTimes, float64(t2.Sub(t1)), float64(t4.Sub(t3)))
-					ratios = append(ratios, e/r)
-					extras = append(extras, e-r)
-				}
-				perEntity := func(ts []float64) float64 { return median(ts) / float64(n) }
-				b.ReportMetric(perEntity(engineTimes), "engine-ns/entity")
-				b.ReportMetric(perEntity(rawTimes), "raw-ns/entity")
-				b.ReportMetric(perEntity(flushTimes), "flush-ns/entity")
-				b.ReportMetric(perEntity(extras), "extra-ns/entity")
-				b.ReportMetric(100*(median(ratios)-1), "overhead-%")
-			})
+			ebitentest.OnGame(b, func() { bench(b, newBenchScene(c.n, c.turning, c.layers, c.offscreen), c.n) })
 		})
 	}
 }
