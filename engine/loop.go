@@ -140,6 +140,7 @@ type Loop struct {
 	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
 	players     int                // players whose input every tick holds: 1, a session's, a replay's
 	net         netplay            // Options.Session's side of the loop (session.go)
+	again       bool               // in SimulateAgain: a scene's own second pass over past ticks
 
 	// the current timeline
 	groups      []group

@@ -155,10 +155,22 @@ func (l *Loop) Players() int { return l.players }
 
 // Resimulating reports whether the Update event being handled simulates
 // again a tick that ran before: a session's rollback, which delivers the
-// ticks after the tick it goes back to again with the inputs now known.
-// What a player perceives once per tick (a sound, a particle burst) is
-// not played for such a tick. (A rewind's re-run: Loop.Rewinding.)
-func (l *Loop) Resimulating() bool { return l.net.resim }
+// ticks after the tick it goes back to again with the inputs now known, or
+// the sync test's second pass ([Options.SyncTest], which a scene runs in
+// [Loop.SimulateAgain]). What a player perceives once per tick (a sound, a
+// particle burst) is not played for such a tick. (A rewind's re-run:
+// Loop.Rewinding.)
+func (l *Loop) Resimulating() bool { return l.net.resim || l.again }
+
+// SimulateAgain calls again, during which Resimulating reports true: a
+// scene that simulates past ticks again on its own, as stage.Stage's sync
+// test does, handles their Update events inside it.
+func (l *Loop) SimulateAgain(again func()) {
+	was := l.again
+	l.again = true
+	again()
+	l.again = was
+}
 
 // Settle asks the loop to deliver no new tick, and reports whether every
 // tick delivered so far is final: no rollback can undo it. A scene that is

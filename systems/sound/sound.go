@@ -106,8 +106,9 @@ func (s *System) Play(ev engine.Event, name string) {
 	if _, ok := s.bank[name]; !ok {
 		panic(fmt.Sprintf("sound: Play(%q): no such sound in the bank", name))
 	}
-	// The tick is the game's newest (not one -synctest simulates again),
-	// and the loop is not re-running ticks (a step back, a load, a rollback).
+	// The tick is the game's newest, not one simulated again (a rollback,
+	// -synctest's second pass), and the loop is not re-running ticks (a
+	// step back, a load).
 	if ev.Kind != engine.Update || s.loop.Rewinding() || s.loop.Resimulating() || ev.Tick != s.loop.Ticks(ev.Group) {
 		return
 	}

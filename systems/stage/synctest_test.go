@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -94,5 +95,46 @@ func TestSyncTestAfterAStepBack(t *testing.T) {
 		}}
 	if err := engine.Run(counting(true, &synced), opts); err != nil || !back || synced != plain {
 		t.Fatalf("-synctest 4 and a step back: %v (stepped back %v), counter %d, want %d", err, back, synced, plain)
+	}
+}
+
+// The sync test's second pass gives each tick the input the first pass
+// gave it, every player's (Event.Players as well as Event.Input), while
+// Loop.Resimulating reports true: a system that moves by a player's input
+// changing from tick to tick passes, and runs again only in the second
+// pass's ticks.
+func TestSyncTestGivesEveryPlayersInput(t *testing.T) {
+	var again, first int64
+	scene := engine.NewScene("Steering", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := stage.New(loop, stage.Options{})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		// A key held on every third tick, so the input changes from tick to tick.
+		loop.SetTickInput(0, engine.TickInputFunc(func(ti engine.TickInfo, in *input.State) {
+			in.SetKey(input.KeyArrowUp, ti.Tick%3 == 0)
+		}))
+		e := st.World.Entry(st.World.Create(counterC))
+		st.Sched.AddUpdate(0, "steer", func(w donburi.World, ev engine.Event) {
+			if loop.Resimulating() {
+				again++
+			} else {
+				first++
+			}
+			if ev.Player(0).KeyDown(input.KeyArrowUp) {
+				counterC.Get(e).N += ev.Tick
+			}
+			if ev.Tick == 60 {
+				st.End(nil)
+			}
+		})
+		return st.Run()
+	})
+	if err := engine.Run(scene, &engine.Options{SyncTest: 4}); err != nil {
+		t.Fatalf("-synctest 4, a player's input changing every tick: %v", err)
+	}
+	if first != 60 || again != 4*(60-4) {
+		t.Fatalf("the system ran %d times in the first pass and %d with Resimulating; want 60 and %d", first, again, 4*(60-4))
 	}
 }

@@ -51,9 +51,12 @@ type systemSum struct {
 	sum  uint64
 }
 
+// syncEvent is an Update event handled in the first pass, with every
+// player's input for its tick (the event's Input and Players point into
+// the loop's, which later ticks overwrite).
 type syncEvent struct {
 	ev engine.Event
-	in input.State
+	in [input.MaxPlayers]input.State
 }
 
 func newSyncTest(s *Stage, n int, probed bool) *syncTest {
@@ -94,7 +97,9 @@ func (t *syncTest) update(s *Stage, ev engine.Event) error {
 		return nil // a tick of another group before the first group's first: before any boundary
 	}
 	sl := &t.slots[(t.taken-1)%int64(len(t.slots))]
-	sl.events = append(sl.events, syncEvent{ev: ev, in: *ev.Input})
+	sl.events = append(sl.events, syncEvent{ev: ev})
+	e := &sl.events[len(sl.events)-1]
+	copy(e.in[:], ev.Players)
 	return nil
 }
 
@@ -121,13 +126,15 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 				}
 			}
 			t.resim, t.cursor = sl, 0
-			for i := range sl.events {
-				e := &sl.events[i]
-				ev := e.ev
-				ev.Input = &e.in
-				s.event = engine.Update
-				s.Sched.Handle(ev)
-			}
+			s.Loop.SimulateAgain(func() {
+				for i := range sl.events {
+					e := &sl.events[i]
+					ev := e.ev
+					ev.Input, ev.Players = &e.in[0], e.in[:len(ev.Players)]
+					s.event = engine.Update
+					s.Sched.Handle(ev)
+				}
+			})
 		}
 		t.resim = nil
 		if err := t.check(s, tick, sum, t.now, tick); err != nil {
