@@ -399,7 +399,7 @@ func (n *netplay) ticked(l *Loop) {
 	t := n.global(l.groups[0].ticks)
 	n.session.Checksum(t, sum)
 	if n.report != nil {
-		n.reportTicked(l, t)
+		n.reportTicked(l, t, sum)
 	}
 }
 
@@ -450,6 +450,11 @@ type DesyncReport struct {
 	// when the state before it was no longer kept (more than RollbackSlots
 	// ticks back), and the report holds nothing more.
 	Simulated bool
+	// Start is the state checksum Systems start from: after the tick
+	// before, whose checksums matched, or, for a scene's first tick, the
+	// scene's state as it set it up. Players' Starts that differ say the
+	// state differed before the tick's first system ran.
+	Start uint64
 	// Systems is the state checksum (its low 32 bits) after every update
 	// system run from the checksum after the tick before to the one after
 	// Tick, in the order they ran; none when the scene's scheduler is not
@@ -494,13 +499,27 @@ type desyncProbe struct {
 func (l *Loop) Probed() bool { return l.rec.detailed() || l.net.session != nil }
 
 // startReport goes back to the state before tick t-1 to make the report of
-// the desync at t; without that state it reports what it knows.
+// the desync at t, or to the state before t when t is the scene's first
+// tick; without that state it reports what it knows.
 func (n *netplay) startReport(l *Loop, t int64) {
 	n.report = &desyncProbe{tick: t}
-	n.report.r.Tick = t
-	if t-1 > n.base && n.ring != nil && n.ring[(t-1)%RollbackSlots].tick == t-1 && n.restore(l, t-1) {
-		n.report.r.Simulated = true
-		return // ticks t-1 and t are simulated again: see probe and ticked
+	p := &n.report.r
+	p.Tick = t
+	kept := func(t int64) bool { return t > n.base && n.ring != nil && n.ring[t%RollbackSlots].tick == t }
+	switch {
+	case kept(t - 1):
+		if p.Simulated = n.restore(l, t-1); p.Simulated {
+			return // ticks t-1 and t are simulated again: see probe and reportTicked
+		}
+	case t-1 == n.base && kept(t):
+		if p.Simulated = n.restore(l, t); p.Simulated {
+			// The scene's first tick, simulated again from its setup.
+			n.report.open = true
+			if sum := l.rec.checksum; sum != nil {
+				p.Start = sum()
+			}
+			return
+		}
 	}
 	if !l.Stopped() {
 		n.finishReport(l)
@@ -519,14 +538,16 @@ func (n *netplay) probe(l *Loop, ev Event, name string) {
 }
 
 // reportTicked is told of the first group's tick t just handled, simulated
-// again for the report: it opens the window after tick t-1 and closes it
-// after the desynced tick, whose state it keeps.
-func (n *netplay) reportTicked(l *Loop, t int64) {
+// again for the report, and the state checksum after it: it opens the
+// window after tick t-1 and closes it after the desynced tick, whose state
+// it keeps.
+func (n *netplay) reportTicked(l *Loop, t int64, sum uint64) {
 	p := n.report
 	switch {
 	case p == nil || p.r.Scene != 0:
 	case t == p.tick-1:
 		p.open = true
+		p.r.Start = sum
 	case t == p.tick:
 		p.open = false
 		n.finishReport(l)

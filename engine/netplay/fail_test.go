@@ -142,6 +142,41 @@ func TestDesyncFound(t *testing.T) {
 	}
 }
 
+// A scene that one player's game sets up differently desyncs at its first
+// tick: the reports go back to the scene's setup, and say the state
+// differed before the tick's first system ran.
+func TestDesyncAtTheFirstTick(t *testing.T) {
+	runs := play(t, setup{players: 2, seconds: 2,
+		game: func(i int, final *uint64) engine.Scene {
+			return engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
+				a := &arena{n: loop.Players()}
+				if i == 1 {
+					a.vx[0] = 1 // another setup
+				}
+				loop.SetChecksum(a.checksum)
+				loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+				for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+					if ev.Kind == engine.Update {
+						a.update(ev)
+						*final = a.checksum()
+					}
+				}
+				return nil, loop.Err()
+			})
+		}})
+	for i, r := range runs {
+		var de *netplay.DesyncError
+		if !errors.As(r.err, &de) || de.Tick != 1 || de.Report == nil || de.OtherReport == nil ||
+			!de.Report.Simulated || !de.OtherReport.Simulated || de.Report.SceneTick != 1 {
+			t.Fatalf("peer %d: %v, want a desync at tick 1 with both reports", i+1, r.err)
+		}
+		if !strings.Contains(r.err.Error(), "the state differed before the tick's first system ran: the scene's first tick") ||
+			strings.Contains(r.err.Error(), "no longer kept") {
+			t.Errorf("peer %d: %v, want it to say the scenes set themselves up differently (starts %x, %x)", i+1, r.err, de.Report.Start, de.OtherReport.Start)
+		}
+	}
+}
+
 // drifting is the arena game, with a different drag from tick 121 on
 // when drift is set.
 func drifting(drift bool, final *uint64) engine.Scene {

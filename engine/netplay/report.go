@@ -66,7 +66,7 @@ func (e *DesyncError) Error() string {
 	switch {
 	case e.System != "":
 		fmt.Fprintf(&b, "; it first differed after system %q in tick %d of group %q", e.System, e.SystemTick, e.Group)
-	case e.Report != nil && e.OtherReport != nil && len(e.Report.Systems) > 0:
+	case e.Report != nil && e.OtherReport != nil && len(e.Report.Systems) > 0 && e.SystemNote == "":
 		b.WriteString("; no system's state differs (the state before the tick's systems did)")
 	}
 	if e.SystemNote != "" {
@@ -95,19 +95,14 @@ func (e *DesyncError) explain() {
 	if a == nil || b == nil {
 		return
 	}
-	for i := range min(len(a.Systems), len(b.Systems)) {
-		x, y := a.Systems[i], b.Systems[i]
-		if x.System != y.System || x.Group != y.Group || x.Tick != y.Tick {
-			e.SystemNote = fmt.Sprintf("here %q ran where player %d's run ran %q", x.System, e.Other+1, y.System)
-			break
+	if a.Simulated && b.Simulated && a.Start != b.Start {
+		// No system is to blame: the tick began from states that differ.
+		e.SystemNote = "the state differed before the tick's first system ran"
+		if a.SceneTick == 1 {
+			e.SystemNote += ": the scene's first tick, so the players' scenes set themselves up differently"
 		}
-		if x.Sum != y.Sum {
-			e.System, e.Group, e.SystemTick = x.System, x.Group, x.Tick
-			break
-		}
-	}
-	if e.System == "" && e.SystemNote == "" && len(a.Systems) != len(b.Systems) {
-		e.SystemNote = fmt.Sprintf("this run ran %d systems in the tick, player %d's %d", len(a.Systems), e.Other+1, len(b.Systems))
+	} else {
+		e.firstSystem(a, b)
 	}
 	theirs := map[string]uint64{}
 	for _, p := range b.Parts {
@@ -126,6 +121,25 @@ func (e *DesyncError) explain() {
 	e.Components = slices.Compact(e.Components)
 }
 
+// firstSystem finds the first system after which reports a and b differ,
+// or says how the systems they ran differ.
+func (e *DesyncError) firstSystem(a, b *engine.DesyncReport) {
+	for i := range min(len(a.Systems), len(b.Systems)) {
+		x, y := a.Systems[i], b.Systems[i]
+		if x.System != y.System || x.Group != y.Group || x.Tick != y.Tick {
+			e.SystemNote = fmt.Sprintf("here %q ran where player %d's run ran %q", x.System, e.Other+1, y.System)
+			return
+		}
+		if x.Sum != y.Sum {
+			e.System, e.Group, e.SystemTick = x.System, x.Group, x.Tick
+			return
+		}
+	}
+	if len(a.Systems) != len(b.Systems) {
+		e.SystemNote = fmt.Sprintf("this run ran %d systems in the tick, player %d's %d", len(a.Systems), e.Other+1, len(b.Systems))
+	}
+}
+
 // encodeReport returns r in the report's wire form, its dump gzipped.
 func encodeReport(r *engine.DesyncReport) []byte {
 	var w writer
@@ -138,6 +152,7 @@ func encodeReport(r *engine.DesyncReport) []byte {
 		simulated = 1
 	}
 	w.u8(simulated)
+	w.u64(r.Start)
 	w.uvarint(uint64(len(r.Systems)))
 	for _, s := range r.Systems {
 		w.str(s.Group)
@@ -158,7 +173,7 @@ func encodeReport(r *engine.DesyncReport) []byte {
 	w.b = append(w.b, z.Bytes()...)
 	if len(w.b) > maxReportBytes { // a world too big to send: the rest of the report goes
 		return encodeReport(&engine.DesyncReport{Tick: r.Tick, Scene: r.Scene, SceneName: r.SceneName, SceneTick: r.SceneTick,
-			Simulated: r.Simulated, Systems: r.Systems, Parts: r.Parts, Dump: []byte("# the world was too big to send\n")})
+			Simulated: r.Simulated, Start: r.Start, Systems: r.Systems, Parts: r.Parts, Dump: []byte("# the world was too big to send\n")})
 	}
 	return w.b
 }
@@ -168,7 +183,7 @@ func encodeReport(r *engine.DesyncReport) []byte {
 func decodeReport(b []byte) (*engine.DesyncReport, error) {
 	r := reader{wirebytes.Reader{B: b}}
 	rep := &engine.DesyncReport{Tick: r.tick(), Scene: int(r.Uvarint() & 0xffff), SceneName: r.str(), SceneTick: r.tick(),
-		Simulated: r.U8() == 1}
+		Simulated: r.U8() == 1, Start: r.U64()}
 	n := r.Uvarint()
 	if n > uint64(len(b)) {
 		r.Bad = true
