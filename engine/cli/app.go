@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -521,12 +522,21 @@ func (a *App) settings() map[string]string {
 		}
 		m[f.Name] = f.Value.String()
 	})
+	for name, value := range a.serverSettings {
+		m[serverSetting+name] = value
+	}
 	return m
 }
 
+// serverSetting prefixes the name of each of an online match's settings
+// (App.ServerSettings) among a recording's settings, which are otherwise
+// flags.
+const serverSetting = "server:"
+
 // applySettings sets the flags from the settings of a recording or a
-// save (what, read by flag `from` from path); a flag given on the command
-// line with another value is an error.
+// save (what, read by flag `from` from path), and ServerSettings from an
+// online match's; a flag given on the command line with another value is
+// an error.
 func (a *App) applySettings(from, path, what string, settings map[string]string) error {
 	given := map[string]bool{}
 	a.flags.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -537,6 +547,13 @@ func (a *App) applySettings(from, path, what string, settings map[string]string)
 	slices.Sort(names)
 	for _, name := range names {
 		value := settings[name]
+		if match, ok := strings.CutPrefix(name, serverSetting); ok {
+			if a.serverSettings == nil {
+				a.serverSettings = map[string]string{}
+			}
+			a.serverSettings[match] = value
+			continue
+		}
 		f := a.flags.Lookup(name)
 		switch {
 		case f == nil || unrecordedStandard(name):

@@ -54,7 +54,9 @@ func (a *App) checkServer() error {
 
 // ServerSettings returns the settings of the match -server joined (the
 // game's own, as the server's game reads them), nil in a run that is not
-// online.
+// online. A recording (and a save) of the match keeps them: a replay (or
+// a load) of it returns them too, so that a game made from them replays
+// the match it played.
 func (a *App) ServerSettings() map[string]string { return a.serverSettings }
 
 // OnServer reports whether the run plays a match of a game server

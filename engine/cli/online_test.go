@@ -2,9 +2,12 @@ package cli_test
 
 import (
 	"errors"
+	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 )
@@ -45,5 +48,31 @@ func TestServerFlags(t *testing.T) {
 		if c.g.seen != -1 {
 			t.Errorf("%q: the game's first scene was made", c.args)
 		}
+	}
+}
+
+// A recording of an online match keeps the match's settings: its replay
+// gives the game the same ServerSettings (the flags are the recording's
+// as ever), so that a game made from them replays the match it played.
+func TestRecordingKeepsTheServersSettings(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "match.input")
+	g := newAppGame()
+	g.app.SetServerSettings(map[string]string{"win": "2", "speed": "fast"})
+	if out, err := g.run("-headless", "-seconds", "1", "-record", rec); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lg, err := engine.LoadInputLog(rec)
+	if err != nil || lg.Settings["server:win"] != "2" || lg.Settings["server:speed"] != "fast" || lg.Settings["speed"] != "1" {
+		t.Fatalf("the recording's settings: %v (%v)", lg.Settings, err)
+	}
+	replay := newAppGame()
+	if out, err := replay.run("-headless", "-replay", rec); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := replay.app.ServerSettings(); !maps.Equal(got, map[string]string{"win": "2", "speed": "fast"}) || *replay.speed != 1 {
+		t.Fatalf("the replay's ServerSettings %v and -speed %v; want the match's and 1", got, *replay.speed)
+	}
+	if plain := newAppGame(); plain.app.ServerSettings() != nil {
+		t.Fatalf("a run that is not online has ServerSettings %v", plain.app.ServerSettings())
 	}
 }
