@@ -17,7 +17,10 @@
 #   nakama.yml                    Nakama's config: the database's address (mode 600)
 #   data/                         Nakama's data directory
 #
-# Environment: GO (the go command, default go), NAKAMA_PORT (7350: HTTP and
+# Environment: SERVER_MODULE (the module to build and run, default server/:
+# a game's own server module, with nakama as a tool of its go.mod and its
+# plugin in plugin/; _build/ goes inside it), GO (the go command, default
+# go), NAKAMA_PORT (7350: HTTP and
 # WebSocket API; gRPC is on NAKAMA_PORT-1), NAKAMA_CONSOLE_PORT (7351; its
 # gRPC on NAKAMA_CONSOLE_PORT-3), NAKAMA_SERVER_KEY (defaultkey), PG_PORT
 # (default: the first free port from 5433).
@@ -32,7 +35,10 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-srv=$root/server
+srv=$(cd "${SERVER_MODULE:-$root/server}" 2>/dev/null && pwd) ||
+  { echo "server.sh: SERVER_MODULE=$SERVER_MODULE: no such directory" >&2; exit 1; }
+[ -f "$srv/go.mod" ] && [ -d "$srv/plugin" ] ||
+  { echo "server.sh: $srv is not a server's module: it needs a go.mod (with nakama as a tool) and a plugin/ package" >&2; exit 1; }
 out=$srv/_build
 GO=${GO:-go}
 
@@ -101,7 +107,7 @@ bins() {
   (cd "$srv" && "${env[@]}" "$GO" build "${flags[@]}" -o "$out/nakama" github.com/heroiclabs/nakama/v3) ||
     die "building nakama failed"
   (cd "$srv" && "${env[@]}" "$GO" build "${flags[@]}" -buildmode=plugin -o "$out/modules/fixedstep.so" ./plugin) ||
-    die "building the plugin (server/plugin) failed"
+    die "building the plugin ($srv/plugin) failed"
   # nakama check opens the plugin as the server will (a tenth of a second).
   (cd "$out" && ./nakama check --runtime.path "$out/modules" >"$out/check.log" 2>&1) ||
     { cat "$out/check.log" >&2; die "nakama cannot load the plugin $out/modules/fixedstep.so (see above)"; }
@@ -140,8 +146,8 @@ pg_setup() {
     have=$(cat "$data/PG_VERSION")
     want=$(basename "$(dirname "$bindir")")
     [ "$have" = "$want" ] ||
-      die "$data is a Postgres $have cluster but Postgres $want is installed: remove server/_build/pg to start afresh (its data is lost), or install postgresql-$have"
-    [ -s "$pgdir/password" ] || die "$data exists but $pgdir/password does not: remove server/_build/pg to start afresh"
+      die "$data is a Postgres $have cluster but Postgres $want is installed: remove $pgdir to start afresh (its data is lost), or install postgresql-$have"
+    [ -s "$pgdir/password" ] || die "$data exists but $pgdir/password does not: remove $pgdir to start afresh"
     return 0
   fi
   if [ -e "$data" ] && [ -n "$(ls -A "$data")" ]; then

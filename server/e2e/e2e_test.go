@@ -24,6 +24,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
@@ -446,6 +447,12 @@ func TestFind(t *testing.T) {
 	slices.Sort(sizes)
 	if !slices.Equal(sizes, []int{1, 2, 2}) {
 		t.Errorf("five players asking at once for a match of two were given matches of %v players", sizes)
+	}
+	// A game the server does not serve is named as such.
+	other := &sim.Game{Name: "pinball", Version: "1", MaxPlayers: 2, Hz: 60}
+	if _, err := dial(t, srv, "find-other").Find(ctx, other, 2, 5); err == nil ||
+		!strings.Contains(err.Error(), "this server does not serve pinball (it has no RPC pinball_find)") {
+		t.Errorf("finding a match of a game the server does not serve: %v", err)
 	}
 }
 

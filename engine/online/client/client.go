@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -387,22 +388,31 @@ func (c *Client) RPC(ctx context.Context, id, payload string) (string, error) {
 // of one made for them, of seconds (0: the server's default) when none
 // is open (the server's RPC "<game>_find").
 func (c *Client) Find(ctx context.Context, game *sim.Game, players, seconds int) (string, error) {
-	return c.matchRPC(ctx, game.Name+"_find", map[string]int{"players": players, "seconds": seconds})
+	return c.matchRPC(ctx, game, "_find", map[string]int{"players": players, "seconds": seconds})
 }
 
 // Create makes a match of game with the server's RPC "<game>_create" and
-// returns its id. params are the match's (package match's Params: players,
-// seconds, seed, settings).
+// returns its id. params are the match's: package match's Params (players,
+// seconds, seed, settings), or any value with the same JSON, such as
+// map[string]any{"players": 2, "settings": map[string]string{"win": "3"}},
+// for a client that does not import the server's module.
 func (c *Client) Create(ctx context.Context, game *sim.Game, params any) (string, error) {
-	return c.matchRPC(ctx, game.Name+"_create", params)
+	return c.matchRPC(ctx, game, "_create", params)
 }
 
-func (c *Client) matchRPC(ctx context.Context, rpc string, payload any) (string, error) {
+// matchRPC calls game's RPC "<game>" + verb with payload, and returns the
+// match id it answers.
+func (c *Client) matchRPC(ctx context.Context, game *sim.Game, verb string, payload any) (string, error) {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return "", err
 	}
+	rpc := game.Name + verb
 	answer, err := c.RPC(ctx, rpc, string(b))
+	var se *ServerError
+	if errors.As(err, &se) && se.Code == int32(rtapi.Error_RUNTIME_FUNCTION_NOT_FOUND) {
+		return "", fmt.Errorf("client: this server does not serve %s (it has no RPC %s): %w", game.Name, rpc, err)
+	}
 	if err != nil {
 		return "", err
 	}
