@@ -134,6 +134,12 @@ func (a *App) joinSession(ctx context.Context) (*netplay.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.Settings = map[string]string{} // those given, for the host to check before it lets us join
+	for name, value := range a.settings() {
+		if a.given(name) && !slices.Contains(a.PerPlayer, name) {
+			cfg.Settings[name] = value
+		}
+	}
 	s, err := join(ctx, cfg)
 	if err != nil {
 		return nil, err

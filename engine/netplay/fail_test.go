@@ -14,8 +14,8 @@ import (
 	"github.com/fixedstep/fixedstep/engine/netplay"
 )
 
-// A joiner of another game, another version or another seed is refused
-// and told why; so is one that comes once the session has begun, and one
+// A joiner of another game, another version, another seed or another
+// value of a setting is refused and told why; so is one that comes once the session has begun, and one
 // that finds no host says so.
 func TestHandshakeRefusals(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -39,6 +39,8 @@ func TestHandshakeRefusals(t *testing.T) {
 		{func(c *netplay.Config) { c.Game = "breakout" }, `session of "arena", not "breakout"`},
 		{func(c *netplay.Config) { c.Version = "2" }, `arena version "1"; yours is "2"`},
 		{func(c *netplay.Config) { c.Seed, c.SeedGiven = 6, true }, "seed is 5, not 6"},
+		{func(c *netplay.Config) { c.Settings = map[string]string{"bodies": "60", "other": "1"} },
+			"this session was made with -bodies 40, yours with -bodies 60 (drop -bodies to play it)"},
 	} {
 		c := join
 		tc.change(&c)

@@ -54,6 +54,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/netip"
 	"slices"
@@ -105,7 +106,9 @@ type Config struct {
 	SeedGiven bool
 
 	// Settings are the host's: what else every peer's run needs to be the
-	// same game (cli.App sends its recorded flags). A joiner gets them.
+	// same game (cli.App sends its recorded flags). A joiner gets them. A
+	// joiner's own, when set, are those it was given: the host refuses it
+	// when one differs from the session's, naming it, before it joins.
 	Settings map[string]string
 
 	// Players is the host's: how many players play, itself included (2 to
@@ -421,6 +424,7 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	role := r.U8()
 	game, version := r.str(), r.str()
 	seedGiven, seed := r.U8(), r.U64()
+	given := r.settings()
 	if !r.Done() || role > roleSpectator || seedGiven > 1 {
 		s.stats.Dropped[dropMalformed]++
 		return
@@ -440,6 +444,10 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		reason = fmt.Sprintf("this is %s version %q; yours is %q", s.cfg.Game, s.cfg.Version, version)
 	case seedGiven == 1 && seed != s.seed:
 		reason = fmt.Sprintf("this session's seed is %d, not %d (drop -seed to play it)", s.seed, seed)
+	case otherSetting(s.settings, given) != "":
+		name := otherSetting(s.settings, given)
+		reason = fmt.Sprintf("this session was made with -%s %s, yours with -%s %s (drop -%s to play it)",
+			name, s.settings[name], name, given[name], name)
 	case !open:
 		reason = "the session has begun"
 	case role == rolePlayer && s.joined() >= s.players-1:
@@ -468,6 +476,17 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	}
 }
 
+// otherSetting returns the name of the first of a joiner's settings (in
+// the order of their names) whose value differs from the session's, or "".
+func otherSetting(session, given map[string]string) string {
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		if have, ok := session[name]; ok && have != given[name] {
+			return name
+		}
+	}
+	return ""
+}
+
 // welcome sends p its welcome.
 func (s *Session) welcome(p *peer) {
 	s.w.begin(kindWelcome, s.id, 0)
@@ -477,16 +496,7 @@ func (s *Session) welcome(p *peer) {
 	s.w.u8(uint8(s.delay))
 	s.w.u8(uint8(s.maxPred))
 	s.w.u64(s.seed)
-	keys := make([]string, 0, len(s.settings))
-	for k := range s.settings {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	s.w.uvarint(uint64(len(keys)))
-	for _, k := range keys {
-		s.w.str(k)
-		s.w.str(s.settings[k])
-	}
+	s.w.settings(s.settings, -1)
 	s.write(p.udpAddr, s.w.end())
 }
 
@@ -568,6 +578,7 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 			}
 			s.w.u8(given)
 			s.w.u64(s.cfg.Seed)
+			s.w.settings(s.cfg.Settings, MaxPacket-200)
 			s.write(host.udpAddr, s.w.end())
 			lastHello = time.Now()
 		}
@@ -627,15 +638,7 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 func (s *Session) takeWelcome(r *reader, id uint32) error {
 	player, players, delay, maxPred := r.U8(), r.U8(), r.U8(), r.U8()
 	seed := r.U64()
-	n := r.Uvarint()
-	if n > MaxPacket {
-		r.Bad = true
-	}
-	settings := map[string]string{}
-	for i := uint64(0); i < n && !r.Bad; i++ {
-		k := r.str()
-		settings[k] = r.str()
-	}
+	settings := r.settings()
 	if !r.Done() || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
 		player == 0 || delay > MaxDelay || maxPred < 1 || maxPred > MaxPrediction {
 		return fmt.Errorf("netplay: %s sent a welcome that makes no sense", s.cfg.Addr)

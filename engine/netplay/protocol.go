@@ -3,7 +3,9 @@ package netplay
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
@@ -19,7 +21,7 @@ import (
 // known and dropped (inputs are sent again in every packet until acked,
 // so a dropped packet loses nothing). str is a uvarint length and bytes.
 //
-//	hello   nonce:u64 role:u8 game:str version:str seedGiven:u8 seed:u64
+//	hello   nonce:u64 role:u8 game:str version:str seedGiven:u8 seed:u64 settings:uvarint (key:str value:str)*
 //	welcome nonce:u64 player:u8 players:u8 delay:u8 maxPrediction:u8 seed:u64 settings:uvarint (key:str value:str)*
 //	refuse  nonce:u64 reason:str
 //	start
@@ -31,7 +33,7 @@ import (
 //	report  tick:uvarint pieces:u16 index:u16 ack:u16 size:uvarint data   (report.go)
 //
 // A hello asks to join (role 0: a player, 1: a spectator) a session of a
-// game and version, with a seed if the joiner was given one; the host
+// game and version, with a seed and settings if the joiner was given them; the host
 // answers with a welcome (the player's number, 255 for a spectator, the
 // session's settings) or a refusal that says why, and once every player
 // has joined, start. An input message carries the sender's inputs that the
@@ -44,7 +46,7 @@ import (
 
 const (
 	magic           = "FSNP"
-	protocolVersion = 1
+	protocolVersion = 2
 	// MaxPacket is the largest datagram sent or read: below the Internet's
 	// smallest common MTU, so that no packet is fragmented. A larger one
 	// is dropped.
@@ -98,6 +100,29 @@ func (w *writer) u32(v uint32)     { w.b = binary.LittleEndian.AppendUint32(w.b,
 func (w *writer) u64(v uint64)     { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
 func (w *writer) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 func (w *writer) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+
+// settings writes settings in the order of their names: a count, then
+// each name and value. With limit >= 0 it writes only those that fit in
+// limit bytes and that a reader takes (none longer than maxString).
+func (w *writer) settings(settings map[string]string, limit int) {
+	names := slices.Sorted(maps.Keys(settings))
+	if limit >= 0 {
+		size := 0
+		names = slices.DeleteFunc(names, func(name string) bool {
+			v := settings[name]
+			if len(name) > maxString || len(v) > maxString || size+len(name)+len(v)+4 > limit {
+				return true
+			}
+			size += len(name) + len(v) + 4
+			return false
+		})
+	}
+	w.uvarint(uint64(len(names)))
+	for _, name := range names {
+		w.str(name)
+		w.str(settings[name])
+	}
+}
 func (w *writer) str(s string) {
 	if len(s) > maxString {
 		s = s[:maxString]
@@ -170,6 +195,20 @@ func (r *reader) tick() int64 {
 		return 0
 	}
 	return int64(v)
+}
+
+// settings reads what writer.settings wrote.
+func (r *reader) settings() map[string]string {
+	n := r.Uvarint()
+	if n > MaxPacket {
+		r.Bad = true
+	}
+	settings := map[string]string{}
+	for i := uint64(0); i < n && !r.Bad; i++ {
+		k := r.str()
+		settings[k] = r.str()
+	}
+	return settings
 }
 
 func (r *reader) str() string {
