@@ -354,7 +354,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 		}
 	case kindBye:
 		r := reader{wirebytes.Reader{B: payload}}
-		why, last, msg := r.U8(), r.tick(), r.str()
+		why, last, msg := r.U8(), r.tick(), r.text(maxMessage)
 		if !r.Done() || why < byeFinished || why > byeFailed {
 			s.stats.Dropped[dropMalformed]++
 			return
@@ -619,7 +619,7 @@ func (s *Session) close() error {
 			s.w.begin(kindBye, s.id, p.sent)
 			s.w.u8(why)
 			s.w.uvarint(uint64(last))
-			s.w.str(msg)
+			s.w.text(msg, maxMessage)
 			s.write(p.udpAddr, s.w.end())
 		}
 	}

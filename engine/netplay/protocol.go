@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
@@ -29,7 +30,7 @@ import (
 //	        acks:u8 (player:u8 tick:uvarint)*
 //	        sumAck:uvarint sums:u8 first:uvarint sum:u64*
 //	        blocks:u8 (player:u8 first:uvarint count:uvarint entry*)
-//	bye     why:u8 last:uvarint message:str
+//	bye     why:u8 last:uvarint message:uvarint bytes (up to maxMessage)
 //	report  tick:uvarint pieces:u16 index:u16 ack:u16 size:uvarint data   (report.go)
 //
 // A hello asks to join (role 0: a player, 1: a spectator) a session of a
@@ -53,7 +54,8 @@ const (
 	MaxPacket  = 1200
 	headerSize = len(magic) + 1 + 1 + 4 + 4
 	crcSize    = 4
-	maxString  = 256 // a game's name, a version, a reason
+	maxString  = 256  // a game's name, a version, a reason
+	maxMessage = 1024 // a bye's message: why a run failed, its desync named
 )
 
 type kind uint8
@@ -123,9 +125,14 @@ func (w *writer) settings(settings map[string]string, limit int) {
 		w.str(settings[name])
 	}
 }
-func (w *writer) str(s string) {
-	if len(s) > maxString {
-		s = s[:maxString]
+
+func (w *writer) str(s string) { w.text(s, maxString) }
+
+// text writes s as str does, cut to at most max bytes: cut short, it ends
+// with "...".
+func (w *writer) text(s string, max int) {
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max-3], "") + "..."
 	}
 	w.uvarint(uint64(len(s)))
 	w.b = append(w.b, s...)
@@ -211,9 +218,12 @@ func (r *reader) settings() map[string]string {
 	return settings
 }
 
-func (r *reader) str() string {
+func (r *reader) str() string { return r.text(maxString) }
+
+// text reads what writer.text wrote, of at most max bytes.
+func (r *reader) text(max int) string {
 	n := r.Uvarint()
-	if n > maxString {
+	if n > uint64(max) {
 		r.Bad = true
 		return ""
 	}
