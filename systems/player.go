@@ -12,9 +12,14 @@ import (
 )
 
 // PlayerControl is the system that drives every entity with a
-// [components.Player] and a [components.Body] from the tick's input
-// (engine.Event.Input): the arrow keys or WASD, plus the left stick of the
-// player's gamepad slot, make a direction of length at most 1
+// [components.Player] and a [components.Body] from its player's input for
+// the tick: engine.Event.Input, or for an entity with a
+// [components.Seat], that seat's player's (engine.Event.Player), as in a
+// networked game. A seat the run has no player for (a run of one player,
+// and a second seat) steers nowhere: the body brakes, and a game that
+// wants it driven drives it with a system of its own. The arrow keys or
+// WASD, plus the left stick of the player's gamepad slot, make a direction
+// of length at most 1
 // ([PlayerInput]); the body is pushed towards that direction times
 // Player.Speed with the force that would reach it in one step, cut to
 // Player.Force, added to the forces already on the body. So a player
