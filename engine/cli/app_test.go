@@ -330,3 +330,62 @@ func TestAppRecordedWhenSet(t *testing.T) {
 		}
 	}
 }
+
+// A recording cut short before its first tick (a run killed as it began)
+// replays as what it is: no tick, and no checksum because none ran.
+func TestAppReplaysARecordingCutBeforeItsFirstTick(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.input")
+	if out, err := newAppGame().run("-headless", "-seconds", "1", "-record", rec); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.input")
+	for n := 1; n < len(data); n++ { // the shortest prefix that reads as a recording
+		if lg, err := engine.ParseInputLog(data[:n]); err == nil {
+			if lg.Ticks() != 0 {
+				t.Fatalf("the shortest readable prefix (%d bytes) holds %d ticks", n, lg.Ticks())
+			}
+			if err := os.WriteFile(cut, data[:n], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	out, err := newAppGame().run("-headless", "-replay", cut)
+	if err != nil || !strings.Contains(out, "replayed 0 scenes, 0 ticks, the recording was cut short before its first tick") ||
+		!strings.HasSuffix(out, "checksum none (no tick ran)\n") {
+		t.Fatalf("replaying a recording with no tick: %v\n%s", err, out)
+	}
+}
+
+// The summary names a run's scenes in order, the middle ones of a long
+// chain counted rather than named.
+func TestAppSummaryNamesTheScenes(t *testing.T) {
+	var chain func(i int) engine.Scene
+	chain = func(i int) engine.Scene {
+		return engine.NewScene(fmt.Sprint("S", i), func(loop *engine.Loop) (engine.Scene, error) {
+			loop.SetChecksum(func() uint64 { return uint64(i) })
+			for ev := range loop.Events() {
+				if ev.Kind == engine.Update {
+					break // the scene's one tick
+				}
+			}
+			if i == 12 {
+				return nil, loop.Err()
+			}
+			return chain(i + 1), loop.Err()
+		})
+	}
+	var out bytes.Buffer
+	app := &cli.App{Name: "chain", Out: &out, Err: &out}
+	if err := app.Run([]string{"-headless"}, func() (engine.Scene, error) { return chain(1), nil }); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if want := "run: 12 scenes (S1, S2, S3, S4, S5, S6, ... 3 more ..., S10, S11, S12), 12 ticks\n"; !strings.HasPrefix(out.String(), want) {
+		t.Fatalf("the summary:\n%s\nwant it to begin %q", out.String(), want)
+	}
+}

@@ -13,11 +13,7 @@ import (
 // ended with, printed after.
 func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, sounds int64, runErr error) {
 	out := a.out()
-	names := make([]string, rec.Scenes())
-	for i := range names {
-		names[i] = rec.Scene(i).Name
-	}
-	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), strings.Join(names, ", "), rec.Ticks())
+	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), sceneNames(rec), rec.Ticks())
 	if s := a.loaded; s != nil {
 		fmt.Fprintf(out, "loaded the game saved after tick %d of scene %d (%s) from %s: the run to there simulated again, its sounds not taken\n",
 			s.Tick, s.Scene, s.SceneName, a.load)
@@ -40,6 +36,8 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 			how += ", then the replay left the recording (the error below)"
 		case runErr != nil:
 			how += ", then the run failed (the error below)"
+		case r.Ticks == 0 && !replay.Complete():
+			how = "the recording was cut short before its first tick (a crash or a kill)"
 		case !r.Finished:
 			how += "; stopped before the recording's end"
 		case !replay.Complete():
@@ -60,5 +58,25 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 		fmt.Fprintf(out, "checksum %016x\n", sum)
 		return
 	}
+	if rec.Ticks() == 0 {
+		fmt.Fprintln(out, "checksum none (no tick ran)")
+		return
+	}
 	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Loop.SetChecksum)")
+}
+
+// sceneNames lists the names of the recording's scenes, in order: the
+// first 6 and the last 3 when there are more than 10.
+func sceneNames(rec *engine.InputLog) string {
+	n := rec.Scenes()
+	names := make([]string, 0, min(n, 10))
+	for i := range n {
+		if n > 10 && i == 6 {
+			names = append(names, fmt.Sprintf("... %d more ...", n-9))
+		}
+		if n <= 10 || i < 6 || i >= n-3 {
+			names = append(names, rec.Scene(i).Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
