@@ -86,13 +86,17 @@ func ParseLink(s string) (Link, error) {
 	return l, l.Validate()
 }
 
-// share reads a share: a percentage (2%) or a fraction (0.02).
+// share reads a share: a percentage (2%) or a fraction (0.02), from 0 to
+// 1.
 func share(p string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
 	if strings.HasSuffix(p, "%") {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
-		return v / 100, err
+		v /= 100
 	}
-	return strconv.ParseFloat(p, 64)
+	if err == nil && !(v >= 0 && v <= 1) {
+		err = errors.New("want a share from 0% to 100% (or 0 to 1)")
+	}
+	return v, err
 }
 
 // Stats counts what a conditioned connection did to the packets written

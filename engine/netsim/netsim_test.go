@@ -19,7 +19,7 @@ func TestParseLink(t *testing.T) {
 		t.Fatalf("%+v, %v", l, err)
 	}
 	for s, says := range map[string]string{
-		"": "want latency", "80": "part 1", "80ms,90ms": "more than the latency", "10ms,1ms,150%": "loss 1.5",
+		"": "want latency", "80": "part 1", "80ms,90ms": "more than the latency", "10ms,1ms,150%": `part 3, "150%": want a share from 0% to 100%`, "10ms,1ms,2%,-1": "part 4",
 		"10ms,1ms,x": "part 3", "1ms,0ms,0,0,0,0": "want latency", "-5ms": "negative",
 	} {
 		if _, err := netsim.ParseLink(s); err == nil || !strings.Contains(err.Error(), says) {
