@@ -360,7 +360,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 			return
 		}
 		p.heard = now
-		s.leave(p, byeText(why, last, msg), last)
+		s.leave(p, byeText(why, last, msg, p.player < 0), last)
 		return
 	default:
 		s.stats.Dropped[dropMalformed]++
@@ -372,12 +372,15 @@ func (s *Session) take(d *datagram, now time.Time) {
 	}
 }
 
-// byeText says why a peer left, from its bye.
-func byeText(why uint8, last int64, msg string) string {
-	switch why {
-	case byeFinished:
+// byeText says why a peer left, from its bye: a spectator's has no tick
+// of its own input.
+func byeText(why uint8, last int64, msg string, spectator bool) string {
+	switch {
+	case why == byeFinished && spectator:
+		return "its run ended"
+	case why == byeFinished:
 		return fmt.Sprintf("its run ended after tick %d", last)
-	case byeQuit:
+	case why == byeQuit:
 		return "it quit"
 	}
 	return "its run failed: " + msg

@@ -25,3 +25,13 @@ func TestByeMessageWhole(t *testing.T) {
 		t.Errorf("a %d-byte message arrived as %q (%d bytes), done %v", len(long), cut, len(cut), r.Done())
 	}
 }
+
+// A spectator's goodbye names no tick: it sends no input of its own.
+func TestByeTextOfASpectator(t *testing.T) {
+	if got := byeText(byeFinished, 0, "", true); got != "its run ended" {
+		t.Errorf("a spectator that finished: %q", got)
+	}
+	if got := byeText(byeFinished, 182, "", false); got != "its run ended after tick 182" {
+		t.Errorf("a player that finished: %q", got)
+	}
+}
