@@ -47,6 +47,11 @@ type LoopStats struct {
 	// back and played on counts the ticks it played again twice, its
 	// replay once.
 	Sounds int64
+
+	// SimulatedAgain counts the ticks scenes simulated again on their own
+	// (Loop.SimulateAgain): the sync test's second pass. Zero under
+	// Options.SyncTest says no scene ran the check.
+	SimulatedAgain int64
 }
 
 // addSaturated adds d >= 0 to *sum, stopping at the largest time.Duration.

@@ -163,13 +163,15 @@ func (l *Loop) Players() int { return l.players }
 func (l *Loop) Resimulating() bool { return l.net.resim || l.again }
 
 // SimulateAgain calls again, during which Resimulating reports true: a
-// scene that simulates past ticks again on its own, as stage.Stage's sync
-// test does, handles their Update events inside it.
+// scene that simulates a past tick again on its own, as stage.Stage's sync
+// test does, handles its Update events inside it (one call a tick, which
+// LoopStats.SimulatedAgain counts).
 func (l *Loop) SimulateAgain(again func()) {
 	was := l.again
 	l.again = true
 	again()
 	l.again = was
+	l.stats.SimulatedAgain++
 }
 
 // Settle asks the loop to deliver no new tick, and reports whether every

@@ -162,6 +162,7 @@ type App struct {
 	server, serverKey, device    string // online play (online.go)
 	online                       *onlineRun
 	serverSettings               map[string]string
+	simulatedAgain               int64 // ticks the sync test simulated again
 	players, delay, local        int
 }
 
@@ -426,7 +427,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	var sounds int64
 	var netStats engine.SessionStats
 	opts.OnFinish = func(l *engine.Loop) {
-		sounds, netStats, a.windowFrames = l.Stats().Sounds, l.SessionStats(), l.Stats().Frames
+		sounds, netStats, a.windowFrames, a.simulatedAgain = l.Stats().Sounds, l.SessionStats(), l.Stats().Frames, l.Stats().SimulatedAgain
 	}
 	var probe *realtimeProbe
 	if a.realtime {
@@ -481,6 +482,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
 		a.summarize(opts.Record, replay, probe, saved, sounds, runErr)
+	}
+	if de := dumps.divergence; de != nil && de.Dump != "" && !errors.Is(runErr, de) { // the run failed first: the file is named here
+		fmt.Fprintf(a.out(), "the replay diverged at tick %d of scene %d too: the replayed world there is in %s\n", de.Tick, de.Scene, de.Dump)
 	}
 	if runErr == nil {
 		runErr = saveErr

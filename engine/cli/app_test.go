@@ -17,6 +17,8 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/systems/stage/core"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // appGame is a small game on cli.App: a body whose speed is a game flag,
@@ -389,3 +391,54 @@ func TestAppSummaryNamesTheScenes(t *testing.T) {
 		t.Fatalf("the summary:\n%s\nwant it to begin %q", out.String(), want)
 	}
 }
+
+// A replay under -synctest of a game whose state is not all kept fails on
+// the sync test; where the replay then diverged too, the summary names
+// the world it wrote there. A run under -synctest whose scenes run no sync
+// test says that nothing was checked.
+func TestAppNamesTheDivergedWorldAfterAnotherError(t *testing.T) {
+	leaky := func() (engine.Scene, error) {
+		return engine.NewScene("Leaky", func(loop *engine.Loop) (engine.Scene, error) {
+			st := core.New(loop, core.Options{})
+			defer st.Release()
+			e := st.World.Entry(st.World.Create(tallyC))
+			var n int64 // not kept: the sync test's second pass sees it grown
+			st.Sched.AddUpdate(0, "count", func(w donburi.World, ev engine.Event) {
+				n++
+				tallyC.Get(e).N += n
+			})
+			return st.Run()
+		}), nil
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	rec := filepath.Join(dir, "leaky.input")
+	var out bytes.Buffer
+	app := &cli.App{Name: "leaky", Out: &out, Err: &out}
+	if err := app.Run([]string{"-headless", "-seconds", "1", "-record", rec}, leaky); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	out.Reset()
+	app = &cli.App{Name: "leaky", Out: &out, Err: &out}
+	err := app.Run([]string{"-headless", "-replay", rec, "-synctest", "2"}, leaky)
+	if err == nil || !strings.Contains(err.Error(), "synctest") {
+		t.Fatalf("the replay under -synctest: %v, want the sync test's error\n%s", err, out.String())
+	}
+	m := regexp.MustCompile(`the replay diverged at tick \d+ of scene 1 too: the replayed world there is in (diverged-1-\d+\.txt)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("the summary does not name the diverged world:\n%s", out.String())
+	}
+	if _, err := os.Stat(m[1]); err != nil {
+		t.Fatalf("the summary names %s: %v", m[1], err)
+	}
+
+	if out, err := newAppGame().run("-headless", "-seconds", "1", "-synctest", "4"); err != nil ||
+		!strings.Contains(out, "synctest: nothing checked: no scene simulated a tick again") {
+		t.Fatalf("-synctest of a game with no sync test: %v\n%s", err, out)
+	}
+}
+
+// Tally is a stage's game state, for the tests of -synctest.
+type Tally struct{ N int64 }
+
+var tallyC = donburi.NewComponentType[Tally]()

@@ -92,6 +92,8 @@ type stateDumps struct {
 	tick  int64
 	path  string
 	err   error
+
+	divergence *engine.DivergenceError // the replay's, once told of it
 }
 
 // afterUpdate writes the dump -dump-at asks for once the scene has handled
@@ -119,6 +121,7 @@ func (d *stateDumps) result() error {
 
 // diverged writes the replayed world where the replay diverged.
 func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
+	d.divergence = de
 	path := fmt.Sprintf("diverged-%d-%d.txt", de.Scene, de.Tick)
 	if err := writeDump(loop, path); err == nil {
 		de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)

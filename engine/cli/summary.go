@@ -45,7 +45,11 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 		}
 		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
 	}
-	if a.syncTest > 0 && runErr == nil {
+	switch {
+	case a.syncTest == 0 || runErr != nil:
+	case a.simulatedAgain == 0:
+		fmt.Fprintln(out, "synctest: nothing checked: no scene simulated a tick again (scenes on stage.Stage run the check; see engine.Loop.SimulateAgain)")
+	default:
 		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.syncTest)
 	}
 	if sounds > 0 {
