@@ -134,7 +134,7 @@ func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, secon
 }
 
 // checkEveryTick fails unless every client ran and checked every tick of
-// a whole match of seconds, and ended as the game did.
+// a whole match of seconds, and ended when its time ran out.
 func checkEveryTick(t *testing.T, results []client.Result, seconds int) {
 	t.Helper()
 	want := int64(seconds * hz)
@@ -142,7 +142,7 @@ func checkEveryTick(t *testing.T, results []client.Result, seconds int) {
 		if r.Ticks != want || r.Checked != want {
 			t.Errorf("player %d: %d ticks received, %d checked; want %d of each", p+1, r.Ticks, r.Checked, want)
 		}
-		if r.End.Reason != "the game ended" || r.End.Tick != want {
+		if r.End.Reason != "the match's time ran out" || r.End.Tick != want {
 			t.Errorf("player %d: the match ended at tick %d: %q", p+1, r.End.Tick, r.End.Reason)
 		}
 		if r.Start.Seat != p {

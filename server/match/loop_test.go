@@ -483,3 +483,63 @@ func TestNewcomerTakesALeftSeat(t *testing.T) {
 		t.Errorf("the seat of player 1, back after the hold: %+v", p)
 	}
 }
+
+// A match ends with its reason: "the match's time ran out" when its length
+// is played, "the game ended" when the game's scene chain ends first.
+func TestMatchEndsWithItsReason(t *testing.T) {
+	ends := sim.Game{Name: "walkers", Version: "1", MaxPlayers: input.MaxPlayers, Hz: 60,
+		New: func(uint64, map[string]string) (engine.Scene, sim.Bot, error) {
+			return engine.NewScene("Short", func(loop *engine.Loop) (engine.Scene, error) {
+				var n uint64
+				loop.SetChecksum(func() uint64 { return n })
+				loop.SetSceneState(noState{})
+				for ev := range loop.Events() {
+					if ev.Kind == engine.Update {
+						if n++; n == 30 && loop.Settle() {
+							loop.Checkpoint() // the last tick checked too
+							break
+						}
+					}
+				}
+				return nil, loop.Err()
+			}), nil, nil
+		}}
+	for _, c := range []struct {
+		game    *sim.Game
+		seconds int
+		tick    int64
+		why     string
+	}{
+		{&walkersGame, 1, 60, "the match's time ran out"},
+		{&ends, 2, 30, "the game ended"},
+	} {
+		h := match.NewHandler(c.game)
+		ctx := context.Background()
+		st, _, _ := h.MatchInit(ctx, quiet{}, nil, nil, map[string]any{"players": 1, "seconds": c.seconds})
+		d := &dispatcher{}
+		p := &player{session: "s", op: wire.OpInput}
+		st, _, _ = h.MatchJoinAttempt(ctx, quiet{}, nil, nil, d, 0, st, p, meta)
+		st = h.MatchJoin(ctx, quiet{}, nil, nil, d, 0, st, []runtime.Presence{p})
+		for tick := int64(1); st != nil && tick < 1000; tick++ {
+			st = h.MatchLoop(ctx, quiet{}, nil, nil, d, tick, st, nil)
+		}
+		var end wire.End
+		for _, m := range d.others {
+			if m.op == wire.OpEnd {
+				if err := json.Unmarshal(m.data, &end); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if end.Reason != c.why || end.Tick != c.tick {
+			t.Errorf("a match of %d s of %s ended after tick %d: %q; want tick %d: %q", c.seconds, c.game.Name, end.Tick, end.Reason, c.tick, c.why)
+		}
+	}
+}
+
+// noState is the state of a scene that keeps all of its state in its
+// checksum's counter, which a match never rolls back.
+type noState struct{}
+
+func (noState) SaveState(int) error    { return nil }
+func (noState) RestoreState(int) error { return nil }

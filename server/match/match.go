@@ -561,6 +561,15 @@ func (s *state) leftSeatOf(user string) int {
 }
 
 // end tells the players the match is over, and why.
+// endedWhy says why a match whose run is done ended: its length played,
+// or the game over.
+func endedWhy(r *sim.Runner) string {
+	if r.TimeUp() {
+		return "the match's time ran out"
+	}
+	return "the game ended"
+}
+
 func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) {
 	if s.phase == over {
 		return
@@ -656,7 +665,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	ran, sum, err := s.runner.Step(s.in)
 	s.step.Record(time.Since(stepBegan))
 	if err != nil {
-		why := "the game ended"
+		why := endedWhy(s.runner)
 		if !errors.Is(err, sim.ErrDone) {
 			why = fmt.Sprintf("the server's simulation failed: %v", err)
 			logger.Error("%s match %s: tick %d: %v", h.game.Name, s.id, t, err)
@@ -693,7 +702,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	defer func() { s.loop.Record(time.Since(began)) }()
 	switch {
 	case s.runner.Done():
-		h.end(s, dispatcher, "the game ended")
+		h.end(s, dispatcher, endedWhy(s.runner))
 		return nil
 	case s.allLeft():
 		logger.Info("%s match %s: every player left after tick %d: ended", h.game.Name, s.id, t)

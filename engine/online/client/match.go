@@ -198,7 +198,9 @@ type DesyncError struct {
 }
 
 func (e *DesyncError) Error() string {
-	return fmt.Sprintf("client: tick %d: the server's state checksum is %016x, this client's %016x", e.Tick, e.Server, e.Client)
+	return fmt.Sprintf("client: tick %d: the server's state checksum is %016x, this client's %016x: the two builds of the game "+
+		"differ (a change to its simulation needs a new sim.Game.Version, on both), or its simulation is not deterministic "+
+		"(-synctest checks it)", e.Tick, e.Server, e.Client)
 }
 
 // Play plays the match until it ends: it waits for the server's start

@@ -71,6 +71,7 @@ type Runner struct {
 	stop    func()
 	cancel  context.CancelFunc
 	ended   bool
+	timeUp  bool  // Options.Ticks ran: the run was stopped
 	err     error // what the run ended with
 }
 
@@ -97,6 +98,7 @@ func New(first engine.Scene, opts Options) (*Runner, error) {
 	if opts.Ticks > 0 {
 		eo.OnEvent = func(loop *engine.Loop, ev engine.Event) {
 			if ev.Kind == engine.Update && ev.Group == 0 && r.session.last >= opts.Ticks {
+				r.timeUp = true
 				loop.Stop() // after this tick, its checksum taken
 			}
 		}
@@ -145,6 +147,10 @@ func (r *Runner) Step(in []input.State) (tick int64, sum uint64, err error) {
 // Done reports whether the run has ended (Step returns ErrDone or the
 // run's error from then on).
 func (r *Runner) Done() bool { return r.ended }
+
+// TimeUp reports whether the run ended because Options.Ticks ran, rather
+// than its scene chain ending.
+func (r *Runner) TimeUp() bool { return r.ended && r.timeUp }
 
 // Err returns the error the run ended with: nil while it runs and when it
 // ended well (its scene chain ended, or Options.Ticks ran).
