@@ -137,8 +137,11 @@ type App struct {
 
 	// Online, if set, is the game a game server plays (engine/online/sim:
 	// its name and version): -server URL then plays a match of it found
-	// (or made) on that server, in the window (see online.go). Nil: no
-	// online play.
+	// (or made) on that server, in the window (see online.go). The
+	// player's input is the loop's, as in any run: the devices, or the
+	// scene's engine.TickInput (an autopilot: the demo's -autopilot);
+	// headless without one, the player holds nothing (sim.Game's bot
+	// plays server/cmd/bots's clients, not App's). Nil: no online play.
 	Online *sim.Game
 
 	// Out receives the summary; nil means os.Stdout. Errors go to Err, nil

@@ -165,7 +165,11 @@ type Play struct {
 	Lead int64
 
 	// OnTick, if set, is called after each tick the client ran and
-	// checked (or, blind, received), with the tick's number.
+	// checked (or, blind, received), with the tick's number. It runs
+	// between ticks, where the client's run can be read as a Bot reads it
+	// (through what sim.Game.New made). After a match's last tick the run
+	// has ended and its scene has released its world: a game that wants
+	// its final state shown keeps it as its last tick ends.
 	OnTick func(tick int64)
 }
 
