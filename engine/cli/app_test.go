@@ -130,7 +130,7 @@ func TestAppRecordsAndReplaysItsSettings(t *testing.T) {
 // scene is even made.
 func TestAppRefusesBadFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"-seconds", "NaN"}, {"-seconds", "-Inf"}, {"-seconds", "1e300"}, {"-seconds", "1e-12"}, {"-fps", "-3"}, {"-fps", "1e9"}, {"-fps", "1e-7"}, {"-synctest", "61"}, {"-synctest", "-1"}, {"-frames", "0"},
+		{"-seconds", "NaN"}, {"-seconds", "-Inf"}, {"-seconds", "1e300"}, {"-seconds", "9223372036.854775807"}, {"-seconds", "1e-12"}, {"-fps", "-3"}, {"-fps", "1e9"}, {"-fps", "1e-7"}, {"-synctest", "61"}, {"-synctest", "-1"}, {"-frames", "0"},
 		{"-headless", "-screenshot", "x.png"}, {"-record", "a", "-replay", "a"}, {"extra"}, {"-nope"},
 		{"-screenshot-at", "1:5"}, {"-screenshot", "x.png", "-screenshot-at", "0:5"}, {"-screenshot", "x.png", "-screenshot-at", "1:"},
 	} {

@@ -67,7 +67,7 @@ var baseFlags = []standardFlag{
 		usage: "stop once the scenes have run this many seconds of game time (0: no limit)",
 		check: func(a *App) error {
 			limit := float64(math.MaxInt64) / float64(time.Second)
-			if !(a.seconds == 0 || a.seconds >= MinSeconds && a.seconds <= limit) { // NaN too
+			if !(a.seconds == 0 || a.seconds >= MinSeconds && a.seconds < limit) { // NaN too; float64(MaxInt64) is 2^63, one past it
 				return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
 					"must be 0 (no limit) or a number of seconds in [%g, %.4g] (less is shorter than a tick)", MinSeconds, limit)}
 			}

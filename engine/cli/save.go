@@ -73,7 +73,8 @@ func (a *App) loadSave() (*engine.Save, error) {
 }
 
 // savePoint is -save and -save-at: the save is asked for after the tick,
-// and written once the ticks of other groups due with it have run.
+// and written before the ticks of other groups due with it run (a load
+// runs them in its first frame, as the saved run did).
 type savePoint struct {
 	path  string
 	scene int
