@@ -3,6 +3,7 @@ package netplay_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"strings"
@@ -46,6 +47,26 @@ func TestHandshakeRefusals(t *testing.T) {
 		tc.change(&c)
 		if _, err := netplay.Join(ctx, c); err == nil || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("got %v, want a refusal saying %q", err, tc.says)
+		}
+	}
+	// Settings a welcome cannot carry whole are refused as the session is
+	// opened, naming them, rather than cut or lost on the way.
+	long, many := host, host
+	long.Addr, many.Addr = "127.0.0.1:0", "127.0.0.1:0"
+	long.Settings = map[string]string{"level": strings.Repeat("x", 300)}
+	many.Settings = map[string]string{}
+	for i := range 40 {
+		many.Settings[fmt.Sprintf("setting-%02d", i)] = strings.Repeat("v", 20)
+	}
+	for _, tc := range []struct {
+		cfg  netplay.Config
+		says string
+	}{{long, `setting "level": its name and its value must be at most 256 bytes each (5 and 300)`}, {many, "a datagram carries at most 1200"}} {
+		if l, err := netplay.Listen(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.says) {
+			if l != nil {
+				l.Close()
+			}
+			t.Errorf("Listen: %v, want an error saying %q", err, tc.says)
 		}
 	}
 	good := join

@@ -335,6 +335,10 @@ func Listen(cfg Config) (*Lobby, error) {
 	s := &Session{cfg: c, conn: conn, udp: udp, host: true, local: 0, players: c.Players, delay: int64(c.Delay),
 		maxPred: int64(c.MaxPrediction), seed: c.Seed, settings: c.Settings, timeout: c.Timeout, start: time.Now(),
 		id: binary.LittleEndian.Uint32(id[:]) | 1}
+	if err := s.checkSettings(); err != nil {
+		conn.Close()
+		return nil, err
+	}
 	s.q.reset(s.players, s.delay)
 	return &Lobby{s}, nil
 }
@@ -488,16 +492,36 @@ func otherSetting(session, given map[string]string) string {
 }
 
 // welcome sends p its welcome.
-func (s *Session) welcome(p *peer) {
+func (s *Session) welcome(p *peer) { s.write(p.udpAddr, s.welcomeFor(p.nonce, p.player)) }
+
+// welcomeFor returns the welcome of a joiner that said hello with nonce:
+// player (spectator for a spectator).
+func (s *Session) welcomeFor(nonce uint64, player int) []byte {
 	s.w.begin(kindWelcome, s.id, 0)
-	s.w.u64(p.nonce)
-	s.w.u8(uint8(p.player))
+	s.w.u64(nonce)
+	s.w.u8(uint8(player))
 	s.w.u8(uint8(s.players))
 	s.w.u8(uint8(s.delay))
 	s.w.u8(uint8(s.maxPred))
 	s.w.u64(s.seed)
 	s.w.settings(s.settings, -1)
-	s.write(p.udpAddr, s.w.end())
+	return s.w.end()
+}
+
+// checkSettings refuses settings a welcome cannot carry whole: a name or a
+// value longer than maxString, or more than one datagram of them.
+func (s *Session) checkSettings() error {
+	for name, value := range s.settings {
+		if len(name) > maxString || len(value) > maxString {
+			return fmt.Errorf("netplay: setting %.40q: its name and its value must be at most %d bytes each (%d and %d)",
+				name, maxString, len(name), len(value))
+		}
+	}
+	if n := len(s.welcomeFor(0, 1)); n > MaxPacket {
+		return fmt.Errorf("netplay: the session's %d settings make its welcome %d bytes: a datagram carries at most %d",
+			len(s.settings), n, MaxPacket)
+	}
+	return nil
 }
 
 // Join joins the session hosted at cfg.Addr as a player, and waits for it
