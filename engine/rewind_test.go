@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"errors"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -194,5 +197,66 @@ func TestRewindInAReplay(t *testing.T) {
 	if !rewound || !resumed || g.menu != recorded.menu || g.play != recorded.play || !rec.Replayed().Finished {
 		t.Fatalf("rewound %v, resumed %v; state %+v %+v, want %+v %+v; %+v", rewound, resumed, g.play, g.menu,
 			recorded.play, recorded.menu, rec.Replayed())
+	}
+}
+
+// A step back from a keyframe, past records written to the file already,
+// leaves the .partial file whole until the next write replaces it: a kill
+// right after the step back keeps the run recorded before it. The file
+// closed at the end holds the run as it went on from the step back.
+func TestStepBackKeepsThePartialRecordingWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.input")
+	rec := &engine.InputLog{}
+	if err := rec.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	var after []byte
+	rewound, read := false, false
+	scene := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+		var s steer
+		loop.SetChecksum(s.checksum)
+		loop.SetSceneState(&steerState{s: &s})
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+			switch ev.Kind {
+			case engine.Update:
+				s.update(ev)
+				if ev.Tick == 1200 && !rewound {
+					loop.SetPaused(true)
+				}
+			case engine.Input:
+				if loop.Paused() && !rewound {
+					rewound = true
+					if err := loop.Rewind(30); err != nil {
+						return nil, err
+					}
+				}
+			case engine.Render:
+				if rewound && !read && !loop.Rewinding() {
+					read = true
+					after, _ = os.ReadFile(rec.Path()) // what a kill now would leave
+					loop.Stop()
+				}
+			}
+		}
+		return nil, loop.Err()
+	})
+	opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Record: rec, Keyframes: 60,
+		Input: &randomPlayer{rand.New(rand.NewPCG(4, 5))}}
+	if err := engine.Run(scene, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	killed, err := engine.ParseInputLog(after)
+	if err != nil || killed.Ticks() < 1100 {
+		t.Fatalf("a kill right after the step back leaves %v (%v); want most of the 1,200 ticks recorded", killed, err)
+	}
+	closed, err := engine.LoadInputLog(path)
+	if err != nil || closed.Ticks() != 1170 || !closed.Complete() {
+		t.Fatalf("the recording closed after the step back: %v (%v); want the 1,170 ticks run, complete", closed, err)
+	}
+	if _, err := os.Stat(path + ".partial.new"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the rewrite's file is left beside the recording: %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package inputlog
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,9 +35,11 @@ type File struct {
 	chunk    []byte // the chunk being written, reused
 	last     time.Time
 	progress []int64
-	mark     mark  // the timeline's first-group tick at the last write
-	start    int64 // bytes of the header and the run record: where timelines begin
-	err      error // the first write error
+	mark     mark   // the timeline's first-group tick at the last write
+	start    int64  // bytes of the header and the run record: where timelines begin
+	head     []byte // those bytes, for a restart's new file
+	rewrite  bool   // restarted: the next write replaces the file (see restart)
+	err      error  // the first write error
 
 	// Where buf begins among the records of the timelines, for a Mark:
 	// base bytes of records were written before it since the file's last
@@ -80,7 +81,7 @@ func Create(path string, run Run) (*File, error) {
 		os.Remove(partial)
 		return nil, fmt.Errorf("engine: record: %w", err)
 	}
-	lf.start = int64(len(header))
+	lf.start, lf.head = int64(len(header)), header
 	return lf, nil
 }
 
@@ -186,31 +187,57 @@ func (lf *File) flushTo(n int, ticks []int64, hz float64, scene int, force bool)
 	lf.tmp = payload
 	lf.base += int64(n)
 	lf.buf = lf.buf[:copy(lf.buf, lf.buf[n:])]
-	if len(payload) == 0 {
+	if len(payload) == 0 && !(lf.rewrite && force) {
 		return nil
 	}
-	lf.chunk = appendChunk(lf.chunk[:0], payload)
+	lf.chunk = lf.chunk[:0]
+	if len(payload) > 0 {
+		lf.chunk = appendChunk(lf.chunk, payload)
+	}
 	lf.last = now
+	if lf.rewrite {
+		lf.err = lf.replace(lf.chunk)
+		return lf.err
+	}
 	if _, err := lf.f.Write(lf.chunk); err != nil {
 		lf.err = fmt.Errorf("engine: recording to %s: %w", lf.partial, err)
 	}
 	return lf.err
 }
 
-// restart cuts the file back to its run record, for the timelines to be
-// written again (a rewind's re-run records them anew). An error is kept,
-// like a write's.
+// restart starts the file's timelines over, for them to be written again
+// (a rewind's re-run records them anew). The file on the disk stays as it
+// is until the next write, which replaces it whole (replace): a crash in
+// between leaves the recording of the run before the rewind.
 func (lf *File) restart() {
 	lf.buf, lf.progress, lf.mark = lf.buf[:0], lf.progress[:0], mark{}
 	lf.base, lf.epoch = 0, lf.epoch+1
-	if lf.err != nil {
-		return
+	lf.rewrite = true
+}
+
+// replace writes the file again, its header and run record then chunk, as
+// a new file beside it, and renames that over it, so that a crash at any
+// point leaves the one or the other whole. Writes go on in the new file.
+func (lf *File) replace(chunk []byte) error {
+	lf.rewrite = false
+	tmp := lf.partial + ".new"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("engine: recording to %s: rewind: %w", lf.partial, err)
 	}
-	err := lf.f.Truncate(lf.start)
-	if err == nil {
-		_, err = lf.f.Seek(lf.start, io.SeekStart)
+	if _, err = f.Write(lf.head); err == nil {
+		if _, err = f.Write(chunk); err == nil {
+			if err = f.Sync(); err == nil {
+				err = os.Rename(tmp, lf.partial)
+			}
+		}
 	}
 	if err != nil {
-		lf.err = fmt.Errorf("engine: recording to %s: rewind: %w", lf.partial, err)
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("engine: recording to %s: rewind: %w", lf.partial, err)
 	}
+	lf.f.Close()
+	lf.f = f
+	return nil
 }

@@ -199,8 +199,8 @@ func (l *Log) Finish() error {
 }
 
 // Restart forgets the recorded timelines, for them to be recorded again
-// (a rewind's re-run); a log recorded to a file is cut back in the file
-// too.
+// (a rewind's re-run); a log recorded to a file replaces the file at its
+// next write (File.restart).
 func (l *Log) Restart() {
 	l.Scenes, l.Complete = nil, false
 	if l.File != nil {
