@@ -48,7 +48,9 @@ var errRewind = errors.New("engine: rewind")
 //
 // It needs the run recorded or replayed, and a keyframe or
 // [Options.Restart] (cli.App sets both); otherwise, or when not paused, it
-// returns an error that says why and does nothing. Call it from the loop's
+// returns an error that says why and does nothing. A scene that ends
+// before the step back is taken (a Stop in the same frame, a failure, a
+// closed window) drops it: the run ends as it stood. Call it from the loop's
 // goroutine (an input system: devtools.Keys binds it to the comma key).
 func (l *Loop) Rewind(n int64) error {
 	switch {

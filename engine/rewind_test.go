@@ -260,3 +260,53 @@ func TestStepBackKeepsThePartialRecordingWhole(t *testing.T) {
 		t.Errorf("the rewrite's file is left beside the recording: %v", err)
 	}
 }
+
+// A step back asked for in the frame the run stops (Stop, as a window
+// closed by the player): the Stop wins, whether the step back was to a
+// keyframe or a re-run from the first scene, with or without
+// Options.Restart; the scene runs once and the run ends at the tick it
+// had reached.
+func TestStopInTheFrameOfAStepBack(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		keyframes int
+		restart   bool
+	}{{"keyframe", 60, false}, {"keyframe, Restart", 60, true}, {"re-run", 0, true}} {
+		runs, asked := 0, false
+		var last int64
+		play := func() engine.Scene {
+			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+				runs++
+				var s steer
+				loop.SetChecksum(s.checksum)
+				loop.SetSceneState(&steerState{s: &s})
+				for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+					switch ev.Kind {
+					case engine.Update:
+						s.update(ev)
+						last = ev.Tick
+						if ev.Tick == 200 && !asked {
+							loop.SetPaused(true)
+						}
+					case engine.Input:
+						if loop.Paused() && !asked {
+							asked = true
+							if err := loop.Rewind(10); err != nil {
+								t.Fatalf("%s: Rewind: %v", c.name, err)
+							}
+							loop.Stop()
+						}
+					}
+				}
+				return nil, loop.Err()
+			})
+		}
+		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Record: &engine.InputLog{}, Keyframes: c.keyframes}
+		if c.restart {
+			opts.Restart = func() (engine.Scene, error) { return play(), nil }
+		}
+		if err := engine.Run(play(), opts); err != nil || runs != 1 || last != 200 || opts.Record.Ticks() != 200 {
+			t.Errorf("%s: Run: %v; the scene ran %d times, to tick %d, %d ticks recorded; want once, to tick 200", c.name, err, runs, last, opts.Record.Ticks())
+		}
+	}
+}

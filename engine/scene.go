@@ -76,8 +76,14 @@ func runChain(loop *Loop, scene Scene) error {
 		name := SceneName(scene)
 		loop.sceneName = name
 		next, err := runScene(loop, scene)
-		if loop.rec.rewind != nil { // the chain is to run again, to an earlier tick
-			return errRewind
+		if r := loop.rec.rewind; r != nil {
+			if !r.keyframe && err == nil && loop.err == nil && !loop.stopWanted.Load() && !loop.contextDone() {
+				return errRewind // the chain is to run again, to an earlier tick
+			}
+			// The scene ended (a Stop, a failure, a closed window, or
+			// its own return) before the step back was taken: the run
+			// goes on, or ends, as it stood.
+			loop.rec.rewind = nil
 		}
 		if err == nil && loop.err != nil {
 			err = loop.err
