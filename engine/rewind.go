@@ -122,8 +122,7 @@ func (l *Loop) startSeek() (Scene, error) {
 	}
 	r.seek = &t
 	l.scenes, l.ranBefore = 0, 0
-	l.begun, l.stopped, l.err = false, false, nil
-	l.stopWanted.Store(false)
+	l.begun, l.stopped, l.err = false, false, nil // stopWanted stays: a Stop since the chain ended (another goroutine's) still ends the run
 	return first, nil
 }
 
