@@ -133,6 +133,7 @@ func TestAppRefusesBadFlags(t *testing.T) {
 		{"-seconds", "NaN"}, {"-seconds", "-Inf"}, {"-seconds", "1e300"}, {"-seconds", "9223372036.854775807"}, {"-seconds", "1e-12"}, {"-fps", "-3"}, {"-fps", "1e9"}, {"-fps", "1e-7"}, {"-synctest", "61"}, {"-synctest", "-1"}, {"-frames", "0"},
 		{"-headless", "-screenshot", "x.png"}, {"-record", "a", "-replay", "a"}, {"extra"}, {"-nope"},
 		{"-screenshot-at", "1:5"}, {"-screenshot", "x.png", "-screenshot-at", "0:5"}, {"-screenshot", "x.png", "-screenshot-at", "1:"},
+		{"-host", ":0", "-save", "x.sav", "-save-at", "1:10"},
 	} {
 		g := newAppGame()
 		g.seen = -1

@@ -107,6 +107,8 @@ func (a *App) checkNet(flag, addr string) error {
 		return &FlagError{flag, addr, "every player starts from the first scene: drop -load"}
 	case a.syncTest > 0:
 		return &FlagError{flag, addr, "a networked run rolls back on its own: drop -synctest"}
+	case a.save != "":
+		return &FlagError{flag, addr, "a networked run's ticks may not be final when a save is due: -record the run, then save from its replay (-replay FILE -save ...)"}
 	}
 	return nil
 }
