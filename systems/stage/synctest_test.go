@@ -4,10 +4,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
@@ -136,5 +139,43 @@ func TestSyncTestGivesEveryPlayersInput(t *testing.T) {
 	}
 	if first != 60 || again != 4*(60-4) {
 		t.Fatalf("the system ran %d times in the first pass and %d with Resimulating; want 60 and %d", first, again, 4*(60-4))
+	}
+}
+
+// Shot and Hull are a shooter's bullets and ship, for the sync test of
+// bodies made while the game runs.
+type Shot struct{ Life int }
+type Hull struct{}
+
+var (
+	shotC = donburi.NewComponentType[Shot]()
+	hullC = donburi.NewComponentType[Hull]()
+)
+
+// A game that makes bodies as it runs (a bullet every sixth tick, in an
+// archetype that first appears then) passes -synctest: the second pass
+// makes the archetype again after going back to before it, and the
+// snapshots of the ring, restored in turn, each give back their world.
+func TestSyncTestWithBodiesMadeAsItRuns(t *testing.T) {
+	scene := engine.NewScene("Shoot", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := stage.New(loop, stage.Options{Physics: &physics.Config{}})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		st.Physics.SpawnWalls([]cp.Vector{{X: 0, Y: 0}, {X: 800, Y: 0}, {X: 800, Y: 600}}, 8, &physics.BodyOptions{Kind: physics.Static})
+		st.Physics.SpawnCircle(14, &physics.BodyOptions{Position: cp.Vector{X: 100, Y: 100}}, hullC)
+		st.World.Create(hullC) // an entity with no body, after the bodies
+		st.Sched.AddUpdate(0, "physics", st.Physics.Update).
+			AddUpdate(0, "fire", func(w donburi.World, ev engine.Event) {
+				if ev.Tick%6 == 1 {
+					e := st.Physics.SpawnCircle(4, &physics.BodyOptions{Position: cp.Vector{X: 100, Y: 100}, Sensor: true}, shotC)
+					shotC.SetValue(w.Entry(e), Shot{Life: 100})
+				}
+			})
+		return st.Run()
+	})
+	if err := engine.Run(scene, &engine.Options{SyncTest: 8, StopAt: 2 * time.Second, Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
 	}
 }

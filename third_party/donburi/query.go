@@ -120,21 +120,32 @@ func (q *Query) Iter(w World) iter.Seq[*Entry] {
 	return func(yield func(*Entry) bool) {
 		accessor := w.StorageAccessor()
 		iter := storage.NewEntityIterator(0, accessor.Archetypes, q.evaluateQuery(w, &accessor))
-
+		// The archetype locked, if any: unlocked should reading it panic,
+		// so that the scene's deferred cleanup can still query the world.
+		var locked *storage.Archetype
+		defer func() {
+			if locked != nil {
+				locked.Unlock()
+			}
+		}()
 		for iter.HasNext() {
 			archetype := iter.Next()
 			archetype.Lock()
+			locked = archetype
 			for _, entity := range archetype.Entities() {
 				entry := w.Entry(entity)
 				if entry.entity.IsReady() {
 					archetype.Unlock()
+					locked = nil
 					if !yield(entry) {
 						return
 					}
 					archetype.Lock()
+					locked = archetype
 				}
 			}
 			archetype.Unlock()
+			locked = nil
 		}
 	}
 }

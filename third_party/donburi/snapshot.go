@@ -33,6 +33,15 @@ type Snapshot struct {
 	destroyed storage.SliceStore[Entity]
 	slots     storage.SliceStore[*Entry]
 	entries   storage.Store[Entry]
+
+	// The world's slices of pointers are restored by their headers, with
+	// the world's value, and by their contents here: a slot past the
+	// saved length may have been filled since with another object (an
+	// archetype made again after a restore), which a later restore of a
+	// longer header would find there.
+	archetypes storage.SliceStore[*storage.Archetype]
+	onRemove   storage.SliceStore[func(World, Entity)]
+	onCreate   storage.SliceStore[func(World, Entity)]
 }
 
 // SnapshotWorld saves w's whole state into s, replacing what s held.
@@ -49,6 +58,9 @@ func SnapshotWorld(w World, s *Snapshot) error {
 	s.storage.Save(ww.index, ww.entities, ww.components, ww.archetypes, s.saveValues)
 	s.destroyed.Add(ww.destroyed)
 	s.slots.Add(ww.entries)
+	s.archetypes.Add(ww.archetypes)
+	s.onRemove.Add(ww.removeCallbacks)
+	s.onCreate.Add(ww.createCallbacks)
 	for _, e := range ww.entries {
 		if e != nil {
 			s.entries.Add(e)
@@ -85,6 +97,9 @@ func RestoreWorld(w World, s *Snapshot) error {
 	s.destroyed.Restore()
 	s.slots.Restore()
 	s.entries.Restore()
+	s.archetypes.Restore()
+	s.onRemove.Restore()
+	s.onCreate.Restore()
 	return nil
 }
 
@@ -97,13 +112,16 @@ func (s *Snapshot) reset() {
 	s.used = s.used[:0]
 	s.destroyed.Reset()
 	s.slots.Reset()
+	s.archetypes.Reset()
+	s.onRemove.Reset()
+	s.onCreate.Reset()
 	clear(s.entries)
 	s.entries = s.entries[:0]
 }
 
 // Bytes returns about how much memory the snapshot's saved values take.
 func (s *Snapshot) Bytes() int {
-	n := int(unsafe.Sizeof(*s)) + s.storage.Bytes() + s.destroyed.Bytes() + s.slots.Bytes()
+	n := int(unsafe.Sizeof(*s)) + s.storage.Bytes() + s.destroyed.Bytes() + s.slots.Bytes() + s.archetypes.Bytes()
 	n += len(s.entries) * int(unsafe.Sizeof(storage.Saved[Entry]{}))
 	for _, vs := range s.values {
 		n += vs.Bytes()

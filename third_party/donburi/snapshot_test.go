@@ -123,6 +123,49 @@ func TestWorldSnapshotRestoreIsExact(t *testing.T) {
 	}
 }
 
+// Snapshots taken and restored in any order, as a rollback's ring of them
+// is (go back to an older one, simulate again, take new ones, go back
+// again), each give back the world of their tick: also once an archetype
+// made after one snapshot was made again, as another object, after a
+// restore, and a later snapshot still holds the first.
+func TestWorldSnapshotsRestoredInAnyOrder(t *testing.T) {
+	const ticks = 300
+	w := donburi.NewWorld()
+	pcg := rand.NewPCG(5, 6)
+	rng := rand.New(pcg)
+	want := make([]string, ticks) // the world after each tick
+	snaps := make([]donburi.Snapshot, ticks)
+	rngs := make([]rand.PCG, ticks) // and the script's random state before it
+	take := func(tick int) {
+		if err := donburi.SnapshotWorld(w, &snaps[tick]); err != nil {
+			t.Fatal(err)
+		}
+		rngs[tick] = *pcg
+	}
+	for tick := range ticks {
+		take(tick)
+		script(w, rng, tick)
+		want[tick] = describe(w)
+	}
+	pick := rand.New(rand.NewPCG(7, 8))
+	for round := range 400 {
+		from := pick.IntN(ticks)
+		if err := donburi.RestoreWorld(w, &snaps[from]); err != nil {
+			t.Fatal(err)
+		}
+		*pcg = rngs[from]
+		for tick := from; tick < min(ticks, from+1+pick.IntN(12)); tick++ {
+			if tick > from {
+				take(tick) // taken again, of the world simulated again
+			}
+			script(w, rng, tick)
+			if got := describe(w); got != want[tick] {
+				t.Fatalf("round %d, back to tick %d, tick %d:\n%s\nwant:\n%s", round, from, tick, got, want[tick])
+			}
+		}
+	}
+}
+
 // A query made before a snapshot finds what the restored world has, also
 // when the archetypes made after the snapshot are gone and others have
 // taken their places.

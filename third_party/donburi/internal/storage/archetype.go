@@ -24,6 +24,10 @@ func (archetype *Archetype) Unlock() {
 	archetype.lock.Unlock()
 }
 
+// TryLock locks the archetype if it is not locked, and reports whether it
+// did.
+func (archetype *Archetype) TryLock() bool { return archetype.lock.TryLock() }
+
 // NewArchetype creates a new archetype.
 func NewArchetype(index ArchetypeIndex, layout *Layout) *Archetype {
 	return &Archetype{
