@@ -103,10 +103,15 @@ func writePage(file, name string, data any) error {
 	return os.WriteFile(file, b.Bytes(), 0o644)
 }
 
+// windowPkg is the engine's window package: a main package that imports it
+// is a game that draws.
+const windowPkg = "github.com/fixedstep/fixedstep/engine/window"
+
 // gamePackages lists the import paths of the main packages patterns name,
-// for GOOS=js. With no patterns: the module's main packages under cmd/ that
-// import its window package (the games that draw; the tools and the
-// headless programs on the simulation core do not).
+// for GOOS=js. With no patterns: the current module's main packages that
+// import the engine's window package (the games that draw; the tools and
+// the headless programs on the simulation core do not), the engine's own
+// or a game's in a module of its own.
 func gamePackages(patterns []string) ([]string, error) {
 	mod, err := goCmd("list", "-m")
 	if err != nil {
@@ -115,7 +120,7 @@ func gamePackages(patterns []string) ([]string, error) {
 	mod = strings.TrimSpace(mod)
 	auto := len(patterns) == 0
 	if auto {
-		patterns = []string{mod + "/cmd/..."}
+		patterns = []string{mod + "/..."}
 	}
 	// -e: a command that does not build for GOOS=js at all (its files all
 	// excluded by build constraints) is a native tool, not a game: skipped
@@ -140,7 +145,7 @@ func gamePackages(patterns []string) ([]string, error) {
 		case p.Error != nil && auto && strings.Contains(p.Error.Err, "build constraints exclude all Go files"):
 		case p.Error != nil:
 			return nil, fmt.Errorf("%s: %s", p.ImportPath, p.Error.Err)
-		case auto && p.Name == "main" && slices.Contains(p.Deps, mod+"/engine/window"):
+		case auto && p.Name == "main" && slices.Contains(p.Deps, windowPkg):
 			pkgs = append(pkgs, p.ImportPath)
 		case !auto && p.Name != "main":
 			return nil, fmt.Errorf("%s is package %s, not a command (package main)", p.ImportPath, p.Name)
@@ -149,7 +154,8 @@ func gamePackages(patterns []string) ([]string, error) {
 		}
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no game to build in %s", strings.Join(patterns, " "))
+		return nil, fmt.Errorf("no game to build in %s (a game is a main package that imports %s; name its package to build another)",
+			strings.Join(patterns, " "), windowPkg)
 	}
 	return pkgs, nil
 }

@@ -6,9 +6,10 @@
 // build compiles each game (GOOS=js GOARCH=wasm) into OUT/NAME/main.wasm
 // (and main.wasm.gz), beside OUT/NAME/index.html, the page that runs it, and
 // OUT/wasm_exec.js and OUT/play.js, shared by every game; OUT/index.html lists
-// the games. With no packages it builds every main package under cmd/ that
-// imports engine/window: every game of the module that draws, and none of
-// its tools.
+// the games. With no packages it builds every main package of the current
+// module that imports the engine's engine/window: every game of the module
+// that draws, and none of its tools. A game in a module of its own builds
+// from there: go run github.com/fixedstep/fixedstep/cmd/web build.
 //
 // serve serves OUT over HTTP (the .wasm gzipped to browsers that take it),
 // on the loopback address unless told otherwise, and prints each game's URL.
@@ -40,7 +41,7 @@ func main() {
 }
 
 const usage = `usage:
-  web build [-out DIR] [package ...]   build games to WebAssembly with their pages (default: every game under cmd/)
+  web build [-out DIR] [package ...]   build games to WebAssembly with their pages (default: every game of the module)
   web serve [-dir DIR] [-addr HOST:PORT]  serve DIR over HTTP`
 
 // run runs the subcommand args name, writing its progress to out.

@@ -19,9 +19,9 @@ const demoPkg = "github.com/fixedstep/fixedstep/cmd/demo"
 // platformerPkg is the platformer, which the browser tests play too.
 const platformerPkg = "github.com/fixedstep/fixedstep/cmd/platformer"
 
-// Without packages, build takes every main package under cmd/ that imports
-// the window package: the games that draw, not the tools nor the headless
-// programs.
+// Without packages, build takes every main package of the module that
+// imports the window package: the games that draw, not the tools nor the
+// headless programs.
 func TestGamePackagesFindsTheGames(t *testing.T) {
 	pkgs, err := gamePackages(nil)
 	if err != nil {
@@ -107,5 +107,39 @@ func TestServeWithoutGamesSaysBuild(t *testing.T) {
 	}
 	if err := run([]string{"frobnicate"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "usage") {
 		t.Fatalf("unknown subcommand: %v", err)
+	}
+}
+
+// Run in a game's module of its own, build without packages finds the
+// module's games (here at its root), and not its tools.
+func TestGamePackagesInAModuleOfItsOwn(t *testing.T) {
+	engine, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(engine, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":       "module example.com/mygame\n\ngo 1.26\n\nrequire github.com/fixedstep/fixedstep v0.0.0\n\nreplace github.com/fixedstep/fixedstep => " + engine + "\n",
+		"go.sum":       string(sum),
+		"main.go":      "package main\n\nimport _ \"" + windowPkg + "\"\n\nfunc main() {}\n",
+		"tool/main.go": "package main\n\nfunc main() {}\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("GOFLAGS", "-mod=mod") // the engine's requirements, as go mod tidy would add them
+	pkgs, err := gamePackages(nil)
+	if err != nil || !slices.Equal(pkgs, []string{"example.com/mygame"}) {
+		t.Fatalf("games %v (%v); want example.com/mygame alone", pkgs, err)
 	}
 }

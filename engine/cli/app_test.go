@@ -425,6 +425,9 @@ func TestAppNamesTheDivergedWorldAfterAnotherError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "synctest") {
 		t.Fatalf("the replay under -synctest: %v, want the sync test's error\n%s", err, out.String())
 	}
+	if !regexp.MustCompile(`\nchecksum [0-9a-f]{16} of the state where the run failed \(not a result: see the error\)\n`).MatchString(out.String()) {
+		t.Errorf("a failed run's checksum line does not say the run failed:\n%s", out.String())
+	}
 	m := regexp.MustCompile(`the replay diverged at tick \d+ of scene 1 too: the replayed world there is in (diverged-1-\d+\.txt)`).FindStringSubmatch(out.String())
 	if m == nil {
 		t.Fatalf("the summary does not name the diverged world:\n%s", out.String())

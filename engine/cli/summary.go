@@ -59,7 +59,11 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)
 	}
 	if sum, ok := rec.RunChecksum(); ok {
-		fmt.Fprintf(out, "checksum %016x\n", sum)
+		if runErr != nil {
+			fmt.Fprintf(out, "checksum %016x of the state where the run failed (not a result: see the error)\n", sum)
+		} else {
+			fmt.Fprintf(out, "checksum %016x\n", sum)
+		}
 		return
 	}
 	if rec.Ticks() == 0 {
