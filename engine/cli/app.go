@@ -40,6 +40,7 @@ import (
 //
 //	-headless         no window: frames at a virtual rate, as fast as they run (deterministic)
 //	-realtime         headless at the speed of the real clock; reports CPU use and tick timing
+//	-memory           reports the allocations from the first tick to the end, and the garbage collections
 //	-fps F            the virtual frame rate of -headless (default 60; at most MaxFPS)
 //	-seed S           the random seed, for App.Seed (default 1)
 //	-seconds N        stop once the scenes have run N seconds of game time (0: no limit)
@@ -150,6 +151,7 @@ type App struct {
 
 	flags                        *flag.FlagSet
 	headless, realtime, detail   bool
+	memory                       bool // -memory
 	mute, serial                 bool
 	windowFrames, pipelined      int64 // a window run's frames, and those pipelined (the summary's)
 	volume                       float64
@@ -429,13 +431,22 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	window.SetMuted(a.mute)
 	var sounds int64
 	var netStats engine.SessionStats
+	var memory *memoryProbe
+	if a.memory {
+		memory = newMemoryProbe()
+		opts.OnEvent = memory.event
+	}
 	opts.OnFinish = func(l *engine.Loop) {
+		memory.finish()
 		sounds, netStats, a.windowFrames, a.simulatedAgain = l.Stats().Sounds, l.SessionStats(), l.Stats().Frames, l.Stats().SimulatedAgain
 	}
 	var probe *realtimeProbe
 	if a.realtime {
 		probe = newRealtimeProbe(a.seconds)
-		opts.OnEvent = probe.event
+		opts.OnEvent = func(l *engine.Loop, ev engine.Event) {
+			memory.event(l, ev)
+			probe.event(l, ev)
+		}
 	}
 
 	opts.Context = ctx
@@ -484,7 +495,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		a.online.summary(a.out(), netStats, time.Since(began).Seconds())
 	}
 	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
-		a.summarize(opts.Record, replay, probe, saved, sounds, runErr)
+		a.summarize(opts.Record, replay, probe, memory, saved, sounds, runErr)
 	}
 	if de := dumps.divergence; de != nil && de.Dump != "" && !errors.Is(runErr, de) { // the run failed first: the file is named here
 		fmt.Fprintf(a.out(), "the replay diverged at tick %d of scene %d too: the replayed world there is in %s\n", de.Tick, de.Scene, de.Dump)

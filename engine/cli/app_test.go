@@ -446,3 +446,16 @@ func TestAppNamesTheDivergedWorldAfterAnotherError(t *testing.T) {
 type Tally struct{ N int64 }
 
 var tallyC = donburi.NewComponentType[Tally]()
+
+// -memory reports what the program allocated from the first tick to the
+// end, a tick on average, and the collections; without it, nothing.
+func TestAppMemoryLine(t *testing.T) {
+	out, err := newAppGame().run("-headless", "-seconds", "1", "-memory")
+	re := regexp.MustCompile(`\nmemory: \d+ allocations \(\d+ bytes\) from the first tick to the end, \d+\.\d\d a tick over 60 ticks; \d+ garbage collections\n`)
+	if err != nil || !re.MatchString(out) {
+		t.Fatalf("-memory: %v\n%s", err, out)
+	}
+	if out, err := newAppGame().run("-headless", "-seconds", "1"); err != nil || strings.Contains(out, "memory:") {
+		t.Fatalf("without -memory: %v\n%s", err, out)
+	}
+}

@@ -52,6 +52,8 @@ var baseFlags = []standardFlag{
 		usage: "run without a window: frames at a virtual rate, as fast as they run"},
 	{name: "realtime", value: func(a *App) any { return &a.realtime },
 		usage: "run headless at the speed of the real clock, and report CPU use and tick timing"},
+	{name: "memory", value: func(a *App) any { return &a.memory },
+		usage: "report what the program allocated from the first tick to the end, a tick on average, and its garbage collections"},
 	{name: "fps", value: func(a *App) any { return &a.fps }, def: 60.0,
 		usage: "the virtual frame rate of -headless",
 		check: func(a *App) error {

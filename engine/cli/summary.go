@@ -11,7 +11,7 @@ import (
 // summarize prints what the run did, the recording (saved: where it is) or
 // the replay, and last the state checksum. runErr is the error the run
 // ended with, printed after.
-func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, saved string, sounds int64, runErr error) {
+func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, memory *memoryProbe, saved string, sounds int64, runErr error) {
 	out := a.out()
 	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), sceneNames(rec), rec.Ticks())
 	if s := a.loaded; s != nil {
@@ -20,6 +20,9 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, save
 	}
 	if probe != nil {
 		fmt.Fprintln(out, probe.line())
+	}
+	if line := memory.line(); line != "" {
+		fmt.Fprintln(out, line)
 	}
 	if !a.Headless() {
 		fmt.Fprintf(out, "window: %d frames, %d pipelined (their ticks ran while the frame before was presented)\n", a.windowFrames, a.pipelined)
