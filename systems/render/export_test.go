@@ -17,3 +17,14 @@ func (r *Sprites) Build(w donburi.World, alpha float64, screen image.Rectangle) 
 // Submit is Sprites.submit for the external tests: Draw's DrawTriangles32
 // calls of the n slots Build wrote.
 func (r *Sprites) Submit(screen *ebiten.Image, n int) { r.submit(screen, n) }
+
+// SetVectorQuads turns the AVX2 way of turned sprites' corners on or off
+// (on only where the CPU has it), and returns whether it was on.
+func SetVectorQuads(on bool) (was bool) {
+	was = vectorQuads
+	vectorQuads = on && hasVectorQuads
+	return was
+}
+
+// Vertices returns the first n quads' vertices Build wrote.
+func (r *Sprites) Vertices(n int) []ebiten.Vertex { return r.vertices[:4*n] }

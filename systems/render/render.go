@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"image"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -83,6 +84,10 @@ type Sprites struct {
 	spareSpans    []layerSpan
 	spillOrder    []spillKey
 
+	// A chunk's turned sprites, and their quads, for turnedQuads.
+	turned    turnedIn
+	turnedOut [chunk][4]ebiten.Vertex
+
 	indices   []uint32 // 0, 1, 2, 1, 2, 3, then the same 4 higher per quad
 	opts      ebiten.DrawTrianglesOptions
 	drawn     int
@@ -123,6 +128,23 @@ type pending struct {
 	s        *gfx.Sprite
 	p        components.Pose
 	sin, cos float64
+}
+
+// turnedIn is what turnedQuadsAVX2 reads of a chunk's turned sprites, an
+// array a value (the offsets in quads_amd64.s follow this layout): their
+// poses, scales and origins, and their images' sizes; and what it keeps
+// between its steps: their sines and cosines, and their transforms.
+type turnedIn struct {
+	angle, x, y      [chunk]float64
+	scaleX, scaleY   [chunk]float64
+	originX, originY [chunk]float64
+	w, h             [chunk]float32
+
+	sin, cos                 [chunk]float64
+	ga, gb, gc, gd, gtx, gty [chunk]float32
+
+	src   [chunk][4]float32 // the image's rectangle in its source: x0, y0, x1, y1
+	color [chunk][4]float32 // the ColorScale's r, g, b, a
 }
 
 // spilled is a sprite's quad that found its layer's span full (or no span
@@ -221,6 +243,10 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 	// The screen, for culling, and how much the view stretches a length.
 	clip := [4]float32{float32(sb.Min.X), float32(sb.Min.Y), float32(sb.Max.X), float32(sb.Max.Y)}
 	stretch := maxStretch(&v)
+	var view [6][4]float64 // v in four lanes each, for turnedQuads
+	for i, x := range v {
+		view[i] = [4]float64{x, x, x, x}
+	}
 
 	// Each sprite's pose at alpha, its quad on the screen, its vertices in
 	// its layer's span, a chunk of sprites at a time.
@@ -264,10 +290,14 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 				batch[m] = pending{s: s, p: p, sin: 0, cos: 1}
 				m++
 			}
-			if turned {
+			var made uint64 // the sprites whose quads turnedQuads made
+			switch {
+			case turned && vectorQuads:
+				made = r.turnedQuads(batch[:m], &view)
+			case turned:
 				sines(batch[:m])
 			}
-			r.quads(batch[:m], &v, &clip)
+			r.quads(batch[:m], made, &v, &clip)
 		}
 	}
 	return r.end()
@@ -461,45 +491,58 @@ func (r *Sprites) grow(n int) {
 // An upright sprite is culled when the box around its corners (before
 // snapping, which moves them by less than half a pixel) lies beyond an edge
 // of clip; by and cx, zeros, add nothing to it that a comparison sees.
-func (r *Sprites) quads(batch []pending, v *[6]float64, clip *[4]float32) {
+func (r *Sprites) quads(batch []pending, made uint64, v *[6]float64, clip *[4]float32) {
 	for j := range batch {
 		p := &batch[j]
 		s := p.s
-		sx, sy := s.ScaleX, s.ScaleY
-		if sx == 0 {
-			sx = 1
-		}
-		if sy == 0 {
-			sy = 1
-		}
-		a, b := p.cos*sx, -p.sin*sy
-		c, d := p.sin*sx, p.cos*sy
-		tx := p.p.X - (a*s.OriginX + b*s.OriginY)
-		ty := p.p.Y - (c*s.OriginX + d*s.OriginY)
-		ga := float32(v[0]*a+v[1]*c-1) + 1
-		gb := float32(v[0]*b + v[1]*d)
-		gc := float32(v[2]*a + v[3]*c)
-		gd := float32(v[2]*b+v[3]*d-1) + 1
-		gtx := float32(v[0]*tx + v[1]*ty + v[4])
-		gty := float32(v[2]*tx + v[3]*ty + v[5])
 		bounds := s.Image.Bounds()
 		sx0, sy0 := float32(bounds.Min.X), float32(bounds.Min.Y)
 		sx1, sy1 := float32(bounds.Max.X), float32(bounds.Max.Y)
-		w, h := sx1-sx0, sy1-sy0
-		ax, by, cx, dy := ga*w, gb*h, gc*w, gd*h
-		upright := gb == 0 && gc == 0
-		if p.p.Angle == 0 { // culled by its quad, which cost no sine and cosine
-			var x0, x1, y0, y1 float32
-			if upright {
-				x0, x1 = gtx+min(ax, 0), gtx+max(ax, 0)
-				y0, y1 = gty+min(dy, 0), gty+max(dy, 0)
-			} else {
-				x0, x1 = gtx+min(ax, 0)+min(by, 0), gtx+max(ax, 0)+max(by, 0)
-				y0, y1 = gty+min(cx, 0)+min(dy, 0), gty+max(cx, 0)+max(dy, 0)
+		var x0, x1, x2, x3, y0, y1, y2, y3 float32
+		if made>>j&1 == 0 {
+			sx, sy := s.ScaleX, s.ScaleY
+			if sx == 0 {
+				sx = 1
 			}
-			if x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3] {
-				r.culled++
-				continue
+			if sy == 0 {
+				sy = 1
+			}
+			a, b := p.cos*sx, -p.sin*sy
+			c, d := p.sin*sx, p.cos*sy
+			tx := p.p.X - (a*s.OriginX + b*s.OriginY)
+			ty := p.p.Y - (c*s.OriginX + d*s.OriginY)
+			ga := float32(v[0]*a+v[1]*c-1) + 1
+			gb := float32(v[0]*b + v[1]*d)
+			gc := float32(v[2]*a + v[3]*c)
+			gd := float32(v[2]*b+v[3]*d-1) + 1
+			gtx := float32(v[0]*tx + v[1]*ty + v[4])
+			gty := float32(v[2]*tx + v[3]*ty + v[5])
+			w, h := sx1-sx0, sy1-sy0
+			ax, by, cx, dy := ga*w, gb*h, gc*w, gd*h
+			upright := gb == 0 && gc == 0
+			if p.p.Angle == 0 { // culled by its quad, which cost no sine and cosine
+				var x0, x1, y0, y1 float32
+				if upright {
+					x0, x1 = gtx+min(ax, 0), gtx+max(ax, 0)
+					y0, y1 = gty+min(dy, 0), gty+max(dy, 0)
+				} else {
+					x0, x1 = gtx+min(ax, 0)+min(by, 0), gtx+max(ax, 0)+max(by, 0)
+					y0, y1 = gty+min(cx, 0)+min(dy, 0), gty+max(cx, 0)+max(dy, 0)
+				}
+				if x1 <= clip[0] || x0 >= clip[2] || y1 <= clip[1] || y0 >= clip[3] {
+					r.culled++
+					continue
+				}
+			}
+			if upright {
+				x0, x1 = snap(gtx), snap(ax+gtx)
+				y0, y2 = snap(gty), snap(dy+gty)
+				x2, x3, y1, y3 = x0, x1, y0, y2
+			} else {
+				x0, y0 = snap(gtx), snap(gty)
+				x1, y1 = snap(ax+gtx), snap(cx+gty)
+				x2, y2 = snap(by+gtx), snap(dy+gty)
+				x3, y3 = snap(ax+by+gtx), snap(cx+dy+gty)
 			}
 		}
 		src := s.Atlas
@@ -520,16 +563,9 @@ func (r *Sprites) quads(batch []pending, v *[6]float64, clip *[4]float32) {
 		if q == nil {
 			q = r.slot(s.Layer, src)
 		}
-		var x0, x1, x2, x3, y0, y1, y2, y3 float32
-		if upright {
-			x0, x1 = snap(gtx), snap(ax+gtx)
-			y0, y2 = snap(gty), snap(dy+gty)
-			x2, x3, y1, y3 = x0, x1, y0, y2
-		} else {
-			x0, y0 = snap(gtx), snap(gty)
-			x1, y1 = snap(ax+gtx), snap(cx+gty)
-			x2, y2 = snap(by+gtx), snap(dy+gty)
-			x3, y3 = snap(ax+by+gtx), snap(cx+dy+gty)
+		if made>>j&1 != 0 {
+			*q = r.turnedOut[j]
+			continue
 		}
 		cr, cg, cb, ca := s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()
 		setVertex(&q[0], x0, y0, sx0, sy0, cr, cg, cb, ca)
@@ -537,6 +573,56 @@ func (r *Sprites) quads(batch []pending, v *[6]float64, clip *[4]float32) {
 		setVertex(&q[2], x2, y2, sx0, sy1, cr, cg, cb, ca)
 		setVertex(&q[3], x3, y3, sx1, sy1, cr, cg, cb, ca)
 	}
+}
+
+// turnedQuads makes the quads of the turned sprites of a chunk with
+// turnedQuadsAVX2, four at a time, each sprite's in r.turnedOut at its
+// index in batch, and returns a bit for each sprite it made (bit j for
+// batch[j]). It gathers the sprites' poses, scales, origins, sizes, source
+// rectangles and colours; an upright sprite's lane is computed and
+// dropped. A sprite the vector way cannot do exactly (an angle of 2^29 or
+// more, a coordinate of 2^23 or more, NaNs and infinities) is left to
+// quads, with its sine and cosine from math.Sincos, as without AVX2. view
+// is the view's six numbers, each in four lanes.
+func (r *Sprites) turnedQuads(batch []pending, view *[6][4]float64) (made uint64) {
+	in := &r.turned
+	for j := range batch {
+		b := &batch[j]
+		if b.p.Angle == 0 {
+			continue
+		}
+		if !(math.Abs(b.p.Angle) < 1<<29) {
+			b.sin, b.cos = math.Sincos(b.p.Angle)
+			continue
+		}
+		s := b.s
+		sx, sy := s.ScaleX, s.ScaleY
+		if sx == 0 {
+			sx = 1
+		}
+		if sy == 0 {
+			sy = 1
+		}
+		bounds := s.Image.Bounds()
+		sx0, sy0 := float32(bounds.Min.X), float32(bounds.Min.Y)
+		sx1, sy1 := float32(bounds.Max.X), float32(bounds.Max.Y)
+		in.angle[j], in.x[j], in.y[j] = b.p.Angle, b.p.X, b.p.Y
+		in.scaleX[j], in.scaleY[j] = sx, sy
+		in.originX[j], in.originY[j] = s.OriginX, s.OriginY
+		in.w[j], in.h[j] = sx1-sx0, sy1-sy0
+		in.src[j] = [4]float32{sx0, sy0, sx1, sy1}
+		in.color[j] = [4]float32{s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()}
+		made |= 1 << j
+	}
+	if made == 0 {
+		return 0
+	}
+	bad := turnedQuadsAVX2(in, view, len(batch), &r.turnedOut) & made
+	for rest := bad; rest != 0; rest &= rest - 1 {
+		b := &batch[bits.TrailingZeros64(rest)]
+		b.sin, b.cos = math.Sincos(b.p.Angle)
+	}
+	return made &^ bad
 }
 
 // setVertex writes a vertex's position, source and colour. Its Custom

@@ -1,0 +1,114 @@
+package render_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/components/gfx"
+	"github.com/fixedstep/fixedstep/internal/ebitentest"
+	"github.com/fixedstep/fixedstep/systems/render"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+)
+
+// The vector way of turned sprites' corners (AVX2, where the CPU has it)
+// writes the vertices the scalar way does, bit for bit: worlds of random
+// turned and upright sprites, of every size of image, scale (flipped,
+// zero, huge, NaN), origin, position (across the screen and beyond it,
+// negative too) and angle (tiny, past math's reduction, infinite, NaN),
+// through random cameras, each built both ways.
+func TestVectorQuadsAsTheScalarWay(t *testing.T) {
+	if !render.SetVectorQuads(true) {
+		t.Skip("no vector quads on this machine (amd64 with AVX2 only)")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	pick := func(xs ...float64) float64 { return xs[rng.IntN(len(xs))] }
+	ebitentest.OnGame(t, func() {
+		atlas := newTestAtlas()
+		images := []*ebiten.Image{atlas.red, atlas.green, atlas.bar, atlas.white, atlas.img}
+		bounds := ebiten.NewImage(screenW, screenH).Bounds()
+		worlds := 60
+		if testing.Short() {
+			worlds = 20
+		}
+		for world := range worlds {
+			w := donburi.NewWorld()
+			if world%3 != 0 {
+				zoom := math.Ldexp(0.5+rng.Float64(), rng.IntN(5)-2)
+				addCamera(w, components.NewTransform(components.Pose{
+					X: rng.Float64() * screenW, Y: rng.Float64() * screenH, Angle: rng.Float64()*8 - 4}),
+					components.Camera{Zoom: zoom})
+			}
+			for i := range 300 {
+				angle := (rng.Float64()*2 - 1) * math.Pi * 3
+				switch rng.IntN(12) {
+				case 0:
+					angle = 0
+				case 1:
+					angle = pick(math.NaN(), math.Inf(1), math.Inf(-1), 1e10, -(1 << 29), math.Nextafter(1<<29, 0), 1e-300)
+				case 2:
+					angle = float64(rng.IntN(17)-8) * math.Pi / 4
+				}
+				x, y := rng.Float64()*1.4*screenW-0.2*screenW, rng.Float64()*1.4*screenH-0.2*screenH
+				origin := func() float64 { return rng.Float64()*16 - 4 }
+				if i%5 == 0 { // whole pixels: corners on the snap's edges
+					x, y = float64(rng.IntN(screenW)), float64(rng.IntN(screenH))
+					origin = func() float64 { return float64(rng.IntN(9)) }
+				}
+				scale := func() float64 {
+					switch rng.IntN(10) {
+					case 0:
+						return 0
+					case 1:
+						return pick(1e7, -1e7, 1<<20, math.NaN(), 1e-30)
+					}
+					return (rng.Float64()*4 - 2)
+				}
+				pose := components.Pose{X: x, Y: y, Angle: angle}
+				prev := pose
+				prev.X -= rng.Float64() * 3
+				prev.Angle = angle - rng.Float64()*0.1
+				if angle == 0 || rng.IntN(3) == 0 {
+					prev.Angle = angle
+				}
+				addSprite(w, components.Transform{Prev: prev, Cur: pose}, gfx.Sprite{
+					Image:   images[rng.IntN(len(images))],
+					Layer:   rng.IntN(3),
+					OriginX: origin(), OriginY: origin(),
+					ScaleX: scale(), ScaleY: scale(),
+				})
+			}
+			alpha := rng.Float64()
+			build := func(vector bool) []ebiten.Vertex {
+				render.SetVectorQuads(vector)
+				r := render.New(w)
+				n := r.Build(w, alpha, bounds)
+				return append([]ebiten.Vertex(nil), r.Vertices(n)...)
+			}
+			scalar, vector := build(false), build(true)
+			if len(scalar) != len(vector) {
+				t.Fatalf("world %d: %d vertices the scalar way, %d the vector way", world, len(scalar), len(vector))
+			}
+			for i := range scalar {
+				if !sameBits(scalar[i], vector[i]) {
+					t.Fatalf("world %d, vertex %d: %+v the scalar way, %+v the vector way", world, i, scalar[i], vector[i])
+				}
+			}
+		}
+	})
+}
+
+// sameBits reports whether two vertices are the same to the bit.
+func sameBits(a, b ebiten.Vertex) bool {
+	fa := []float32{a.DstX, a.DstY, a.SrcX, a.SrcY, a.ColorR, a.ColorG, a.ColorB, a.ColorA}
+	fb := []float32{b.DstX, b.DstY, b.SrcX, b.SrcY, b.ColorR, b.ColorG, b.ColorB, b.ColorA}
+	for i := range fa {
+		if math.Float32bits(fa[i]) != math.Float32bits(fb[i]) {
+			return false
+		}
+	}
+	return true
+}
