@@ -7,20 +7,22 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// vectorQuads is whether build gives turned sprites their corners with
-// turnedQuads: where the CPU has AVX2.
-var vectorQuads = hasVectorQuads
+// haveVector is whether the CPU has AVX2, which quadsAVX2 needs.
+var haveVector = cpu.X86.HasAVX2
 
-// hasVectorQuads is whether the CPU has AVX2.
-var hasVectorQuads = cpu.X86.HasAVX2
+// useVector is whether build makes quads with vectorQuads: where the CPU
+// has AVX2 (a test turns it off to compare the two ways).
+var useVector = haveVector
 
-// turnedQuadsAVX2 computes the corners of the first n sprites of in, four
-// at a time, into out: their sines and cosines, transforms and snapped
-// vertices, with exactly sines', quads' and snap's operations. It
-// returns a bit for each sprite whose corners it could not give exactly
-// (a coordinate of 2^23 or more, or NaN), whose row in out is to be
-// ignored. n may be up to chunk; the lanes past it are computed and
-// their bits are to be ignored.
+// quadsAVX2 makes the quads of the first n sprites of in, four at a time,
+// into out (each sprite's four vertices at its index): their sines and
+// cosines, transforms, corners snapped and vertices, with exactly the
+// operations of sines, quads and snap. It returns a bit for each sprite
+// whose quad it could not make exactly (a coordinate of 2^23 or more, or
+// a NaN), whose quad in out is not to be used, and a bit for each sprite
+// whose box lies beyond an edge of in.clip, as quads culls an upright
+// sprite. n is at most chunk; the lanes past it are computed and their
+// bits are not to be used.
 //
 //go:noescape
-func turnedQuadsAVX2(in *turnedIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad uint64)
+func quadsAVX2(in *vectorIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad, culled uint64)

@@ -84,6 +84,7 @@ GLOBL srcOrder<>(SB), RODATA|NOPTR, $32
 #define GTY 6400
 #define SRC 6656
 #define COLOR 7680
+#define CLIP 8704
 
 // VERTICES writes a sprite's four vertices at off(DI): its corners, from
 // row R (x0 y0 x1 y1 x2 y2 x3 y3); its source rectangle, the sixteen
@@ -123,12 +124,12 @@ GLOBL srcOrder<>(SB), RODATA|NOPTR, $32
 	VADDPS M, T, T \
 	VADDPS T, F, R
 
-// func turnedQuadsAVX2(in *turnedIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad uint64)
+// func quadsAVX2(in *vectorIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad, culled uint64)
 //
 // It goes over the sprites three times, four at a time: their sines and
 // cosines, their transforms, their corners. Each loop's work for four
 // sprites is short enough that the CPU overlaps it with the next four's.
-TEXT ·turnedQuadsAVX2(SB), NOSPLIT, $0-40
+TEXT ·quadsAVX2(SB), NOSPLIT, $0-48
 	MOVQ in+0(FP), SI
 	MOVQ view+8(FP), DX
 	MOVQ n+16(FP), R10
@@ -285,6 +286,7 @@ transform:
 corners:
 	// Each sprite's corners, snapped, and its vertices in out.
 	XORQ R8, R8
+	XORQ R13, R13
 	XORQ BX, BX
 	MOVQ SI, R11
 	VMOVUPS srcOrder<>(SB), Y14
@@ -304,6 +306,42 @@ corner:
 	VMULPS  X13, X9, X9
 	VMULPS  X12, X10, X10
 	VMULPS  X13, X11, X11
+
+	// Whether the box around the corners (before snapping) lies beyond
+	// an edge of the clip, as quads culls an upright sprite.
+	VXORPS  X12, X12, X12
+	VMINPS  X12, X8, X2
+	VADDPS  X2, X0, X2
+	VMINPS  X12, X9, X3
+	VADDPS  X3, X2, X2
+	VMAXPS  X12, X8, X3
+	VADDPS  X3, X0, X3
+	VMAXPS  X12, X9, X4
+	VADDPS  X4, X3, X3
+	VMINPS  X12, X10, X4
+	VADDPS  X4, X1, X4
+	VMINPS  X12, X11, X5
+	VADDPS  X5, X4, X4
+	VMAXPS  X12, X10, X5
+	VADDPS  X5, X1, X5
+	VMAXPS  X12, X11, X6
+	VADDPS  X6, X5, X5
+	VBROADCASTSS CLIP+0(SI), X6
+	VCMPPS  $2, X6, X3, X7
+	VBROADCASTSS CLIP+8(SI), X6
+	VCMPPS  $13, X6, X2, X6
+	VORPS   X6, X7, X7
+	VBROADCASTSS CLIP+4(SI), X6
+	VCMPPS  $2, X6, X5, X6
+	VORPS   X6, X7, X7
+	VBROADCASTSS CLIP+12(SI), X6
+	VCMPPS  $13, X6, X4, X6
+	VORPS   X6, X7, X7
+	VMOVMSKPS X7, R12
+	MOVQ    BX, CX
+	SHLQ    CX, R12
+	ORQ     R12, R13
+
 	VADDPS  X8, X0, X2
 	VADDPS  X9, X0, X3
 	VADDPS  X9, X8, X12
@@ -362,5 +400,6 @@ corner:
 done:
 	VZEROUPPER
 	MOVQ R8, bad+32(FP)
+	MOVQ R13, culled+40(FP)
 	RET
 

@@ -4,11 +4,12 @@ package render
 
 import "github.com/hajimehoshi/ebiten/v2"
 
-// vectorQuads is false: turnedQuads needs amd64's AVX2.
-var vectorQuads = false
+// haveVector is false: quadsAVX2 is amd64's.
+const haveVector = false
 
-const hasVectorQuads = false
+// useVector is false: build makes every quad with quads.
+var useVector = false
 
-func turnedQuadsAVX2(in *turnedIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad uint64) {
-	panic("render: no vector quads on this architecture")
+func quadsAVX2(in *vectorIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad, culled uint64) {
+	panic("render: quadsAVX2 without AVX2")
 }

@@ -84,9 +84,9 @@ type Sprites struct {
 	spareSpans    []layerSpan
 	spillOrder    []spillKey
 
-	// A chunk's turned sprites, and their quads, for turnedQuads.
-	turned    turnedIn
-	turnedOut [chunk][4]ebiten.Vertex
+	// A chunk's sprites, and their quads, for vectorQuads.
+	vector    vectorIn
+	vectorOut [chunk][4]ebiten.Vertex
 
 	indices   []uint32 // 0, 1, 2, 1, 2, 3, then the same 4 higher per quad
 	opts      ebiten.DrawTrianglesOptions
@@ -130,11 +130,12 @@ type pending struct {
 	sin, cos float64
 }
 
-// turnedIn is what turnedQuadsAVX2 reads of a chunk's turned sprites, an
-// array a value (the offsets in quads_amd64.s follow this layout): their
-// poses, scales and origins, and their images' sizes; and what it keeps
-// between its steps: their sines and cosines, and their transforms.
-type turnedIn struct {
+// vectorIn is what quadsAVX2 reads of a chunk's sprites, an array a value
+// (the offsets in quads_amd64.s follow this layout): their poses, scales
+// and origins, their images' sizes, source rectangles and colours, and
+// the clip; and what it keeps between its steps: their sines and cosines,
+// and their transforms.
+type vectorIn struct {
 	angle, x, y      [chunk]float64
 	scaleX, scaleY   [chunk]float64
 	originX, originY [chunk]float64
@@ -145,6 +146,7 @@ type turnedIn struct {
 
 	src   [chunk][4]float32 // the image's rectangle in its source: x0, y0, x1, y1
 	color [chunk][4]float32 // the ColorScale's r, g, b, a
+	clip  [4]float32        // x0, y0, x1, y1
 }
 
 // spilled is a sprite's quad that found its layer's span full (or no span
@@ -243,10 +245,11 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 	// The screen, for culling, and how much the view stretches a length.
 	clip := [4]float32{float32(sb.Min.X), float32(sb.Min.Y), float32(sb.Max.X), float32(sb.Max.Y)}
 	stretch := maxStretch(&v)
-	var view [6][4]float64 // v in four lanes each, for turnedQuads
+	var view [6][4]float64 // v in four lanes each, for vectorQuads
 	for i, x := range v {
 		view[i] = [4]float64{x, x, x, x}
 	}
+	r.vector.clip = clip
 
 	// Each sprite's pose at alpha, its quad on the screen, its vertices in
 	// its layer's span, a chunk of sprites at a time.
@@ -259,6 +262,7 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 			// The poses: Transform.At, written out (a call would cost
 			// more than its arithmetic), and turned sprites culled.
 			m, turned := 0, false
+			var onClip uint64 // the sprites whose origin is on the clip, by index in batch
 			for i := from; i < to; i++ {
 				s := sprites[i]
 				if !entities[i].IsReady() || s.Hidden || s.Image == nil {
@@ -274,30 +278,36 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 					Y:     t.Prev.Y + (t.Cur.Y-t.Prev.Y)*alpha,
 					Angle: t.Prev.Angle + turn*alpha,
 				}
+				x := v[0]*p.X + v[1]*p.Y + v[4]
+				y := v[2]*p.X + v[3]*p.Y + v[5]
+				on := x >= float64(clip[0]) && x <= float64(clip[2]) && y >= float64(clip[1]) && y <= float64(clip[3])
 				if p.Angle != 0 {
 					// A turned sprite off the screen, before its sine
 					// and cosine: one whose origin is on the screen is
 					// not.
 					turned = true
-					x := v[0]*p.X + v[1]*p.Y + v[4]
-					y := v[2]*p.X + v[3]*p.Y + v[5]
-					if !(x >= float64(clip[0]) && x <= float64(clip[2]) && y >= float64(clip[1]) && y <= float64(clip[3])) &&
-						turnedOffScreen(s, p, s.Image.Bounds(), &v, stretch, &clip) {
+					if !on && turnedOffScreen(s, p, s.Image.Bounds(), &v, stretch, &clip) {
 						r.culled++
 						continue
 					}
 				}
+				if on {
+					onClip |= 1 << m
+				}
 				batch[m] = pending{s: s, p: p, sin: 0, cos: 1}
 				m++
 			}
-			var made uint64 // the sprites whose quads turnedQuads made
+			// The quads: vectorQuads makes those of the turned sprites and
+			// of the upright ones whose origin is on the clip (the others
+			// are culled cheaper by quads); quads, the rest.
+			var made, culled uint64
 			switch {
-			case turned && vectorQuads:
-				made = r.turnedQuads(batch[:m], &view)
+			case useVector:
+				made, culled = r.vectorQuads(batch[:m], onClip, &view)
 			case turned:
 				sines(batch[:m])
 			}
-			r.quads(batch[:m], made, &v, &clip)
+			r.quads(batch[:m], made, culled, &v, &clip)
 		}
 	}
 	return r.end()
@@ -491,8 +501,12 @@ func (r *Sprites) grow(n int) {
 // An upright sprite is culled when the box around its corners (before
 // snapping, which moves them by less than half a pixel) lies beyond an edge
 // of clip; by and cx, zeros, add nothing to it that a comparison sees.
-func (r *Sprites) quads(batch []pending, made uint64, v *[6]float64, clip *[4]float32) {
+func (r *Sprites) quads(batch []pending, made, culled uint64, v *[6]float64, clip *[4]float32) {
 	for j := range batch {
+		if culled>>j&1 != 0 {
+			r.culled++
+			continue
+		}
 		p := &batch[j]
 		s := p.s
 		bounds := s.Image.Bounds()
@@ -564,7 +578,7 @@ func (r *Sprites) quads(batch []pending, made uint64, v *[6]float64, clip *[4]fl
 			q = r.slot(s.Layer, src)
 		}
 		if made>>j&1 != 0 {
-			*q = r.turnedOut[j]
+			*q = r.vectorOut[j]
 			continue
 		}
 		cr, cg, cb, ca := s.Color.R(), s.Color.G(), s.Color.B(), s.Color.A()
@@ -575,24 +589,32 @@ func (r *Sprites) quads(batch []pending, made uint64, v *[6]float64, clip *[4]fl
 	}
 }
 
-// turnedQuads makes the quads of the turned sprites of a chunk with
-// turnedQuadsAVX2, four at a time, each sprite's in r.turnedOut at its
-// index in batch, and returns a bit for each sprite it made (bit j for
-// batch[j]). It gathers the sprites' poses, scales, origins, sizes, source
-// rectangles and colours; an upright sprite's lane is computed and
-// dropped. A sprite the vector way cannot do exactly (an angle of 2^29 or
-// more, a coordinate of 2^23 or more, NaNs and infinities) is left to
-// quads, with its sine and cosine from math.Sincos, as without AVX2. view
-// is the view's six numbers, each in four lanes.
-func (r *Sprites) turnedQuads(batch []pending, view *[6][4]float64) (made uint64) {
-	in := &r.turned
+// vectorQuads makes the quads of a chunk's turned sprites and of the
+// upright ones in want (bit j for batch[j]) with quadsAVX2, four at a
+// time, each sprite's in r.vectorOut at its index in batch. It returns a
+// bit for each sprite whose quad it made, and one for each upright sprite
+// it found off the clip (by its box, as quads culls). It gathers the
+// sprites' poses, scales, origins, sizes, source rectangles and colours;
+// the lanes of the sprites it leaves are computed and dropped. A turned
+// sprite the vector way cannot do exactly (an angle of 2^29 or more, a
+// coordinate of 2^23 or more, NaNs and infinities) is left to quads, with
+// its sine and cosine from math.Sincos; an upright one, as it is. view is
+// the view's six numbers, each in four lanes.
+func (r *Sprites) vectorQuads(batch []pending, want uint64, view *[6][4]float64) (made, culled uint64) {
+	in := &r.vector
+	var upright uint64
 	for j := range batch {
 		b := &batch[j]
-		if b.p.Angle == 0 {
-			continue
-		}
-		if !(math.Abs(b.p.Angle) < 1<<29) {
-			b.sin, b.cos = math.Sincos(b.p.Angle)
+		angle := b.p.Angle
+		switch {
+		case angle == 0:
+			if want>>j&1 == 0 {
+				continue
+			}
+			angle = 0 // not -0, whose sine quadsAVX2 would take as -0
+			upright |= 1 << j
+		case !(math.Abs(angle) < 1<<29):
+			b.sin, b.cos = math.Sincos(angle)
 			continue
 		}
 		s := b.s
@@ -606,7 +628,7 @@ func (r *Sprites) turnedQuads(batch []pending, view *[6][4]float64) (made uint64
 		bounds := s.Image.Bounds()
 		sx0, sy0 := float32(bounds.Min.X), float32(bounds.Min.Y)
 		sx1, sy1 := float32(bounds.Max.X), float32(bounds.Max.Y)
-		in.angle[j], in.x[j], in.y[j] = b.p.Angle, b.p.X, b.p.Y
+		in.angle[j], in.x[j], in.y[j] = angle, b.p.X, b.p.Y
 		in.scaleX[j], in.scaleY[j] = sx, sy
 		in.originX[j], in.originY[j] = s.OriginX, s.OriginY
 		in.w[j], in.h[j] = sx1-sx0, sy1-sy0
@@ -615,14 +637,16 @@ func (r *Sprites) turnedQuads(batch []pending, view *[6][4]float64) (made uint64
 		made |= 1 << j
 	}
 	if made == 0 {
-		return 0
+		return 0, 0
 	}
-	bad := turnedQuadsAVX2(in, view, len(batch), &r.turnedOut) & made
-	for rest := bad; rest != 0; rest &= rest - 1 {
+	bad, off := quadsAVX2(in, view, len(batch), &r.vectorOut)
+	bad &= made
+	for rest := bad &^ upright; rest != 0; rest &= rest - 1 {
 		b := &batch[bits.TrailingZeros64(rest)]
 		b.sin, b.cos = math.Sincos(b.p.Angle)
 	}
-	return made &^ bad
+	made &^= bad
+	return made, off & made & upright
 }
 
 // setVertex writes a vertex's position, source and colour. Its Custom

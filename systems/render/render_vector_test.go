@@ -14,18 +14,20 @@ import (
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
-// The vector way of turned sprites' corners (AVX2, where the CPU has it)
-// writes the vertices the scalar way does, bit for bit: worlds of random
-// turned and upright sprites, of every size of image, scale (flipped,
-// zero, huge, NaN), origin, position (across the screen and beyond it,
-// negative too) and angle (tiny, past math's reduction, infinite, NaN),
-// through random cameras, each built both ways.
+// The vector way of making quads (AVX2, where the CPU has it) writes the
+// vertices the scalar way does, bit for bit, and culls the same sprites:
+// worlds of random turned and upright sprites, of every size of image,
+// scale (flipped, zero, huge, NaN), origin (far from the image too),
+// position (across the screen and beyond it, negative too, on whole
+// pixels) and angle (tiny, past math's reduction, infinite, NaN), through
+// random cameras, each built both ways.
 func TestVectorQuadsAsTheScalarWay(t *testing.T) {
 	if !render.SetVectorQuads(true) {
 		t.Skip("no vector quads on this machine (amd64 with AVX2 only)")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	pick := func(xs ...float64) float64 { return xs[rng.IntN(len(xs))] }
+	culled := 0
 	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		images := []*ebiten.Image{atlas.red, atlas.green, atlas.bar, atlas.white, atlas.img}
@@ -54,6 +56,9 @@ func TestVectorQuadsAsTheScalarWay(t *testing.T) {
 				}
 				x, y := rng.Float64()*1.4*screenW-0.2*screenW, rng.Float64()*1.4*screenH-0.2*screenH
 				origin := func() float64 { return rng.Float64()*16 - 4 }
+				if i%7 == 0 { // far from the image: an origin on the screen, a quad off it
+					origin = func() float64 { return rng.Float64()*200 - 100 }
+				}
 				if i%5 == 0 { // whole pixels: corners on the snap's edges
 					x, y = float64(rng.IntN(screenW)), float64(rng.IntN(screenH))
 					origin = func() float64 { return float64(rng.IntN(9)) }
@@ -81,17 +86,29 @@ func TestVectorQuadsAsTheScalarWay(t *testing.T) {
 					ScaleX: scale(), ScaleY: scale(),
 				})
 			}
+			if world%3 == 0 { // no camera: upright quads whose box ends on an edge of the screen, outside and in
+				for _, edge := range []struct{ x, y, ox, oy float64 }{
+					{50, 50, 58, 0}, {50, 50, -150, 0}, {50, 50, 0, 58}, {50, 50, 0, -50},
+					{50, 50, 57, 0}, {50, 50, -149, 0}, {50, 50, 0, 57}, {50, 50, 0, -49},
+				} {
+					addSprite(w, components.NewTransform(components.Pose{X: edge.x, Y: edge.y}),
+						gfx.Sprite{Image: atlas.red, OriginX: edge.ox, OriginY: edge.oy})
+				}
+			}
 			alpha := rng.Float64()
-			build := func(vector bool) []ebiten.Vertex {
+			build := func(vector bool) ([]ebiten.Vertex, int) {
 				render.SetVectorQuads(vector)
 				r := render.New(w)
 				n := r.Build(w, alpha, bounds)
-				return append([]ebiten.Vertex(nil), r.Vertices(n)...)
+				return append([]ebiten.Vertex(nil), r.Vertices(n)...), r.Culled()
 			}
-			scalar, vector := build(false), build(true)
-			if len(scalar) != len(vector) {
-				t.Fatalf("world %d: %d vertices the scalar way, %d the vector way", world, len(scalar), len(vector))
+			scalar, scalarCulled := build(false)
+			vector, vectorCulled := build(true)
+			if len(scalar) != len(vector) || scalarCulled != vectorCulled {
+				t.Fatalf("world %d: %d vertices and %d culled the scalar way, %d and %d the vector way",
+					world, len(scalar), scalarCulled, len(vector), vectorCulled)
 			}
+			culled += scalarCulled
 			for i := range scalar {
 				if !sameBits(scalar[i], vector[i]) {
 					t.Fatalf("world %d, vertex %d: %+v the scalar way, %+v the vector way", world, i, scalar[i], vector[i])
@@ -99,6 +116,10 @@ func TestVectorQuadsAsTheScalarWay(t *testing.T) {
 			}
 		}
 	})
+	if culled == 0 {
+		t.Error("no sprite culled: the worlds do not test culling")
+	}
+	render.SetVectorQuads(true)
 }
 
 // sameBits reports whether two vertices are the same to the bit.
