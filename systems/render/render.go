@@ -509,11 +509,12 @@ func (r *Sprites) quads(batch []pending, made, culled uint64, v *[6]float64, cli
 		}
 		p := &batch[j]
 		s := p.s
-		bounds := s.Image.Bounds()
-		sx0, sy0 := float32(bounds.Min.X), float32(bounds.Min.Y)
-		sx1, sy1 := float32(bounds.Max.X), float32(bounds.Max.Y)
 		var x0, x1, x2, x3, y0, y1, y2, y3 float32
+		var sx0, sy0, sx1, sy1 float32 // the image's rectangle in its source
 		if made>>j&1 == 0 {
+			bounds := s.Image.Bounds()
+			sx0, sy0 = float32(bounds.Min.X), float32(bounds.Min.Y)
+			sx1, sy1 = float32(bounds.Max.X), float32(bounds.Max.Y)
 			sx, sy := s.ScaleX, s.ScaleY
 			if sx == 0 {
 				sx = 1
