@@ -14,6 +14,7 @@ require (
 	github.com/lafriks/go-tiled v0.15.0
 	golang.org/x/image v0.46.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+	golang.org/x/sys v0.48.0
 	google.golang.org/protobuf v1.36.11
 )
 
@@ -30,6 +31,5 @@ require (
 	github.com/jfreymuth/vorbis v1.0.2 // indirect
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )

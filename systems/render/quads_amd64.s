@@ -142,6 +142,17 @@ sines:
 	CMPQ BX, R10
 	JGE  transforms
 	VMOVUPD ANGLE(SI)(BX*8), Y0
+	VPTEST  Y0, Y0
+	JNZ     turned
+
+	// Four upright sprites (angles +0): sines 0, cosines 1.
+	VMOVUPD Y0, SIN(SI)(BX*8)
+	VMOVUPD one64<>(SB), Y1
+	VMOVUPD Y1, COS(SI)(BX*8)
+	ADDQ $4, BX
+	JMP  sines
+
+turned:
 	VANDPD  abs64<>(SB), Y0, Y1
 	VMULPD  fouroverpi<>(SB), Y1, Y2
 	VCVTTPD2DQY Y2, X2

@@ -55,6 +55,17 @@ import (
 // highest layer's span grows in place. Draw allocates nothing once its
 // buffers have grown to the number of sprites.
 //
+// On amd64 with AVX2 (and without the purego build tag), Draw makes the
+// quads of turned sprites, and of upright ones whose origin is on the
+// screen, four at a time in vector registers (quads_amd64.s): their sines
+// and cosines, transforms, snapped corners and vertices, with the same
+// operations in the same order as the scalar way, so the same vertices to
+// the bit, and the same sprites culled (TestVectorQuadsAsTheScalarWay).
+// A sprite whose angle or coordinates are beyond the vector way's range
+// (an angle of 2^29 or more, a vertex 2^23 pixels away, NaNs and
+// infinities) goes the scalar way. Elsewhere (the browser, arm64) every
+// quad goes the scalar way.
+//
 // Its cost per sprite is a fraction of a plain loop of DrawImage calls over
 // the same sprites with their transforms computed beforehand
 // (BenchmarkRenderOverhead times the two in lockstep). Beside one
@@ -486,7 +497,9 @@ func (r *Sprites) grow(n int) {
 // each one's transform to the screen, the bounds test of an upright one,
 // its four vertices. It is one loop with no call for a sprite on the usual
 // path (the compiler inlines none of it as functions: each would spill the
-// float registers around its call).
+// float registers around its call). The sprites in made (bit j for
+// batch[j]) have their quads in r.vectorOut, which it copies to their
+// slots; those in culled, vectorQuads found off the clip.
 //
 // The transform is Translate(-origin), Scale, Rotate (by the sine and
 // cosine in b), Translate(p.X, p.Y), then the view v (a, b, c, d, tx, ty),

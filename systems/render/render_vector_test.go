@@ -4,11 +4,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/components/gfx"
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
 	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -132,4 +134,43 @@ func sameBits(a, b ebiten.Vertex) bool {
 		}
 	}
 	return true
+}
+
+// BenchmarkRenderVector weighs the vector way of making quads against the
+// scalar way in one binary, frame by frame: each frame draws the scene
+// with Render.Draw the vector way, then the scalar way, then the raw
+// DrawTriangles32 call of BenchmarkRenderOverheadTriangles, each followed
+// by its flush. It reports the medians over the frames of each way's
+// ratio to the raw call of its frame (vector-x, scalar-x) and of the
+// scalar way's time over the vector way's (speedup). Without AVX2 it is
+// skipped.
+func BenchmarkRenderVector(b *testing.B) {
+	if !render.SetVectorQuads(true) {
+		b.Skip("no vector quads on this machine (amd64 with AVX2 only)")
+	}
+	defer render.SetVectorQuads(true)
+	eachBenchScene(b, func(b *testing.B, s *benchScene, n int) {
+		ev := engine.Event{Kind: engine.Render, Alpha: s.alpha, Screen: s.dst}
+		var vectors, scalars, speedups []float64
+		timed := func(draw func()) float64 {
+			t0 := time.Now()
+			draw()
+			t := float64(time.Since(t0))
+			s.flush.ReadPixels(s.pixel)
+			return t
+		}
+		for b.Loop() {
+			render.SetVectorQuads(true)
+			vector := timed(func() { s.r.Draw(s.world, ev) })
+			render.SetVectorQuads(false)
+			scalar := timed(func() { s.r.Draw(s.world, ev) })
+			raw := timed(func() { s.drawRawTriangles() })
+			vectors = append(vectors, vector/raw)
+			scalars = append(scalars, scalar/raw)
+			speedups = append(speedups, scalar/vector)
+		}
+		b.ReportMetric(median(vectors), "vector-x")
+		b.ReportMetric(median(scalars), "scalar-x")
+		b.ReportMetric(median(speedups), "speedup")
+	})
 }
