@@ -138,13 +138,17 @@ func sameBits(a, b ebiten.Vertex) bool {
 
 // BenchmarkRenderVector weighs the vector way of making quads against the
 // scalar way in one binary, frame by frame: each frame draws the scene
-// with Render.Draw the vector way, then the scalar way, then the raw
-// DrawTriangles32 call of BenchmarkRenderOverheadTriangles, each followed
-// by its flush. It reports the medians over the frames of each way's
+// with Render.Draw the vector way and the scalar way (each first in half
+// the frames), then the raw DrawTriangles32 call of
+// BenchmarkRenderOverheadTriangles, each followed by its flush. It reports the medians over the frames of each way's
 // ratio to the raw call of its frame (vector-x, scalar-x) and of the
 // scalar way's time over the vector way's (speedup). Without AVX2 it is
-// skipped.
+// skipped, and under -short (make bench): BENCHMARKS.md has its figures
+// in a section of their own.
 func BenchmarkRenderVector(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a comparison with a section of its own in BENCHMARKS.md: not under -short (make bench)")
+	}
 	if !render.SetVectorQuads(true) {
 		b.Skip("no vector quads on this machine (amd64 with AVX2 only)")
 	}
@@ -159,11 +163,19 @@ func BenchmarkRenderVector(b *testing.B) {
 			s.flush.ReadPixels(s.pixel)
 			return t
 		}
+		frame := 0
 		for b.Loop() {
-			render.SetVectorQuads(true)
-			vector := timed(func() { s.r.Draw(s.world, ev) })
-			render.SetVectorQuads(false)
-			scalar := timed(func() { s.r.Draw(s.world, ev) })
+			var vector, scalar float64
+			drawVector := func() { render.SetVectorQuads(true); vector = timed(func() { s.r.Draw(s.world, ev) }) }
+			drawScalar := func() { render.SetVectorQuads(false); scalar = timed(func() { s.r.Draw(s.world, ev) }) }
+			if frame%2 == 0 { // each way first in half the frames
+				drawVector()
+				drawScalar()
+			} else {
+				drawScalar()
+				drawVector()
+			}
+			frame++
 			raw := timed(func() { s.drawRawTriangles() })
 			vectors = append(vectors, vector/raw)
 			scalars = append(scalars, scalar/raw)
