@@ -3,6 +3,8 @@
 package render
 
 import (
+	"unsafe"
+
 	"github.com/hajimehoshi/ebiten/v2"
 	"golang.org/x/sys/cpu"
 )
@@ -26,3 +28,34 @@ var useVector = haveVector
 //
 //go:noescape
 func quadsAVX2(in *vectorIn, view *[6][4]float64, n int, out *[chunk][4]ebiten.Vertex) (bad, culled uint64)
+
+// prefetch asks the CPU to bring into its caches the first line of each
+// of the n transforms, and the first two of each of the n sprites, that
+// the pointers from transforms and sprites on point to (PREFETCHT0: no
+// fault, no wait).
+//
+//go:noescape
+func prefetch(transforms, sprites *unsafe.Pointer, n int)
+
+// The offsets quads_amd64.s reads vectorIn's fields at.
+var (
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.x)-512]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.y)-1024]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.scaleX)-1536]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.scaleY)-2048]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.originX)-2560]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.originY)-3072]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.w)-3584]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.h)-3840]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.sin)-4096]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.cos)-4608]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.ga)-5120]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.gb)-5376]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.gc)-5632]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.gd)-5888]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.gtx)-6144]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.gty)-6400]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.src)-6656]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.color)-7680]
+	_ = [1]int{}[unsafe.Offsetof(vectorIn{}.clip)-8704]
+)

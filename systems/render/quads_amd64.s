@@ -1,5 +1,12 @@
 //go:build amd64 && !purego
 
+// The vector way of making sprites' quads (quadsAVX2, see vectorQuads in
+// render.go) and the prefetch of the components build takes next. Every
+// operation on a number is one the scalar way does too, in its order and
+// its precision: multiplications and additions apart (no fused
+// multiply-add), roundings to float32 where it converts, so that each
+// lane's results are its bits.
+
 #include "textflag.h"
 
 // Four copies of a float64's bits, or eight of a float32's: a constant
@@ -64,7 +71,8 @@ DATA srcOrder<>+24(SB)/4, $2
 DATA srcOrder<>+28(SB)/4, $3
 GLOBL srcOrder<>(SB), RODATA|NOPTR, $32
 
-// The offsets of turnedIn's arrays.
+// The offsets of vectorIn's fields (quads_amd64.go holds them to its
+// layout).
 #define ANGLE 0
 #define POSX 512
 #define POSY 1024
@@ -414,3 +422,24 @@ done:
 	MOVQ R13, culled+40(FP)
 	RET
 
+// func prefetch(transforms, sprites *unsafe.Pointer, n int)
+TEXT ·prefetch(SB), NOSPLIT, $0-24
+	MOVQ transforms+0(FP), SI
+	MOVQ sprites+8(FP), DI
+	MOVQ n+16(FP), CX
+	TESTQ CX, CX
+	JLE  pfdone
+
+pfloop:
+	MOVQ (SI), AX
+	PREFETCHT0 (AX)
+	MOVQ (DI), AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ  pfloop
+
+pfdone:
+	RET

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -132,6 +133,17 @@ const maxSpanTable = 4096
 // sine and a cosine are some 60 dependent operations), which one loop
 // doing all of a sprite's work at once keeps in sequence.
 const chunk = 64
+
+// A chunk's sprites are bits of a uint64 (vectorQuads, quads): chunk is
+// at most 64.
+var _ = [1]int{}[chunk/65]
+
+// prefetchAhead is how many sprites ahead of the one it takes build asks
+// the CPU for the components of, eight at a time (prefetch): after a flush
+// they are mostly out of the caches, and the hardware's own prefetching
+// does not follow donburi's pointers. BENCHMARKS.md has the distances
+// tried.
+const prefetchAhead = 32
 
 // pending is a sprite taken into a chunk: its pose at the frame's alpha
 // and the sine and cosine of its angle (0 and 1 upright).
@@ -275,6 +287,10 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 			m, turned := 0, false
 			var onClip uint64 // the sprites whose origin is on the clip, by index in batch
 			for i := from; i < to; i++ {
+				if (i-from)&7 == 0 && i+prefetchAhead+8 <= len(entities) {
+					prefetch((*unsafe.Pointer)(unsafe.Pointer(&transforms[i+prefetchAhead])),
+						(*unsafe.Pointer)(unsafe.Pointer(&sprites[i+prefetchAhead])), 8)
+				}
 				s := sprites[i]
 				if !entities[i].IsReady() || s.Hidden || s.Image == nil {
 					continue
