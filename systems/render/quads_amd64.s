@@ -1,4 +1,4 @@
-//go:build amd64 && !purego
+//go:build amd64 && !purego && !amd64.v3
 
 // The vector way of making sprites' quads (quadsAVX2, see vectorQuads in
 // render.go) and the prefetch of the components build takes next. Every

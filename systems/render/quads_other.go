@@ -1,4 +1,4 @@
-//go:build !amd64 || purego
+//go:build !amd64 || purego || amd64.v3
 
 package render
 
@@ -8,7 +8,10 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// haveVector is false: quadsAVX2 is amd64's.
+// haveVector is false: quadsAVX2 is amd64's, and with GOAMD64=v3 or
+// higher Go fuses multiplications and additions into FMA instructions in
+// the scalar way (and in ebiten's GeoM), whose bits the vector way, which
+// fuses none, would not give.
 const haveVector = false
 
 // useVector is false: build makes every quad with quads.

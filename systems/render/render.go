@@ -64,8 +64,9 @@ import (
 // the bit, and the same sprites culled (TestVectorQuadsAsTheScalarWay).
 // A sprite whose angle or coordinates are beyond the vector way's range
 // (an angle of 2^29 or more, a vertex 2^23 pixels away, NaNs and
-// infinities) goes the scalar way. Elsewhere (the browser, arm64) every
-// quad goes the scalar way.
+// infinities) goes the scalar way. Elsewhere (the browser, arm64, and
+// amd64 built with GOAMD64=v3 or higher, where Go fuses multiply-adds)
+// every quad goes the scalar way.
 //
 // Its cost per sprite is a fraction of a plain loop of DrawImage calls over
 // the same sprites with their transforms computed beforehand
