@@ -16,8 +16,17 @@ import "math"
 //   - the octant's swap of sine and cosine and their signs taken by
 //     indexing, without the branches that random angles mispredict.
 //
-// TestSines holds it to math.Sincos.
+// Where Go fuses multiply-adds (exactSines false), it calls math.Sincos
+// for each turned sprite instead. TestSines holds it to math.Sincos.
 func sines(batch []pending) {
+	if !exactSines {
+		for j := range batch {
+			if b := &batch[j]; b.p.Angle != 0 {
+				b.sin, b.cos = math.Sincos(b.p.Angle)
+			}
+		}
+		return
+	}
 	const (
 		pi4A = 7.85398125648498535156e-1  // 0x3fe921fb40000000, Pi/4 split into three parts
 		pi4B = 3.77489470793079817668e-8  // 0x3e64442d00000000,
