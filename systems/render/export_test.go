@@ -18,12 +18,11 @@ func (r *Sprites) Build(w donburi.World, alpha float64, screen image.Rectangle) 
 // calls of the n slots Build wrote.
 func (r *Sprites) Submit(screen *ebiten.Image, n int) { r.submit(screen, n) }
 
-// SetVectorQuads turns the AVX2 way of making quads on or off
-// (on only where the CPU has it), and returns whether it was on.
-func SetVectorQuads(on bool) (was bool) {
-	was = useVector
+// SetVectorQuads turns the AVX2 way of making quads on or off (on only
+// where it can run), and reports whether it can run here.
+func SetVectorQuads(on bool) (available bool) {
 	useVector = on && haveVector
-	return was
+	return haveVector
 }
 
 // Vertices returns the first n quads' vertices Build wrote.

@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -27,9 +28,11 @@ func TestVectorQuadsAsTheScalarWay(t *testing.T) {
 	if !render.SetVectorQuads(true) {
 		t.Skip("no vector quads on this machine (amd64 with AVX2 only)")
 	}
+	defer render.SetVectorQuads(true)
 	rng := rand.New(rand.NewPCG(7, 8))
 	pick := func(xs ...float64) float64 { return xs[rng.IntN(len(xs))] }
 	culled := 0
+	var failure string // the first difference, reported off ebiten's goroutine
 	ebitentest.OnGame(t, func() {
 		atlas := newTestAtlas()
 		images := []*ebiten.Image{atlas.red, atlas.green, atlas.bar, atlas.white, atlas.img}
@@ -107,21 +110,25 @@ func TestVectorQuadsAsTheScalarWay(t *testing.T) {
 			scalar, scalarCulled := build(false)
 			vector, vectorCulled := build(true)
 			if len(scalar) != len(vector) || scalarCulled != vectorCulled {
-				t.Fatalf("world %d: %d vertices and %d culled the scalar way, %d and %d the vector way",
+				failure = fmt.Sprintf("world %d: %d vertices and %d culled the scalar way, %d and %d the vector way",
 					world, len(scalar), scalarCulled, len(vector), vectorCulled)
+				return
 			}
 			culled += scalarCulled
 			for i := range scalar {
 				if !sameBits(scalar[i], vector[i]) {
-					t.Fatalf("world %d, vertex %d: %+v the scalar way, %+v the vector way", world, i, scalar[i], vector[i])
+					failure = fmt.Sprintf("world %d, vertex %d: %+v the scalar way, %+v the vector way", world, i, scalar[i], vector[i])
+					return
 				}
 			}
 		}
 	})
+	if failure != "" {
+		t.Fatal(failure)
+	}
 	if culled == 0 {
 		t.Error("no sprite culled: the worlds do not test culling")
 	}
-	render.SetVectorQuads(true)
 }
 
 // sameBits reports whether two vertices are the same to the bit.
