@@ -52,6 +52,19 @@ var SpriteC = donburi.NewComponentType[Sprite]()
 // through these methods, so that a simulation without graphics (a
 // server's) links no graphics library.
 
+// Scale returns the sprite's scale, ScaleX and ScaleY, each 1 where it
+// is 0.
+func (s *Sprite) Scale() (x, y float64) {
+	x, y = s.ScaleX, s.ScaleY
+	if x == 0 {
+		x = 1
+	}
+	if y == 0 {
+		y = 1
+	}
+	return x, y
+}
+
 // LookType returns SpriteC.
 func (s *Sprite) LookType() donburi.IComponentType { return SpriteC }
 

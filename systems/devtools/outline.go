@@ -65,13 +65,7 @@ func (i *Inspector) outline(w donburi.World, ev engine.Event, screen *ebiten.Ima
 	}
 	if len(i.loops) == 0 && entry.HasComponent(gfx.SpriteC) {
 		if sp := gfx.SpriteC.Get(entry); sp.Image != nil {
-			sx, sy := sp.ScaleX, sp.ScaleY
-			if sx == 0 {
-				sx = 1
-			}
-			if sy == 0 {
-				sy = 1
-			}
+			sx, sy := sp.Scale()
 			b := sp.Image.Bounds()
 			x0, y0 := -sp.OriginX*sx, -sp.OriginY*sy
 			x1, y1 := x0+float64(b.Dx())*sx, y0+float64(b.Dy())*sy

@@ -545,13 +545,7 @@ func (r *Sprites) quads(batch []pending, made, culled uint64, v *[6]float64, cli
 			bounds := s.Image.Bounds()
 			sx0, sy0 = float32(bounds.Min.X), float32(bounds.Min.Y)
 			sx1, sy1 = float32(bounds.Max.X), float32(bounds.Max.Y)
-			sx, sy := s.ScaleX, s.ScaleY
-			if sx == 0 {
-				sx = 1
-			}
-			if sy == 0 {
-				sy = 1
-			}
+			sx, sy := s.Scale()
 			a, b := p.cos*sx, -p.sin*sy
 			c, d := p.sin*sx, p.cos*sy
 			tx := p.p.X - (a*s.OriginX + b*s.OriginY)
@@ -649,13 +643,7 @@ func (r *Sprites) vectorQuads(batch []pending, want uint64, view *[6][4]float64)
 			continue
 		}
 		s := b.s
-		sx, sy := s.ScaleX, s.ScaleY
-		if sx == 0 {
-			sx = 1
-		}
-		if sy == 0 {
-			sy = 1
-		}
+		sx, sy := s.Scale()
 		bounds := s.Image.Bounds()
 		sx0, sy0 := float32(bounds.Min.X), float32(bounds.Min.Y)
 		sx1, sy1 := float32(bounds.Max.X), float32(bounds.Max.Y)
@@ -742,13 +730,7 @@ func turnedOffScreen(s *gfx.Sprite, p components.Pose, bounds image.Rectangle, v
 	if !(dx > 0 || dy > 0) {
 		return false
 	}
-	sx, sy := s.ScaleX, s.ScaleY
-	if sx == 0 {
-		sx = 1
-	}
-	if sy == 0 {
-		sy = 1
-	}
+	sx, sy := s.Scale()
 	w, h := float64(bounds.Dx()), float64(bounds.Dy())
 	ex := max(math.Abs(s.OriginX*sx), math.Abs((w-s.OriginX)*sx))
 	ey := max(math.Abs(s.OriginY*sy), math.Abs((h-s.OriginY)*sy))
