@@ -470,6 +470,9 @@ func (l *Loop) nextTick() bool {
 	if fresh && g.inFrame >= l.tickLimit(best) {
 		return false
 	}
+	if fresh && l.net.session != nil && (l.net.settle || l.net.stopWhenFinal) {
+		return false // the scene is over, or the run: no tick of any group runs past its last
+	}
 	if best == 0 && l.net.session != nil && !l.net.beforeTick(l, fresh) {
 		return false
 	}

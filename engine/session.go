@@ -91,6 +91,13 @@ type Session interface {
 	// EndFrame is called once a frame's ticks have run, before it renders:
 	// the session sends what it has to send. An error ends the run.
 	EndFrame() error
+
+	// Discard tells the session that the ticks after t, simulated before,
+	// were not: a scene ended on tick t as a rollback simulated it again
+	// (Loop.Settle), so the ticks after it are the next scene's, to be
+	// simulated anew. What they ran with and their checksums no longer
+	// count; the local player's input given for them (Local) stands.
+	Discard(t int64)
 }
 
 // netplay is the loop's side of a session.
@@ -102,6 +109,7 @@ type netplay struct {
 	settle        bool         // the scene asked to end (Loop.Settle): no new tick until every tick is final
 	stopWhenFinal bool         // Options.StopAt was reached: stop once every tick is final
 	resim         bool         // the Update being delivered simulates a tick again
+	sampled       int64        // the last session tick whose local input was given (Session.Local)
 	waiting       bool         // this frame's next tick waits for the session (Ready)
 	report        *desyncProbe // a desync report being made, or made
 	ring          []rollbackSlot
@@ -182,12 +190,21 @@ func (l *Loop) SimulateAgain(again func()) {
 // session may roll back to an earlier tick and simulate again, and the
 // scene, its state restored, may decide otherwise. Outside a session it
 // reports true at once. stage.Stage calls it.
+//
+// Settled on a tick that a rollback is simulating again, the scene ends
+// there: the ticks after it, of every group, that ran before the rollback
+// are not delivered again (the session is told: Session.Discard), and
+// whatever the session's tick numbers they had are the next scene's.
 func (l *Loop) Settle() bool {
 	if l.net.session == nil {
 		return true
 	}
-	l.net.settle = true
-	return l.net.final(l)
+	n := &l.net
+	if !n.settle {
+		n.settle = true
+		n.cut(l)
+	}
+	return n.final(l)
 }
 
 // checkSession checks a session's options.
@@ -265,8 +282,26 @@ func (n *netplay) endFrame(l *Loop) bool {
 
 // final reports whether every tick delivered is final.
 func (n *netplay) final(l *Loop) bool {
-	_, wrong := n.session.Rollback()
-	return !wrong && n.session.Confirmed() >= n.global(l.groups[0].ticks)
+	now := n.global(l.groups[0].ticks)
+	t, wrong := n.session.Rollback()
+	return !(wrong && t <= now) && n.session.Confirmed() >= now
+}
+
+// cut ends the timeline's ticks where they stand, when the scene settles
+// on a tick that a rollback simulates again: the ticks that ran after it
+// are not delivered again, and the session forgets them.
+func (n *netplay) cut(l *Loop) {
+	discard := false
+	for i := range l.groups {
+		g := &l.groups[i]
+		if g.ran > g.ticks {
+			g.ran, discard = g.ticks, true
+		}
+	}
+	if discard {
+		n.session.Discard(n.global(l.groups[0].ticks))
+	}
+	n.stopWhenFinal = l.stopAt > 0 && l.ranBefore+l.groups[0].lastDue >= l.stopAt
 }
 
 // rollback rolls the timeline back when the session found a tick that
@@ -314,20 +349,18 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 	r.rollBack(sl.logged, &sl.mark)
 	r.keys.dropAfter(t - n.base - 1)
 	n.settle = false
+	n.stopWhenFinal = l.stopAt > 0 && l.ranBefore+l.groups[0].lastDue >= l.stopAt // the ticks again say when
 	return true
 }
 
 // beforeTick is called before the first group's next tick is delivered,
-// fresh (never run before) or not: a fresh one waits while the scene
-// settles, the run is to stop, or the session is not ready for it. The
+// fresh (never run before) or not: a fresh one waits while the session
+// is not ready for it. The
 // state before it is kept, for a rollback to it, unless the tick runs
 // with every input confirmed. It reports whether the tick is delivered.
 func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	local := l.groups[0].ticks + 1
 	t := n.global(local)
-	if fresh && (n.settle || n.stopWhenFinal) {
-		return false
-	}
 	if fresh && !n.session.Ready(t) {
 		// Waiting owes no time: game time stops just short of the tick, so
 		// that it runs as soon as it may, and no burst of ticks follows.
@@ -376,7 +409,8 @@ func (n *netplay) tickInput(l *Loop, i int, g *group) {
 		return
 	}
 	t := n.global(g.ticks)
-	if !n.resim { // the presses since the last fresh tick stay for the next
+	if t > n.sampled { // once a tick: the presses since the last one stay for the next
+		n.sampled = t
 		l.liveInput(0, g, &n.local)
 		n.session.Local(t, &n.local)
 	}

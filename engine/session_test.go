@@ -21,7 +21,10 @@ import (
 // what each tick last ran with.
 type lagSession struct {
 	players        int
-	delay, lag     int64 // the local input's delay, in ticks; the others', in frames
+	delay, lag     int64   // the local input's delay, in ticks; the others', in frames
+	later          int64   // frames more of lag for players 3 and 4
+	stale          []int64 // ticks whose final checksum the loop gave again, changed
+	wasFinal       int64   // the tick of the last Inputs, if it was final before it
 	maxPred        int64
 	remote         func(p int, t int64) input.State // held state of player p at tick t
 	frame          int64
@@ -57,7 +60,15 @@ func (s *lagSession) actual(p int, t int64) input.State {
 	return in
 }
 
-func (s *lagSession) known(t int64) bool { return t <= s.frame-s.lag }
+// lagOf is player p's lag, in frames.
+func (s *lagSession) lagOf(p int) int64 {
+	if p >= 2 {
+		return s.lag + s.later
+	}
+	return s.lag
+}
+
+func (s *lagSession) known(p int, t int64) bool { return t <= s.frame-s.lagOf(p) }
 
 func (s *lagSession) Players() int { return s.players }
 func (s *lagSession) Poll() error  { s.frame++; return nil }
@@ -75,16 +86,20 @@ func (s *lagSession) Local(t int64, in *input.State) {
 }
 
 func (s *lagSession) Inputs(t int64, players []input.State) {
+	s.wasFinal = 0
+	if _, ran := s.used[t]; ran && s.final(t) {
+		s.wasFinal = t
+	}
 	var used [input.MaxPlayers]input.State
 	var pred [input.MaxPlayers]bool
 	for p := range players {
 		switch {
 		case p == 0:
 			players[p] = s.local[t] // nothing before the delay's first ticks
-		case s.known(t):
+		case s.known(p, t):
 			players[p] = s.actual(p, t)
 		default:
-			last := min(t-1, s.frame-s.lag)
+			last := min(t-1, s.frame-s.lagOf(p))
 			players[p] = input.State{}
 			if last >= 1 {
 				players[p] = s.actual(p, last)
@@ -100,12 +115,12 @@ func (s *lagSession) Inputs(t int64, players []input.State) {
 func (s *lagSession) Rollback() (int64, bool) {
 	first := int64(-1)
 	for t, pred := range s.predicted {
-		if !s.known(t) || first >= 0 && t >= first {
+		if first >= 0 && t >= first {
 			continue
 		}
 		used := s.used[t]
 		for p := 1; p < s.players; p++ {
-			if want := s.actual(p, t); pred[p] && !used[p].Same(&want) {
+			if want := s.actual(p, t); pred[p] && s.known(p, t) && !used[p].Same(&want) {
 				first = t
 				break
 			}
@@ -114,10 +129,37 @@ func (s *lagSession) Rollback() (int64, bool) {
 	return first, first >= 0
 }
 
-func (s *lagSession) Confirmed() int64 { return min(s.lastLocal+s.delay, s.frame-s.lag) }
+func (s *lagSession) Confirmed() int64 {
+	return min(s.lastLocal+s.delay, s.frame-s.lag-max(s.later, 0)*min(int64(s.players-2), 1))
+}
 
-func (s *lagSession) Checksum(t int64, sum uint64) { s.sums[t] = sum }
-func (s *lagSession) EndFrame() error              { return nil }
+// Checksum keeps the checksum after tick t, and notes a checksum that
+// changes once final: the session may have sent it to the others.
+func (s *lagSession) Checksum(t int64, sum uint64) {
+	if was, ok := s.sums[t]; ok && was != sum && s.wasFinal == t {
+		s.stale = append(s.stale, t)
+	}
+	s.sums[t] = sum
+}
+
+// final reports whether tick t is final: every input up to it confirmed,
+// and none it ran with wrong.
+func (s *lagSession) final(t int64) bool {
+	wrong, ok := s.Rollback()
+	return t <= s.Confirmed() && (!ok || wrong > t)
+}
+
+// Discard forgets what the ticks after t ran with, and their checksums.
+func (s *lagSession) Discard(t int64) {
+	for u := range s.used {
+		if u > t {
+			delete(s.used, u)
+			delete(s.predicted, u)
+			delete(s.sums, u)
+		}
+	}
+}
+func (s *lagSession) EndFrame() error { return nil }
 
 // duo is a simulation of one steer per player, each driven by its
 // player's input, and counts of the presses the second group's ticks saw.
@@ -347,6 +389,7 @@ func (s *feed) Ready(t int64) bool                    { return t <= s.received }
 func (s *feed) Local(int64, *input.State)             {}
 func (s *feed) Inputs(t int64, players []input.State) { s.simulated = max(s.simulated, t) }
 func (s *feed) Rollback() (int64, bool)               { return 0, false }
+func (s *feed) Discard(int64)                         {}
 func (s *feed) Confirmed() int64                      { return s.received }
 func (s *feed) Checksum(int64, uint64)                {}
 func (s *feed) EndFrame() error                       { return nil }
@@ -442,4 +485,134 @@ func fixChunkLength(b []byte, d int) []byte {
 	n, k := binary.Uvarint(b[10:])
 	out := binary.AppendUvarint(bytes.Clone(b[:10]), uint64(int(n)+d))
 	return append(out, b[10+k:]...)
+}
+
+// menuRig runs a Menu of two groups (60 and 10 Hz) that ends on the first
+// tick of its first group where player 2 presses Space, then a Play scene
+// that runs until the run stops. It notes what each scene saw.
+type menuRig struct {
+	ended    int64 // the Menu's tick it ended on
+	seen     int64 // the Menu's latest first-group tick delivered, run again or not
+	endResim bool  // the Menu decided to end on a tick simulated again
+	final    [2]uint64
+	played   int64 // Play's first-group ticks
+}
+
+func (r *menuRig) first() engine.Scene {
+	play := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
+		d := &duo{}
+		loop.SetChecksum(d.checksum)
+		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: new(int)})
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+			if ev.Kind == engine.Update {
+				d.update(ev)
+			}
+			r.final[1], r.played = d.checksum(), loop.Ticks(0)
+		}
+		return nil, loop.Err()
+	})
+	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
+		d := &duo{}
+		loop.SetChecksum(d.checksum)
+		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: new(int)})
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "slow", Hz: 10}) {
+			if ev.Kind == engine.Update {
+				if d.ended {
+					return nil, fmt.Errorf("tick %d of group %d delivered after the scene ended", ev.Tick, ev.Group)
+				}
+				d.update(ev)
+				if ev.Group == 0 {
+					r.seen = max(r.seen, ev.Tick)
+					if ev.Player(1).KeyPressed(input.KeySpace) {
+						d.ended = true
+						r.endResim = loop.Resimulating()
+					}
+				}
+			}
+			r.final[0] = d.checksum()
+			if d.ended && loop.Settle() {
+				r.ended = loop.Ticks(0)
+				loop.Checkpoint()
+				return play, nil
+			}
+		}
+		return nil, loop.Err()
+	})
+}
+
+// A scene that ends on a remote player's press that arrives after the
+// local run predicted past it ends where the corrected tick says: the
+// rollback goes back before the end, the scene decides again on the tick
+// simulated again, and no tick after it, of any group (the 10 Hz group's
+// tick due with the last one's included), reaches the scene; the next
+// scene starts on the tick after, as in the run where every input was on
+// time. The ticks the local run had simulated past the end are simulated
+// again as the next scene's, and the session is told (Session.Discard),
+// so that no checksum of theirs that became final changes. Players 3 and
+// 4 are later still, so that the end is not final when it is decided again.
+func TestSceneEndsWhereTheRollbackSays(t *testing.T) {
+	press := func(p int, t int64) input.State {
+		var in input.State
+		in.SetKey(input.KeySpace, p == 1 && t >= 102 && t < 106)
+		in.SetKey(input.KeyArrowRight, (t+int64(p))%11 < 2)
+		return in
+	}
+	run := func(s *lagSession, rec *engine.InputLog) *menuRig {
+		t.Helper()
+		s.remote = press
+		r := &menuRig{}
+		// The local player's input for a tick is sampled once, in the scene
+		// that first ran it: a tick the Menu ran before the rollback keeps
+		// the input it was given there, in Play. So that the run compares
+		// with the one on time, the local player plays in the Menu only,
+		// before its end.
+		menuKeys := engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+			if t.Scene == "Menu" && t.Tick <= 102 {
+				keys.SampleTick(t, in)
+			}
+		})
+		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: menuKeys, Record: rec,
+			StopAt: 4 * time.Second}
+		if err := engine.Run(r.first(), opts); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, players := range []int{2, 3, 4} {
+		onTime := newLagSession(players, 2, 0)
+		want := run(onTime, &engine.InputLog{})
+		if want.ended != 102 || want.seen != 102 || want.played == 0 {
+			t.Fatalf("%d players on time: ended on %d, saw %d, played %d", players, want.ended, want.seen, want.played)
+		}
+		for _, lag := range []int64{2, 5, 8, 12} {
+			late := newLagSession(players, 2, lag)
+			late.later = 3
+			rec := &engine.InputLog{}
+			got := run(late, rec)
+			t.Logf("%d players, lag %d: ended on %d, had run to %d; decided when simulated again: %v", players, lag, got.ended, got.seen, got.endResim)
+			if lag > 2 && (got.seen <= got.ended || !got.endResim) {
+				t.Fatalf("%d players, lag %d: the run never predicted past the end (saw %d, ended %d)", players, lag, got.seen, got.ended)
+			}
+			if len(late.stale) > 0 {
+				t.Fatalf("%d players, lag %d: the checksums after ticks %v changed once final", players, lag, late.stale)
+			}
+			if got.ended != want.ended || got.final != want.final || got.played != want.played {
+				t.Fatalf("%d players, lag %d: ended on %d with %x, played %d; on time %d with %x, %d",
+					players, lag, got.ended, got.final, got.played, want.ended, want.final, want.played)
+			}
+			for tick, sum := range onTime.sums {
+				if late.sums[tick] != sum {
+					t.Fatalf("%d players, lag %d: after tick %d the state is %x, on time %x", players, lag, tick, late.sums[tick], sum)
+				}
+			}
+			again := &menuRig{}
+			if err := engine.Run(again.first(), &engine.Options{Headless: &engine.Headless{FPS: 37}, Replay: rec}); err != nil {
+				t.Fatalf("%d players, lag %d: replaying the run: %v", players, lag, err)
+			}
+			if again.final != want.final || again.ended != want.ended {
+				t.Fatalf("%d players, lag %d: the replay ended the menu on %d with %x, the run on %d with %x",
+					players, lag, again.ended, again.final, want.ended, want.final)
+			}
+		}
+	}
 }

@@ -67,6 +67,14 @@ func (s *lateSession) Inputs(t int64, players []input.State) {
 	s.used[i][0], s.used[i][1], s.usedAt[i] = players[0], players[1], t
 }
 
+func (s *lateSession) Discard(t int64) {
+	for u := t + 1; u <= t+64; u++ {
+		if i := u % 1024; s.usedAt[i] == u {
+			s.usedAt[i] = 0
+		}
+	}
+}
+
 func (s *lateSession) Rollback() (int64, bool) {
 	for t := max(s.frame-s.lag-64, 1); t <= s.frame-s.lag; t++ {
 		if i := t % 1024; s.usedAt[i] == t && s.predicted[i] {

@@ -143,6 +143,11 @@ func (s *Session) Rollback() (int64, bool) { return s.q.rollback() }
 // (engine.Session).
 func (s *Session) Confirmed() int64 { return s.q.confirmed() }
 
+// Discard forgets what the ticks after t ran with and their checksums:
+// the scene ended on tick t, and they are the next scene's
+// (engine.Session).
+func (s *Session) Discard(t int64) { s.q.discard(t) }
+
 // Checksum keeps the state checksum after tick t, to compare with the
 // other players' once final (engine.Session).
 func (s *Session) Checksum(t int64, sum uint64) { s.q.setSum(t, sum) }

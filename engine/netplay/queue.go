@@ -139,3 +139,21 @@ func (q *queue) sum(t int64) (uint64, bool) {
 	i := t % ringTicks
 	return q.sums[i], t > 0 && q.sumAt[i] == t
 }
+
+// discard forgets what the ticks after t ran with and their checksums:
+// they were not simulated after all (engine.Session.Discard).
+func (q *queue) discard(t int64) {
+	for u := t + 1; u <= q.simulated; u++ {
+		i := u % ringTicks
+		if q.usedAt[i] == u {
+			q.usedAt[i], q.predicted[i], q.wrong[i] = 0, 0, false
+		}
+		if q.sumAt[i] == u {
+			q.sumAt[i] = 0
+		}
+	}
+	q.simulated = min(q.simulated, t)
+	if q.firstWrong > t {
+		q.firstWrong = 0
+	}
+}

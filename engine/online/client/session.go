@@ -212,6 +212,10 @@ func (s *Session) Inputs(t int64, players []input.State) {
 // Rollback never rolls back: every input is the server's.
 func (s *Session) Rollback() (int64, bool) { return 0, false }
 
+// Discard does nothing: the server's ticks are never rolled back
+// (engine.Session).
+func (s *Session) Discard(int64) {}
+
 // Confirmed is the last tick the server sent.
 func (s *Session) Confirmed() int64 { return s.received }
 

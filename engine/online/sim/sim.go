@@ -228,6 +228,10 @@ func (s *session) Inputs(t int64, players []input.State) {
 
 func (s *session) Rollback() (int64, bool) { return 0, false }
 
+// Discard does nothing: the server's ticks are never rolled back
+// (engine.Session).
+func (s *session) Discard(int64) {}
+
 // Confirmed is the last tick whose input is known: the one Step gave, once
 // given.
 func (s *session) Confirmed() int64 {
