@@ -280,11 +280,17 @@ func (n *netplay) endFrame(l *Loop) bool {
 	return true
 }
 
-// final reports whether every tick delivered is final.
+// final reports whether every tick delivered is final and, for a session
+// that compares the players' states (a Reporter), found the same on every
+// player's run.
 func (n *netplay) final(l *Loop) bool {
 	now := n.global(l.groups[0].ticks)
 	t, wrong := n.session.Rollback()
-	return !(wrong && t <= now) && n.session.Confirmed() >= now
+	if wrong && t <= now || n.session.Confirmed() < now {
+		return false
+	}
+	rep, ok := n.session.(Reporter)
+	return !ok || rep.Compared() >= now
 }
 
 // cut ends the timeline's ticks where they stand, when the scene settles
@@ -519,6 +525,12 @@ type Reporter interface {
 	Desync() (t int64, ok bool)
 	// Report gives the session this run's report of that tick.
 	Report(r *DesyncReport)
+	// Compared is the last tick up to which this run's final state
+	// checksums were compared with the other players' and found the same.
+	// A scene ends, and the run stops, only once it reaches their last
+	// tick, so that a desync in a scene is found while the scene, and the
+	// state a report needs, are still there.
+	Compared() int64
 }
 
 // desyncProbe is a desync report being made.
@@ -594,7 +606,11 @@ func (n *netplay) reportTicked(l *Loop, t int64, sum uint64) {
 // tick) and gives it to the session.
 func (n *netplay) finishReport(l *Loop) {
 	p := n.report
-	p.r.Scene, p.r.SceneName, p.r.SceneTick = l.scenes, l.sceneName, l.groups[0].ticks
+	// The tick's scene: the one running (a desync is found before its
+	// scene ends: see Reporter.Compared); after the tick when simulated
+	// again, else this scene's tick of the session's tick (0 or less: a
+	// scene before).
+	p.r.Scene, p.r.SceneName, p.r.SceneTick = l.scenes, l.sceneName, p.r.Tick-n.base
 	if parts := l.rec.bisect.parts; parts != nil && p.r.Simulated {
 		p.r.Parts = parts(nil)
 	}

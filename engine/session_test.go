@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -340,6 +341,7 @@ type reporting struct{ *lagSession }
 
 func (reporting) Desync() (int64, bool)       { return 0, false }
 func (reporting) Report(*engine.DesyncReport) {}
+func (reporting) Compared() int64             { return math.MaxInt64 }
 
 // A tick whose every input is confirmed as it runs is never rolled back
 // to: the loop keeps no state before it. With the others' input late it

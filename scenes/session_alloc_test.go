@@ -4,6 +4,7 @@
 package scenes
 
 import (
+	"math"
 	"runtime"
 	"testing"
 
@@ -50,6 +51,7 @@ func (s *lateSession) EndFrame() error                { return nil }
 // for theirs.
 func (s *lateSession) Desync() (int64, bool)       { return 0, false }
 func (s *lateSession) Report(*engine.DesyncReport) {}
+func (s *lateSession) Compared() int64             { return math.MaxInt64 }
 
 func (s *lateSession) Inputs(t int64, players []input.State) {
 	i := t % 1024

@@ -312,3 +312,57 @@ func bumpSeq(b []byte, d uint32) []byte {
 	c[10], c[11], c[12], c[13] = byte(seq), byte(seq>>8), byte(seq>>16), byte(seq>>24)
 	return c
 }
+
+// menuThen is a Menu that ends on tick end of its first group (a decision
+// that one player's game makes on another tick, as a bug in it would),
+// then the arena game.
+func menuThen(end int64, final *uint64) engine.Scene {
+	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
+		a := &arena{n: loop.Players()}
+		loop.SetChecksum(a.checksum)
+		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.SetStateDump(a.dump)
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+			if ev.Kind == engine.Update {
+				a.update(ev)
+				a.ended = a.ended || ev.Tick == end
+				*final = a.checksum()
+			}
+			if a.ended && loop.Settle() {
+				loop.Checkpoint()
+				return game(final), nil
+			}
+		}
+		return nil, loop.Err()
+	})
+}
+
+// Players whose runs end a scene on different ticks are in different
+// scenes when their states first differ: the desync error says so first,
+// naming each one's scene and its tick and where the scene before ended,
+// and lists no component types (every one would differ). Both players
+// keep the state to report it, and write their worlds.
+func TestDesyncInAnotherScene(t *testing.T) {
+	runs := play(t, setup{players: 2, seconds: 3,
+		game: func(i int, final *uint64) engine.Scene { return menuThen(60-3*int64(i), final) }})
+	for i, r := range runs {
+		var de *netplay.DesyncError
+		if !errors.As(r.err, &de) || de.Tick != 58 || de.Report == nil || de.OtherReport == nil {
+			t.Fatalf("peer %d: %v, want a desync at tick 58 with both reports", i+1, r.err)
+		}
+		t.Logf("peer %d: %v", i+1, r.err)
+		menu, arena := "scene 1 (Menu) at its tick 58, begun after tick 0", "scene 2 (Arena) at its tick 1, begun after tick 57"
+		here, there := menu, arena
+		if i == 1 {
+			here, there = arena, menu
+		}
+		want := fmt.Sprintf("netplay: desync: after tick 58 the players' runs are in different scenes: here %s; on player %d's, %s: "+
+			"a scene ended on a different tick on each run", here, 2-i, there)
+		if !strings.Contains(r.err.Error(), want) || strings.Contains(r.err.Error(), "component") {
+			t.Errorf("peer %d: %v\nwant it to say %q, and name no component types", i+1, r.err, want)
+		}
+		if !de.Report.Simulated || len(de.Report.Dump) == 0 || !de.OtherReport.Simulated || len(de.OtherReport.Dump) == 0 {
+			t.Errorf("peer %d: the reports hold no world", i+1)
+		}
+	}
+}

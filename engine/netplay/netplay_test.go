@@ -3,6 +3,7 @@ package netplay_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"sync"
@@ -94,6 +95,7 @@ func game(final *uint64) engine.Scene {
 		}
 		loop.SetChecksum(a.checksum)
 		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.SetStateDump(a.dump)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "kicks", Hz: 10}) {
 			if ev.Kind == engine.Update {
 				a.update(ev)
@@ -102,6 +104,12 @@ func game(final *uint64) engine.Scene {
 		}
 		return nil, loop.Err()
 	})
+}
+
+// dump writes the arena as text (Loop.SetStateDump).
+func (a *arena) dump(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "%+v\n", *a)
+	return err
 }
 
 // pilot is player p's autopilot: its stick and keys by tick.

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -59,6 +60,13 @@ type DesyncError struct {
 func (e *DesyncError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "netplay: desync: after tick %d", e.Tick)
+	if differ := e.otherScenes(); differ != "" {
+		// Every component would differ, and no system is to blame: the
+		// scenes are the cause, said alone.
+		b.WriteString(differ)
+		e.writeDumps(&b)
+		return b.String()
+	}
 	if r := e.Report; r != nil && r.Scene > 0 {
 		fmt.Fprintf(&b, " (scene %d, %s, its tick %d)", r.Scene, r.SceneName, r.SceneTick)
 	}
@@ -83,10 +91,51 @@ func (e *DesyncError) Error() string {
 	case len(e.Report.Systems) == 0:
 		b.WriteString("; the scene's systems are not probed (see engine.Loop.Probed): no system named")
 	}
+	e.writeDumps(&b)
+	return b.String()
+}
+
+func (e *DesyncError) writeDumps(b *strings.Builder) {
 	if len(e.Dumps) > 0 {
 		b.WriteString("; the worlds after the tick: " + strings.Join(e.Dumps, ", "))
 	}
-	return b.String()
+}
+
+// otherScenes says where the two runs were, when the desynced tick ran
+// in different scenes on each (or in a scene begun on another tick), or
+// returns "".
+func (e *DesyncError) otherScenes() string {
+	a, o := e.Report, e.OtherReport
+	if a == nil || o == nil || a.Scene == 0 || o.Scene == 0 ||
+		a.Scene == o.Scene && a.SceneName == o.SceneName && a.SceneTick == o.SceneTick {
+		return ""
+	}
+	cause := "the scene before ended into another scene on each run"
+	if a.Tick-a.SceneTick != o.Tick-o.SceneTick {
+		cause = "a scene ended on a different tick on each run"
+	}
+	return fmt.Sprintf(" the players' runs are in different scenes: here %s; on player %d's, %s: %s "+
+		"(decided from something other than the ticks' input and the game state, or by code that differs)",
+		where(a), e.Other+1, where(o), cause)
+}
+
+// where names the scene a report's tick ran in, where it began, and the
+// systems the tick ran.
+func where(r *engine.DesyncReport) string {
+	if r.SceneTick <= 0 {
+		return fmt.Sprintf("a scene before scene %d (%s)", r.Scene, r.SceneName)
+	}
+	s := fmt.Sprintf("scene %d (%s) at its tick %d, begun after tick %d", r.Scene, r.SceneName, r.SceneTick, r.Tick-r.SceneTick)
+	var names []string
+	for _, sys := range r.Systems {
+		if !slices.Contains(names, sys.System) {
+			names = append(names, sys.System)
+		}
+	}
+	if len(names) > 0 {
+		s += ", systems " + strings.Join(names, ", ")
+	}
+	return s
 }
 
 // explain fills in where the two reports first differ.
@@ -94,6 +143,9 @@ func (e *DesyncError) explain() {
 	a, b := e.Report, e.OtherReport
 	if a == nil || b == nil {
 		return
+	}
+	if e.otherScenes() != "" {
+		return // the scenes differ: every component would
 	}
 	if a.Simulated && b.Simulated && a.Start != b.Start {
 		// No system is to blame: the tick began from states that differ.
@@ -237,6 +289,20 @@ func (s *Session) Desync() (int64, bool) {
 		return 0, false
 	}
 	return s.desync.Tick, true
+}
+
+// Compared is the last tick up to which this run's final state checksums
+// were compared with every player's that can still send them, and found
+// the same (engine.Reporter): a joiner compares with the host, the host
+// with every player, a spectator with the host.
+func (s *Session) Compared() int64 {
+	c := int64(math.MaxInt64)
+	for _, p := range s.peers {
+		if p.player >= 0 && p.gone == "" {
+			c = min(c, p.compared)
+		}
+	}
+	return c
 }
 
 // Report takes this run's report of the desync, to send to the other
