@@ -106,6 +106,11 @@ const (
 	// EndFailed: the loop failed with an error ([Loop.Fail], a bad
 	// configuration, a scene's error or panic).
 	EndFailed = SceneEnd(inputlog.EndFailed)
+	// EndSession: the loop failed with its session's error (a networked
+	// run's: a player left or failed, the players' runs went different
+	// ways). A replay cannot fail so: it stops there, with a
+	// [*SessionFailedError].
+	EndSession = SceneEnd(inputlog.EndSession)
 )
 
 func (e SceneEnd) String() string {
@@ -120,6 +125,8 @@ func (e SceneEnd) String() string {
 		return "stopped"
 	case EndFailed:
 		return "failed"
+	case EndSession:
+		return "ended by its session"
 	}
 	return fmt.Sprintf("SceneEnd(%d)", uint8(e))
 }
@@ -130,7 +137,7 @@ type SceneRecord struct {
 	Groups []Group // its rate groups
 	Ticks  []int64 // ticks each group ran, to the end (or as far as recorded)
 	End    SceneEnd
-	Err    string // with EndFailed, the error
+	Err    string // with EndFailed and EndSession, the error
 
 	Checks       int    // state checksums recorded
 	Checksum     uint64 // the last of them
@@ -328,6 +335,29 @@ type ReplayError struct {
 
 func (e *ReplayError) Error() string {
 	return fmt.Sprintf("engine: replay: scene %d (%s): %s", e.Scene, e.Name, e.Reason)
+}
+
+// A SessionFailedError ends the replay of a networked run that its
+// session ended (EndSession): a player left or failed, or the players'
+// runs went different ways (a desync). The replay ran the recorded ticks
+// to there, as this player's run did; it cannot go on, nor fail as the
+// session did.
+type SessionFailedError struct {
+	Scene int    // the timeline in the log, from 1
+	Name  string // the scene's name
+	Group string // its first group
+	Tick  int64  // the tick of that group where the run ended
+	Err   string // the session's error, as recorded
+}
+
+func (e *SessionFailedError) Error() string {
+	s := fmt.Sprintf("engine: replay: scene %d (%s): the recorded run's session ended it after tick %d of group %q (%s)",
+		e.Scene, e.Name, e.Tick, e.Group, e.Err)
+	if strings.Contains(e.Err, "desync") {
+		s += ": the session's players' runs went different ways; this recording is one player's run, replayed to there " +
+			"(each player's recording replays its own: compare them at that tick, -dump-at)"
+	}
+	return s
 }
 
 // decisionHint names the likely cause of a scene that does not end where

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -184,7 +185,8 @@ func (r *recorder) mayTick(g int) bool {
 // atRecordingEnd is called when the next tick of group g would run past
 // the one where the replayed timeline ended, and reports false: there the
 // replay ends as the recording did: the scene must return (EndReturned,
-// EndRestarted), or the loop fails (EndFailed) or stops (any other end).
+// EndRestarted), or the loop fails (EndFailed; EndSession, with the
+// session's error as recorded) or stops (any other end).
 func (r *recorder) atRecordingEnd(g int) bool {
 	rs, l := r.replayed, r.loop
 	if r.seek != nil && l.scenes == r.seek.scene {
@@ -195,6 +197,11 @@ func (r *recorder) atRecordingEnd(g int) bool {
 		if r.ending == replaying {
 			r.ending = endReached
 		}
+	case EndSession:
+		if l.scenes == len(r.replay.log.Scenes) {
+			r.replay.replayed.Finished = true
+		}
+		l.fail(&SessionFailedError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: rs.Ticks[0], Err: rs.Err})
 	case EndFailed:
 		l.fail(&ReplayError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: l.groups[0].ticks,
 			Ended: rs.Ticks[0], Reason: fmt.Sprintf("the recording failed after tick %d of group %q (%s), the replay ran on",
@@ -390,6 +397,12 @@ func (r *recorder) endTimeline(end SceneEnd, cause error) error {
 	}
 	if same && l.scenes == len(r.replay.log.Scenes) {
 		r.replay.replayed.Finished = true
+	}
+	var se *SessionFailedError
+	if SceneEnd(rs.End) == EndSession && same && !errors.As(cause, &se) {
+		// The scene ended on the tick where the recorded run's session
+		// failed, before it could end there: so does the replay.
+		return &SessionFailedError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: rs.Ticks[0], Err: rs.Err}
 	}
 	return nil
 }

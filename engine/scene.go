@@ -92,6 +92,9 @@ func runChain(loop *Loop, scene Scene) error {
 		switch {
 		case err != nil && !(loop.cancelled.Load() && errors.Is(err, loop.ctx.Err())):
 			end = EndFailed
+			if loop.net.failed {
+				end = EndSession
+			}
 		case loop.Stopped(): // the window closed, Stop, a cancelled context
 			end = EndStopped
 		}

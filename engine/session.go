@@ -110,6 +110,7 @@ type netplay struct {
 	stopWhenFinal bool         // Options.StopAt was reached: stop once every tick is final
 	resim         bool         // the Update being delivered simulates a tick again
 	sampled       int64        // the last session tick whose local input was given (Session.Local)
+	failed        bool         // the loop failed with the session's error
 	waiting       bool         // this frame's next tick waits for the session (Ready)
 	report        *desyncProbe // a desync report being made, or made
 	ring          []rollbackSlot
@@ -247,7 +248,7 @@ func (n *netplay) beginTimeline() {
 // every tick is final. It reports false when the loop is to end.
 func (n *netplay) beginFrame(l *Loop) bool {
 	if err := n.session.Poll(); err != nil {
-		l.fail(err)
+		n.fail(l, err)
 		return false
 	}
 	if rep, ok := n.session.(Reporter); ok && n.report == nil {
@@ -274,10 +275,18 @@ func (n *netplay) beginFrame(l *Loop) bool {
 // endFrame lets the session send; it reports false when the loop failed.
 func (n *netplay) endFrame(l *Loop) bool {
 	if err := n.session.EndFrame(); err != nil {
-		l.fail(err)
+		n.fail(l, err)
 		return false
 	}
 	return true
+}
+
+// fail ends the loop with the session's error.
+func (n *netplay) fail(l *Loop, err error) {
+	if l.err == nil {
+		n.failed = true
+	}
+	l.fail(err)
 }
 
 // final reports whether every tick delivered is final and, for a session

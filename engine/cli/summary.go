@@ -32,7 +32,10 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, memo
 		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)
 		var de *engine.DivergenceError
 		var re *engine.ReplayError
+		var se *engine.SessionFailedError
 		switch {
+		case errors.As(runErr, &se):
+			how += ", up to where the recorded run's session ended it (the error below)"
 		case errors.As(runErr, &de):
 			how = fmt.Sprintf("%d checksums matched, then tick %d's differed (the error below)", r.Checked, de.Tick)
 		case errors.As(runErr, &re):

@@ -361,6 +361,15 @@ func TestDesyncInAnotherScene(t *testing.T) {
 		if !strings.Contains(r.err.Error(), want) || strings.Contains(r.err.Error(), "component") {
 			t.Errorf("peer %d: %v\nwant it to say %q, and name no component types", i+1, r.err, want)
 		}
+		// The peer's recording replays its run to the desynced tick, and
+		// says that the session's runs went different ways there.
+		var end *engine.SessionFailedError
+		var final uint64
+		err := engine.Run(menuThen(60-3*int64(i), &final), &engine.Options{Replay: r.rec, Headless: &engine.Headless{FPS: 41}})
+		if !errors.As(err, &end) || !strings.Contains(err.Error(), "the session's players' runs went different ways") ||
+			r.rec.Replayed().Checked < 58 || final != r.final {
+			t.Errorf("peer %d: its recording replays to %v, %+v, ending on %x (the run on %x)", i+1, err, r.rec.Replayed(), final, r.final)
+		}
 		if !de.Report.Simulated || len(de.Report.Dump) == 0 || !de.OtherReport.Simulated || len(de.OtherReport.Dump) == 0 {
 			t.Errorf("peer %d: the reports hold no world", i+1)
 		}

@@ -45,6 +45,7 @@ const (
 	EndRestarted
 	EndStopped
 	EndFailed
+	EndSession
 )
 
 // Scene is one timeline of a log.
@@ -58,7 +59,7 @@ type Scene struct {
 	Checks []Check  // the state checksums, by tick
 	Ticks  []int64  // per group: ticks run, as far as recorded
 	End    End
-	Err    string // with EndFailed: the error the loop failed with
+	Err    string // with EndFailed and EndSession: the error the loop failed with
 
 	Sys   []SysDetail // per group: the state after each system
 	Parts PartDetail  // the parts of the state after checked ticks

@@ -299,7 +299,7 @@ func (p *logParser) ticksRecord(at int, tag byte) {
 	end := EndNone
 	if tag == recEnd {
 		end = End(p.byte())
-		if p.err == nil && (end == EndNone || end > EndFailed) {
+		if p.err == nil && (end == EndNone || end > EndSession) {
 			p.fail(at, fmt.Sprintf("bad scene end %d", end))
 		}
 	}
