@@ -471,6 +471,12 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		runErr = a.online.ended(runErr)
 	}
 	if session != nil {
+		switch { // the other players are told why this run leaves
+		case sig != nil || !a.Headless() && window.Closed():
+			session.Quit()
+		case runErr != nil:
+			session.Fail(runErr)
+		}
 		if cerr := session.Close(); runErr == nil && cerr != nil && sig == nil {
 			runErr = cerr
 		}

@@ -196,7 +196,10 @@ type Session struct {
 	err       error // what ended the session, kept and returned from then on
 	stats     Stats
 	finishing bool // Close runs: a peer's bye is no error
-	closed    bool // Close ran, with closeErr
+	quit      bool // the local player quit (Quit): the goodbye says so
+	lastPoll  time.Time
+	failed    error // the local run failed on its own (Fail): the goodbye says why
+	closed    bool  // Close ran, with closeErr
 	closeErr  error
 	decoded   *scratch       // a packet's inputs, before any is kept
 	desync    *DesyncError   // found: the run makes its report, the players exchange them
@@ -240,6 +243,7 @@ type peer struct {
 	rtt       time.Duration
 	gone      string // why it left, "" while it plays
 	goneAfter int64  // the last tick of its own input it sent
+	finished  bool   // it left as its run ended: the others end too, or once they need its input
 }
 
 // clock returns the milliseconds since the session began, as packets carry

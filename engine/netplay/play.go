@@ -15,11 +15,12 @@ import (
 // and the packets that carry the inputs and checksums.
 
 const (
-	sendEvery   = 15 * time.Millisecond // the longest between two packets to a peer while playing
-	sendSoonest = 4 * time.Millisecond  // the shortest, when there is new input to send
-	maxSums     = 24                    // checksums in one packet
-	blockSpace  = 48                    // what a packet keeps free for a block's header and the CRC
-	seqWindow   = 1 << 16               // how far past the last a sequence number may be: more packets lost than a timeout lets pass
+	sendEvery   = 15 * time.Millisecond  // the longest between two packets to a peer while playing
+	sendSoonest = 4 * time.Millisecond   // the shortest, when there is new input to send
+	maxSums     = 24                     // checksums in one packet
+	blockSpace  = 48                     // what a packet keeps free for a block's header and the CRC
+	seqWindow   = 1 << 16                // how far past the last a sequence number may be: more packets lost than a timeout lets pass
+	stall       = 250 * time.Millisecond // a longer wait between two polls: this machine stood still, and heard nothing meanwhile
 )
 
 // Players is the number of players (engine.Session).
@@ -33,17 +34,57 @@ func (s *Session) Poll() error {
 		return s.err
 	}
 	now := time.Now()
+	if gap := now.Sub(s.lastPoll); !s.lastPoll.IsZero() && gap > stall {
+		// This machine stood still (a busy machine, a debugger, a window
+		// dragged): a peer's silence counts only while this run listens.
+		for _, p := range s.peers {
+			p.heard = p.heard.Add(gap)
+		}
+	}
+	s.lastPoll = now
 	s.drain(now)
 	for _, p := range s.peers {
 		if p.gone == "" && now.Sub(p.heard) > s.timeout {
-			s.leave(p, fmt.Sprintf("nothing heard for %v", s.timeout), s.q.conf[max(p.player, 0)])
+			s.leave(p, silence(s.timeout), s.q.conf[max(p.player, 0)])
 		}
 		s.compare(p)
 	}
 	if s.desync != nil && s.err == nil {
 		s.desyncDone(now)
 	}
+	if s.err == nil && s.desync == nil {
+		s.err = s.stranded()
+	}
 	return s.err
+}
+
+// silence is why a peer not heard from for d has left.
+func silence(d time.Duration) string {
+	return fmt.Sprintf("nothing heard for %v (it froze or crashed, or the network between failed)", d)
+}
+
+// stranded returns the error of a session that cannot go on: a player
+// whose input can no longer arrive left on its own (it quit, failed or
+// fell silent), or left as its run ended before this run has its input
+// for the ticks this run has simulated. A player left as its run ended
+// when this run's ends too is no error; one whose input a later tick
+// needs is found by Ready.
+func (s *Session) stranded() error {
+	for q := range s.players {
+		if q == s.local {
+			continue
+		}
+		p := s.sourceOf(q)
+		if p.gone == "" || p.finished && s.q.conf[q] >= s.q.simulated {
+			continue
+		}
+		reason := p.gone
+		if p.player != q {
+			reason = fmt.Sprintf("%s (it relayed player %d's input)", reason, q+1)
+		}
+		return &PeerError{Player: p.player, Addr: p.addr.String(), Reason: reason}
+	}
+	return nil
 }
 
 // drain takes in every packet waiting.
@@ -365,6 +406,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 			return
 		}
 		p.heard = now
+		p.finished = why == byeFinished
 		s.leave(p, byeText(why, last, msg, p.player < 0), last)
 		return
 	default:
@@ -571,6 +613,18 @@ func (s *Session) compare(p *peer) {
 	}
 }
 
+// Quit says that the local player quit (a closed window, Ctrl-C): Close
+// tells the others so, at once, rather than that the run ended.
+func (s *Session) Quit() { s.quit = true }
+
+// Fail says that the local run failed on its own, with err (a scene's
+// error or panic): Close tells the others why, at once.
+func (s *Session) Fail(err error) {
+	if err != nil {
+		s.failed = err
+	}
+}
+
 // Close ends the session: it goes on sending the peers what they lack of
 // this machine's inputs (so that a run that ended first lets the others
 // end too), for Config.Timeout at most, then says goodbye and closes the
@@ -591,13 +645,16 @@ func (s *Session) close() error {
 	}
 	s.finishing = true
 	deadline := time.Now().Add(s.timeout)
+	if s.quit || s.failed != nil || s.err != nil {
+		deadline = time.Now() // the others cannot finish without this run: they are told at once
+	}
 	for time.Now().Before(deadline) {
 		now := time.Now()
 		s.drain(now)
 		done := true
 		for _, p := range s.peers {
 			if p.gone == "" && now.Sub(p.heard) > s.timeout {
-				s.leave(p, fmt.Sprintf("nothing heard for %v", s.timeout), 0)
+				s.leave(p, silence(s.timeout), 0)
 			}
 			if p.gone == "" && (s.lacks(p) || p.sumAck < s.q.final() && p.player >= 0) {
 				done = false
@@ -611,8 +668,13 @@ func (s *Session) close() error {
 	}
 
 	why, msg := uint8(byeFinished), ""
-	if s.err != nil {
+	switch {
+	case s.err != nil:
 		why, msg = byeFailed, s.err.Error()
+	case s.failed != nil:
+		why, msg = byeFailed, s.failed.Error()
+	case s.quit:
+		why = byeQuit
 	}
 	last := int64(0)
 	if s.local >= 0 {

@@ -255,6 +255,16 @@ var pipelined atomic.Int64
 // before (see [Options].Serial): 0 when serial.
 func PipelinedFrames() int64 { return pipelined.Load() }
 
+// closedByPlayer is whether the window running, or the last one run, was
+// closed by the player: Closed.
+var closedByPlayer atomic.Bool
+
+// Closed reports whether the window running, or the last one run, was
+// closed by the player (its close button, the system's way to close a
+// window), as opposed to the game ending its run: for a networked run,
+// whose other players are told that this one quit.
+func Closed() bool { return closedByPlayer.Load() }
+
 // worker resumes the coroutine for the next frame's updates each time Draw
 // wakes it, until the chain ends or wake is closed.
 func (g *game) worker() {
@@ -303,6 +313,9 @@ func (g *game) Update() error {
 		g.d.sampled = true
 	}
 	g.d.closing = ebiten.IsWindowBeingClosed()
+	if g.d.closing {
+		closedByPlayer.Store(true)
+	}
 	if ranAhead {
 		pipelined.Add(1)
 		return nil
@@ -404,6 +417,7 @@ func Run(first engine.Scene, opts *engine.Options, win *Options) error {
 		return engine.ErrNilScene
 	}
 	g := &game{first: first}
+	closedByPlayer.Store(false)
 	if win != nil {
 		g.win = *win
 	}
