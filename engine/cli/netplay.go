@@ -34,7 +34,7 @@ var netFlags = []standardFlag{
 		usage: "join the networked game hosted at this address (host:7777) as a player: its seed and settings too",
 		check: func(a *App) error { return a.checkNet("join", a.join) }},
 	{name: "spectate", value: func(a *App) any { return &a.spectate },
-		usage: "watch the networked game hosted at this address (host:7777) as it is played",
+		usage: "watch the networked game hosted at this address (host:7777) as it is played, from its start or joining it under way (it is simulated from its start, caught up)",
 		check: func(a *App) error { return a.checkNet("spectate", a.spectate) }},
 	{name: "players", value: func(a *App) any { return &a.players }, def: 2,
 		usage: fmt.Sprintf("with -host: the players, the host included (2 to %d); with -server: the players of the match to find (1 to %d, default 1)", input.MaxPlayers, input.MaxPlayers),
@@ -194,9 +194,13 @@ func netSummary(out io.Writer, s *netplay.Session, st engine.SessionStats, secon
 		}
 		return fmt.Sprintf("%.0f B/s", float64(n)/seconds)
 	}
-	fmt.Fprintf(out, "netplay: %s, delay %d; %d rollbacks (%d ticks simulated again), %d frames held, %d waited; "+
+	caught := ""
+	if st.CaughtUp > 0 { // a spectator that joined under way
+		caught = fmt.Sprintf(", %d caught up", st.CaughtUp)
+	}
+	fmt.Fprintf(out, "netplay: %s, delay %d; %d rollbacks (%d ticks simulated again), %d frames held, %d waited%s; "+
 		"sent %s, received %s; round trip %v; %d packets dropped\n",
-		who, s.Delay(), st.Rollbacks, st.Resimulated, st.Held, st.Waited, rate(ns.BytesSent), rate(ns.BytesReceived),
+		who, s.Delay(), st.Rollbacks, st.Resimulated, st.Held, st.Waited, caught, rate(ns.BytesSent), rate(ns.BytesReceived),
 		ns.RTT, ns.DroppedTotal())
 }
 

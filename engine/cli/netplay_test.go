@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -44,25 +45,47 @@ func (w *lineWriter) String() string {
 // output and errors.
 func playNet(t *testing.T, host, join []string) ([2]string, [2]error) {
 	t.Helper()
-	var outs [2]*lineWriter
-	var errs [2]error
+	outs, errs := playPeers(t, host, peerArgs{args: append(join, "-join")})
+	return [2]string{outs[0], outs[1]}, [2]error{errs[0], errs[1]}
+}
+
+// peerArgs are a peer's arguments, the last of which is given the host's
+// address, and how long after the host listens it starts.
+type peerArgs struct {
+	args  []string
+	after time.Duration
+}
+
+// playPeers runs the game on cli.App, a host and peers, in this process
+// over 127.0.0.1, with each one's arguments, and returns their output and
+// errors, the host's first.
+func playPeers(t *testing.T, host []string, peers ...peerArgs) ([]string, []error) {
+	t.Helper()
+	all := append([]peerArgs{{args: host}}, peers...)
+	outs := make([]*lineWriter, len(all))
+	errs := make([]error, len(all))
 	var wg sync.WaitGroup
 	hostAt := make(chan string, 1)
-	for i, args := range [][]string{host, join} {
+	var addr string
+	for i, p := range all {
 		outs[i] = &lineWriter{lines: make(chan string, 100)}
 		g := newAppGame()
 		g.app.Out, g.app.Err = outs[i], outs[i]
+		args := p.args
 		if i == 1 {
 			select {
-			case addr := <-hostAt:
-				args = append(args, "-join", addr)
+			case addr = <-hostAt:
 			case <-time.After(30 * time.Second):
 				t.Fatalf("the host did not listen:\n%s", outs[0])
 			}
 		}
+		if i > 0 {
+			args = append(slices.Clone(args), addr)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			time.Sleep(p.after)
 			errs[i] = g.app.Run(args, g.first)
 		}()
 		if i == 0 {
@@ -78,7 +101,32 @@ func playNet(t *testing.T, host, join []string) ([2]string, [2]error) {
 		}
 	}
 	wg.Wait()
-	return [2]string{outs[0].String(), outs[1].String()}, errs
+	texts := make([]string, len(outs))
+	for i, o := range outs {
+		texts[i] = o.String()
+	}
+	return texts, errs
+}
+
+// A spectator watches a session from its start (-spectate before the
+// players join) or joins it under way (two seconds in): each simulates
+// the game from its first tick and ends with the players' checksum.
+func TestSpectators(t *testing.T) {
+	outs, errs := playPeers(t, []string{"-headless", "-seconds", "5", "-host", "127.0.0.1:0"},
+		peerArgs{args: []string{"-headless", "-spectate"}},
+		peerArgs{args: []string{"-headless", "-join"}, after: 200 * time.Millisecond},
+		peerArgs{args: []string{"-headless", "-spectate"}, after: 2 * time.Second})
+	want := appChecksumRE.FindString(outs[0])
+	for i, out := range outs {
+		if errs[i] != nil || want == "" || appChecksumRE.FindString(out) != want {
+			t.Fatalf("peer %d: %v, want it to end with the host's %q:\n%s", i+1, errs[i], want, out)
+		}
+	}
+	for i, who := range []string{"", "a spectator of 2 players", "player 2 of 2", "caught up"} {
+		if !strings.Contains(outs[i], who) {
+			t.Errorf("peer %d's summary does not say %q:\n%s", i+1, who, outs[i])
+		}
+	}
 }
 
 // Two players of a game on cli.App, one of whose builds drifts from tick

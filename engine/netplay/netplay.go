@@ -191,6 +191,7 @@ type Session struct {
 	timeout   time.Duration
 	peers     []*peer
 	q         queue
+	hist      *history // the host's: every input from the first tick, for spectators that join late
 	w         writer
 	start     time.Time
 	err       error // what ended the session, kept and returned from then on
@@ -338,7 +339,7 @@ func Listen(cfg Config) (*Lobby, error) {
 	rand.Read(id[:])
 	s := &Session{cfg: c, conn: conn, udp: udp, host: true, local: 0, players: c.Players, delay: int64(c.Delay),
 		maxPred: int64(c.MaxPrediction), seed: c.Seed, settings: c.Settings, timeout: c.Timeout, start: time.Now(),
-		id: binary.LittleEndian.Uint32(id[:]) | 1}
+		id: binary.LittleEndian.Uint32(id[:]) | 1, hist: &history{}}
 	if err := s.checkSettings(); err != nil {
 		conn.Close()
 		return nil, err
@@ -456,7 +457,7 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		name := otherSetting(s.settings, given)
 		reason = fmt.Sprintf("this session was made with -%s %s, yours with -%s %s (drop -%s to play it)",
 			name, s.settings[name], name, given[name], name)
-	case !open:
+	case !open && role == rolePlayer:
 		reason = "the session has begun"
 	case role == rolePlayer && s.joined() >= s.players-1:
 		reason = fmt.Sprintf("the session has its %d players", s.players)
@@ -536,7 +537,13 @@ func Join(ctx context.Context, cfg Config) (*Session, error) { return join(ctx, 
 
 // Spectate joins the session hosted at cfg.Addr as a spectator: it gets
 // every player's confirmed input and simulates the game as they play it,
-// behind them by their round trip to the host, predicting nothing.
+// behind them by their round trip to the host, predicting nothing. It may
+// join before the session starts or once it is under way: then the host
+// sends it every input from the first tick (it keeps them all: some two
+// bytes a tick a player), and its loop simulates the game from the start
+// as fast as it may (the session is an engine.Follower) until it has caught
+// up. A spectator compares the host's state checksums with its own as far
+// as the host still keeps them (its last ringTicks ticks, some 8 s).
 func Spectate(ctx context.Context, cfg Config) (*Session, error) {
 	return join(ctx, cfg, roleSpectator)
 }

@@ -147,6 +147,9 @@ type setup struct {
 	started    func(host *netplay.Session)
 	timeout    time.Duration // a silent peer's (0: the default)
 	spectators int           // joining before the players
+	// lateAt, when positive, has one more spectator join once the host
+	// has run that many ticks: a session under way.
+	lateAt int64
 }
 
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
@@ -163,6 +166,11 @@ func play(t *testing.T, su setup) []*peerRun {
 		t.Fatal(err)
 	}
 	runs := make([]*peerRun, su.players+su.spectators)
+	late := make(chan struct{})
+	var lateOnce sync.Once
+	if su.lateAt > 0 {
+		runs = append(runs, nil)
+	}
 	var wg sync.WaitGroup
 	for i := range runs {
 		runs[i] = &peerRun{rec: &engine.InputLog{}}
@@ -179,10 +187,14 @@ func play(t *testing.T, su setup) []*peerRun {
 			} else {
 				c := cfg
 				c.Addr = lobby.Addr().String()
-				if i < su.players {
+				switch {
+				case i < su.players:
 					time.Sleep(time.Duration(su.spectators) * 100 * time.Millisecond) // the spectators first
 					s, r.err = netplay.Join(ctx, c)
-				} else {
+				case i < su.players+su.spectators:
+					s, r.err = netplay.Spectate(ctx, c)
+				default: // the late spectator
+					<-late
 					s, r.err = netplay.Spectate(ctx, c)
 				}
 			}
@@ -193,14 +205,22 @@ func play(t *testing.T, su setup) []*peerRun {
 			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec,
 				Headless: &engine.Headless{Realtime: su.realtime}, StopAt: time.Duration(su.seconds * float64(time.Second)),
 				OnFinish: func(l *engine.Loop) { r.stats = l.SessionStats() }}
-			if su.afterUpdate != nil {
-				opts.AfterUpdate = func(l *engine.Loop, ev engine.Event) { su.afterUpdate(i, r, l, ev) }
+			opts.AfterUpdate = func(l *engine.Loop, ev engine.Event) {
+				if i == 0 && su.lateAt > 0 && ev.Group == 0 && ev.Tick >= su.lateAt {
+					lateOnce.Do(func() { close(late) })
+				}
+				if su.afterUpdate != nil {
+					su.afterUpdate(i, r, l, ev)
+				}
 			}
 			first := game(&r.final)
 			if su.game != nil {
 				first = su.game(i, &r.final)
 			}
 			r.err = engine.Run(first, opts)
+			if i == 0 {
+				lateOnce.Do(func() { close(late) }) // the host's run ended first: the late spectator finds it gone
+			}
 			if r.vanished {
 				return
 			}
@@ -273,5 +293,32 @@ func TestPeersEndAlike(t *testing.T) {
 			t.Logf("%s: peer %d: %+v; sent %d packets, %d bytes; dropped %d; rtt %v", name, i+1, r.stats,
 				r.net.PacketsSent, r.net.BytesSent, r.net.DroppedTotal(), r.net.RTT)
 		}
+	}
+}
+
+// A spectator that joins a session under way is sent every player's
+// input from the first tick (from the host's history once the queue's
+// ring no longer holds it), simulates the game from its start, catching
+// up as fast as its loop may, and ends on the players' state; its
+// recording replays alone to it. In real time, through a bad link, joining
+// at the thirteenth second, after the ring's first tick.
+func TestSpectatorJoinsUnderWay(t *testing.T) {
+	link := &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 9}
+	runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 14, lateAt: 780})
+	late := runs[len(runs)-1]
+	for i, r := range runs {
+		if r.err != nil {
+			t.Fatalf("peer %d: %v", i+1, r.err)
+		}
+		if r.final != runs[0].final {
+			t.Fatalf("peer %d ended on %x, the host on %x", i+1, r.final, runs[0].final)
+		}
+		t.Logf("peer %d: %+v; received %d bytes", i+1, r.stats, r.net.BytesReceived)
+	}
+	if late.session.Player() != -1 || late.stats.Rollbacks != 0 || late.stats.CaughtUp == 0 {
+		t.Fatalf("the late spectator: player %d, %+v: want a spectator that caught up", late.session.Player(), late.stats)
+	}
+	if got := replay(t, late.rec); got != late.final {
+		t.Fatalf("the late spectator's recording replays to %x, it ended on %x", got, late.final)
 	}
 }

@@ -21,6 +21,7 @@ const (
 	blockSpace  = 48                     // what a packet keeps free for a block's header and the CRC
 	seqWindow   = 1 << 16                // how far past the last a sequence number may be: more packets lost than a timeout lets pass
 	stall       = 250 * time.Millisecond // a longer wait between two polls: this machine stood still, and heard nothing meanwhile
+	catchUp     = 8                      // ticks a spectator may lag the inputs it has before it catches up
 )
 
 // Players is the number of players (engine.Session).
@@ -170,11 +171,29 @@ func (s *Session) Local(t int64, in *input.State) {
 	if at := t + s.delay; s.q.inWindow(s.local, at) {
 		s.q.add(s.local, at, in)
 	}
+	if s.hist != nil {
+		s.hist.keep(&s.q)
+	}
 }
 
 // Inputs sets every player's input of tick t, known or predicted
 // (engine.Session).
 func (s *Session) Inputs(t int64, players []input.State) { s.q.inputs(t, players) }
+
+// Behind reports how far a spectator's run is behind the inputs it has,
+// once it is more than catchUp ticks: a spectator that joined a session
+// under way simulates it from its start, and its loop runs as many ticks
+// a frame as it may until it has caught up (engine.Follower). A player's
+// run keeps pace with the others' (Hold): 0.
+func (s *Session) Behind() int64 {
+	if s.local >= 0 {
+		return 0
+	}
+	if n := s.q.confirmed() - s.q.simulated; n > catchUp {
+		return n - catchUp/2
+	}
+	return 0
+}
 
 // Rollback reports the earliest tick that ran with a prediction proved
 // wrong (engine.Session).
@@ -288,6 +307,9 @@ func (s *Session) sendInput(p *peer, now time.Time) {
 	w.uvarint(uint64(p.sumTo))
 	final := s.q.final()
 	first := p.sumAck + 1
+	for first <= final && first <= s.q.simulated-ringTicks { // no longer kept (a spectator that joined late)
+		first = s.q.simulated - ringTicks + 1
+	}
 	n := int64(0)
 	for first+n <= final && n < maxSums {
 		if _, ok := s.q.sum(first + n); !ok {
@@ -308,8 +330,8 @@ func (s *Session) sendInput(p *peer, now time.Time) {
 		if !s.sends(p, q) || p.ack[q] >= s.q.conf[q] || len(w.b) > MaxPacket-blockSpace {
 			continue
 		}
-		if s.q.conf[q]-p.ack[q] >= ringTicks/2 { // it fell too far behind: what it lacks is gone
-			continue
+		if s.q.conf[q]-p.ack[q] >= ringTicks/2 && (s.hist == nil || p.ack[q] >= s.hist.last[q]) {
+			continue // it fell too far behind: what it lacks is gone
 		}
 		blocks++
 		p.sentTo[q] = s.appendBlock(p, q)
@@ -319,31 +341,49 @@ func (s *Session) sendInput(p *peer, now time.Time) {
 }
 
 // appendBlock appends the run of player q's inputs p lacks, as many as
-// fit in the packet, and returns the last tick it holds.
+// fit in the packet and as far as p can keep them (a spectator that joined
+// late simulates them first), and returns the last tick it holds. The
+// inputs come from the queue's ring or, older, from the host's history.
 func (s *Session) appendBlock(p *peer, q int) int64 {
 	w := &s.w
-	first, last := p.ack[q]+1, s.q.conf[q]
+	first, last := p.ack[q]+1, min(s.q.conf[q], p.tick+ringTicks/2)
 	w.u8(uint8(q))
 	w.uvarint(uint64(first))
 	countAt := len(w.b)
 	w.u8(0) // the count, a one-byte uvarint: at most 127 ticks a block
 	var prev input.State
-	if first > 1 {
-		prev = s.q.in[q][(first-1)%ringTicks]
-		prev.ClearEdges()
-	}
 	count := 0
-	for t := first; t <= last && count < 127; t++ {
-		in := &s.q.in[q][t%ringTicks]
+	add := func(t int64, in *input.State) bool {
+		if t > last || count >= 127 {
+			return false
+		}
 		start := len(w.b)
 		w.b = inputlog.AppendEntry(w.b, 1, &prev, in)
 		if len(w.b) > MaxPacket-crcSize {
 			w.b = w.b[:start]
-			break
+			return false
 		}
 		prev = *in
 		prev.ClearEdges()
 		count++
+		return true
+	}
+	if !s.q.known(q, first-1) && first > 1 && s.hist != nil {
+		s.hist.read(q, first-1, func(t int64, in *input.State) bool {
+			if t < first {
+				prev = *in
+				prev.ClearEdges()
+				return true
+			}
+			return add(t, in)
+		})
+	} else {
+		if first > 1 {
+			prev = s.q.input(q, first-1)
+			prev.ClearEdges()
+		}
+		for t := first; add(t, &s.q.in[q][t%ringTicks]); t++ {
+		}
 	}
 	w.b[countAt] = uint8(count)
 	return first + int64(count) - 1
@@ -553,10 +593,18 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 		q, t := s.decoded.player[i], s.decoded.tick[i]
 		s.q.add(q, t, &s.decoded.in[i])
 	}
+	if s.hist != nil {
+		s.hist.keep(&s.q)
+	}
 	for q := range s.players {
 		p.ack[q] = max(p.ack[q], min(ack[q], s.q.conf[q]))
 	}
 	p.sumAck = max(p.sumAck, min(sumTo, s.q.final()))
+	if s.local < 0 && first > p.sumTo+1 && n > 0 {
+		// A spectator that joined late: the host no longer keeps the
+		// checksums before first, which it cannot compare.
+		p.sumTo = first - 1
+	}
 	for i := range n {
 		t := first + int64(i)
 		if t == p.sumTo+1 {
@@ -613,6 +661,20 @@ func (s *Session) compare(p *peer) {
 	}
 }
 
+// acked sums what the peers still playing acknowledge of every player's
+// input: it grows while they take what they lack.
+func (s *Session) acked() int64 {
+	var n int64
+	for _, p := range s.peers {
+		if p.gone == "" {
+			for q := range s.players {
+				n += p.ack[q]
+			}
+		}
+	}
+	return n
+}
+
 // Quit says that the local player quit (a closed window, Ctrl-C): Close
 // tells the others so, at once, rather than that the run ended.
 func (s *Session) Quit() { s.quit = true }
@@ -627,9 +689,11 @@ func (s *Session) Fail(err error) {
 
 // Close ends the session: it goes on sending the peers what they lack of
 // this machine's inputs (so that a run that ended first lets the others
-// end too), for Config.Timeout at most, then says goodbye and closes the
-// socket. A session that failed says why. It returns the session's error;
-// a second call returns it again and does nothing.
+// end too) as long as they take it, and Config.Timeout past the last they
+// took, then says goodbye and closes the socket. The goodbye says why:
+// the run ended, the player quit (Quit), or the run failed (Fail, or the
+// session's own error), and then it is sent at once. It returns the
+// session's error; a second call returns it again and does nothing.
 func (s *Session) Close() error {
 	if s.closed {
 		return s.closeErr
@@ -644,14 +708,20 @@ func (s *Session) close() error {
 		return s.conn.Close()
 	}
 	s.finishing = true
-	deadline := time.Now().Add(s.timeout)
+	deadline, acked := time.Now().Add(s.timeout), int64(-1)
 	if s.quit || s.failed != nil || s.err != nil {
 		deadline = time.Now() // the others cannot finish without this run: they are told at once
+		acked = math.MaxInt64
 	}
 	for time.Now().Before(deadline) {
 		now := time.Now()
 		s.drain(now)
 		done := true
+		if a := s.acked(); a > acked {
+			// The others are taking what they lack (a spectator that joined
+			// late may lack minutes): the wait follows their progress.
+			acked, deadline = a, now.Add(s.timeout)
+		}
 		for _, p := range s.peers {
 			if p.gone == "" && now.Sub(p.heard) > s.timeout {
 				s.leave(p, silence(s.timeout), 0)

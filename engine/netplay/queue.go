@@ -47,6 +47,9 @@ func (q *queue) reset(n int, delay int64) {
 // known reports whether player p's input of tick t has arrived.
 func (q *queue) known(p int, t int64) bool { return t > 0 && q.at[p][t%ringTicks] == t }
 
+// input returns player p's input of tick t, which must be known.
+func (q *queue) input(p int, t int64) input.State { return q.in[p][t%ringTicks] }
+
 // confirmed is the last tick up to which every player's input is known.
 func (q *queue) confirmed() int64 {
 	c := int64(math.MaxInt64)
@@ -67,9 +70,12 @@ func (q *queue) final() int64 {
 }
 
 // inWindow reports whether player p's input of tick t can be kept: not
-// so far ahead that its slot still holds a tick that is needed.
+// so far ahead that its slot still holds a tick that is needed, by the
+// inputs confirmed or by the ticks simulated (a spectator that joined late
+// is sent the inputs from the first tick, and simulates them as fast as
+// it can: the inputs it has not simulated yet must stay).
 func (q *queue) inWindow(p int, t int64) bool {
-	return t > 0 && t <= q.conf[p]+ringTicks/2
+	return t > 0 && t <= q.conf[p]+ringTicks/2 && t <= q.simulated+ringTicks/2
 }
 
 // add keeps player p's input of tick t, which must be in the window. It
