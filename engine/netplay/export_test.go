@@ -64,3 +64,48 @@ func (s *Session) Dropped(reason string) int64 {
 	}
 	panic("no drop reason " + reason)
 }
+
+// A Writer forges packets with the package's own writer, for tests that
+// play a hostile peer: its CRC is right, whatever its payload says.
+type Writer struct{ w writer }
+
+// kinds names the packet kinds, as tests give them.
+var kinds = map[string]kind{"hello": kindHello, "welcome": kindWelcome, "refuse": kindRefuse, "start": kindStart,
+	"input": kindInput, "bye": kindBye, "report": kindReport}
+
+// Begin begins a packet of the kind named.
+func (w *Writer) Begin(k string, session, seq uint32) {
+	kd, ok := kinds[k]
+	if !ok {
+		panic("no packet kind " + k)
+	}
+	w.w.begin(kd, session, seq)
+}
+
+func (w *Writer) U8(v uint8)       { w.w.u8(v) }
+func (w *Writer) U16(v uint16)     { w.w.u16(v) }
+func (w *Writer) U32(v uint32)     { w.w.u32(v) }
+func (w *Writer) U64(v uint64)     { w.w.u64(v) }
+func (w *Writer) Uvarint(v uint64) { w.w.uvarint(v) }
+func (w *Writer) Varint(v int64)   { w.w.varint(v) }
+func (w *Writer) Str(s string)     { w.w.str(s) }
+func (w *Writer) Raw(b []byte)     { w.w.b = append(w.w.b, b...) }
+
+// End seals the packet and returns a copy of it.
+func (w *Writer) End() []byte { return bytes.Clone(w.w.end()) }
+
+// Header returns a datagram's kind and session number, as a receiver
+// reads them; false for one it drops before its payload (too long, of
+// another protocol, damaged).
+func Header(b []byte) (kind string, session uint32, ok bool) {
+	h, _, _, ok := parseHeader(b)
+	if !ok {
+		return "", 0, false
+	}
+	for name, k := range kinds {
+		if k == h.kind {
+			return name, h.session, true
+		}
+	}
+	return "unknown", h.session, true
+}

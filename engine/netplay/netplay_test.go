@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -139,6 +140,12 @@ type setup struct {
 	started    func(host *netplay.Session)
 	timeout    time.Duration // a silent peer's (0: the default)
 	spectators int           // joining before the players
+	// lobby, if set, is told the lobby's address once it waits for
+	// joiners, before anyone joins.
+	lobby func(addr net.Addr)
+	// joinAt, if set, returns the address the others join instead of the
+	// lobby's (a relay in front of it).
+	joinAt func(lobby net.Addr) string
 }
 
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
@@ -153,6 +160,17 @@ func play(t *testing.T, su setup) []*peerRun {
 	lobby, err := netplay.Listen(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	lobbyDone := make(chan struct{})
+	go func() {
+		if su.lobby != nil {
+			su.lobby(lobby.Addr())
+		}
+		close(lobbyDone)
+	}()
+	joinAt := lobby.Addr().String()
+	if su.joinAt != nil {
+		joinAt = su.joinAt(lobby.Addr())
 	}
 	runs := make([]*peerRun, su.players+su.spectators)
 	var wg sync.WaitGroup
@@ -170,7 +188,8 @@ func play(t *testing.T, su setup) []*peerRun {
 				}
 			} else {
 				c := cfg
-				c.Addr = lobby.Addr().String()
+				c.Addr = joinAt
+				<-lobbyDone
 				if i < su.players {
 					time.Sleep(time.Duration(su.spectators) * 100 * time.Millisecond) // the spectators first
 					s, r.err = netplay.Join(ctx, c)
