@@ -429,8 +429,9 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 	acks := int(r.U8())
 	// Every count is checked against its limit and the bytes left before
 	// anything is read or kept by it: an ack takes 2 bytes at least, a
-	// checksum 8, a block 3 and an entry of it 2.
-	if r.Bad || acks > s.players || acks*2 > r.Left() ||
+	// checksum 8, a block 3 and an entry of it 2. The advantage is a
+	// difference of two ticks (Hold subtracts it from another).
+	if r.Bad || acks > s.players || acks*2 > r.Left() || adv < -math.MaxInt64/2 || adv > math.MaxInt64/2 ||
 		from != uint8(p.player) && !(p.player < 0 && from == spectator) {
 		s.stats.Dropped[dropMalformed]++
 		return false

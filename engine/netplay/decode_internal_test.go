@@ -1,0 +1,158 @@
+package netplay
+
+import (
+	"math"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// discard is a socket that writes nowhere: a bare session's answers go
+// into it.
+type discard struct{ net.PacketConn }
+
+func (discard) WriteTo(b []byte, _ net.Addr) (int, error) { return len(b), nil }
+
+// bare returns the host of a 2-player session with player 2 as its peer,
+// as it stands after the start, with no socket: packets reach it through
+// take.
+func bare() (*Session, *peer) {
+	from := netip.MustParseAddrPort("127.0.0.1:4000")
+	s := &Session{host: true, local: 0, players: 2, id: 7, delay: 2, maxPred: 8, timeout: time.Second,
+		start: time.Now(), conn: discard{}}
+	p := &peer{addr: from, udpAddr: net.UDPAddrFromAddrPort(from), player: 1, heard: time.Now(), started: true}
+	s.peers = []*peer{p}
+	s.q.reset(2, 2)
+	return s, p
+}
+
+// packet returns a packet of kind k to the bare session, its payload
+// written by payload.
+func packet(k kind, seq uint32, payload func(w *writer)) []byte {
+	var w writer
+	w.begin(k, 7, seq)
+	payload(&w)
+	return append([]byte(nil), w.end()...)
+}
+
+// deliver hands s the datagram b from p and returns how many packets s
+// dropped as malformed in all.
+func deliver(s *Session, p *peer, b []byte) int64 {
+	d := &datagram{n: len(b), from: p.addr}
+	copy(d.b[:], b)
+	s.take(d, time.Now())
+	return s.stats.Dropped[dropMalformed]
+}
+
+// inputHead writes the fields of player 2's input packet up to its acks:
+// its tick 5, advantage adv, no echo.
+func inputHead(w *writer, adv int64) {
+	w.u8(1)
+	w.uvarint(5)
+	w.varint(adv)
+	w.u32(0)
+	w.u32(0)
+	w.u16(0)
+}
+
+// An input packet whose counts claim more than the packet holds, or more
+// than a packet may carry, is dropped as malformed before anything is
+// read or kept by them, and changes nothing; one that claims none of them
+// is taken.
+func TestInputCountsChecked(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		payload func(w *writer)
+	}{
+		{"200 checksums (a packet carries 24)", func(w *writer) {
+			inputHead(w, 0)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(1)
+			w.u8(200)
+			w.u8(0)
+		}},
+		{"24 checksums in 3 bytes", func(w *writer) {
+			inputHead(w, 0)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(1)
+			w.u8(24)
+			w.b = append(w.b, 1, 2, 3)
+		}},
+		{"2 acks in no bytes", func(w *writer) {
+			inputHead(w, 0)
+			w.u8(2)
+		}},
+		{"255 blocks in 3 bytes", func(w *writer) {
+			inputHead(w, 0)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(0)
+			w.u8(0)
+			w.u8(255)
+			w.b = append(w.b, 1, 3, 0)
+		}},
+		{"a block of 2^63+1 entries", func(w *writer) { // an int of it is negative
+			inputHead(w, 0)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(0)
+			w.u8(0)
+			w.u8(1)
+			w.u8(1)
+			w.uvarint(3)
+			w.uvarint(1<<63 + 1)
+		}},
+		{"a block of 100 entries in 4 bytes", func(w *writer) {
+			inputHead(w, 0)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(0)
+			w.u8(0)
+			w.u8(1)
+			w.u8(1)
+			w.uvarint(3)
+			w.uvarint(100)
+			w.b = append(w.b, 1, 0, 1, 0)
+		}},
+		{"an advantage of MaxInt64", func(w *writer) {
+			inputHead(w, math.MaxInt64)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(0)
+			w.u8(0)
+			w.u8(0)
+		}},
+		{"an advantage of MinInt64", func(w *writer) {
+			inputHead(w, math.MinInt64)
+			w.u8(0)
+			w.uvarint(0)
+			w.uvarint(0)
+			w.u8(0)
+			w.u8(0)
+		}},
+	} {
+		s, p := bare()
+		if got := deliver(s, p, packet(kindInput, 1, c.payload)); got != 1 {
+			t.Errorf("%s: %d dropped as malformed, want 1", c.name, got)
+		}
+		if p.seq != 0 || p.tick != 0 || p.adv != 0 || s.q.conf[1] != 2 || s.Hold() {
+			t.Errorf("%s: it changed the session: seq %d, tick %d, advantage %d, confirmed %d, hold %v",
+				c.name, p.seq, p.tick, p.adv, s.q.conf[1], s.Hold())
+		}
+	}
+	s, p := bare()
+	good := packet(kindInput, 1, func(w *writer) {
+		inputHead(w, -3)
+		w.u8(0)
+		w.uvarint(0)
+		w.uvarint(0)
+		w.u8(0)
+		w.u8(0)
+	})
+	if got := deliver(s, p, good); got != 0 || p.seq != 1 || p.tick != 5 || p.adv != -3 {
+		t.Errorf("a good packet: %d dropped, seq %d, tick %d, advantage %d", got, p.seq, p.tick, p.adv)
+	}
+}
