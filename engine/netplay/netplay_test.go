@@ -183,6 +183,7 @@ func play(t *testing.T, su setup) []*peerRun {
 			var s *netplay.Session
 			if i == 0 {
 				s, r.err = lobby.Wait(ctx)
+				<-lobbyDone // long done (the others joined after it): what the hook set is seen
 				if r.err == nil && su.started != nil {
 					su.started(s)
 				}
