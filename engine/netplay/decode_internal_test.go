@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
 // discard is a socket that writes nowhere: a bare session's answers go
@@ -154,5 +156,106 @@ func TestInputCountsChecked(t *testing.T) {
 	})
 	if got := deliver(s, p, good); got != 0 || p.seq != 1 || p.tick != 5 || p.adv != -3 {
 		t.Errorf("a good packet: %d dropped, seq %d, tick %d, advantage %d", got, p.seq, p.tick, p.adv)
+	}
+}
+
+// hello writes the payload of a player's hello of game "arena" version
+// "1", with settings written by settings.
+func hello(settings func(w *writer)) func(w *writer) {
+	return func(w *writer) {
+		w.u64(0) // nonce
+		w.u8(rolePlayer)
+		w.str("arena")
+		w.str("1")
+		w.u8(0)
+		w.u64(0)
+		settings(w)
+	}
+}
+
+// Settings (a hello's, a welcome's) are read as written: a count the
+// bytes left can hold, names in order, none twice. Others are malformed:
+// a hello is dropped, a welcome refused.
+func TestSettingsChecked(t *testing.T) {
+	pairs := func(kv ...string) func(w *writer) {
+		return func(w *writer) {
+			w.uvarint(uint64(len(kv) / 2))
+			for _, s := range kv {
+				w.str(s)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		settings func(w *writer)
+		good     bool
+	}{
+		{"none", pairs(), true},
+		{"two in order", pairs("a", "1", "b", "2"), true},
+		{"one named twice", pairs("bodies", "60", "bodies", "40"), false},
+		{"out of order", pairs("b", "2", "a", "1"), false},
+		{"1000 in 4 bytes", func(w *writer) { w.uvarint(1000); w.b = append(w.b, 1, 'a', 1, 'b') }, false},
+		{"a value of 300 bytes", func(w *writer) { w.uvarint(1); w.str("a"); w.uvarint(300); w.b = append(w.b, make([]byte, 300)...) }, false},
+	} {
+		s, p := bare()
+		got := deliver(s, p, packet(kindHello, 0, hello(c.settings)))
+		if want := map[bool]int64{true: 0, false: 1}[c.good]; got != want {
+			t.Errorf("a hello's settings, %s: %d dropped as malformed, want %d", c.name, got, want)
+		}
+		var w writer
+		w.u8(1)
+		w.u8(2)
+		w.u8(2)
+		w.u8(8)
+		w.u64(5)
+		c.settings(&w)
+		j := &Session{}
+		err := j.takeWelcome(&reader{wirebytes.Reader{B: w.b}}, 9)
+		if (err == nil) != c.good {
+			t.Errorf("a welcome's settings, %s: %v", c.name, err)
+		}
+	}
+}
+
+// A welcome of session 0 (a hello's number) makes no sense.
+func TestWelcomeOfSessionZero(t *testing.T) {
+	var w writer
+	w.u8(1)
+	w.u8(2)
+	w.u8(2)
+	w.u8(8)
+	w.u64(5)
+	w.uvarint(0)
+	if err := (&Session{}).takeWelcome(&reader{wirebytes.Reader{B: w.b}}, 0); err == nil {
+		t.Error("a welcome of session 0 was taken")
+	}
+	if err := (&Session{}).takeWelcome(&reader{wirebytes.Reader{B: w.b}}, 9); err != nil {
+		t.Errorf("a good welcome: %v", err)
+	}
+}
+
+// A peer's text is shown (in a PeerError, in the log) with no control
+// character: a bye's message that would clear a terminal and retitle its
+// window arrives as text.
+func TestPeerTextPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"its state differs":               "its state differs",
+		"line one\nline two\ttab":         "line one line two tab",
+		"\x1b[2J\x1b]0;owned\x07":         "\uFFFD[2J\uFFFD]0;owned\uFFFD",
+		"bad \xff byte, \u202eright-left": "bad \uFFFD byte, \uFFFDright-left",
+		"ünïcødé":                         "ünïcødé",
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	s, p := bare()
+	deliver(s, p, packet(kindBye, 1, func(w *writer) {
+		w.u8(byeFailed)
+		w.uvarint(9)
+		w.text("\x1b[2Jdesync", maxMessage)
+	}))
+	if p.gone != "its run failed: \uFFFD[2Jdesync" {
+		t.Errorf("the peer left saying %q", p.gone)
 	}
 }

@@ -1,7 +1,10 @@
 package netplay_test
 
 import (
+	"context"
+	"encoding/binary"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,5 +139,47 @@ func TestTooManyChecksumsDropped(t *testing.T) {
 	if dropped != 1 || runs[0].session.Dropped("malformed") != 1 {
 		t.Errorf("the host dropped %d packets as malformed by tick 90 (%d in all), want the forged one", dropped,
 			runs[0].session.Dropped("malformed"))
+	}
+}
+
+// A joiner drops a refusal that is malformed (a byte after its reason)
+// and counts it, rather than taking it as the host's word; a refusal's
+// reason is shown with no control character. The host here is forged, on
+// 127.0.0.1.
+func TestJoinerChecksRefusals(t *testing.T) {
+	host, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	go func() {
+		buf := make([]byte, 2048)
+		for sent := 0; sent < 2; {
+			n, from, err := host.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			if kind, _, ok := netplay.Header(buf[:n]); !ok || kind != "hello" {
+				continue
+			}
+			nonce := binary.LittleEndian.Uint64(buf[14:])
+			var w netplay.Writer
+			w.Begin("refuse", 0, 0)
+			w.U64(nonce)
+			if sent == 0 {
+				w.Str("a reason, then a byte more")
+				w.U8(0)
+			} else {
+				w.Str("\x1b]0;owned\x07\x1b[2Jgo away")
+			}
+			host.WriteToUDP(w.End(), from)
+			sent++
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = netplay.Join(ctx, netplay.Config{Addr: host.LocalAddr().String(), Game: "arena", Version: "1", Timeout: 5 * time.Second})
+	if err == nil || !strings.HasSuffix(err.Error(), "refused to let us join: \uFFFD]0;owned\uFFFD\uFFFD[2Jgo away") {
+		t.Errorf("got %v, want the second refusal, shown without its control characters", err)
 	}
 }

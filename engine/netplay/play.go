@@ -360,7 +360,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 			return
 		}
 		p.heard = now
-		s.leave(p, byeText(why, last, msg, p.player < 0), last)
+		s.leave(p, byeText(why, last, printable(msg), p.player < 0), last)
 		return
 	default:
 		s.stats.Dropped[dropMalformed]++
