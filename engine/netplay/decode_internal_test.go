@@ -1,12 +1,15 @@
 package netplay
 
 import (
+	"bytes"
+	"compress/gzip"
 	"math"
 	"net"
 	"net/netip"
 	"testing"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
@@ -257,5 +260,129 @@ func TestPeerTextPrintable(t *testing.T) {
 	}))
 	if p.gone != "its run failed: \uFFFD[2Jdesync" {
 		t.Errorf("the peer left saying %q", p.gone)
+	}
+}
+
+// desynced returns a bare host that found a desync after tick 50 with its
+// peer, and has its own report ready to send.
+func desynced() (*Session, *peer) {
+	s, p := bare()
+	s.desync = &DesyncError{Tick: 50}
+	s.exchange.peer = p
+	s.Report(&engine.DesyncReport{Tick: 50, Scene: 1, SceneName: "Arena", SceneTick: 50, Simulated: true,
+		Dump: bytes.Repeat([]byte("x = 1\n"), 10)})
+	return s, p
+}
+
+// reportPacket writes a report packet: of the desync after tick 50, piece
+// i of n of a report of size bytes, acknowledging ack pieces, carrying data.
+func reportPacket(n, i, ack int, size uint64, data []byte) []byte {
+	return packet(kindReport, 1, func(w *writer) {
+		w.uvarint(50)
+		w.u16(uint16(n))
+		w.u16(uint16(i))
+		w.u16(uint16(ack))
+		w.uvarint(size)
+		w.b = append(w.b, data...)
+	})
+}
+
+// A piece of a desync report is taken only when it is what its header
+// says: an acknowledgement carries no piece; a piece is the size its index
+// and the report's size make it; every piece of one report says the same
+// size. One that is not is dropped as malformed and changes nothing, not
+// even what the peer acknowledged.
+func TestReportPiecesChecked(t *testing.T) {
+	report := encodeReport(&engine.DesyncReport{Tick: 50, Scene: 1, SceneName: "Arena", SceneTick: 50, Simulated: true,
+		Parts: []engine.StatePart{{Name: "Body", Sum: 3}}, Dump: []byte("x = 2\n")})
+	size := uint64(len(report))
+	for _, c := range []struct {
+		name   string
+		before []byte // a good piece taken first
+		bad    []byte
+	}{
+		{"an acknowledgement with bytes after it", nil, reportPacket(0, 0, 1, size, []byte("junk"))},
+		{"an acknowledgement of piece 3", nil, reportPacket(0, 3, 1, size, nil)},
+		{"a piece cut short", nil, reportPacket(1, 0, 1, size, report[:len(report)-1])},
+		{"a piece with a byte more", nil, reportPacket(1, 0, 1, size, append(bytes.Clone(report), 0))},
+		{"piece 2 of 1", nil, reportPacket(1, 2, 1, size, report)},
+		{"a report of 5 MiB", nil, reportPacket(4615, 0, 1, 5<<20, report)},
+		{"a piece of another size than the first's", reportPacket(2, 0, 0, reportPiece+10, make([]byte, reportPiece)),
+			reportPacket(2, 1, 1, reportPiece+11, make([]byte, 11))},
+	} {
+		s, p := desynced()
+		if c.before != nil && deliver(s, p, c.before) != 0 {
+			t.Fatalf("%s: the first piece was dropped", c.name)
+		}
+		got := deliver(s, p, c.bad)
+		if got != 1 || s.exchange.acked != 0 || s.exchange.report != nil {
+			t.Errorf("%s: %d dropped as malformed, acknowledged %d, report %v", c.name, got, s.exchange.acked, s.exchange.report)
+		}
+	}
+	s, p := desynced()
+	if got := deliver(s, p, reportPacket(1, 0, 1, size, report)); got != 0 || s.exchange.acked != 1 ||
+		s.exchange.report == nil || len(s.exchange.report.Parts) != 1 || string(s.exchange.report.Dump) != "x = 2\n" {
+		t.Errorf("a good report: %d dropped, acknowledged %d, report %+v", got, s.exchange.acked, s.exchange.report)
+	}
+}
+
+// A report whose counts claim more than its bytes, whose scene or
+// simulated flag means nothing, is an error; its names are made printable.
+func TestDecodeReportChecked(t *testing.T) {
+	head := func(scene uint64, simulated uint8) *writer {
+		w := &writer{}
+		w.uvarint(50)
+		w.uvarint(scene)
+		w.str("Arena\x1b[2J")
+		w.uvarint(50)
+		w.u8(simulated)
+		w.u64(7)
+		return w
+	}
+	var z bytes.Buffer
+	gzip.NewWriter(&z).Close()
+	tail := func(w *writer) []byte {
+		w.uvarint(uint64(z.Len()))
+		w.b = append(w.b, z.Bytes()...)
+		return w.b
+	}
+	good := head(1, 1)
+	good.uvarint(1)
+	good.str("physics")
+	good.uvarint(50)
+	good.str("move\x07")
+	good.u32(9)
+	good.uvarint(0)
+	rep, err := decodeReport(tail(good))
+	if err != nil || rep.SceneName != "Arena\uFFFD[2J" || len(rep.Systems) != 1 || rep.Systems[0].System != "move\uFFFD" {
+		t.Fatalf("a good report: %+v, %v", rep, err)
+	}
+	for name, b := range map[string][]byte{
+		"scene 2^40":  func() []byte { w := head(1<<40, 1); w.uvarint(0); w.uvarint(0); return tail(w) }(),
+		"simulated 2": func() []byte { w := head(1, 2); w.uvarint(0); w.uvarint(0); return tail(w) }(),
+		"a million systems": func() []byte {
+			w := head(1, 1)
+			w.uvarint(1e6)
+			w.b = append(w.b, make([]byte, 40)...)
+			return w.b
+		}(),
+		"a million parts": func() []byte {
+			w := head(1, 1)
+			w.uvarint(0)
+			w.uvarint(1e6)
+			w.b = append(w.b, make([]byte, 40)...)
+			return w.b
+		}(),
+		"a world longer than the report": func() []byte {
+			w := head(1, 1)
+			w.uvarint(0)
+			w.uvarint(0)
+			w.uvarint(1 << 62)
+			return w.b
+		}(),
+	} {
+		if rep, err := decodeReport(b); err == nil {
+			t.Errorf("%s: %+v", name, rep)
+		}
 	}
 }
