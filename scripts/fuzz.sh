@@ -22,6 +22,8 @@ targets=(
   ./engine FuzzParseSave
   ./engine FuzzConfig
   ./engine/netplay FuzzTake
+  ./engine/netplay FuzzReport
+  ./engine/netplay FuzzJoinAnswers
   ./engine/online/wire FuzzDecodeInput
   ./engine/online/client FuzzDecodeMatchData
   ./assets FuzzDecodeAtlas

@@ -4,51 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"math"
-	"net"
-	"net/netip"
 	"testing"
-	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
-
-// discard is a socket that writes nowhere: a bare session's answers go
-// into it.
-type discard struct{ net.PacketConn }
-
-func (discard) WriteTo(b []byte, _ net.Addr) (int, error) { return len(b), nil }
-
-// bare returns the host of a 2-player session with player 2 as its peer,
-// as it stands after the start, with no socket: packets reach it through
-// take.
-func bare() (*Session, *peer) {
-	from := netip.MustParseAddrPort("127.0.0.1:4000")
-	s := &Session{host: true, local: 0, players: 2, id: 7, delay: 2, maxPred: 8, timeout: time.Second,
-		start: time.Now(), conn: discard{}}
-	p := &peer{addr: from, udpAddr: net.UDPAddrFromAddrPort(from), player: 1, heard: time.Now(), started: true}
-	s.peers = []*peer{p}
-	s.q.reset(2, 2)
-	return s, p
-}
-
-// packet returns a packet of kind k to the bare session, its payload
-// written by payload.
-func packet(k kind, seq uint32, payload func(w *writer)) []byte {
-	var w writer
-	w.begin(k, 7, seq)
-	payload(&w)
-	return append([]byte(nil), w.end()...)
-}
-
-// deliver hands s the datagram b from p and returns how many packets s
-// dropped as malformed in all.
-func deliver(s *Session, p *peer, b []byte) int64 {
-	d := &datagram{n: len(b), from: p.addr}
-	copy(d.b[:], b)
-	s.take(d, time.Now())
-	return s.stats.Dropped[dropMalformed]
-}
 
 // inputHead writes the fields of player 2's input packet up to its acks:
 // its tick 5, advantage adv, no echo.

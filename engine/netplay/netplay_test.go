@@ -151,7 +151,7 @@ type setup struct {
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
 // headless in a goroutine of its own (in real time, or as fast as it
 // runs), through the link when there is one.
-func play(t *testing.T, su setup) []*peerRun {
+func play(t testing.TB, su setup) []*peerRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -161,6 +161,10 @@ func play(t *testing.T, su setup) []*peerRun {
 	if err != nil {
 		t.Fatal(err)
 	}
+	joinAt := lobby.Addr().String()
+	if su.joinAt != nil {
+		joinAt = su.joinAt(lobby.Addr())
+	}
 	lobbyDone := make(chan struct{})
 	go func() {
 		if su.lobby != nil {
@@ -168,10 +172,6 @@ func play(t *testing.T, su setup) []*peerRun {
 		}
 		close(lobbyDone)
 	}()
-	joinAt := lobby.Addr().String()
-	if su.joinAt != nil {
-		joinAt = su.joinAt(lobby.Addr())
-	}
 	runs := make([]*peerRun, su.players+su.spectators)
 	var wg sync.WaitGroup
 	for i := range runs {
@@ -227,7 +227,7 @@ func play(t *testing.T, su setup) []*peerRun {
 }
 
 // testLog writes a session's log lines to the test's log.
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (l testLog) Write(b []byte) (int, error) {
 	l.t.Log(strings.TrimSuffix(string(b), "\n"))
