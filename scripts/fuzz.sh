@@ -25,6 +25,7 @@ targets=(
   ./engine/netplay FuzzReport
   ./engine/netplay FuzzJoinAnswers
   ./engine/online/wire FuzzDecodeInput
+  ./engine/online/wire FuzzDecodeTick
   ./engine/online/client FuzzDecodeMatchData
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex
