@@ -360,7 +360,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 			return
 		}
 		p.heard = now
-		s.leave(p, byeText(why, last, printable(msg), p.player < 0), last)
+		s.leave(p, byeText(why, last, msg, p.player < 0), last)
 		return
 	default:
 		s.stats.Dropped[dropMalformed]++
@@ -373,7 +373,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 }
 
 // byeText says why a peer left, from its bye: a spectator's has no tick
-// of its own input.
+// of its own input. The peer's message is shown printable (printable).
 func byeText(why uint8, last int64, msg string, spectator bool) string {
 	switch {
 	case why == byeFinished && spectator:
@@ -383,7 +383,7 @@ func byeText(why uint8, last int64, msg string, spectator bool) string {
 	case why == byeQuit:
 		return "it quit"
 	}
-	return "its run failed: " + msg
+	return "its run failed: " + printable(msg)
 }
 
 // peerAt returns the peer a datagram came from, nil for a stranger.
