@@ -5,11 +5,16 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,8 +137,8 @@ var captured struct {
 // players' games differ after tick 120, so that they find a desync and
 // exchange their reports (each with its systems, its parts and a world
 // of some 4 kB: in several pieces); each says goodbye. They seed the
-// fuzz targets, so that the fuzzer starts from what a peer sends, with
-// every kind and every field in it.
+// fuzz targets (TestWriteCorpus writes them), so that the fuzzer starts
+// from what a peer sends, with every kind and every field in it.
 func capture(tb testing.TB) []datagram {
 	captured.once.Do(func() {
 		var tp *tap
@@ -247,6 +252,113 @@ func TestCapture(t *testing.T) {
 	if reports != 2 {
 		t.Errorf("%d reports arrived whole, want the two players'", reports)
 	}
+}
+
+var update = flag.Bool("update", false, "write the fuzz targets' seed corpora, testdata/fuzz/Fuzz{Take,Report,JoinAnswers}/, from a real session (capture)")
+
+// seeds returns the seed corpus of each fuzz target, by file name, from
+// the datagrams of a real session: FuzzTake's every datagram but most
+// input packets (every eighth, and the longest: the most input),
+// FuzzReport's the report runs and each piece alone, FuzzJoinAnswers's
+// the welcomes and the refusal.
+func seeds(packets []datagram) map[string]map[string][]byte {
+	corpora := map[string]map[string][]byte{"FuzzTake": {}, "FuzzReport": {}, "FuzzJoinAnswers": {}}
+	n := map[string]int{}
+	var longest []byte
+	for _, d := range packets {
+		k, _, _ := netplay.Header(d.b)
+		n[k]++
+		if k == "input" && len(d.b) > len(longest) {
+			longest = d.b
+		}
+		if k != "input" || n[k]%8 == 0 {
+			corpora["FuzzTake"][fmt.Sprintf("%s-%03d", k, n[k])] = d.b
+		}
+		switch k {
+		case "report":
+			corpora["FuzzReport"][fmt.Sprintf("piece-%03d", n[k])] = frame([][]byte{d.b})
+		case "welcome", "refuse":
+			corpora["FuzzJoinAnswers"][fmt.Sprintf("%s-%03d", k, n[k])] = d.b
+		}
+	}
+	corpora["FuzzTake"]["input-longest"] = longest
+	for i, run := range reportRuns(packets) {
+		corpora["FuzzReport"][fmt.Sprintf("run-%d", i+1)] = run
+	}
+	return corpora
+}
+
+// TestWriteCorpus writes the fuzz targets' seed corpora from a real
+// session with -update:
+//
+//	go test ./engine/netplay/ -run TestWriteCorpus -update
+//
+// (after a change to the protocol: the seeds are what this build sends).
+// Without it, it checks the corpora written: every kind of datagram there,
+// each of this protocol's version, with a right CRC.
+func TestWriteCorpus(t *testing.T) {
+	if *update {
+		for target, corpus := range seeds(capture(t)) {
+			dir := filepath.Join("testdata", "fuzz", target)
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range corpus {
+				if err := os.WriteFile(filepath.Join(dir, name), fmt.Appendf(nil, "go test fuzz v1\n[]byte(%q)\n", b), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("%s: %d seeds", dir, len(corpus))
+		}
+	}
+	kinds := map[string]int{}
+	for _, target := range []string{"FuzzTake", "FuzzReport", "FuzzJoinAnswers"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
+		if len(files) == 0 {
+			t.Fatalf("no seeds for %s: write them with go test ./engine/netplay/ -run TestWriteCorpus -update", target)
+		}
+		for _, file := range files {
+			b := readSeed(t, file)
+			if target == "FuzzReport" {
+				if packets := unframe(b); len(packets) > 0 {
+					b = packets[0]
+				}
+			}
+			k, _, ok := netplay.Header(b)
+			if !ok {
+				t.Fatalf("%s is no datagram of this protocol (its version or its CRC): write the seeds again with -update", file)
+			}
+			kinds[target+" "+k]++
+		}
+	}
+	for _, want := range []string{"FuzzTake hello", "FuzzTake welcome", "FuzzTake refuse", "FuzzTake start", "FuzzTake input",
+		"FuzzTake report", "FuzzTake bye", "FuzzReport report", "FuzzJoinAnswers welcome", "FuzzJoinAnswers refuse"} {
+		if kinds[want] == 0 {
+			t.Errorf("no seed of %s (%v): write them with -update", want, kinds)
+		}
+	}
+}
+
+// readSeed returns the bytes of a seed file of Go's corpus format that
+// holds one []byte.
+func readSeed(t *testing.T, file string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "go test fuzz v1\n[]byte(")
+	if !ok || !strings.HasSuffix(lit, ")") {
+		t.Fatalf("%s: not a corpus file of one []byte", file)
+	}
+	s, err := strconv.Unquote(strings.TrimSuffix(lit, ")"))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return []byte(s)
 }
 
 // probed is the drifting arena (see drifting) as a scene that tells the

@@ -18,13 +18,12 @@ import (
 // their CRC made right (so that changes reach the payload's parser), each
 // with every sequence number taken as new: each must take it in or drop
 // it and count it, never panic, and never take back an input it
-// confirmed. It starts from every datagram of a real session (capture):
-// hellos, welcomes, a refusal, starts, input packets with inputs,
-// acknowledgements and checksums, report pieces, goodbyes.
+// confirmed. It starts from the datagrams of a real session, written to
+// testdata/fuzz/FuzzTake by TestWriteCorpus (hellos, welcomes, a
+// refusal, starts, input packets with inputs, acknowledgements and
+// checksums, report pieces, goodbyes), and from its own sessions' input
+// packets.
 func FuzzTake(f *testing.F) {
-	for _, d := range capture(f) {
-		f.Add(d.b)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	welcomed := make(chan struct{}) // the host took the spectator
@@ -110,18 +109,10 @@ func FuzzTake(f *testing.F) {
 // the player it found it with (framed: see frame), as of its session, each
 // CRC made right: it must take each or drop it, never panic, and a report
 // that arrives whole has no more systems or parts than its bytes hold and
-// names with no control character. It starts from the two players' report
-// runs of a real session (capture), in pieces, each whole.
+// names with no control character. It starts from the report runs of a
+// real session, written to testdata/fuzz/FuzzReport by TestWriteCorpus:
+// each way's pieces, and each piece alone.
 func FuzzReport(f *testing.F) {
-	packets := capture(f)
-	for _, run := range reportRuns(packets) {
-		f.Add(run)
-	}
-	for _, d := range packets {
-		if k, _, _ := netplay.Header(d.b); k == "report" {
-			f.Add(frame([][]byte{d.b}))
-		}
-	}
 	f.Fuzz(func(t *testing.T, framed []byte) {
 		_, rep, _ := netplay.TakeReport(unframe(framed))
 		if rep == nil {
@@ -150,13 +141,9 @@ func FuzzReport(f *testing.F) {
 // refused, never a panic, and a welcome taken gives terms that can be (2
 // to input.MaxPlayers players, the joiner one of them but the host, or a
 // spectator; settings a welcome can carry). It starts from the welcomes
-// and the refusal of a real session (capture).
+// and the refusal of a real session, written to
+// testdata/fuzz/FuzzJoinAnswers by TestWriteCorpus.
 func FuzzJoinAnswers(f *testing.F) {
-	for _, d := range capture(f) {
-		if k, _, _ := netplay.Header(d.b); k == "welcome" || k == "refuse" {
-			f.Add(d.b)
-		}
-	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, b := range [][]byte{data, netplay.Reseal(data)} {
 			kind, ok, players, player, settings := netplay.JoinAnswer(b)
