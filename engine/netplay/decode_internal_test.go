@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -220,6 +221,20 @@ func TestPeerTextPrintable(t *testing.T) {
 	}))
 	if p.gone != "its run failed: \uFFFD[2Jdesync" {
 		t.Errorf("the peer left saying %q", p.gone)
+	}
+	// A joiner's setting in the host's refusal, which its log shows too.
+	var log strings.Builder
+	s, p = bare()
+	s.cfg = Config{Game: "arena", Version: "1", Log: &log}
+	s.settings = map[string]string{"bodies": "40"}
+	p.nonce = 1 // the hello is another joiner's
+	deliver(s, p, packet(kindHello, 0, hello(func(w *writer) {
+		w.uvarint(1)
+		w.str("bodies")
+		w.str("\x1b[2J")
+	})))
+	if got := log.String(); !strings.HasSuffix(got, "this session was made with -bodies 40, yours with -bodies \uFFFD[2J (drop -bodies to play it)\n") {
+		t.Errorf("the host's log: %q", got)
 	}
 }
 

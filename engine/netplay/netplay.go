@@ -450,9 +450,8 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		reason = fmt.Sprintf("this session's seed is %d, not %d (drop -seed to play it)", s.seed, seed)
 	case otherSetting(s.settings, given) != "":
 		name := otherSetting(s.settings, given)
-		shown := printable(name)
 		reason = fmt.Sprintf("this session was made with -%s %s, yours with -%s %s (drop -%s to play it)",
-			shown, s.settings[name], shown, printable(given[name]), shown)
+			name, s.settings[name], name, given[name], name)
 	case !open:
 		reason = "the session has begun"
 	case role == rolePlayer && s.joined() >= s.players-1:
@@ -461,6 +460,7 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		reason = fmt.Sprintf("the session has its %d spectators", MaxSpectators)
 	}
 	if reason != "" {
+		reason = printable(reason) // a joiner's setting may be in it
 		s.w.begin(kindRefuse, 0, 0)
 		s.w.u64(nonce)
 		s.w.str(reason)

@@ -128,6 +128,13 @@ type peerRun struct {
 // setup is a session to play: its players, its link, how long, and hooks
 // for what goes wrong.
 type setup struct {
+	// lobby, if set, is told the lobby's address once it waits for
+	// joiners, before anyone joins.
+	lobby func(addr net.Addr)
+	// joinAt, if set, returns the address the others join instead of the
+	// lobby's (a relay in front of it).
+	joinAt func(lobby net.Addr) string
+
 	players  int
 	link     *netsim.Link
 	realtime bool
@@ -140,12 +147,6 @@ type setup struct {
 	started    func(host *netplay.Session)
 	timeout    time.Duration // a silent peer's (0: the default)
 	spectators int           // joining before the players
-	// lobby, if set, is told the lobby's address once it waits for
-	// joiners, before anyone joins.
-	lobby func(addr net.Addr)
-	// joinAt, if set, returns the address the others join instead of the
-	// lobby's (a relay in front of it).
-	joinAt func(lobby net.Addr) string
 }
 
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
