@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 // FuzzLoopDeltas feeds the loop random frame times (zero, backwards, huge) and
@@ -179,12 +180,80 @@ func FuzzParseInputLog(f *testing.F) {
 	f.Add(streamed[:len(streamed)*2/3])
 	f.Add(sessionLog(f, 2)) // a networked run's: every player's input
 	f.Add(sessionLog(f, 4))
+	detailed := detailedLog(f) // the bisector's detail, settings, a scene that failed
+	f.Add(detailed)
+	f.Add(detailed[:len(detailed)*3/4])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkParsedLog(t, data)
 		// The same bytes with every chunk's CRC made right: most changes
 		// fail the CRC, and these reach the records.
 		checkParsedLog(t, engine.ResealChunks(data))
 	})
+}
+
+// detailedLog records a run that keeps the bisector's detail (the state
+// after each system of every tick, the parts of the state after each
+// checked tick), with settings, over two scenes, the second of which
+// fails, under input whose cursor moves by whole pixels and to fractions
+// of one, and returns the recording's bytes.
+func detailedLog(tb testing.TB) []byte {
+	tb.Helper()
+	rec := &engine.InputLog{Seed: 9, Settings: map[string]string{"level": "2", "mode": "hard"}, Detail: true}
+	var x, v float64
+	fails := engine.NewScene("Fails", func(loop *engine.Loop) (engine.Scene, error) {
+		loop.SetChecksum(func() uint64 { return math.Float64bits(x) })
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+			if ev.Kind == engine.Update {
+				x += ev.Player(0).CursorX * 1e-3
+				loop.AfterSystem(ev, "drift")
+				if ev.Tick == 30 {
+					return nil, errors.New("the level's exit is missing")
+				}
+			}
+		}
+		return nil, loop.Err()
+	})
+	spring := engine.NewScene("Spring", func(loop *engine.Loop) (engine.Scene, error) {
+		x, v = 1, 0
+		loop.SetChecksum(func() uint64 { return math.Float64bits(x) ^ math.Float64bits(v)<<1 })
+		loop.SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
+			return append(dst, engine.StatePart{Name: "Position", Sum: math.Float64bits(x)},
+				engine.StatePart{Name: "Velocity", Sum: math.Float64bits(v)})
+		})
+		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
+			if ev.Kind != engine.Update {
+				continue
+			}
+			v -= x * ev.DT
+			if ev.Player(0).KeyDown(input.KeySpace) {
+				v += 0.1
+			}
+			loop.AfterSystem(ev, "spring")
+			x += v * ev.DT
+			loop.AfterSystem(ev, "move")
+			if ev.Group == 0 && ev.Tick == 90 {
+				return fails, nil
+			}
+		}
+		return nil, loop.Err()
+	})
+	rng := rand.New(rand.NewPCG(9, 2))
+	err := engine.Run(spring, &engine.Options{Record: rec, Headless: &engine.Headless{FPS: 60},
+		TickInput: engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+			in.SetKey(input.KeySpace, rng.IntN(5) == 0)
+			in.CursorX, in.CursorY = float64(rng.IntN(640)), float64(rng.IntN(480))
+			if t.Tick%7 == 0 {
+				in.CursorX += 0.5
+			}
+		})})
+	if err == nil || !strings.Contains(err.Error(), "the level's exit is missing") {
+		tb.Fatalf("the second scene's failure: %v", err)
+	}
+	var buf bytes.Buffer
+	if _, err := rec.WriteTo(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // checkParsedLog parses data: an error wrapping ErrBadInputLog, or a log

@@ -22,7 +22,10 @@ targets=(
   ./engine FuzzParseSave
   ./engine FuzzConfig
   ./engine/netplay FuzzTake
+  ./engine/netplay FuzzReport
+  ./engine/netplay FuzzJoinAnswers
   ./engine/online/wire FuzzDecodeInput
+  ./engine/online/wire FuzzDecodeTick
   ./engine/online/client FuzzDecodeMatchData
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex

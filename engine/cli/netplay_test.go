@@ -165,3 +165,24 @@ func TestAppDesyncWritesBothWorlds(t *testing.T) {
 		t.Errorf("-host with -synctest: %v", err)
 	}
 }
+
+// -netsim refuses a link that would overflow a packet's delay or means
+// nothing, before the game's first scene is made, naming the range: a
+// latency past netsim.MaxLatency (2562047h panicked on the first packet),
+// a negative zero, a share that is no number.
+func TestNetsimFlagRanges(t *testing.T) {
+	for link, says := range map[string]string{
+		"2562047h,2562047h": "want a latency from 0 to 1m0s",
+		"80ms,10ms,-0%":     "negative: want a share from 0% to 100%",
+		"80ms,10ms,NaN":     "not a number: want a share from 0% to 100%",
+		"80ms,2m":           "want a jitter from 0 to 80ms, the latency",
+	} {
+		g := newAppGame()
+		g.seen = -1
+		_, err := g.run("-headless", "-host", "127.0.0.1:0", "-netsim", link)
+		var fe *cli.FlagError
+		if !errors.As(err, &fe) || fe.Flag != "netsim" || !strings.Contains(err.Error(), says) || g.seen != -1 {
+			t.Errorf("-netsim %s: %v (first scene made: %v), want a FlagError saying %q", link, err, g.seen != -1, says)
+		}
+	}
+}

@@ -465,6 +465,7 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		reason = fmt.Sprintf("the session has its %d spectators", MaxSpectators)
 	}
 	if reason != "" {
+		reason = printable(reason) // a joiner's setting may be in it
 		s.w.begin(kindRefuse, 0, 0)
 		s.w.u64(nonce)
 		s.w.str(reason)
@@ -640,8 +641,13 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 		r := reader{wirebytes.Reader{B: payload}}
 		switch h.kind {
 		case kindRefuse:
-			if r.U64() == host.nonce {
-				return fmt.Errorf("netplay: %s refused to let us join: %s", s.cfg.Addr, r.str())
+			nonce, reason, ok := readRefuse(payload)
+			if !ok {
+				s.stats.Dropped[dropMalformed]++
+				continue
+			}
+			if nonce == host.nonce {
+				return fmt.Errorf("netplay: %s refused to let us join: %s", s.cfg.Addr, printable(reason))
 			}
 		case kindWelcome:
 			if r.U64() != host.nonce {
@@ -669,12 +675,21 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 	}
 }
 
-// takeWelcome reads the session's terms from a welcome.
+// readRefuse reads a refusal: the nonce of the hello it answers and why;
+// false when it is malformed.
+func readRefuse(payload []byte) (nonce uint64, reason string, ok bool) {
+	r := reader{wirebytes.Reader{B: payload}}
+	nonce, reason = r.U64(), r.str()
+	return nonce, reason, r.Done()
+}
+
+// takeWelcome reads the session's terms from a welcome, of the session
+// numbered id (never 0: a hello's).
 func (s *Session) takeWelcome(r *reader, id uint32) error {
 	player, players, delay, maxPred := r.U8(), r.U8(), r.U8(), r.U8()
 	seed := r.U64()
 	settings := r.settings()
-	if !r.Done() || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
+	if !r.Done() || id == 0 || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
 		player == 0 || delay > MaxDelay || maxPred < 1 || maxPred > MaxPrediction {
 		return fmt.Errorf("netplay: %s sent a welcome that makes no sense", s.cfg.Addr)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -135,6 +136,13 @@ type peerRun struct {
 // setup is a session to play: its players, its link, how long, and hooks
 // for what goes wrong.
 type setup struct {
+	// lobby, if set, is told the lobby's address once it waits for
+	// joiners, before anyone joins.
+	lobby func(addr net.Addr)
+	// joinAt, if set, returns the address the others join instead of the
+	// lobby's (a relay in front of it).
+	joinAt func(lobby net.Addr) string
+
 	players  int
 	link     *netsim.Link
 	realtime bool
@@ -155,7 +163,7 @@ type setup struct {
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
 // headless in a goroutine of its own (in real time, or as fast as it
 // runs), through the link when there is one.
-func play(t *testing.T, su setup) []*peerRun {
+func play(t testing.TB, su setup) []*peerRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -165,6 +173,17 @@ func play(t *testing.T, su setup) []*peerRun {
 	if err != nil {
 		t.Fatal(err)
 	}
+	joinAt := lobby.Addr().String()
+	if su.joinAt != nil {
+		joinAt = su.joinAt(lobby.Addr())
+	}
+	lobbyDone := make(chan struct{})
+	go func() {
+		if su.lobby != nil {
+			su.lobby(lobby.Addr())
+		}
+		close(lobbyDone)
+	}()
 	runs := make([]*peerRun, su.players+su.spectators)
 	late := make(chan struct{})
 	var lateOnce sync.Once
@@ -181,12 +200,14 @@ func play(t *testing.T, su setup) []*peerRun {
 			var s *netplay.Session
 			if i == 0 {
 				s, r.err = lobby.Wait(ctx)
+				<-lobbyDone // long done (the others joined after it): what the hook set is seen
 				if r.err == nil && su.started != nil {
 					su.started(s)
 				}
 			} else {
 				c := cfg
-				c.Addr = lobby.Addr().String()
+				c.Addr = joinAt
+				<-lobbyDone
 				switch {
 				case i < su.players:
 					time.Sleep(time.Duration(su.spectators) * 100 * time.Millisecond) // the spectators first
@@ -235,7 +256,7 @@ func play(t *testing.T, su setup) []*peerRun {
 }
 
 // testLog writes a session's log lines to the test's log.
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (l testLog) Write(b []byte) (int, error) {
 	l.t.Log(strings.TrimSuffix(string(b), "\n"))

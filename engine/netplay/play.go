@@ -460,7 +460,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 }
 
 // byeText says why a peer left, from its bye: a spectator's has no tick
-// of its own input.
+// of its own input. The peer's message is shown printable (printable).
 func byeText(why uint8, last int64, msg string, spectator bool) string {
 	switch {
 	case why == byeFinished && spectator:
@@ -470,7 +470,7 @@ func byeText(why uint8, last int64, msg string, spectator bool) string {
 	case why == byeQuit:
 		return "it quit"
 	}
-	return "its run failed: " + msg
+	return "its run failed: " + printable(msg)
 }
 
 // peerAt returns the peer a datagram came from, nil for a stranger.
@@ -514,7 +514,12 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 	tick, adv := r.tick(), r.Varint()
 	sentAt, echo, echoAge := r.U32(), r.U32(), r.U16()
 	acks := int(r.U8())
-	if r.Bad || acks > s.players || from != uint8(p.player) && !(p.player < 0 && from == spectator) {
+	// Every count is checked against its limit and the bytes left before
+	// anything is read or kept by it: an ack takes 2 bytes at least, a
+	// checksum 8, a block 3 and an entry of it 2. The advantage is a
+	// difference of two ticks (Hold subtracts it from another).
+	if r.Bad || acks > s.players || acks*2 > r.Left() || adv < -math.MaxInt64/2 || adv > math.MaxInt64/2 ||
+		from != uint8(p.player) && !(p.player < 0 && from == spectator) {
 		s.stats.Dropped[dropMalformed]++
 		return false
 	}
@@ -529,25 +534,29 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 	}
 	sumTo := r.tick()
 	first, n := r.tick(), int(r.U8())
-	if n > maxSums || first < 1 && n > 0 {
-		r.Bad = true
+	if n > maxSums || n*8 > r.Left() || first < 1 && n > 0 {
+		r.Bad, n = true, 0
 	}
 	var sums [maxSums]uint64
 	for i := range n {
 		sums[i] = r.U64()
 	}
 	blocks := int(r.U8())
+	if blocks*3 > r.Left() {
+		r.Bad, blocks = true, 0
+	}
 	if s.decoded == nil {
 		s.decoded = &scratch{}
 	}
 	k := 0
 	for range blocks {
-		q, start, count := int(r.U8()), r.tick(), int(r.Uvarint())
+		q, start, n := int(r.U8()), r.tick(), r.Uvarint()
 		if r.Bad || q >= s.players || q == s.local || s.host && q != p.player ||
-			start < 1 || count > len(s.decoded.in)-k {
+			start < 1 || n > uint64(len(s.decoded.in)-k) || n > uint64(r.Left()/2) {
 			r.Bad = true
 			break
 		}
+		count := int(n)
 		if !s.q.known(q, start-1) && start > 1 {
 			r.Bad = true // it sends from what we acked: we hold the tick before
 			break

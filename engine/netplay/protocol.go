@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
@@ -204,16 +206,22 @@ func (r *reader) tick() int64 {
 	return int64(v)
 }
 
-// settings reads what writer.settings wrote.
+// settings reads what writer.settings wrote: a count no larger than the
+// bytes left can hold (a setting takes 2 at least), then the settings in
+// the order of their names, none named twice.
 func (r *reader) settings() map[string]string {
 	n := r.Uvarint()
-	if n > MaxPacket {
+	if n > uint64(r.Left()/2) {
 		r.Bad = true
 	}
 	settings := map[string]string{}
+	prev := ""
 	for i := uint64(0); i < n && !r.Bad; i++ {
 		k := r.str()
-		settings[k] = r.str()
+		if i > 0 && k <= prev {
+			r.Bad = true
+		}
+		settings[k], prev = r.str(), k
 	}
 	return settings
 }
@@ -228,4 +236,27 @@ func (r *reader) text(max int) string {
 		return ""
 	}
 	return string(r.Take(int(n)))
+}
+
+// printable returns a peer's text as this machine may show it (in an
+// error, in its log): a tab or a line break becomes a space; any other
+// control character (a terminal's escape sequences begin with one), a
+// bidirectional control and a byte that is not UTF-8 becomes U+FFFD. Text
+// with none of them is returned as it is, allocating nothing.
+func printable(s string) string {
+	shown := func(r rune) bool {
+		return r != utf8.RuneError && !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r)
+	}
+	if strings.IndexFunc(s, func(r rune) bool { return !shown(r) }) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case !shown(r):
+			return utf8.RuneError
+		}
+		return r
+	}, s)
 }

@@ -231,26 +231,38 @@ func encodeReport(r *engine.DesyncReport) []byte {
 }
 
 // decodeReport reads a report in its wire form; a malformed one is an
-// error.
+// error. Its counts are checked against the bytes left before anything is
+// read by them (a system takes 7 bytes at least, a part 9), its names are
+// made printable (printable): they are shown.
 func decodeReport(b []byte) (*engine.DesyncReport, error) {
 	r := reader{wirebytes.Reader{B: b}}
-	rep := &engine.DesyncReport{Tick: r.tick(), Scene: int(r.Uvarint() & 0xffff), SceneName: r.str(), SceneTick: r.tick(),
-		Simulated: r.U8() == 1, Start: r.U64()}
+	tick, scene, sceneName, sceneTick, simulated, start := r.tick(), r.Uvarint(), r.str(), r.tick(), r.U8(), r.U64()
+	if scene > math.MaxInt32 || simulated > 1 {
+		r.Bad = true
+	}
+	rep := &engine.DesyncReport{Tick: tick, Scene: int(scene), SceneName: printable(sceneName), SceneTick: sceneTick,
+		Simulated: simulated == 1, Start: start}
 	n := r.Uvarint()
-	if n > uint64(len(b)) {
+	if n > uint64(r.Left()/7) {
 		r.Bad = true
 	}
 	for i := uint64(0); i < n && !r.Bad; i++ {
-		rep.Systems = append(rep.Systems, engine.SystemSum{Group: r.str(), Tick: r.tick(), System: r.str(), Sum: r.U32()})
+		group, tick, system, sum := r.str(), r.tick(), r.str(), r.U32()
+		rep.Systems = append(rep.Systems, engine.SystemSum{Group: printable(group), Tick: tick, System: printable(system), Sum: sum})
 	}
 	n = r.Uvarint()
-	if n > uint64(len(b)) {
+	if n > uint64(r.Left()/9) {
 		r.Bad = true
 	}
 	for i := uint64(0); i < n && !r.Bad; i++ {
-		rep.Parts = append(rep.Parts, engine.StatePart{Name: r.str(), Sum: r.U64()})
+		name, sum := r.str(), r.U64()
+		rep.Parts = append(rep.Parts, engine.StatePart{Name: printable(name), Sum: sum})
 	}
-	z := r.Take(int(min(r.Uvarint(), uint64(len(b)+1))))
+	n = r.Uvarint()
+	if n > uint64(r.Left()) {
+		r.Bad = true
+	}
+	z := r.Take(int(n))
 	if !r.Done() {
 		return nil, fmt.Errorf("netplay: a desync report that makes no sense")
 	}
@@ -351,17 +363,29 @@ func (s *Session) sendReport(now time.Time) {
 }
 
 // takeReport takes a piece of the other player's report; it reports false
-// when the packet is malformed.
+// when the packet is malformed, having changed nothing: a piece must be
+// the size its index and the report's size make it, an acknowledgement
+// alone (no pieces) carries no piece, and every piece of a report says the
+// same size.
 func (s *Session) takeReport(p *peer, payload []byte) bool {
 	r := reader{wirebytes.Reader{B: payload}}
 	tick, n, i, ack, size := r.tick(), int(r.U16()), int(r.U16()), int(r.U16()), r.Uvarint()
-	if r.Bad || size > maxReportBytes || n > 0 && (i >= n || (int(size)+reportPiece-1)/reportPiece != n) {
+	if r.Bad || size > maxReportBytes {
 		return false
 	}
 	data := r.B[r.Off:]
+	switch {
+	case n == 0 && (i != 0 || len(data) != 0):
+		return false
+	case n > 0 && (i >= n || (int(size)+reportPiece-1)/reportPiece != n || len(data) != min(reportPiece, int(size)-i*reportPiece)):
+		return false
+	}
 	x := &s.exchange
 	if s.desync == nil || x.peer != p || tick != s.desync.Tick {
 		return true // a report of a desync not found here (yet): it is sent again
+	}
+	if n > 0 && x.report == nil && x.pieces != 0 && (x.pieces != n || len(x.theirs) != int(size)) {
+		return false // another report than its first piece said
 	}
 	x.acked = max(x.acked, min(ack, pieces(x.ours)))
 	if n == 0 || x.report != nil {
@@ -369,10 +393,6 @@ func (s *Session) takeReport(p *peer, payload []byte) bool {
 	}
 	if x.pieces == 0 {
 		x.pieces, x.theirs, x.have = n, make([]byte, size), make([]bool, n)
-	}
-	want := min(reportPiece, int(size)-i*reportPiece)
-	if x.pieces != n || len(x.theirs) != int(size) || len(data) != want {
-		return false
 	}
 	if !x.have[i] {
 		copy(x.theirs[i*reportPiece:], data)

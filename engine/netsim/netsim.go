@@ -15,6 +15,7 @@ package netsim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net"
 	"strconv"
@@ -24,31 +25,39 @@ import (
 	"time"
 )
 
+// MaxLatency bounds a link's latency (and so its jitter): a minute, far
+// past any real link's, and small enough that a packet's longest delay
+// (a reordered one's: twice the latency and jitter, three times the
+// latency at most) and Drain's wait stay far inside a time.Duration.
+const MaxLatency = time.Minute
+
 // Link is how a link misbehaves.
 type Link struct {
-	Latency   time.Duration // added to every packet's trip
-	Jitter    time.Duration // up to this much more or less, at random
+	Latency   time.Duration // added to every packet's trip: 0 to MaxLatency
+	Jitter    time.Duration // up to this much more or less, at random: 0 to Latency
 	Loss      float64       // the share of packets dropped, 0 to 1
 	Duplicate float64       // the share sent twice
 	Reorder   float64       // the share held back a further Latency+2·Jitter, so that later ones pass them
 	Seed      uint64        // the random source's seed: the same seed, the same decisions
 }
 
-// Validate refuses a link that cannot be: a negative time, a jitter larger
-// than the latency, a share outside [0, 1].
+// Validate refuses a link that cannot be, naming the range a value must
+// be in: a latency outside 0 to MaxLatency, a jitter outside 0 to the
+// latency (packets would arrive before they left), a share outside [0, 1]
+// or not a number, or -0 (a share is never negative).
 func (l Link) Validate() error {
 	switch {
-	case l.Latency < 0 || l.Jitter < 0:
-		return fmt.Errorf("netsim: latency %v and jitter %v must not be negative", l.Latency, l.Jitter)
-	case l.Jitter > l.Latency:
-		return fmt.Errorf("netsim: jitter %v is more than the latency %v: packets would arrive before they left", l.Jitter, l.Latency)
+	case l.Latency < 0 || l.Latency > MaxLatency:
+		return fmt.Errorf("netsim: latency %v: must be 0 to %v", l.Latency, MaxLatency)
+	case l.Jitter < 0 || l.Jitter > l.Latency:
+		return fmt.Errorf("netsim: jitter %v: must be 0 to the latency, %v (packets would arrive before they left)", l.Jitter, l.Latency)
 	}
 	for _, s := range [...]struct {
 		name string
 		v    float64
 	}{{"loss", l.Loss}, {"duplicate", l.Duplicate}, {"reorder", l.Reorder}} {
-		if !(s.v >= 0 && s.v <= 1) {
-			return fmt.Errorf("netsim: %s %v must be a share in [0, 1]", s.name, s.v)
+		if !(s.v >= 0 && s.v <= 1) || math.Signbit(s.v) {
+			return fmt.Errorf("netsim: %s %v: must be a share from 0 to 1 (0%% to 100%%)", s.name, s.v)
 		}
 	}
 	return nil
@@ -57,7 +66,9 @@ func (l Link) Validate() error {
 // ParseLink reads a link as a command line gives it: the latency, then
 // optionally the jitter, the loss, the duplication and the reordering,
 // comma-separated: "80ms", "80ms,10ms,2%", "50ms,5ms,1%,0.5%,1%". Shares
-// are percentages (2%) or fractions (0.02).
+// are percentages (2%) or fractions (0.02). A value that cannot be (see
+// Validate), a negative one (-0 too) or one that is no number is an error
+// naming the part and the range it must be in.
 func ParseLink(s string) (Link, error) {
 	parts := strings.Split(s, ",")
 	if s == "" || len(parts) > 5 {
@@ -69,9 +80,9 @@ func ParseLink(s string) (Link, error) {
 		var err error
 		switch i {
 		case 0:
-			l.Latency, err = time.ParseDuration(p)
+			l.Latency, err = duration(p, "latency", MaxLatency, "")
 		case 1:
-			l.Jitter, err = time.ParseDuration(p)
+			l.Jitter, err = duration(p, "jitter", l.Latency, ", the latency: more and packets would arrive before they left")
 		case 2:
 			l.Loss, err = share(p)
 		case 3:
@@ -86,6 +97,20 @@ func ParseLink(s string) (Link, error) {
 	return l, l.Validate()
 }
 
+// duration reads a time from 0 to max: the link's name, as why says.
+func duration(p, name string, max time.Duration, why string) (time.Duration, error) {
+	d, err := time.ParseDuration(p)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("want a %s from 0 to %v%s, e.g. 80ms", name, max, why)
+	case strings.HasPrefix(p, "-"):
+		return 0, fmt.Errorf("negative: want a %s from 0 to %v%s", name, max, why)
+	case d > max:
+		return 0, fmt.Errorf("more than %v: want a %s from 0 to %v%s", max, name, max, why)
+	}
+	return d, nil
+}
+
 // share reads a share: a percentage (2%) or a fraction (0.02), from 0 to
 // 1.
 func share(p string) (float64, error) {
@@ -93,10 +118,15 @@ func share(p string) (float64, error) {
 	if strings.HasSuffix(p, "%") {
 		v /= 100
 	}
-	if err == nil && !(v >= 0 && v <= 1) {
-		err = errors.New("want a share from 0% to 100% (or 0 to 1)")
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v):
+		return 0, errors.New("not a number: want a share from 0% to 100% (or 0 to 1)")
+	case strings.HasPrefix(p, "-"):
+		return 0, errors.New("negative: want a share from 0% to 100% (or 0 to 1)")
+	case !(v >= 0 && v <= 1):
+		return 0, errors.New("want a share from 0% to 100% (or 0 to 1)")
 	}
-	return v, err
+	return v, nil
 }
 
 // Stats counts what a conditioned connection did to the packets written

@@ -2,6 +2,7 @@ package netsim_test
 
 import (
 	"encoding/binary"
+	"math"
 	"net"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestParseLink(t *testing.T) {
 		t.Fatalf("%+v, %v", l, err)
 	}
 	for s, says := range map[string]string{
-		"": "want latency", "80": "part 1", "80ms,90ms": "more than the latency", "10ms,1ms,150%": `part 3, "150%": want a share from 0% to 100%`, "10ms,1ms,2%,-1": "part 4",
+		"": "want latency", "80": "part 1", "80ms,90ms": "more than 80ms: want a jitter from 0 to 80ms, the latency", "10ms,1ms,150%": `part 3, "150%": want a share from 0% to 100%`, "10ms,1ms,2%,-1": "part 4",
 		"10ms,1ms,x": "part 3", "1ms,0ms,0,0,0,0": "want latency", "-5ms": "negative",
 	} {
 		if _, err := netsim.ParseLink(s); err == nil || !strings.Contains(err.Error(), says) {
@@ -155,12 +156,69 @@ func TestLinkOverUDP(t *testing.T) {
 
 // Close drops what is on its way and refuses more.
 func TestClose(t *testing.T) {
-	c, b := pair(t, netsim.Link{Latency: time.Hour})
+	c, b := pair(t, netsim.Link{Latency: netsim.MaxLatency})
 	send(t, c, b.LocalAddr(), 3)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.WriteTo([]byte("x"), b.LocalAddr()); err != netsim.ErrClosed {
 		t.Errorf("a write after Close: %v", err)
+	}
+}
+
+// Every value that would overflow a packet's delay or means nothing is
+// refused, the error naming the range it must be in; the largest link
+// that is not conditions packets (reordered, each held back up to five
+// minutes) without overflowing a time.Duration.
+func TestLinkRanges(t *testing.T) {
+	for s, says := range map[string]string{
+		"2562047h,2562047h":     "part 1, \"2562047h\": more than 1m0s: want a latency from 0 to 1m0s",
+		"61s":                   "want a latency from 0 to 1m0s",
+		"1m,61s":                "part 2, \"61s\": more than 1m0s: want a jitter from 0 to 1m0s, the latency",
+		"-0ms":                  "part 1, \"-0ms\": negative: want a latency from 0 to 1m0s",
+		"-0":                    "negative: want a latency",
+		"10ms,-0s":              "part 2, \"-0s\": negative: want a jitter from 0 to 10ms",
+		"10ms,1ms,-0%":          "part 3, \"-0%\": negative: want a share from 0% to 100%",
+		"10ms,1ms,0,-0":         "part 4, \"-0\": negative",
+		"10ms,1ms,0,0,NaN":      "part 5, \"NaN\": not a number: want a share from 0% to 100%",
+		"10ms,1ms,Inf":          "part 3, \"Inf\": want a share from 0% to 100%",
+		"10ms,1ms,1e400":        "part 3, \"1e400\": want a share from 0% to 100%",
+		"10ms,1ms,NaN%":         "not a number",
+		"10ms,1ms,%":            "not a number",
+		"9223372036854775807ns": "more than 1m0s",
+		"80":                    "part 1, \"80\": want a latency from 0 to 1m0s, e.g. 80ms",
+	} {
+		if l, err := netsim.ParseLink(s); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("%q: %+v, %v; want an error saying %q", s, l, err, says)
+		}
+	}
+	for _, l := range []netsim.Link{
+		{Latency: netsim.MaxLatency + 1},
+		{Latency: math.MaxInt64, Jitter: math.MaxInt64},
+		{Latency: time.Second, Jitter: -1},
+		{Loss: math.NaN()},
+		{Duplicate: math.Inf(1)},
+		{Reorder: math.Copysign(0, -1)},
+		{Loss: -1e-300},
+	} {
+		if err := l.Validate(); err == nil || !strings.Contains(err.Error(), "must be") {
+			t.Errorf("%+v: %v, want an error naming the range", l, err)
+		}
+		if _, err := netsim.Wrap(nil, l); err == nil {
+			t.Errorf("%+v: wrapped", l)
+		}
+	}
+	largest, err := netsim.ParseLink("1m,1m,0%,100%,100%")
+	if err != nil || largest != (netsim.Link{Latency: time.Minute, Jitter: time.Minute, Duplicate: 1, Reorder: 1}) {
+		t.Fatalf("the largest link: %+v, %v", largest, err)
+	}
+	c, b := pair(t, largest)
+	for range 20 {
+		if _, err := c.WriteTo([]byte("x"), b.LocalAddr()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := c.Stats(); st.Written != 20 || st.Duplicated != 20 || st.Reordered != 40 {
+		t.Errorf("the largest link: %+v", st)
 	}
 }

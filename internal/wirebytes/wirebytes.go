@@ -82,5 +82,9 @@ func (r *Reader) Varint() int64 {
 	return v
 }
 
+// Left returns how many bytes are left to read: a decoder checks a count
+// against it before it reads or allocates by the count.
+func (r *Reader) Left() int { return len(r.B) - r.Off }
+
 // Done reports whether the bytes were read whole and well.
 func (r *Reader) Done() bool { return !r.Bad && r.Off == len(r.B) }

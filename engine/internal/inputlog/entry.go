@@ -98,15 +98,18 @@ func appendKeyOps(b []byte, op byte, w int, x uint64) []byte {
 // returns the offset after it, or an error saying what is wrong and the
 // offset where it is. With out set it also decodes the input the entry's
 // tick saw into out, given held, the group's held state before it (out is
-// meaningless after an error); with out nil it only checks the entry. The
-// parser checks every entry as it reads a file; a replay decodes entries
-// that passed. It allocates nothing but an error.
+// meaningless after an error); with out nil it only checks the entry. With
+// held nil it walks an entry checked before: a cursor move is not checked
+// against the cursor it moves from. The parser checks every entry, with
+// its stream's cursor, as it reads a file; a replay decodes entries that
+// passed. It allocates nothing but an error.
 func ReadEntry(data []byte, off int, held, out *input.State) (int, error) {
 	var scratch, zero input.State
 	if out == nil {
 		out = &scratch
 	}
-	if held == nil {
+	walk := held == nil
+	if walk {
 		held = &zero
 	}
 	*out = *held
@@ -153,15 +156,28 @@ func ReadEntry(data []byte, off int, held, out *input.State) (int, error) {
 			}
 			set[k/64] ^= 1 << (k % 64)
 		case opCursor:
+			// A move by whole pixels, which AppendEntry writes only from
+			// and to a whole cursor (under 2^52 pixels): from another,
+			// converting it to an int64 would give what the CPU gives
+			// (amd64 and arm64 differ past int64's range), so it is
+			// refused. Walked with no held state, the move is not checked
+			// against the cursor it moves from.
+			if !walk && (!whole(out.CursorX) || !whole(out.CursorY)) {
+				return off, fmt.Errorf("a cursor move from (%v, %v): not a whole number of pixels", out.CursorX, out.CursorY)
+			}
 			var d [2]int64
 			for i := range d {
 				v, n := binary.Varint(data[off:])
-				if n <= 0 {
+				if n <= 0 || v <= -1<<53 || v >= 1<<53 {
 					return off, errors.New("bad cursor move")
 				}
 				d[i], off = v, off+n
 			}
-			out.CursorX, out.CursorY = float64(int64(out.CursorX)+d[0]), float64(int64(out.CursorY)+d[1])
+			x, y := float64(int64(out.CursorX)+d[0]), float64(int64(out.CursorY)+d[1])
+			if !walk && (!whole(x) || !whole(y)) {
+				return off, fmt.Errorf("a cursor move to (%v, %v): past 2^52 pixels", x, y)
+			}
+			out.CursorX, out.CursorY = x, y
 		case opCursorAt, opWheel:
 			if err := need(16); err != nil {
 				return off, err

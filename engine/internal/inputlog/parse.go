@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"slices"
 
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
 )
 
@@ -71,6 +71,9 @@ type logParser struct {
 	off    int
 	err    error
 	check  int64 // tick of the last checksum in the open timeline
+
+	cursor [][2]float64    // per input stream of the open timeline: the cursor after its last entry
+	parts  map[string]bool // the open timeline's part names
 }
 
 // records parses the records of the payload data[off:].
@@ -189,10 +192,13 @@ func (p *logParser) runRecord(at int) {
 	p.runRec.Seed = p.u64()
 	n := p.count(2)
 	if n > 0 {
-		p.runRec.Settings = make(map[string]string, n)
+		p.runRec.Settings = make(map[string]string, min(n, 64)) // a hint by the count would be 25 times its bytes
 	}
 	for range n {
 		k := p.str(MaxSetting)
+		if _, twice := p.runRec.Settings[k]; twice && p.err == nil {
+			p.fail(at, fmt.Sprintf("setting %.40q given twice", k))
+		}
 		p.runRec.Settings[k] = p.str(MaxSetting)
 	}
 }
@@ -226,18 +232,25 @@ func (p *logParser) sceneRecord(at int) {
 		p.fail(at, "a scene with no groups") // Start always runs at least one
 	}
 	groups := make([]Group, n)
+	names := make(map[string]bool, min(n, 64))
 	for i := range groups {
 		groups[i].Name = p.str(MaxSetting)
 		groups[i].Hz = math.Float64frombits(p.u64())
 		if _, ok := rate.New(groups[i].Hz); !ok && p.err == nil {
 			p.fail(at, fmt.Sprintf("bad rate %v", groups[i].Hz))
 		}
+		if names[groups[i].Name] && p.err == nil { // the loop refuses two groups of one name
+			p.fail(at, fmt.Sprintf("two groups named %.40q", groups[i].Name))
+		}
+		names[groups[i].Name] = true
 	}
 	if p.err != nil {
 		return
 	}
-	p.log.Scenes = append(p.log.Scenes, newScene(name, groups, int64(every), p.log.Players))
+	s := newScene(name, groups, int64(every), p.log.Players)
+	p.log.Scenes = append(p.log.Scenes, s)
 	p.open, p.check = true, 0
+	p.cursor, p.parts = make([][2]float64, len(s.Input)), map[string]bool{}
 }
 
 // scene returns the open timeline, or fails.
@@ -267,11 +280,15 @@ func (p *logParser) inputRecord(at int) {
 	if p.err != nil {
 		return
 	}
-	end, err := ReadEntry(p.data, p.off, nil, nil)
+	// Checked with the stream's cursor, which a move by whole pixels
+	// moves (ReadEntry).
+	held, out := input.State{CursorX: p.cursor[g][0], CursorY: p.cursor[g][1]}, input.State{}
+	end, err := ReadEntry(p.data, p.off, &held, &out)
 	if err != nil {
 		p.fail(end, err.Error())
 		return
 	}
+	p.cursor[g] = [2]float64{out.CursorX, out.CursorY}
 	p.off = end
 	s.Input[g] = append(s.Input[g], p.data[start:end]...)
 	s.Last[g] += int64(step)
@@ -353,9 +370,11 @@ func (p *logParser) namesRecord(at int) {
 	g := p.uvarint()
 	from := p.uvarint()
 	n := p.count(1)
-	names := make([]string, 0, n)
+	var names []string // not made by the count: a string is 16 times its least byte
 	for range n {
-		names = append(names, p.str(MaxSetting))
+		if name := p.str(MaxSetting); p.err == nil {
+			names = append(names, name)
+		}
 	}
 	if s == nil || p.err != nil {
 		return
@@ -411,7 +430,9 @@ func (p *logParser) partsRecord(at int) {
 	nNew := p.count(1)
 	var newNames []string
 	for range nNew {
-		newNames = append(newNames, p.str(MaxSetting))
+		if name := p.str(MaxSetting); p.err == nil {
+			newNames = append(newNames, name)
+		}
 	}
 	n := p.count(5)
 	if s == nil || p.err != nil {
@@ -427,10 +448,11 @@ func (p *logParser) partsRecord(at int) {
 		return
 	}
 	for _, name := range newNames {
-		if slices.Contains(pd.names, name) {
-			p.fail(at, fmt.Sprintf("part %q named twice", name))
+		if p.parts[name] {
+			p.fail(at, fmt.Sprintf("part %.40q named twice", name))
 			return
 		}
+		p.parts[name] = true
 	}
 	pd.names = append(pd.names, newNames...)
 	if len(pd.start) == 0 {

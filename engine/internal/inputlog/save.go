@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 )
 
 // A save file holds a run up to a tick: which game and version made it,
@@ -91,13 +92,16 @@ func ParseSave(data []byte) (SaveMeta, Run, *Log, error) {
 	p := &logParser{data: data[:end], off: head + k}
 	meta.Game = p.str(MaxSetting)
 	meta.Version = p.str(MaxSetting)
-	meta.Scene = int(p.uvarint())
-	meta.Tick = int64(p.uvarint())
+	scene, tick := p.uvarint(), p.uvarint()
 	meta.Sum = p.u64()
 	lg := p.bytes(p.count(1))
 	if p.err != nil {
 		return bad("%v", p.err)
 	}
+	if scene < 1 || scene > math.MaxInt32 || tick > math.MaxInt64 { // an int is 4 bytes on 386
+		return bad("it says scene %d, tick %d: no recording stops there", scene, tick)
+	}
+	meta.Scene, meta.Tick = int(scene), int64(tick)
 	if p.off != end {
 		return bad("%d bytes after the log", end-p.off)
 	}

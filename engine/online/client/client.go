@@ -41,6 +41,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
 // Options configure Dial.
@@ -126,11 +127,18 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		}
 		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
 	}
+	conn.SetReadLimit(maxMessage)
 	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
 		matches: map[string]*Match{}, done: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
+
+// maxMessage bounds a message read from the server's socket: the longest
+// it sends is a history of wire.MaxHistory bytes of tick messages and one
+// more, in an envelope. A longer one closes the socket with an error
+// (gorilla/websocket's read limit), before it is read whole.
+const maxMessage = 4 * wire.MaxHistory
 
 // tokenUser returns the user id a session token (a JWT) holds.
 func tokenUser(token string) string {

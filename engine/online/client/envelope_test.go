@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
 // matchDataCases are MatchData messages as the server may send them: of
@@ -276,13 +279,39 @@ func TestDecodeMalformed(t *testing.T) {
 }
 
 // FuzzDecodeMatchData: no input crashes the hand decoder, and what it
-// decodes is what proto.Unmarshal decodes.
+// decodes is what proto.Unmarshal decodes. It starts from the envelopes of
+// what a match sends, as Nakama marshals them (proto.Marshal of an
+// rtapi.Envelope): its start, its ticks (AppendTick's), the history a
+// player who comes back is sent, its end; from the socket's other
+// messages a client gets: a join's reply, a presence event, an error; and
+// from matchDataCases.
 func FuzzDecodeMatchData(f *testing.F) {
 	for _, md := range matchDataCases() {
 		if len(md.Data) < 1000 {
 			f.Add(envelope(f, md))
 		}
 	}
+	msgs, envs := ticks(f, 6)
+	for _, env := range envs {
+		f.Add(env)
+	}
+	var history []byte
+	for _, m := range msgs {
+		history = wire.AppendHistory(history, m)
+	}
+	start, _ := json.Marshal(wire.Start{Game: "arena", Version: "1", Match: matchID, Players: 2, Seat: 1, Seed: 7,
+		Settings: map[string]string{"churn": "1"}, Ticks: 3600, Hz: 60, MaxLead: 8, Resumed: 6})
+	end, _ := json.Marshal(wire.End{Reason: "the match ran its 3600 ticks", Tick: 3600, Stats: json.RawMessage(`{"ticks":3600}`)})
+	for op, data := range map[int64][]byte{wire.OpStart: start, wire.OpHistory: history, wire.OpEnd: end} {
+		f.Add(envelope(f, &rtapi.MatchData{MatchId: matchID, OpCode: op, Data: data, Reliable: true}))
+	}
+	who := &rtapi.UserPresence{UserId: "6a0f3c1e-2b8d-4f7a-9c11-0d5e8b7a6f42", SessionId: "1c4e7a90-3f2b-4d8e-8a6b-5c9d0e1f2a3b", Username: "player"}
+	f.Add(envelope(f, &rtapi.Envelope{Cid: "2", Message: &rtapi.Envelope_Match{Match: &rtapi.Match{MatchId: matchID,
+		Authoritative: true, Size: 2, Self: who, Presences: []*rtapi.UserPresence{who}}}}))
+	f.Add(envelope(f, &rtapi.Envelope{Message: &rtapi.Envelope_MatchPresenceEvent{MatchPresenceEvent: &rtapi.MatchPresenceEvent{
+		MatchId: matchID, Joins: []*rtapi.UserPresence{who}}}}))
+	f.Add(envelope(f, &rtapi.Envelope{Cid: "3", Message: &rtapi.Envelope_Error{Error: &rtapi.Error{Code: 3,
+		Message: "Match not found", Context: map[string]string{"match": matchID}}}}))
 	f.Add(envelope(f, &rtapi.Envelope{Cid: "1", Message: &rtapi.Envelope_Match{Match: &rtapi.Match{MatchId: matchID}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sameAsProto(t, b)

@@ -377,3 +377,22 @@ func BenchmarkSend(b *testing.B) {
 		}
 	}
 }
+
+// A message from the server longer than the longest it sends (maxMessage)
+// closes the socket with an error, before it is read whole: a match's
+// data of 5 MB in a well-formed envelope is not queued.
+func TestServerMessageBounded(t *testing.T) {
+	_, m, server := joinFake(t)
+	big, _ := proto.Marshal(&rtapi.Envelope{Message: &rtapi.Envelope_MatchData{MatchData: &rtapi.MatchData{
+		MatchId: matchID, OpCode: 2, Data: make([]byte, maxMessage+1)}}})
+	server.WriteMessage(websocket.BinaryMessage, big)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if d, err := m.next(ctx); err == nil || !strings.Contains(err.Error(), "read limit") {
+		n := 0
+		if d != nil {
+			n = len(d.data)
+		}
+		t.Fatalf("got a message of %d bytes (%v), want the socket closed for its size", n, err)
+	}
+}

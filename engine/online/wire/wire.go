@@ -408,8 +408,12 @@ func AppendTick(b []byte, tick int64, sum uint64, in, prev []input.State) []byte
 // it names are replaced, the others keep their input (edges and all: a
 // player who held a key and pressed nothing new has the same input). It
 // returns the tick and the checksum; a message naming a player beyond
-// len(players) is malformed.
+// len(players) is malformed, and so is every message decoded onto more
+// than input.MaxPlayers players.
 func DecodeTick(b []byte, players []input.State) (tick int64, sum uint64, err error) {
+	if len(players) > input.MaxPlayers {
+		return 0, 0, ErrMalformed
+	}
 	r := reader{wirebytes.Reader{B: b}}
 	tick = r.tick()
 	sum = r.U64()

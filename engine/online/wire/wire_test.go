@@ -179,8 +179,13 @@ func TestTickCarriesChanges(t *testing.T) {
 }
 
 // FuzzDecodeInput: no input message crashes the decoder; what it takes
-// encodes back to a message that decodes to the same.
+// encodes back to a message that decodes to the same. It starts from the
+// input messages of a scripted match (match) and random states'.
 func FuzzDecodeInput(f *testing.F) {
+	inputs, _, _ := match(f) // a scripted match's input messages
+	for _, m := range inputs[:90] {
+		f.Add(m)
+	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 8 {
 		s := randomState(r)
@@ -229,4 +234,111 @@ func TestHistory(t *testing.T) {
 	if _, _, err := wire.SplitHistory(last[:len(last)-1]); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("a history cut short: %v, want ErrMalformed", err)
 	}
+}
+
+// A tick message decoded onto more players than a match has (input.
+// MaxPlayers) is refused: bit 4 of changed named a fifth player, past the
+// decoder's four.
+func TestTickOfTooManyPlayers(t *testing.T) {
+	var s input.State
+	s.SetKey(input.KeySpace, true)
+	in, prev := make([]input.State, 5), make([]input.State, 5)
+	in[4] = s
+	msg := wire.AppendTick(nil, 1, 7, in, prev)
+	if _, _, err := wire.DecodeTick(msg, make([]input.State, 5)); !errors.Is(err, wire.ErrMalformed) {
+		t.Errorf("five players: %v, want ErrMalformed", err)
+	}
+	four := wire.AppendTick(nil, 1, 7, in[1:], prev[1:])
+	players := make([]input.State, 4)
+	if _, _, err := wire.DecodeTick(four, players); err != nil || !players[3].Same(&s) {
+		t.Errorf("four players: %v, %+v", err, players[3])
+	}
+}
+
+// match returns the messages of a scripted match of three players over
+// 300 ticks, made as a client and a server make them: each client's held
+// input (sticks swept, keys held and let go, the mouse clicked about the
+// screen, the wheel turned) as input messages (AppendInput); the server's
+// tick messages (AppendTick) of what it took from them (DecodeInput) with
+// the presses and releases since the tick before (DeriveEdges); and the
+// history a player who came back at tick 200 is sent (AppendHistory).
+func match(tb testing.TB) (inputs, ticks [][]byte, history []byte) {
+	const players = 3
+	in, prev := make([]input.State, players), make([]input.State, players)
+	for tick := int64(1); tick <= 300; tick++ {
+		for p := range players {
+			var held input.State
+			held.SetGamepadAxis(0, input.AxisLeftStickHorizontal, math.Sin(float64(tick*int64(p+1))/30))
+			held.SetGamepadAxis(0, input.AxisLeftStickVertical, math.Cos(float64(tick)/45))
+			held.Gamepads[0].Connected = p != 2
+			held.SetGamepadButton(0, input.GamepadButton(p), (tick/20)%2 == 0)
+			held.SetKey(input.KeyArrowLeft+input.Key(p), (tick/(15+int64(p)))%3 == 0)
+			held.SetKey(input.KeySpace, tick%37 == int64(p))
+			if p == 1 {
+				held.CursorX, held.CursorY = float64(tick*3%640), float64(tick*7%360)
+				held.SetMouseButton(input.MouseButtonLeft, tick%50 < 4)
+				if tick%25 == 0 {
+					held.WheelY = -1
+				}
+			}
+			msg := wire.AppendInput(nil, tick+2, &held)
+			var took input.State
+			if _, err := wire.DecodeInput(msg, &took); err != nil {
+				tb.Fatal(err)
+			}
+			inputs = append(inputs, msg)
+			in[p] = took
+			in[p].DeriveEdges(&prev[p])
+		}
+		msg := wire.AppendTick(nil, tick, uint64(tick)*0x9e3779b97f4a7c15, in, prev)
+		ticks = append(ticks, msg)
+		if tick <= 200 {
+			history = wire.AppendHistory(history, msg)
+		}
+		copy(prev, in)
+	}
+	return inputs, ticks, history
+}
+
+// FuzzDecodeTick feeds a client arbitrary tick messages and histories, of
+// a match of three players: no message crashes the decoder; one it takes
+// encodes back, onto the inputs before it, to a message that decodes to
+// the same inputs. It starts from the messages of a scripted match
+// (match): its tick messages, its history, pieces of the history.
+func FuzzDecodeTick(f *testing.F) {
+	_, ticks, history := match(f)
+	for _, m := range ticks[:60] {
+		f.Add(m)
+	}
+	f.Add(history)
+	f.Add(history[:len(history)/3])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		check := func(msg []byte, players []input.State) bool {
+			before := append([]input.State(nil), players...)
+			tick, sum, err := wire.DecodeTick(msg, players)
+			if err != nil {
+				return false
+			}
+			again := append([]input.State(nil), before...)
+			tick2, sum2, err := wire.DecodeTick(wire.AppendTick(nil, tick, sum, players, before), again)
+			if err != nil || tick2 != tick || sum2 != sum {
+				t.Fatalf("re-encoded: tick %d, %x, %v", tick2, sum2, err)
+			}
+			for p := range players {
+				if !again[p].Same(&players[p]) {
+					t.Fatalf("re-encoded: player %d differs", p)
+				}
+			}
+			return true
+		}
+		check(b, make([]input.State, 3))
+		players := make([]input.State, 3)
+		for rest, n := b, 0; len(rest) > 0 && n < 1000; n++ {
+			msg, after, err := wire.SplitHistory(rest)
+			if err != nil || !check(msg, players) {
+				break
+			}
+			rest = after
+		}
+	})
 }
