@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"math/rand/v2"
+	"net/netip"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine/input"
@@ -47,5 +48,31 @@ func TestHistoryReadsFromAnyTick(t *testing.T) {
 	}
 	if h.read(0, ticks+1, func(int64, *input.State) bool { return true }) || h.read(0, 0, func(int64, *input.State) bool { return true }) {
 		t.Fatal("read a tick not kept")
+	}
+}
+
+// A spectator may join a session under way, but not from the address of
+// one of its peers (a hello with another nonce): one peer an address.
+func TestLateSpectatorNotAtAPeersAddress(t *testing.T) {
+	s, p := bare()
+	hello := func(nonce uint64) []byte {
+		return packet(kindHello, 0, func(w *writer) {
+			w.u64(nonce)
+			w.u8(roleSpectator)
+			w.str("")
+			w.str("")
+			w.u8(0)
+			w.u64(0)
+			w.settings(nil, -1)
+		})
+	}
+	deliver(s, p, hello(99))
+	if len(s.peers) != 1 {
+		t.Fatalf("a hello from player 2's address made %d peers", len(s.peers))
+	}
+	other := &peer{addr: netip.MustParseAddrPort("127.0.0.1:4001")}
+	deliver(s, other, hello(99))
+	if len(s.peers) != 2 || s.peers[1].player != -1 || s.peers[1].started {
+		t.Fatalf("a spectator's hello under way: %d peers", len(s.peers))
 	}
 }

@@ -447,6 +447,8 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	reason := ""
 	spectators := len(s.peers) - s.joined()
 	switch {
+	case s.isPeer(from):
+		reason = "this address is in the session already" // a peer's, with another nonce: one peer an address
 	case game != s.cfg.Game:
 		reason = fmt.Sprintf("this is a session of %q, not %q", s.cfg.Game, game)
 	case version != s.cfg.Version:
@@ -484,6 +486,16 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	} else {
 		s.logf("a spectator joined from %s", from)
 	}
+}
+
+// isPeer reports whether a peer of the session is at addr.
+func (s *Session) isPeer(addr netip.AddrPort) bool {
+	for _, p := range s.peers {
+		if p.addr == addr {
+			return true
+		}
+	}
+	return false
 }
 
 // otherSetting returns the name of the first of a joiner's settings (in
