@@ -157,8 +157,14 @@ var benchScenes = []struct {
 }
 
 // Stepped side by side with upstream cp, this copy gives the same bodies,
-// bit for bit, after every step of Chipmunk's bench scenes.
+// bit for bit, after every step of Chipmunk's bench scenes, where the
+// compiler fuses no product (amd64 v1 and v2, 386, wasm): there rounding a
+// product changes nothing, and the bench scenes meet no argument for which
+// detmath's Pow or Exp gives other bits than math's assembly.
 func TestStepsAsUpstream(t *testing.T) {
+	if compilerFuses {
+		t.Skip("the compiler fuses for this CPU: upstream's products fuse, this copy's are rounded (TestStepHashes compares with amd64 v1)")
+	}
 	for _, sc := range benchScenes {
 		t.Run(sc.name, func(t *testing.T) {
 			fork, up := &forkLib{}, &upstreamLib{}
