@@ -63,6 +63,7 @@ func load(dir, overlay string, patterns []string) ([]*pkg, error) {
 		if err := json.Unmarshal(data, &o); err != nil {
 			return nil, fmt.Errorf("overlay %s: %w", overlay, err)
 		}
+		//detcheck:ok a map made from a map
 		for from, to := range o.Replace {
 			if !filepath.IsAbs(from) {
 				from = filepath.Join(dir, from)
