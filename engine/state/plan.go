@@ -50,6 +50,7 @@ type field struct {
 	builtin   func(p unsafe.Pointer, w *Writer)
 
 	entity   bool // a donburi.Entity: dumped as e<id>v<version>
+	word     bool // an int, uint or uintptr: hashed as 8 bytes on every CPU, 4-byte words widened
 	stringer bool // a named scalar with a String method: dumped with it
 	bytes    bool // an array or slice of bytes: dumped as one hex line
 
@@ -221,9 +222,11 @@ func (w *Writer) addFields(t reflect.Type, off uintptr, name string, out *[]fiel
 		f.kind = kBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		f.kind = kInt
+		f.word = t.Kind() == reflect.Int
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		f.kind = kUint
 		f.entity = t == entityType
+		f.word = t.Kind() == reflect.Uint || t.Kind() == reflect.Uintptr
 	case reflect.Float32:
 		f.kind = kFloat32
 	case reflect.Float64:
@@ -279,7 +282,7 @@ func mergeForHash(fs []field) []field {
 	for _, f := range fs {
 		if littleEndian {
 			switch {
-			case f.kind <= kComplex128:
+			case f.kind <= kComplex128 && !(f.word && f.size < 8):
 				f = field{kind: kMem, off: f.off, size: f.size}
 			case f.kind == kArray && f.elem.raw:
 				f = field{kind: kMem, off: f.off, size: f.size}

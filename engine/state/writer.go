@@ -266,7 +266,14 @@ func (w *Writer) hashFields(fs []field, p unsafe.Pointer) {
 		case kBool:
 			w.buf = append(w.buf, b2u8(*(*bool)(q)))
 		case kInt, kUint, kFloat32, kFloat64, kComplex64, kComplex128:
-			w.buf = appendScalar(w.buf, q, f.size, f.kind)
+			switch {
+			case f.word && f.size == 4 && f.kind == kInt: // a 32-bit CPU's int: as a 64-bit one's
+				w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(int64(*(*int32)(q))))
+			case f.word && f.size == 4:
+				w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(*(*uint32)(q)))
+			default:
+				w.buf = appendScalar(w.buf, q, f.size, f.kind)
+			}
 		case kString:
 			s := *(*string)(q)
 			w.buf = binary.AppendUvarint(w.buf, uint64(len(s)))

@@ -14,9 +14,9 @@ type QueryFilter struct {
 	// Categories and Mask work as a shape's (see [BodyOptions]): the query
 	// sees a shape when the shape's categories meet Mask and Categories
 	// meet the shape's mask. Zero means all categories.
-	Categories, Mask uint
+	Categories, Mask uint64
 	// Group, if not zero, hides the shapes of that group.
-	Group uint
+	Group uint64
 	// Sensors makes the query see sensor shapes too (a ray passes through
 	// them otherwise, as cp's do).
 	Sensors bool

@@ -108,8 +108,8 @@ type BodyOptions struct {
 	// report contacts) only if each one's Categories meet the other's Mask,
 	// and they are not in the same non-zero Group. Zero Categories or Mask
 	// mean all categories; Group 0 is no group.
-	Categories, Mask uint
-	Group            uint
+	Categories, Mask uint64
+	Group            uint64
 
 	// CollisionType is cp's collision type of the shape, for the game's
 	// own cp collision handlers (Physics.Space); 0 is the default. Contact

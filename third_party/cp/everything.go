@@ -33,8 +33,8 @@ const (
 )
 
 var (
-	NO_GROUP       uint = 0        // Value for group signifying that a shape is in no group.
-	ALL_CATEGORIES uint = ^uint(0) // Value for Shape layers signifying that a shape is in every layer.
+	NO_GROUP       uint64 = 0          // Value for group signifying that a shape is in no group.
+	ALL_CATEGORIES uint64 = ^uint64(0) // Value for Shape layers signifying that a shape is in every layer.
 )
 
 // SHAPE_FILTER_ALL is s collision filter value for a shape that will collide with anything except SHAPE_FILTER_NONE.
@@ -171,17 +171,17 @@ type SplittingPlane struct {
 type ShapeFilter struct {
 	// Two objects with the same non-zero group value do not collide.
 	// This is generally used to group objects in a composite object together to disable self collisions.
-	Group uint
+	Group uint64
 	// A bitmask of user definable categories that this object belongs to.
 	// The category/mask combinations of both objects in a collision must agree for a collision to occur.
-	Categories uint
+	Categories uint64
 	// A bitmask of user definable category types that this object object collides with.
 	// The category/mask combinations of both objects in a collision must agree for a collision to occur.
-	Mask uint
+	Mask uint64
 }
 
 // NewShapeFilter creates a new collision filter.
-func NewShapeFilter(group, categories, mask uint) ShapeFilter {
+func NewShapeFilter(group, categories, mask uint64) ShapeFilter {
 	return ShapeFilter{group, categories, mask}
 }
 

@@ -1,6 +1,6 @@
 package cp
 
-type HashValue uintptr
+type HashValue uint64
 
 // HashSetBin implements a linked list
 type HashSetBin[U comparable] struct {
@@ -40,7 +40,7 @@ func (set *HashSet[T, U]) resize() {
 		for bin != nil {
 			next := bin.next
 
-			idx := uint(bin.hash) % newSize
+			idx := uint(bin.hash % HashValue(newSize))
 			bin.next = newTable[idx]
 			newTable[idx] = bin
 
@@ -59,7 +59,7 @@ func (set *HashSet[T, U]) Count() uint {
 
 // Insert returns the U the T is in, or inserts a new U and returns it.
 func (set *HashSet[T, U]) Insert(hash HashValue, ptr T, transform func(obj T) U) U {
-	idx := uint(hash) % set.size
+	idx := uint(hash % HashValue(set.size))
 
 	// Find the bin with the matching element.
 	bin := set.table[idx]
@@ -89,7 +89,7 @@ func (set *HashSet[T, U]) Insert(hash HashValue, ptr T, transform func(obj T) U)
 
 // Remove removes the T from the HashSet, returning the U it was in.
 func (set *HashSet[T, U]) Remove(hash HashValue, ptr T) U {
-	idx := uint(hash) % set.size
+	idx := uint(hash % HashValue(set.size))
 
 	bin := set.table[idx]
 	prevPtr := &set.table[idx]
@@ -118,7 +118,7 @@ func (set *HashSet[T, U]) Remove(hash HashValue, ptr T) U {
 
 // Find returns the U the T is in, or nil.
 func (set *HashSet[T, U]) Find(hash HashValue, ptr T) U {
-	idx := uint(hash) % set.size
+	idx := uint(hash % HashValue(set.size))
 	bin := set.table[idx]
 	for bin != nil && !set.isEqual(ptr, bin.elt) {
 		bin = bin.next

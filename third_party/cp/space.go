@@ -196,7 +196,7 @@ func (space *Space) Activate(body *Body) {
 			a := arbiter.a
 			b := arbiter.b
 			shapePair := ShapePair{a, b}
-			arbHashId := HashPair(HashValue(unsafe.Pointer(a)), HashValue(unsafe.Pointer(b)))
+			arbHashId := HashPair(HashValue(uintptr(unsafe.Pointer(a))), HashValue(uintptr(unsafe.Pointer(b))))
 			space.cachedArbiters.Insert(arbHashId, shapePair, func(_ ShapePair) *Arbiter {
 				return arbiter
 			})
@@ -438,7 +438,7 @@ func SpaceCollideShapesFunc(obj any, b *Shape, collisionId uint32, vspace any) u
 	// Get an arbiter from space->arbiterSet for the two shapes.
 	// This is where the persistent contact magic comes from.
 	shapePair := ShapePair{info.a, info.b}
-	arbHashId := HashPair(HashValue(unsafe.Pointer(info.a)), HashValue(unsafe.Pointer(info.b)))
+	arbHashId := HashPair(HashValue(uintptr(unsafe.Pointer(info.a))), HashValue(uintptr(unsafe.Pointer(info.b))))
 	arb := space.cachedArbiters.Insert(arbHashId, shapePair, func(shapes ShapePair) *Arbiter {
 		arb := space.arbiterFromPool()
 		arb.Init(shapes.a, shapes.b)
@@ -823,7 +823,7 @@ func (space *Space) UncacheArbiter(arb *Arbiter) {
 	a := arb.a
 	b := arb.b
 	shapePair := ShapePair{a, b}
-	arbHashId := HashPair(HashValue(unsafe.Pointer(a)), HashValue(unsafe.Pointer(b)))
+	arbHashId := HashPair(HashValue(uintptr(unsafe.Pointer(a))), HashValue(uintptr(unsafe.Pointer(b))))
 	space.cachedArbiters.Remove(arbHashId, shapePair)
 	for i, a := range space.arbiters {
 		if a == arb {
