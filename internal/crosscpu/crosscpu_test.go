@@ -1,0 +1,207 @@
+// Package crosscpu checks the engine's promise of one state on every CPU:
+// each program below records a minute of play on this machine (amd64 with
+// the default GOAMD64=v1), and that recording is replayed by the same
+// program built for every other CPU the engine supports, each replay
+// comparing every tick's state checksum with the recording's. A replay that
+// differs stops at the first tick that does and names it, and, the
+// recordings holding the bisector's detail, the first system after which
+// the state differed and the component types that did.
+//
+// The other CPUs run here as they can: amd64 v3 natively (when this CPU
+// has AVX2, BMI2 and FMA), 386 natively, arm64 and riscv64 under qemu-user
+// (Debian's qemu-user, with libc6-arm64-cross and libc6-riscv64-cross for
+// the games whose graphics library links the C library's loader), and
+// WebAssembly under Node.js (the programs on the simulation core alone:
+// the games' window needs a browser). make test installs them; a target
+// whose tools are missing is skipped, saying what to install, unless
+// FIXEDSTEP_CROSSCPU=all asks for every one (make test sets it).
+package crosscpu
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// program is a program the test records and replays.
+type program struct {
+	name, pkg string
+	core      bool     // links the simulation core alone: WebAssembly runs it under Node.js
+	record    []string // its arguments to record a minute to the file that follows
+	replay    []string // and to replay the file that follows
+}
+
+var programs = []program{
+	{name: "bounce", pkg: "./cmd/bounce", core: true, record: []string{"-seconds", "60", "-record"}, replay: []string{"-replay"}},
+	{name: "arenacore", pkg: "./internal/crosscpu/arenacore", core: true, record: []string{"-seconds", "60", "-record"}, replay: []string{"-replay"}},
+	{name: "demo", pkg: "./cmd/demo", record: []string{"-headless", "-seconds", "60", "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
+	{name: "breakout", pkg: "./cmd/breakout", record: []string{"-headless", "-seconds", "60", "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
+	{name: "platformer", pkg: "./cmd/platformer", record: []string{"-headless", "-seconds", "60", "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
+}
+
+// target is a CPU the recordings are replayed on.
+type target struct {
+	name string
+	env  []string // go build's
+	// missing says what this machine lacks to run it, "" when nothing.
+	missing func(p program) string
+	// command runs bin with args.
+	command func(bin string, args ...string) *exec.Cmd
+}
+
+func native(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+
+func qemu(arch, sysroot string) func(string, ...string) *exec.Cmd {
+	return func(bin string, args ...string) *exec.Cmd {
+		return exec.Command("qemu-"+arch, append([]string{"-L", sysroot, bin}, args...)...)
+	}
+}
+
+// needs returns what of cmds (on the PATH) and files is missing, named by
+// the Debian package that brings it.
+func needs(pairs ...string) string {
+	var lack []string
+	for i := 0; i < len(pairs); i += 2 {
+		what, pkg := pairs[i], pairs[i+1]
+		var err error
+		if strings.HasPrefix(what, "/") {
+			_, err = os.Stat(what)
+		} else {
+			_, err = exec.LookPath(what)
+		}
+		if err != nil {
+			lack = append(lack, fmt.Sprintf("%s (Debian's %s)", what, pkg))
+		}
+	}
+	return strings.Join(lack, ", ")
+}
+
+var targets = []target{
+	{name: "amd64-v3", env: []string{"GOARCH=amd64", "GOAMD64=v3"}, command: native,
+		missing: func(program) string {
+			if runtime.GOARCH != "amd64" {
+				return "an amd64 machine"
+			}
+			info, _ := os.ReadFile("/proc/cpuinfo")
+			for _, flag := range []string{"avx2", "bmi2", "fma"} {
+				if !regexp.MustCompile(`\b` + flag + `\b`).Match(info) {
+					return "a CPU with " + flag
+				}
+			}
+			return ""
+		}},
+	{name: "386", env: []string{"GOARCH=386", "CGO_ENABLED=0"}, command: native,
+		missing: func(p program) string {
+			if runtime.GOARCH != "amd64" {
+				return "an amd64 machine"
+			}
+			if p.core {
+				return "" // linked statically
+			}
+			return needs("/lib/ld-linux.so.2", "libc6-i386")
+		}},
+	{name: "arm64", env: []string{"GOARCH=arm64", "CGO_ENABLED=0"}, command: qemu("aarch64", "/usr/aarch64-linux-gnu"),
+		missing: func(program) string {
+			return needs("qemu-aarch64", "qemu-user", "/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1", "libc6-arm64-cross")
+		}},
+	{name: "riscv64", env: []string{"GOARCH=riscv64", "CGO_ENABLED=0"}, command: qemu("riscv64", "/usr/riscv64-linux-gnu"),
+		missing: func(program) string {
+			return needs("qemu-riscv64", "qemu-user", "/usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1", "libc6-riscv64-cross")
+		}},
+	{name: "wasm", env: []string{"GOOS=js", "GOARCH=wasm"},
+		command: func(bin string, args ...string) *exec.Cmd {
+			return exec.Command("node", append([]string{filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec_node.js"), bin}, args...)...)
+		},
+		missing: func(p program) string {
+			if !p.core {
+				return "a browser (the game's window): its simulation core is checked by bounce and arenacore"
+			}
+			return needs("node", "nodejs")
+		}},
+}
+
+var checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n`)
+
+// build builds pkg for the environment env into dir, and returns the binary.
+func build(t *testing.T, dir, name, pkg string, env []string) string {
+	t.Helper()
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s for %v: %v\n%s", pkg, env, err, out)
+	}
+	return bin
+}
+
+// A minute of each program, recorded on this machine, replays on every
+// other CPU with every tick's state checksum the recording's.
+func TestEveryCPUPlaysTheSameGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every program for five CPUs and plays ten minutes of game under emulation")
+	}
+	dir := t.TempDir()
+	all := os.Getenv("FIXEDSTEP_CROSSCPU") == "all"
+	type recorded struct {
+		file, sum string
+		ticks     string
+	}
+	recs := make([]recorded, len(programs))
+	var mu sync.Mutex
+	t.Run("record", func(t *testing.T) {
+		for i, p := range programs {
+			t.Run(p.name, func(t *testing.T) {
+				t.Parallel()
+				bin := build(t, dir, p.name+".native", p.pkg, nil)
+				file := filepath.Join(dir, p.name+".input")
+				cmd := native(bin, append(p.record, file)...)
+				cmd.Dir = dir
+				out, err := cmd.CombinedOutput()
+				m := checksumRE.FindSubmatch(out)
+				if err != nil || m == nil {
+					t.Fatalf("recording %s: %v\n%s", p.name, err, out)
+				}
+				mu.Lock()
+				recs[i] = recorded{file: file, sum: string(m[1])}
+				mu.Unlock()
+			})
+		}
+	})
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			t.Parallel()
+			for i, p := range programs {
+				if recs[i].file == "" {
+					t.Fatalf("%s was not recorded", p.name)
+				}
+				if lack := tg.missing(p); lack != "" {
+					if all && !strings.HasPrefix(lack, "a browser") {
+						t.Fatalf("%s on %s needs %s", p.name, tg.name, lack)
+					}
+					t.Logf("%s on %s: skipped: needs %s", p.name, tg.name, lack)
+					continue
+				}
+				bin := build(t, dir, p.name+"."+tg.name, p.pkg, tg.env)
+				cmd := tg.command(bin, append(p.replay, recs[i].file)...)
+				cmd.Dir = dir
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				err := cmd.Run()
+				m := checksumRE.FindSubmatch(out.Bytes())
+				if err != nil || m == nil || string(m[1]) != recs[i].sum {
+					t.Errorf("%s on %s differs from amd64 v1 (checksum %s):\n%s", p.name, tg.name, recs[i].sum, out.String())
+					continue
+				}
+				t.Logf("%s on %s: every tick as on amd64 v1, checksum %s", p.name, tg.name, m[1])
+			}
+		})
+	}
+}
