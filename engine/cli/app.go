@@ -91,8 +91,9 @@ import (
 // replay sets them from the recording, so that `-replay FILE` alone replays
 // the run; a flag given with another value than the recording's is an
 // error. A bad number (-seconds NaN, a negative -fps), a path that cannot
-// be written or a file that cannot be replayed is an error before the first
-// frame.
+// be written, a file that cannot be replayed, and a file the run would
+// both read and write or write for two flags (see App.Reads) is an error
+// before the first frame.
 //
 // The run is recorded in memory (or to -record's file) whatever the flags,
 // and first is the run's Options.Restart, so that engine.Loop.Rewind (the
@@ -135,6 +136,16 @@ type App struct {
 	// before, byte for byte (a recording without them replays with their
 	// defaults).
 	RecordedWhenSet []string
+
+	// Reads names game flags whose value is a file the run reads (a
+	// level, a configuration), and Writes those whose value is a file the
+	// game writes (an export): no file the run writes, the standard
+	// flags' (-record, -save, -dump-at, -screenshot, -cpuprofile, a
+	// desync's and a divergence's files) and these, may be a file it
+	// reads or another file it writes, however the paths are spelt
+	// (links, ./a and a, absolute paths): such a run is a *FlagError
+	// that names both flags, before anything runs.
+	Reads, Writes []string
 
 	// Online, if set, is the game a game server plays (engine/online/sim:
 	// its name and version): -server URL then plays a match of it found

@@ -31,10 +31,6 @@ func (a *App) checkSave() error {
 		return nil
 	case a.saveAt == "":
 		return &FlagError{"save", a.save, "goes with -save-at S:T: where in the run to save"}
-	case a.record != "" && sameFile(a.save, a.record):
-		return &FlagError{"save", a.save, "is the file -record writes (save to another file)"}
-	case a.replay != "" && sameFile(a.save, a.replay):
-		return &FlagError{"save", a.save, "is the file -replay reads (save to another file)"}
 	}
 	if err := checkWritable(a.save); err != nil {
 		return &FlagError{"save", a.save, err.Error()}
