@@ -93,7 +93,10 @@ import (
 // error. A bad number (-seconds NaN, a negative -fps), a path that cannot
 // be written, a file that cannot be replayed, and a file the run would
 // both read and write or write for two flags (see App.Reads) is an error
-// before the first frame.
+// before the first frame. A file that cannot be written whole (a full
+// disk: a write, its Sync or its Close fails), the summary included, is
+// the run's error, naming it; a file is written beside its path and
+// renamed over it once whole, so that nothing half written is left there.
 //
 // The run is recorded in memory (or to -record's file) whatever the flags,
 // and first is the run's Options.Restart, so that engine.Loop.Rewind (the
@@ -178,7 +181,8 @@ type App struct {
 	server, serverKey, device    string // online play (online.go)
 	online                       *onlineRun
 	serverSettings               map[string]string
-	simulatedAgain               int64 // ticks the sync test simulated again
+	simulatedAgain               int64      // ticks the sync test simulated again
+	outW                         *errWriter // Out during Run, which keeps its first error
 	players, delay, local        int
 }
 
@@ -288,6 +292,9 @@ func (e *InterruptedError) Error() string {
 }
 
 func (a *App) out() io.Writer {
+	if a.outW != nil {
+		return a.outW
+	}
 	if a.Out != nil {
 		return a.Out
 	}
@@ -305,6 +312,18 @@ func (a *App) errOut() io.Writer {
 // the game and returns nil when it ended, a *FlagError for a bad flag, an
 // *InterruptedError after a signal, or the run's error.
 func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error) {
+	a.outW = &errWriter{w: a.out()}
+	defer func() { // a summary cut short (a full disk) is the run's error
+		if werr := a.outW.err; werr != nil {
+			werr = fmt.Errorf("the run's summary was not all written: %w", werr)
+			if err == nil {
+				err = werr
+			} else {
+				fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), werr)
+			}
+		}
+		a.outW = nil
+	}()
 	fs := a.Flags()
 	fs.SetOutput(a.errOut())
 	if err := fs.Parse(args); err != nil {
@@ -405,8 +424,12 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 			return &FlagError{Flag: "cpuprofile", Value: a.cpuOut, Reason: perr.Error()}
 		}
 		defer func() {
-			if perr := stop(); perr != nil && err == nil {
-				err = perr
+			if perr := stop(); perr != nil {
+				if err == nil {
+					err = perr
+				} else { // the run's error is returned: this one is said here
+					fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), perr)
+				}
 			}
 		}()
 	}
@@ -516,6 +539,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	}
 	if de := dumps.divergence; de != nil && de.Dump != "" && !errors.Is(runErr, de) { // the run failed first: the file is named here
 		fmt.Fprintf(a.out(), "the replay diverged at tick %d of scene %d too: the replayed world there is in %s\n", de.Tick, de.Scene, de.Dump)
+	}
+	if dumps.divergedErr != nil { // the run fails with the divergence: this is said beside it
+		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), dumps.divergedErr)
 	}
 	if runErr == nil {
 		runErr = saveErr
