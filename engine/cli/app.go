@@ -178,7 +178,8 @@ type App struct {
 	frames, syncTest, keyframes  int
 	host, join, spectate         string // networked play (netplay.go)
 	netLink                      string
-	server, serverKey, device    string // online play (online.go)
+	server, serverKey, device    string        // online play (online.go)
+	serverSilence                time.Duration // how long -server's client waits for a server that sends nothing (0: client.DefaultSilence)
 	online                       *onlineRun
 	serverSettings               map[string]string
 	simulatedAgain               int64      // ticks the sync test simulated again

@@ -1,5 +1,7 @@
 package cli
 
+import "time"
+
 // SetServerSettings gives a run the settings of an online match, as
 // -server's join does, for the tests that have no game server.
 func (a *App) SetServerSettings(settings map[string]string) { a.serverSettings = settings }
@@ -13,3 +15,7 @@ func (a *App) CheckFlags(args []string) error {
 	}
 	return a.check()
 }
+
+// SetServerSilence sets how long -server's client waits for a server that
+// sends nothing (client.Options.Silence), for tests that do not wait 30 s.
+func (a *App) SetServerSilence(d time.Duration) { a.serverSilence = d }
