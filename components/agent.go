@@ -118,12 +118,12 @@ var AgentC = donburi.NewComponentType[Agent]()
 // wanders about 5 s. SeparationRadius is left 0: it depends on the agent's
 // size.
 func NewAgent(maxSpeed, maxForce float64) Agent {
-	sight := 3 * maxSpeed
+	sight := float64(3 * maxSpeed)
 	return Agent{
 		MaxSpeed:     maxSpeed,
 		MaxForce:     maxForce,
 		SightRange:   sight,
-		LoseRange:    1.5 * sight,
+		LoseRange:    float64(1.5 * sight),
 		SafeRange:    2 * sight,
 		SlowRadius:   maxSpeed,
 		WanderTurn:   3,

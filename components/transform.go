@@ -83,9 +83,9 @@ func mod(a, b float64) float64 {
 // the angle along the shortest arc.
 func (t *Transform) At(alpha float64) Pose {
 	return Pose{
-		X:     t.Prev.X + (t.Cur.X-t.Prev.X)*alpha,
-		Y:     t.Prev.Y + (t.Cur.Y-t.Prev.Y)*alpha,
-		Angle: t.Prev.Angle + AngleDiff(t.Prev.Angle, t.Cur.Angle)*alpha,
+		X:     t.Prev.X + float64((t.Cur.X-t.Prev.X)*alpha),
+		Y:     t.Prev.Y + float64((t.Cur.Y-t.Prev.Y)*alpha),
+		Angle: t.Prev.Angle + float64(AngleDiff(t.Prev.Angle, t.Cur.Angle)*alpha),
 	}
 }
 

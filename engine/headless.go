@@ -153,7 +153,7 @@ func (d *headlessDriver) sleep() {
 		// Game time lags the clock by the pacing carry (real time not yet
 		// turned into game time); then game time to real time: divide by
 		// the time scale.
-		wait := time.Duration(float64(next-l.gameTime-l.pacingCarry) * scaleOne / float64(l.scaleNum))
+		wait := time.Duration(float64(next-l.gameTime-l.pacingCarry) * scaleOne / float64(l.scaleNum)) //detcheck:ok how long to sleep, not game state
 		wake = min(wake, d.lastNow+max(wait, 0))
 	}
 	for {

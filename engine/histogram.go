@@ -61,6 +61,7 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 		return 0
 	}
 	q = min(max(q, 0), 1)
+	//detcheck:ok a timing statistic, not game state; q in [0, 1]
 	rank := max(int64(math.Ceil(q*float64(h.n))), 1) // 1-based
 	seen := int64(0)
 	for i, c := range h.counts {

@@ -225,7 +225,7 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	return l, nil
 }
 
-func scaleFixed(s float64) uint64 { return uint64(math.Round(s * scaleOne)) }
+func scaleFixed(s float64) uint64 { return uint64(math.Round(s * scaleOne)) } //detcheck:ok s in [0, maxTimeScale]: checkScale
 
 // Start begins a fresh timeline with the given rate groups (one group "update"
 // at 60 Hz if none are given): game time 0, no ticks, and a clock base taken at

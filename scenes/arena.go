@@ -144,10 +144,10 @@ func (a *Arena) drawHUD(w donburi.World, ev engine.Event) {
 	}
 	g := a.game
 	var key [2*input.MaxPlayers + 1]int
-	key[0] = int(g.Left().Seconds())
+	key[0] = int(g.Left().Seconds()) //detcheck:ok the HUD's cache key: drawing, not game state
 	for p := range g.Players() {
 		t := g.Tally(p)
-		key[1+2*p], key[2+2*p] = t.Score, int(t.Health)
+		key[1+2*p], key[2+2*p] = t.Score, int(t.Health) //detcheck:ok the HUD's cache key: drawing, not game state
 	}
 	if key != a.hudKey || a.hud == "" {
 		a.hudKey = key

@@ -67,6 +67,9 @@ type Options struct {
 const MaxBodies = 100_000
 
 // Validate checks the options a command line can get wrong.
+// MaxSeconds is the longest Options.Seconds: some 11 days.
+const MaxSeconds = 1e6
+
 func (o *Options) Validate() error {
 	if o.Bodies < 0 || o.Bodies > MaxBodies {
 		return fmt.Errorf("bodies %d: must be in [0, %d] (a bigger pile only fills memory: "+
@@ -75,8 +78,8 @@ func (o *Options) Validate() error {
 	if o.Churn < 0 {
 		return fmt.Errorf("churn %d: must not be negative", o.Churn)
 	}
-	if !(o.Seconds >= 0) {
-		return fmt.Errorf("seconds %v: must be a number of seconds, 0 or more", o.Seconds)
+	if !(o.Seconds >= 0 && o.Seconds <= MaxSeconds) {
+		return fmt.Errorf("seconds %v: must be a number of seconds, 0 to %g", o.Seconds, float64(MaxSeconds))
 	}
 	return nil
 }

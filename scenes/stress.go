@@ -83,7 +83,7 @@ func (s *Stress) build() {
 	stage.Keep(s.st, pcg)
 	stage.Keep(s.st, &s.want)
 	stage.Keep(s.st, &s.quit)
-	s.limit = time.Duration(s.opts.Seconds * float64(time.Second))
+	s.limit = time.Duration(s.opts.Seconds * float64(time.Second)) //detcheck:ok in [0, MaxSeconds]: Options.Validate
 	s.st.Physics.Spawn(stressBin())
 	s.img = s.st.Bundle.MustSprite(assets.SpriteBall)
 	s.balls = donburi.NewQuery(filter.Contains(gfx.SpriteC, components.BodyC))
@@ -170,10 +170,10 @@ func stressBallScale(want int) float64 {
 // radius (5 to 9 px, times stressBallScale(want)), then its position in the
 // pour zone above the bin; mass grows with the area.
 func stressBall(rng *rand.Rand, want int) (body *cp.Body, shape *cp.Shape, radius float64) {
-	r := (5 + rng.Float64()*4) * stressBallScale(want)
+	r := float64((5 + rng.Float64()*4) * stressBallScale(want))
 	m := r * r / 25
 	b := cp.NewBody(m, cp.MomentForCircle(m, 0, r, cp.Vector{}))
-	b.SetPosition(cp.Vector{X: 60 + rng.Float64()*840, Y: 60 + rng.Float64()*100})
+	b.SetPosition(cp.Vector{X: 60 + float64(rng.Float64()*840), Y: 60 + float64(rng.Float64()*100)})
 	sh := cp.NewCircle(b, r, cp.Vector{})
 	sh.SetFriction(0.7)
 	sh.SetElasticity(0.2)
@@ -193,7 +193,7 @@ func StressPhysics(want int) physics.Config {
 	return physics.Config{
 		Gravity:            cp.Vector{Y: 300},
 		NoCollisionEvents:  true,
-		SpatialHashCell:    20 * stressBallScale(want),
+		SpatialHashCell:    float64(20 * stressBallScale(want)),
 		SpatialHashCells:   10 * max(want, 1000),
 		SleepTimeThreshold: 0.5,
 		IdleSpeedThreshold: 20,

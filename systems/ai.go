@@ -6,6 +6,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -191,7 +192,7 @@ func (ai *AI) markSighted(shape *cp.Shape, _ any) {
 	r := sightOf(a)
 	pos := cp.Vector{X: t.Cur.X, Y: t.Cur.Y}
 	d := ai.seen[ai.querying].pos.DistanceSq(pos)
-	if d > r*r {
+	if d > float64(r*r) {
 		return
 	}
 	if s := ai.sight[i]; s < 0 || d < ai.seen[s].pos.DistanceSq(pos) {
@@ -225,7 +226,7 @@ func (ai *AI) think(i int, a *components.Agent, dt float64) {
 		if from == components.AgentIdle {
 			heading = cp.Vector{} // set off in the random direction drawn on entry
 		}
-		v = Wander(heading, &a.WanderAngle, a.WanderTurn*dt, a.WanderJitter*dt, a.MaxSpeed, ai.rng)
+		v = Wander(heading, &a.WanderAngle, float64(a.WanderTurn*dt), float64(a.WanderJitter*dt), a.MaxSpeed, ai.rng)
 	case components.AgentChase: // a player is in range: else it went back to wandering
 		seen := &ai.seen[ai.sight[i]]
 		a.Target = seen.e
@@ -275,7 +276,7 @@ func (ai *AI) enter(i int, a *components.Agent, to components.AgentState) {
 		a.Timer = ai.stay(a.WanderTime)
 		a.WanderAngle = 0 // straight on from a chase or a flight
 		if from == components.AgentIdle {
-			a.WanderAngle = math.Pi * (2*ai.rng.Float64() - 1)
+			a.WanderAngle = float64(math.Pi * (2*ai.rng.Float64() - 1))
 		}
 	case components.AgentChase:
 		a.Target = ai.seen[ai.sight[i]].e
@@ -292,7 +293,7 @@ func (ai *AI) stay(mean float64) float64 {
 	if !(mean > 0) {
 		return 0
 	}
-	return mean * (0.5 + ai.rng.Float64())
+	return float64(mean * (0.5 + ai.rng.Float64()))
 }
 
 // Seek returns the velocity that heads from pos straight at target at
@@ -333,7 +334,7 @@ func Arrive(pos, target cp.Vector, maxSpeed, slowRadius float64) cp.Vector {
 // heads in the direction *angle itself. One draw from rng per call; no
 // allocation.
 func Wander(heading cp.Vector, angle *float64, maxTurn, jitter, maxSpeed float64, rng *rand.Rand) cp.Vector {
-	*angle = math.Remainder(*angle+jitter*(2*rng.Float64()-1), 2*math.Pi)
+	*angle = math.Remainder(*angle+float64(jitter*(2*rng.Float64()-1)), 2*math.Pi)
 	l := heading.Length()
 	if !(l > 0) || math.IsInf(l, 0) {
 		return cp.ForAngle(*angle).Mult(maxSpeed)
@@ -341,9 +342,9 @@ func Wander(heading cp.Vector, angle *float64, maxTurn, jitter, maxSpeed float64
 	// The target is at (1, 0) + r(cos a, sin a) in the heading's frame: a
 	// circle of radius r = sin(maxTurn) one unit ahead, seen from the agent
 	// at angles up to asin(r) = maxTurn.
-	r := math.Sin(min(max(maxTurn, 0), math.Pi/2))
-	s, c := math.Sincos(*angle)
-	turn := cp.Vector{X: 1 + r*c, Y: r * s}
+	r := detmath.Sin(min(max(maxTurn, 0), math.Pi/2))
+	s, c := detmath.Sincos(*angle)
+	turn := cp.Vector{X: 1 + float64(r*c), Y: float64(r * s)}
 	if tl := turn.Length(); tl > 0 {
 		turn = turn.Mult(1 / tl)
 	} else { // r = 1 and the target is the agent itself: go straight on
@@ -414,7 +415,7 @@ func clampLength(v cp.Vector, l float64) cp.Vector {
 	return v
 }
 
-func sq(x float64) float64 { return x * x }
+func sq(x float64) float64 { return float64(x * x) }
 
 // Neighbours finds which of a set of points lie near one of them: a spatial
 // hash over cells of a fixed size, rebuilt for each tick in slices it keeps,
@@ -481,7 +482,7 @@ func (g *Neighbours) Near(i int, radius float64, dst []cp.Vector) []cp.Vector {
 		return dst
 	}
 	radius = min(radius, g.cell)
-	r2 := radius * radius
+	r2 := float64(radius * radius)
 	p := g.points[i]
 	cx, cy := g.cellOf(p)
 	var seen [9]uint32
@@ -499,7 +500,7 @@ func (g *Neighbours) Near(i int, radius float64, dst []cp.Vector) []cp.Vector {
 			n++
 			lo, hi := g.start[b], g.start[b+1]
 			for k, q := range g.sorted[lo:hi] {
-				if d := p.Sub(q); d.X*d.X+d.Y*d.Y < r2 && int(g.items[int(lo)+k]) != i {
+				if d := p.Sub(q); float64(d.X*d.X)+float64(d.Y*d.Y) < r2 && int(g.items[int(lo)+k]) != i {
 					dst = append(dst, q)
 				}
 			}
@@ -509,7 +510,21 @@ func (g *Neighbours) Near(i int, radius float64, dst []cp.Vector) []cp.Vector {
 }
 
 func (g *Neighbours) cellOf(p cp.Vector) (int64, int64) {
-	return int64(math.Floor(p.X / g.cell)), int64(math.Floor(p.Y / g.cell))
+	return cellIndex(p.X / g.cell), cellIndex(p.Y / g.cell)
+}
+
+// cellIndex is the cell of coordinate v in cells, the same on every CPU:
+// a position past 2^52 cells, or not a number (a body flung away), is in
+// the outermost cell rather than converted as each CPU converts it.
+func cellIndex(v float64) int64 {
+	const far = 1 << 52
+	switch {
+	case v > far:
+		return far
+	case !(v > -far): // NaN too
+		return -far
+	}
+	return int64(math.Floor(v)) //detcheck:ok within ±2^52
 }
 
 func (g *Neighbours) hash(cx, cy int64) uint32 {

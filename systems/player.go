@@ -5,6 +5,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -94,7 +95,7 @@ func (pc *PlayerControl) Update(w donburi.World, ev engine.Event) {
 			continue
 		}
 		if pl.Face && dir.Length() > 0.1 {
-			body.SetAngle(math.Atan2(dir.Y, dir.X))
+			body.SetAngle(detmath.Atan2(dir.Y, dir.X))
 			body.SetAngularVelocity(0)
 		}
 	}
@@ -106,7 +107,7 @@ func withinBounds(x, v, lo, hi, dt float64) float64 {
 	if !(hi > lo) {
 		return v
 	}
-	return (min(max(x+v*dt, lo), hi) - x) / dt
+	return (min(max(x+float64(v*dt), lo), hi) - x) / dt
 }
 
 // axisOnly is the input along one axis alone (a paddle's), in [-1, 1]: the

@@ -82,8 +82,8 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 			return
 		}
 		b := space.AddBody(cp.NewBody(1, cp.MomentForCircle(1, 0, ballR, cp.Vector{})))
-		b.SetPosition(cp.Vector{X: 40 + rng.Float64()*(boxW-80), Y: boxH - 40})
-		b.SetVelocity(rng.Float64()*200-100, 0)
+		b.SetPosition(cp.Vector{X: 40 + float64(rng.Float64()*(boxW-80)), Y: boxH - 40})
+		b.SetVelocity(float64(rng.Float64()*200)-100, 0)
 		s := space.AddShape(cp.NewCircle(b, ballR, cp.Vector{}))
 		s.SetElasticity(0.9)
 		e := w.Entry(w.Create(BodyC, BallC))
@@ -97,7 +97,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 			vx += paddleSpeed
 		}
 		x := pb.Position().X
-		if x+vx*ev.DT < paddleW/2 || x+vx*ev.DT > boxW-paddleW/2 {
+		if x+float64(vx*ev.DT) < paddleW/2 || x+float64(vx*ev.DT) > boxW-paddleW/2 {
 			vx = 0 // the paddle stays in the box
 		}
 		pb.SetVelocity(vx, 0)

@@ -47,9 +47,6 @@ func run(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if !(*seconds > 0 && *seconds < 1e6) {
-		return fmt.Errorf("-seconds %v: want a number of seconds above 0", *seconds)
-	}
 	opts := &engine.Options{Headless: &engine.Headless{FPS: *fps}}
 	if *replay != "" {
 		lg, err := engine.LoadInputLog(*replay)
@@ -61,7 +58,10 @@ func run(args []string, out io.Writer) error {
 		}
 		*seed, opts.Replay = lg.Seed, lg
 	}
-	opts.StopAt = time.Duration(*seconds * float64(time.Second))
+	if !(*seconds > 0 && *seconds < 1e6) { // a recording's too
+		return fmt.Errorf("-seconds %v: want a number of seconds above 0, below a million", *seconds)
+	}
+	opts.StopAt = time.Duration(*seconds * float64(time.Second)) //detcheck:ok in (0, 1e6) seconds: checked above
 	opts.Record = &engine.InputLog{Seed: *seed, Settings: map[string]string{"seconds": fmt.Sprint(*seconds)}}
 	if *record != "" {
 		if err := opts.Record.Create(*record); err != nil {

@@ -20,7 +20,7 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by render.Sprites.
 //
-// Size: 613 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 614 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 53 are plumbing, lines a game would not
 // write if the engine did them:
 //

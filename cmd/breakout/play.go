@@ -12,6 +12,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems"
@@ -190,7 +191,7 @@ func (p *Play) spawnBricks() {
 	for r := range rows {
 		for c := range cols {
 			s := p.st.Rect(brickW, brickH, rowColours[r])
-			pos := cp.Vector{X: (width-cols*cellW+cellW)/2 + float64(c)*cellW, Y: firstRow + cellH/2 + float64(r)*cellH}
+			pos := cp.Vector{X: (width-cols*cellW+cellW)/2 + float64(float64(c)*cellW), Y: firstRow + cellH/2 + float64(float64(r)*cellH)}
 			e := p.st.Physics.SpawnBox(brickW, brickH, &physics.BodyOptions{Kind: physics.Static, Position: pos,
 				Elasticity: 1, Sprite: s}, BrickC)
 			BrickC.SetValue(p.st.World.Entry(e), Brick{Hits: 1 + btoi(r == 0), Points: 10 * (rows - r)})
@@ -207,9 +208,9 @@ func (p *Play) serve() {
 
 // speed is the ball's speed now.
 func (p *Play) speed() float64 {
-	s := min(baseSpeed+speedPerLevel*float64(p.level-1)+speedPerBrick*float64(p.broken), maxSpeed)
+	s := min(baseSpeed+float64(speedPerLevel*float64(p.level-1))+speedPerBrick*float64(p.broken), maxSpeed)
 	if p.slow > 0 {
-		s *= slowFactor
+		s = float64(s * slowFactor)
 	}
 	return s
 }
@@ -231,8 +232,8 @@ func (p *Play) controls(_ donburi.World, ev engine.Event) {
 	ball.SetVelocity(paddle.Velocity().X, 0) // the paddle's, kept in bounds by PlayerControl
 	if started(ev.Input) {
 		p.serving = false
-		a := (p.rng.Float64() - 0.5) * 0.8 // up, within 23 degrees of vertical
-		ball.SetVelocity(p.speed()*math.Sin(a), -p.speed()*math.Cos(a))
+		a := float64((p.rng.Float64() - 0.5) * 0.8) // up, within 23 degrees of vertical
+		ball.SetVelocity(float64(p.speed()*detmath.Sin(a)), float64(-p.speed()*detmath.Cos(a)))
 	}
 }
 
@@ -249,9 +250,9 @@ func (p *Play) rules(w donburi.World, ev engine.Event) {
 		// every tick, and never let the ball go flat.
 		s := p.speed()
 		v := ball.Velocity().Normalize().Mult(s)
-		if math.Abs(v.Y) < 0.3*s {
-			v.Y = math.Copysign(0.3*s, v.Y)
-			v.X = math.Copysign(math.Sqrt(s*s-v.Y*v.Y), v.X)
+		if math.Abs(v.Y) < float64(0.3*s) {
+			v.Y = math.Copysign(float64(0.3*s), v.Y)
+			v.X = math.Copysign(math.Sqrt(float64(s*s)-float64(v.Y*v.Y)), v.X)
 		}
 		ball.SetVelocity(v.X, v.Y)
 		if ball.Position().Y > height+2*ballR {
@@ -297,7 +298,7 @@ func (p *Play) hitPaddle(_ donburi.World, c physics.Contact) {
 	}
 	off := (ball.Position().X - p.st.Physics.Body(c.B).Position().X) / (paddleW/2 + ballR)
 	a := max(-1, min(off, 1)) * math.Pi / 3
-	ball.SetVelocity(p.speed()*math.Sin(a), -p.speed()*math.Cos(a))
+	ball.SetVelocity(float64(p.speed()*detmath.Sin(a)), float64(-p.speed()*detmath.Cos(a)))
 }
 
 // catch applies a power-up the paddle caught.
@@ -401,7 +402,7 @@ func (p *Play) autopilot(t engine.TickInfo, in *input.State) {
 	in.SetKey(input.KeySpace, false)
 	ball, paddle := p.st.Physics.Body(p.ball), p.st.Physics.Body(p.paddle)
 	if ball.Velocity().Y < 0 {
-		p.pilot.aim = (p.pilot.rng.Float64()*2 - 1) * paddleW * 0.6
+		p.pilot.aim = float64((p.pilot.rng.Float64()*2 - 1) * paddleW * 0.6)
 		return
 	}
 	dx := ball.Position().X - p.pilot.aim - paddle.Position().X

@@ -2,11 +2,11 @@ package gfx
 
 import (
 	"image"
-	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components"
+	"github.com/fixedstep/fixedstep/engine/detmath"
 )
 
 // View returns the transform from world coordinates to the coordinates of
@@ -21,11 +21,11 @@ func View(c *components.Camera, at components.Pose, screen image.Rectangle) ebit
 	}
 	sin, cos := 0.0, 1.0
 	if at.Angle != 0 {
-		sin, cos = math.Sincos(at.Angle)
+		sin, cos = detmath.Sincos(at.Angle)
 	}
 	// Translate(-at), Rotate(-Angle), Scale(z), Translate(centre), in one step.
-	a, b := z*cos, z*sin
-	c2, d := -z*sin, z*cos
+	a, b := float64(z*cos), float64(z*sin)
+	c2, d := float64(-z*sin), float64(z*cos)
 	cx := float64(screen.Min.X+screen.Max.X) / 2
 	cy := float64(screen.Min.Y+screen.Max.Y) / 2
 	var g ebiten.GeoM
@@ -33,7 +33,7 @@ func View(c *components.Camera, at components.Pose, screen image.Rectangle) ebit
 	g.SetElement(0, 1, b)
 	g.SetElement(1, 0, c2)
 	g.SetElement(1, 1, d)
-	g.SetElement(0, 2, cx-(a*at.X+b*at.Y))
-	g.SetElement(1, 2, cy-(c2*at.X+d*at.Y))
+	g.SetElement(0, 2, cx-(float64(a*at.X)+float64(b*at.Y)))
+	g.SetElement(1, 2, cy-(float64(c2*at.X)+float64(d*at.Y)))
 	return g
 }

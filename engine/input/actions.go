@@ -32,7 +32,7 @@ type Binding struct {
 // NewActions returns actions with the given bindings.
 func NewActions(binds map[string]Binding) *Actions {
 	a := &Actions{binds: map[string]*Binding{}}
-	for name, b := range binds {
+	for name, b := range binds { //detcheck:ok each name bound apart: the order reaches nothing
 		a.Bind(name, b)
 	}
 	return a
@@ -121,7 +121,10 @@ func (b *Binding) axis(s *State) float64 {
 	if dz <= 0 || dz >= 1 {
 		dz = 0.5
 	}
-	v := s.GamepadAxis(b.Pad, b.Axis) * math.Copysign(1, b.AxisDir)
+	v := s.GamepadAxis(b.Pad, b.Axis)
+	if math.Signbit(b.AxisDir) { // as Copysign(1, AxisDir) would: -0 too
+		v = -v
+	}
 	if !(v > dz) {
 		return 0
 	}

@@ -43,6 +43,7 @@ const (
 const (
 	Width, Height = 960, 540
 	Limit         = 60 * time.Second // a game's length, unless Options.Seconds says otherwise
+	maxSeconds    = 1e6              // the longest game Options.Seconds gives: some 11 days
 	Props         = 12               // boxes and balls, at the start and all along
 	agents        = 10
 	stars         = 3
@@ -221,7 +222,7 @@ func (a *Arena) build() {
 	a.rng = rand.New(pcg)
 	a.limit = Limit
 	if a.opts.Seconds > 0 {
-		a.limit = time.Duration(a.opts.Seconds * float64(time.Second))
+		a.limit = time.Duration(min(a.opts.Seconds, maxSeconds) * float64(time.Second)) //detcheck:ok in (0, maxSeconds]
 	}
 	w, phys, loop := a.world, a.st.Physics, a.st.Loop
 
@@ -336,7 +337,7 @@ func (a *Arena) spawnTile(x, y float64, l physics.Look) {
 // boxes' corners are sharp: cp v2.4.0 lets circles sink into rounded ones
 // (see physics.BodyOptions.CornerRadius).
 func (a *Arena) spawnProp(p cp.Vector) {
-	o := &physics.BodyOptions{Position: p, Angle: a.rng.Float64() * 2 * math.Pi, Friction: 0.6, Elasticity: 0.4}
+	o := &physics.BodyOptions{Position: p, Angle: float64(a.rng.Float64() * 2 * math.Pi), Friction: 0.6, Elasticity: 0.4}
 	var e donburi.Entity
 	if a.spawns%2 == 0 {
 		o.Mass, o.Sprite = 2, a.look(Box, 0)
@@ -375,7 +376,7 @@ func (a *Arena) freeSpot(clear float64) cp.Vector {
 // at least clear units from p.
 func (a *Arena) freeSpotFrom(p cp.Vector, clear float64) cp.Vector {
 	for {
-		q := cp.Vector{X: 40 + a.rng.Float64()*(Width-80), Y: 40 + a.rng.Float64()*(Height-80)}
+		q := cp.Vector{X: 40 + float64(a.rng.Float64()*(Width-80)), Y: 40 + float64(a.rng.Float64()*(Height-80))}
 		if q.Distance(p) >= clear {
 			return q
 		}
@@ -434,7 +435,7 @@ func (a *Arena) next(o Outcome) engine.Scene {
 func (a *Arena) looks(w donburi.World, ev engine.Event) {
 	for e := range a.agents.Iter(w) {
 		agent := components.AgentC.Get(e)
-		agent.Health = min(agent.Health+0.1*ev.DT, 1)
+		agent.Health = min(agent.Health+float64(0.1*ev.DT), 1)
 		if a.opts.Looks != nil {
 			a.opts.Looks.Fleeing(e, agent.State == components.AgentFlee)
 		}

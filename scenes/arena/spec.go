@@ -2,6 +2,8 @@ package arena
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -59,7 +61,8 @@ var Spec = sim.Game{
 // it, the others play on.
 func OptionsFrom(seed uint64, settings map[string]string) (Options, error) {
 	opts := Options{Seed: seed, IgnoreEsc: true}
-	for k, v := range settings {
+	for _, k := range slices.Sorted(maps.Keys(settings)) { // the first bad one named, whatever the map's order
+		v := settings[k]
 		switch k {
 		case "undying":
 			b, err := strconv.ParseBool(v)

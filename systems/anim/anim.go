@@ -101,7 +101,7 @@ func (s *System) Update(w donburi.World, ev engine.Event) {
 		if speed == 0 {
 			speed = 1
 		}
-		a.Elapsed += ev.DT * speed
+		a.Elapsed += float64(ev.DT * speed)
 		// Every frame shows for a positive time (NewClip, LoadAseprite):
 		// a tick passes a frame or a few, and a long tick at most the clip.
 		for steps := 0; a.Elapsed >= a.Clip.Durations[a.Frame] && !a.Done && steps <= len(a.Clip.Frames); steps++ {

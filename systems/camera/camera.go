@@ -15,10 +15,9 @@
 package camera
 
 import (
-	"math"
-
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -116,7 +115,7 @@ func (f *Follow) follow(t *donburi.Entry, dt float64) {
 	want.Y = intoZone(want.Y, aim.Y, f.DeadZone.Y)
 	want = f.clamp(want)
 	if f.Smoothing > 0 && dt > 0 {
-		want = f.Centre.Lerp(want, 1-math.Exp(-f.Smoothing*dt))
+		want = f.Centre.Lerp(want, 1-detmath.Exp(float64(-f.Smoothing*dt)))
 	}
 	f.Centre = f.clamp(want)
 }
@@ -155,11 +154,11 @@ func (f *Follow) shake(tick int64, dt float64) cp.Vector {
 		f.Trauma = 0
 		return cp.Vector{}
 	}
-	amount := f.MaxShake * f.Trauma * f.Trauma
-	f.Trauma = max(f.Trauma-f.ShakeDecay*dt, 0)
+	amount := float64(f.MaxShake * f.Trauma * f.Trauma)
+	f.Trauma = max(f.Trauma-float64(f.ShakeDecay*dt), 0)
 	h := uint64(tick)*0x9e3779b97f4a7c15 ^ 0xbf58476d1ce4e5b9
 	h ^= h >> 31
 	x := float64(h&0xffff)/0xffff*2 - 1
 	y := float64(h>>16&0xffff)/0xffff*2 - 1
-	return cp.Vector{X: x * amount, Y: y * amount}
+	return cp.Vector{X: float64(x * amount), Y: float64(y * amount)}
 }

@@ -89,7 +89,7 @@ func (t *TileLayer) inView(g ebiten.GeoM, screen *ebiten.Image) (x0, y0, x1, y1 
 		minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
 	}
 	tw, th := float64(m.TileWidth), float64(m.TileHeight)
-	clampTo := func(v float64, n int) int { return int(max(0, min(v, float64(n)))) }
+	clampTo := func(v float64, n int) int { return int(max(0, min(v, float64(n)))) } //detcheck:ok the tiles drawn, not game state
 	x0, x1 = clampTo(math.Floor(minX/tw), m.Width), clampTo(math.Ceil(maxX/tw), m.Width)
 	y0, y1 = clampTo(math.Floor(minY/th), m.Height), clampTo(math.Ceil(maxY/th), m.Height)
 	need := (x1 - x0) * (y1 - y0)

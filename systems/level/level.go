@@ -86,7 +86,7 @@ func Load(fsys fs.FS, name string) (*Level, error) {
 
 // Release frees the tilesets' images. The level draws nothing after it.
 func (lv *Level) Release() {
-	for ts, img := range lv.images {
+	for ts, img := range lv.images { //detcheck:ok every image freed: the order reaches nothing
 		img.Deallocate()
 		delete(lv.images, ts)
 	}
@@ -164,9 +164,9 @@ func oneWay(on bool) cp.Vector {
 // box spawns a static box over a rectangle of tiles.
 func (lv *Level) box(phys *physics.Physics, r image.Rectangle, oneway bool) donburi.Entity {
 	tw, th := float64(lv.Map.TileWidth), float64(lv.Map.TileHeight)
-	w, h := float64(r.Dx())*tw, float64(r.Dy())*th
+	w, h := float64(float64(r.Dx())*tw), float64(float64(r.Dy())*th)
 	return phys.SpawnBox(w, h, &physics.BodyOptions{Kind: physics.Static,
-		Position: cp.Vector{X: float64(r.Min.X)*tw + w/2, Y: float64(r.Min.Y)*th + h/2}, OneWay: oneWay(oneway)})
+		Position: cp.Vector{X: float64(float64(r.Min.X)*tw) + w/2, Y: float64(float64(r.Min.Y)*th) + h/2}, OneWay: oneWay(oneway)})
 }
 
 const (

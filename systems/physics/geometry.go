@@ -3,6 +3,7 @@ package physics
 import (
 	"math"
 
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
@@ -32,7 +33,7 @@ func roundedMass(verts []cp.Vector, r float64) (area float64, centroid cp.Vector
 	add := func(a float64, c cp.Vector, aboutC float64) {
 		area += a
 		first = first.Add(c.Mult(a))
-		second += aboutC + a*c.LengthSq()
+		second += aboutC + float64(a*c.LengthSq())
 	}
 	winding := 1.0 // the polygon's orientation (cross products > 0: counter-clockwise with y up)
 	if n >= 3 {
@@ -43,14 +44,14 @@ func roundedMass(verts []cp.Vector, r float64) (area float64, centroid cp.Vector
 			c := v1.Cross(v2)
 			cross2 += c
 			sum = sum.Add(v1.Add(v2).Mult(c))
-			aboutOrigin12 += c * (v1.Dot(v1) + v1.Dot(v2) + v2.Dot(v2))
+			aboutOrigin12 += float64(c * (v1.Dot(v1) + v1.Dot(v2) + v2.Dot(v2)))
 		}
 		if cross2 < 0 {
 			winding = -1
 		}
 		a := math.Abs(cross2) / 2
 		c := sum.Mult(1 / (3 * cross2))
-		add(a, c, math.Abs(aboutOrigin12)/12-a*c.LengthSq())
+		add(a, c, math.Abs(aboutOrigin12)/12-float64(a*c.LengthSq()))
 	}
 	if r > 0 {
 		normal := func(i int) cp.Vector { // outward unit normal of edge i (verts[i] to verts[i+1])
@@ -63,8 +64,8 @@ func roundedMass(verts []cp.Vector, r float64) (area float64, centroid cp.Vector
 			}
 			v1, v2 := verts[i], verts[(i+1)%n]
 			l := v1.Distance(v2)
-			a := l * r
-			add(a, v1.Lerp(v2, 0.5).Add(normal(i).Mult(r/2)), a*(l*l+r*r)/12)
+			a := float64(l * r)
+			add(a, v1.Lerp(v2, 0.5).Add(normal(i).Mult(r/2)), a*(float64(l*l)+float64(r*r))/12)
 		}
 		for i := range n {
 			theta, bisector := 2*math.Pi, cp.Vector{}
@@ -74,20 +75,20 @@ func roundedMass(verts []cp.Vector, r float64) (area float64, centroid cp.Vector
 				theta, bisector = math.Pi, verts[i].Sub(verts[1-i]).Normalize()
 			default:
 				prev, next := normal((i+n-1)%n), normal(i)
-				theta = math.Abs(math.Atan2(prev.Cross(next), prev.Dot(next)))
+				theta = math.Abs(detmath.Atan2(prev.Cross(next), prev.Dot(next)))
 				bisector = prev.Add(next).Normalize()
 			}
 			if theta < 1e-12 { // collinear edges: no corner
 				continue
 			}
 			a := theta * r * r / 2
-			d := 4 * r * math.Sin(theta/2) / (3 * theta) // the sector's centroid, from its apex
+			d := 4 * r * detmath.Sin(theta/2) / (3 * theta) // the sector's centroid, from its apex
 			aboutApex := a * r * r / 2
-			add(a, verts[i].Add(bisector.Mult(d)), aboutApex-a*d*d)
+			add(a, verts[i].Add(bisector.Mult(d)), aboutApex-float64(a*d*d))
 		}
 	}
 	centroid = first.Mult(1 / area)
-	return area, centroid, (second - area*centroid.LengthSq()) / area
+	return area, centroid, (second - float64(area*centroid.LengthSq())) / area
 }
 
 // insetPolygon returns the convex polygon verts (in order, either winding)
@@ -127,7 +128,7 @@ func insetPolygon(verts []cp.Vector, r float64) ([]cp.Vector, bool) {
 	for i := range n {
 		before := verts[(i+1)%n].Sub(verts[i])
 		after := out[(i+1)%n].Sub(out[i])
-		if after.Dot(before) <= 1e-9*before.LengthSq() {
+		if after.Dot(before) <= float64(1e-9*before.LengthSq()) {
 			return nil, false
 		}
 	}
@@ -146,7 +147,7 @@ func convexHull(points []cp.Vector) []cp.Vector {
 func distanceToBB(p cp.Vector, bb cp.BB) float64 {
 	dx := max(bb.L-p.X, 0, p.X-bb.R)
 	dy := max(bb.B-p.Y, 0, p.Y-bb.T)
-	return math.Hypot(dx, dy)
+	return detmath.Hypot(dx, dy)
 }
 
 // segmentToBB returns the distance from the segment a-b to bb (0 when they
@@ -186,7 +187,7 @@ func shapeTouchesBB(s *cp.Shape, bb cp.BB) bool {
 			cr := g.TransformVert((i + 1) % n).Sub(g.TransformVert(i)).Cross(c.Sub(g.TransformVert(i)))
 			if sign == 0 {
 				sign = cr
-			} else if cr*sign < 0 {
+			} else if float64(cr*sign) < 0 {
 				return false
 			}
 		}

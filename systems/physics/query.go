@@ -337,7 +337,7 @@ func (q *queryState) visit(s *cp.Shape) {
 		if q.sinfo.Shape == nil {
 			return
 		}
-		h.Point, h.Normal, h.Fraction, h.Distance = q.sinfo.Point, q.sinfo.Normal, q.sinfo.Alpha, q.sinfo.Alpha*q.length
+		h.Point, h.Normal, h.Fraction, h.Distance = q.sinfo.Point, q.sinfo.Normal, q.sinfo.Alpha, float64(q.sinfo.Alpha*q.length)
 	case queryBox:
 		if !shapeTouchesBB(s, q.bb) {
 			return

@@ -327,7 +327,7 @@ func (p *Physics) spawnShape(fn string, o *BodyOptions, comps []donburi.ICompone
 	if mass == 0 {
 		mass = 1
 		if o.Density > 0 {
-			mass = o.Density * area
+			mass = float64(o.Density * area)
 		}
 	}
 	if !(mass > 0) || math.IsInf(mass, 0) {
@@ -345,7 +345,7 @@ func (p *Physics) spawnShape(fn string, o *BodyOptions, comps []donburi.ICompone
 	case g.box && g.r == 0:
 		body.SetMoment(cp.MomentForBox(mass, 2*g.core[0].X, -2*g.core[0].Y))
 	default: // about cp's centre of gravity (the unrounded polygon's centroid)
-		body.SetMoment(mass * (perMass + centroid.DistanceSq(s.CenterOfGravity())))
+		body.SetMoment(float64(mass * (perMass + centroid.DistanceSq(s.CenterOfGravity()))))
 	}
 	return e
 }
@@ -392,7 +392,7 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 	}
 	if limit := o.MaxSpeed; limit > 0 && o.Kind != Static {
 		body.SetPositionUpdateFunc(func(b *cp.Body, dt float64) {
-			if v := b.Velocity(); v.LengthSq() > limit*limit {
+			if v := b.Velocity(); v.LengthSq() > float64(limit*limit) {
 				b.SetVelocityVector(v.Mult(limit / v.Length()))
 			}
 			cp.BodyUpdatePosition(b, dt)

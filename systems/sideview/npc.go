@@ -33,7 +33,7 @@ func (ctl *Controller) patrol(e *donburi.Entry, c *Character) Controls {
 		pt.Dir = 1
 	}
 	switch {
-	case c.WallNormal.X*pt.Dir < 0: // a wall ahead: its normal points back
+	case float64(c.WallNormal.X*pt.Dir) < 0: // a wall ahead: its normal points back
 		pt.Dir = -pt.Dir
 	case pt.Ledges && c.OnGround && ctl.Physics != nil && Ahead(ctl.Physics, e.World, e.Entity(), pt.Dir, 0).Gap:
 		pt.Dir = -pt.Dir
@@ -113,8 +113,8 @@ func Ahead(phys *physics.Physics, w donburi.World, e donburi.Entity, dir, reach 
 	mid := cp.Vector{X: (bb.L + bb.R) / 2, Y: (bb.T + bb.B) / 2}
 	half, feet := (bb.R-bb.L)/2, math.Max(bb.T, bb.B)
 	skip := &physics.QueryFilter{Skip: e}
-	_, ground := phys.QueryNearest(cp.Vector{X: mid.X + dir*(half+2), Y: feet + 2}, 1, skip)
+	_, ground := phys.QueryNearest(cp.Vector{X: mid.X + float64(dir*(half+2)), Y: feet + 2}, 1, skip)
 	s.Gap = !ground
-	s.Hit, s.Wall = phys.QuerySegmentFirst(cp.Vector{X: mid.X + dir*half, Y: mid.Y}, cp.Vector{X: mid.X + dir*(half+reach), Y: mid.Y}, 0, skip)
+	s.Hit, s.Wall = phys.QuerySegmentFirst(cp.Vector{X: mid.X + float64(dir*half), Y: mid.Y}, cp.Vector{X: mid.X + float64(dir*(half+reach)), Y: mid.Y}, 0, skip)
 	return s
 }

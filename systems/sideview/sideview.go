@@ -24,6 +24,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/cp"
@@ -161,7 +162,7 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 		default:
 			in = ActionControls(ctl.Actions, ev.Input)
 		}
-		c.sense(body, math.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
+		c.sense(body, detmath.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
 		switch c.drop(in, ev.DT) {
 		case dropStarts:
 			ctl.dropOn = append(ctl.dropOn, e.Entity())
@@ -250,16 +251,16 @@ func (c *Character) move(body *cp.Body, in Controls, dt float64) {
 	default:
 		c.Buffered = max(c.Buffered-dt, 0)
 	}
-	target := in.Move * c.or(&c.RunSpeed, 200)
+	target := float64(in.Move * c.or(&c.RunSpeed, 200))
 	v := body.Velocity()
 	if c.OnGround && c.Dropping == 0 {
 		n := c.GroundNormal
 		t := cp.Vector{X: -n.Y, Y: n.X} // along the ground, rightwards
 		rel := v.Sub(c.GroundVel)
-		along := approach(rel.Dot(t), target, c.or(&c.GroundAccel, 2000)*dt)
+		along := approach(rel.Dot(t), target, float64(c.or(&c.GroundAccel, 2000)*dt))
 		v = c.GroundVel.Add(t.Mult(along)).Add(n.Mult(rel.Dot(n)))
 	} else {
-		v.X = approach(v.X, target, c.or(&c.AirAccel, 1000)*dt)
+		v.X = approach(v.X, target, float64(c.or(&c.AirAccel, 1000)*dt))
 	}
 	c.Jumped = c.Buffered > 0 && c.Coyote > 0
 	if c.Jumped {
@@ -270,7 +271,7 @@ func (c *Character) move(body *cp.Body, in Controls, dt float64) {
 		c.Rising = false
 	}
 	if c.Rising && !in.Jump {
-		v.Y *= c.or(&c.JumpCut, 0.45)
+		v.Y = float64(v.Y * c.or(&c.JumpCut, 0.45))
 		c.Rising = false
 	}
 	v.Y = min(v.Y, c.or(&c.MaxFall, 700))

@@ -143,16 +143,16 @@ func (arbiter *Arbiter) ApplyImpulse() {
 		vrn := vr.Dot(n)
 		vrt := vr.Dot(n.Perp())
 
-		jbn := (con.bias - vbn) * nMass
+		jbn := float64((con.bias - vbn) * nMass)
 		jbnOld := con.jBias
 		con.jBias = max(jbnOld+jbn, 0)
 
-		jn := -(con.bounce + vrn) * nMass
+		jn := float64(-(con.bounce + vrn) * nMass)
 		jnOld := con.jnAcc
 		con.jnAcc = max(jnOld+jn, 0)
 
-		jtMax := friction * con.jnAcc
-		jt := -vrt * con.tMass
+		jtMax := float64(friction * con.jnAcc)
+		jt := float64(-vrt * con.tMass)
 		jtOld := con.jtAcc
 		con.jtAcc = Clamp(jtOld+jt, -jtMax, jtMax)
 
@@ -184,7 +184,7 @@ func (arb *Arbiter) PreStep(dt, slop, bias float64) {
 		con.jBias = 0.0
 
 		// Calculate the target bounce velocity.
-		con.bounce = normal_relative_velocity(a, b, con.r1, con.r2, n) * arb.e
+		con.bounce = float64(normal_relative_velocity(a, b, con.r1, con.r2, n) * arb.e)
 	}
 }
 
@@ -227,8 +227,8 @@ func (arb *Arbiter) Update(info *CollisionInfo, space *Space) {
 	arb.count = info.count
 	arb.n = info.n
 
-	arb.e = a.e * b.e
-	arb.u = a.u * b.u
+	arb.e = float64(a.e * b.e)
+	arb.u = float64(a.u * b.u)
 
 	surfaceVr := b.surfaceV.Sub(a.surfaceV)
 	arb.surface_vr = surfaceVr.Sub(info.n.Mult(surfaceVr.Dot(info.n)))
@@ -324,33 +324,33 @@ func (arb *Arbiter) CallWildcardSeparateB(space *Space) {
 }
 
 func apply_impulses(a, b *Body, r1, r2, j Vector) {
-	b.v.X += j.X * b.m_inv
-	b.v.Y += j.Y * b.m_inv
-	b.w += b.i_inv * (r2.X*j.Y - r2.Y*j.X)
+	b.v.X += float64(j.X * b.m_inv)
+	b.v.Y += float64(j.Y * b.m_inv)
+	b.w += float64(b.i_inv * (float64(r2.X*j.Y) - float64(r2.Y*j.X)))
 
 	j.X = -j.X
 	j.Y = -j.Y
-	a.v.X += j.X * a.m_inv
-	a.v.Y += j.Y * a.m_inv
-	a.w += a.i_inv * (r1.X*j.Y - r1.Y*j.X)
+	a.v.X += float64(j.X * a.m_inv)
+	a.v.Y += float64(j.Y * a.m_inv)
+	a.w += float64(a.i_inv * (float64(r1.X*j.Y) - float64(r1.Y*j.X)))
 }
 
 func apply_impulse(body *Body, j, r Vector) {
-	body.v.X += j.X * body.m_inv
-	body.v.Y += j.Y * body.m_inv
-	body.w += body.i_inv * r.Cross(j)
+	body.v.X += float64(j.X * body.m_inv)
+	body.v.Y += float64(j.Y * body.m_inv)
+	body.w += float64(body.i_inv * r.Cross(j))
 }
 
 func apply_bias_impulses(a, b *Body, r1, r2, j Vector) {
-	b.v_bias.X += j.X * b.m_inv
-	b.v_bias.Y += j.Y * b.m_inv
-	b.w_bias += b.i_inv * (r2.X*j.Y - r2.Y*j.X)
+	b.v_bias.X += float64(j.X * b.m_inv)
+	b.v_bias.Y += float64(j.Y * b.m_inv)
+	b.w_bias += float64(b.i_inv * (float64(r2.X*j.Y) - float64(r2.Y*j.X)))
 
 	j.X = -j.X
 	j.Y = -j.Y
-	a.v_bias.X += j.X * a.m_inv
-	a.v_bias.Y += j.Y * a.m_inv
-	a.w_bias += a.i_inv * (r1.X*j.Y - r1.Y*j.X)
+	a.v_bias.X += float64(j.X * a.m_inv)
+	a.v_bias.Y += float64(j.Y * a.m_inv)
+	a.w_bias += float64(a.i_inv * (float64(r1.X*j.Y) - float64(r1.Y*j.X)))
 }
 
 func relative_velocity(a, b *Body, r1, r2 Vector) Vector {

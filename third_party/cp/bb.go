@@ -81,12 +81,12 @@ func (bb BB) Center() Vector {
 
 // Area returns the area of the bounding box.
 func (bb BB) Area() float64 {
-	return (bb.R - bb.L) * (bb.T - bb.B)
+	return float64((bb.R - bb.L) * (bb.T - bb.B))
 }
 
 // MergedArea merges a and b and returns the area of the merged bounding box.
 func (a BB) MergedArea(b BB) float64 {
-	return (max(a.R, b.R) - min(a.L, b.L)) * (max(a.T, b.T) - min(a.B, b.B))
+	return float64((max(a.R, b.R) - min(a.L, b.L)) * (max(a.T, b.T) - min(a.B, b.B)))
 }
 
 // SegmentQuery returns the fraction along the segment query the BB is hit.

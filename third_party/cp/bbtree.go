@@ -457,8 +457,8 @@ func (tree *BBTree) GetBB(obj *Shape) BB {
 	bb := tree.spatialIndex.bbfunc(obj)
 	if tree.velocityFunc != nil {
 		coef := 0.1
-		x := (bb.R - bb.L) * coef
-		y := (bb.T - bb.B) * coef
+		x := float64((bb.R - bb.L) * coef)
+		y := float64((bb.T - bb.B) * coef)
 
 		v := tree.velocityFunc(obj).Mult(0.1)
 		return BB{

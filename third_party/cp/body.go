@@ -2,9 +2,10 @@ package cp
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sync/atomic"
+
+	"github.com/fixedstep/fixedstep/engine/detmath"
 )
 
 // Body types
@@ -250,7 +251,7 @@ func (body *Body) AccumulateMassFromShapes() {
 
 		if info.m > 0 {
 			msum := body.m + m
-			body.i += m*info.i + body.cog.DistanceSq(info.cog)*(m*body.m)/msum
+			body.i += float64(m*info.i) + body.cog.DistanceSq(info.cog)*(m*body.m)/msum
 			body.cog = body.cog.Lerp(info.cog, m/msum)
 			body.m = msum
 		}
@@ -319,7 +320,7 @@ func (body *Body) UpdateVelocity(gravity Vector, damping, dt float64) {
 	assert(body.m > 0 && body.i > 0, "Body's mass and moment must be positive")
 
 	body.v = body.v.Mult(damping).Add(gravity.Add(body.f.Mult(body.m_inv)).Mult(dt))
-	body.w = body.w*damping + body.t*body.i_inv*dt
+	body.w = float64(body.w*damping) + float64(body.t*body.i_inv*dt)
 
 	body.f = Vector{}
 	body.t = 0
@@ -360,12 +361,12 @@ func (body *Body) SetAngularVelocity(angularVelocity float64) {
 
 // SetTransform sets transform
 func (body *Body) SetTransform(p Vector, a float64) {
-	rot := Vector{math.Cos(a), math.Sin(a)}
+	rot := Vector{detmath.Cos(a), detmath.Sin(a)}
 	c := body.cog
 
 	body.transform = NewTransformTranspose(
-		rot.X, -rot.Y, p.X-(c.X*rot.X-c.Y*rot.Y),
-		rot.Y, rot.X, p.Y-(c.X*rot.Y+c.Y*rot.X),
+		rot.X, -rot.Y, p.X-(float64(c.X*rot.X)-float64(c.Y*rot.Y)),
+		rot.Y, rot.X, p.Y-(float64(c.X*rot.Y)+float64(c.Y*rot.X)),
 	)
 }
 
@@ -446,13 +447,13 @@ func (body *Body) AddShape(shape *Shape) *Shape {
 func (body *Body) KineticEnergy() float64 {
 	// Need to do some fudging to avoid NaNs
 	vsq := body.v.Dot(body.v)
-	wsq := body.w * body.w
+	wsq := float64(body.w * body.w)
 	var a, b float64
 	if vsq != 0 {
-		a = vsq * body.m
+		a = float64(vsq * body.m)
 	}
 	if wsq != 0 {
-		b = wsq * body.i
+		b = float64(wsq * body.i)
 	}
 	return a + b
 }
@@ -614,7 +615,7 @@ func BodyUpdateVelocity(body *Body, gravity Vector, damping, dt float64) {
 	}
 
 	body.v = body.v.Mult(damping).Add(gravity.Add(body.f.Mult(body.m_inv)).Mult(dt))
-	body.w = body.w*damping + body.t*body.i_inv*dt
+	body.w = float64(body.w*damping) + float64(body.t*body.i_inv*dt)
 
 	body.f = Vector{}
 	body.t = 0
@@ -623,7 +624,7 @@ func BodyUpdateVelocity(body *Body, gravity Vector, damping, dt float64) {
 // BodyUpdatePosition is default position integration function.
 func BodyUpdatePosition(body *Body, dt float64) {
 	body.p = body.p.Add(body.v.Add(body.v_bias).Mult(dt))
-	body.a = body.a + (body.w+body.w_bias)*dt
+	body.a = body.a + float64((body.w+body.w_bias)*dt)
 	body.SetTransform(body.p, body.a)
 
 	body.v_bias = Vector{}

@@ -76,7 +76,7 @@ func CircleSegmentQuery(shape *Shape, center Vector, r1 float64, a, b Vector, r2
 
 	qa := da.Dot(da) - 2*da.Dot(db) + db.Dot(db)
 	qb := da.Dot(db) - da.Dot(da)
-	det := qb*qb - qa*(da.Dot(da)-rsum*rsum)
+	det := float64(qb*qb) - float64(qa*(da.Dot(da)-float64(rsum*rsum)))
 
 	if det >= 0 {
 		t := (-qb - math.Sqrt(det)) / qa

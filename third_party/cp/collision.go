@@ -91,7 +91,7 @@ func CircleToCircle(info *CollisionInfo) {
 	delta := c2.tc.Sub(c1.tc)
 	distsq := delta.LengthSq()
 
-	if distsq < mindist*mindist {
+	if distsq < float64(mindist*mindist) {
 		dist := math.Sqrt(distsq)
 		if dist != 0 {
 			info.n = delta.Mult(1.0 / dist)
@@ -121,7 +121,7 @@ func CircleToSegment(info *CollisionInfo) {
 	mindist := circle.r + segment.r
 	delta := closest.Sub(center)
 	distsq := delta.LengthSq()
-	if distsq < mindist*mindist {
+	if distsq < float64(mindist*mindist) {
 		dist := math.Sqrt(distsq)
 		if dist != 0 {
 			info.n = delta.Mult(1 / dist)
@@ -331,8 +331,8 @@ func ContactPoints(e1, e2 Edge, points ClosestPoints, info *CollisionInfo) {
 	// Project the endpoints of the two edges onto the opposing edge, clamping them as necessary.
 	// Compare the projected points to the collision normal to see if the shapes overlap there.
 	{
-		p1 := n.Mult(e1.r).Add(e1.a.p.Lerp(e1.b.p, Clamp01((dE2B-dE1A)*e1Denom)))
-		p2 := n.Mult(-e2.r).Add(e2.a.p.Lerp(e2.b.p, Clamp01((dE1A-dE2A)*e2Denom)))
+		p1 := n.Mult(e1.r).Add(e1.a.p.Lerp(e1.b.p, Clamp01(float64((dE2B-dE1A)*e1Denom))))
+		p2 := n.Mult(-e2.r).Add(e2.a.p.Lerp(e2.b.p, Clamp01(float64((dE1A-dE2A)*e2Denom))))
 		dist := p2.Sub(p1).Dot(n)
 		if dist <= 0 {
 			hash1a2b := HashPair(e1.a.hash, e2.b.hash)
@@ -340,8 +340,8 @@ func ContactPoints(e1, e2 Edge, points ClosestPoints, info *CollisionInfo) {
 		}
 	}
 	{
-		p1 := n.Mult(e1.r).Add(e1.a.p.Lerp(e1.b.p, Clamp01((dE2A-dE1A)*e1Denom)))
-		p2 := n.Mult(-e2.r).Add(e2.a.p.Lerp(e2.b.p, Clamp01((dE1B-dE2A)*e2Denom)))
+		p1 := n.Mult(e1.r).Add(e1.a.p.Lerp(e1.b.p, Clamp01(float64((dE2A-dE1A)*e1Denom))))
+		p2 := n.Mult(-e2.r).Add(e2.a.p.Lerp(e2.b.p, Clamp01(float64((dE1B-dE2A)*e2Denom))))
 		dist := p2.Sub(p1).Dot(n)
 		if dist <= 0 {
 			hash1b2a := HashPair(e1.b.hash, e2.a.hash)

@@ -1,6 +1,6 @@
 package cp
 
-import "math"
+import "github.com/fixedstep/fixedstep/engine/detmath"
 
 type Constrainer interface {
 	PreStep(dt float64)
@@ -38,7 +38,7 @@ func NewConstraint(class Constrainer, a, b *Body) *Constraint {
 		space: nil,
 
 		maxForce:  INFINITY,
-		errorBias: math.Pow(1.0-0.1, 60.0),
+		errorBias: detmath.Pow(1.0-0.1, 60.0),
 		maxBias:   INFINITY,
 
 		collideBodies: true,

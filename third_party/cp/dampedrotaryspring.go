@@ -1,6 +1,6 @@
 package cp
 
-import "math"
+import "github.com/fixedstep/fixedstep/engine/detmath"
 
 type DampedRotarySpring struct {
 	*Constraint
@@ -13,7 +13,7 @@ type DampedRotarySpring struct {
 }
 
 func defaultSpringTorque(spring *DampedRotarySpring, relativeAngle float64) float64 {
-	return (relativeAngle - spring.RestAngle) * spring.Stiffness
+	return float64((relativeAngle - spring.RestAngle) * spring.Stiffness)
 }
 
 func NewDampedRotarySpring(a, b *Body, restAngle, stiffness, damping float64) *Constraint {
@@ -34,14 +34,14 @@ func (spring *DampedRotarySpring) PreStep(dt float64) {
 	moment := a.i_inv + b.i_inv
 	spring.iSum = 1.0 / moment
 
-	spring.wCoef = 1.0 - math.Exp(-spring.Damping*dt*moment)
+	spring.wCoef = 1.0 - detmath.Exp(float64(-spring.Damping*dt*moment))
 	spring.targetWrn = 0
 
-	jSpring := spring.SpringTorqueFunc(spring, a.a-b.a) * dt
+	jSpring := float64(spring.SpringTorqueFunc(spring, a.a-b.a) * dt)
 	spring.jAcc = jSpring
 
-	a.w -= jSpring * a.i_inv
-	b.w += jSpring * b.i_inv
+	a.w -= float64(jSpring * a.i_inv)
+	b.w += float64(jSpring * b.i_inv)
 }
 
 func (joint *DampedRotarySpring) ApplyCachedImpulse(dt_coef float64) {
@@ -54,14 +54,14 @@ func (spring *DampedRotarySpring) ApplyImpulse(dt float64) {
 
 	wrn := a.w - b.w
 
-	wDamp := (spring.targetWrn - wrn) * spring.wCoef
+	wDamp := float64((spring.targetWrn - wrn) * spring.wCoef)
 	spring.targetWrn = wrn + wDamp
 
-	jDamp := wDamp * spring.iSum
+	jDamp := float64(wDamp * spring.iSum)
 	spring.jAcc += jDamp
 
-	a.w += jDamp * a.i_inv
-	b.w -= jDamp * b.i_inv
+	a.w += float64(jDamp * a.i_inv)
+	b.w -= float64(jDamp * b.i_inv)
 }
 
 func (joint *DampedRotarySpring) GetImpulse() float64 {

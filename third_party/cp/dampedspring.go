@@ -1,6 +1,6 @@
 package cp
 
-import "math"
+import "github.com/fixedstep/fixedstep/engine/detmath"
 
 type DampedSpringForceFunc func(spring *DampedSpring, dist float64) float64
 
@@ -54,10 +54,10 @@ func (spring *DampedSpring) PreStep(dt float64) {
 	spring.nMass = 1.0 / k
 
 	spring.targetVrn = 0
-	spring.vCoef = 1.0 - math.Exp(-spring.Damping*dt*k)
+	spring.vCoef = 1.0 - detmath.Exp(float64(-spring.Damping*dt*k))
 
 	fSpring := spring.SpringForceFunc(spring, dist)
-	spring.jAcc = fSpring * dt
+	spring.jAcc = float64(fSpring * dt)
 	apply_impulses(a, b, spring.r1, spring.r2, spring.n.Mult(spring.jAcc))
 }
 
@@ -75,10 +75,10 @@ func (spring *DampedSpring) ApplyImpulse(dt float64) {
 
 	vrn := normal_relative_velocity(a, b, r1, r2, n)
 
-	vDamp := (spring.targetVrn - vrn) * spring.vCoef
+	vDamp := float64((spring.targetVrn - vrn) * spring.vCoef)
 	spring.targetVrn = vrn + vDamp
 
-	jDamp := vDamp * spring.nMass
+	jDamp := float64(vDamp * spring.nMass)
 	spring.jAcc += jDamp
 	apply_impulses(a, b, spring.r1, spring.r2, spring.n.Mult(jDamp))
 }
@@ -88,5 +88,5 @@ func (spring *DampedSpring) GetImpulse() float64 {
 }
 
 func DefaultSpringForce(spring *DampedSpring, dist float64) float64 {
-	return (spring.RestLength - dist) * spring.Stiffness
+	return float64((spring.RestLength - dist) * spring.Stiffness)
 }

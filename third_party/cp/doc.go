@@ -14,9 +14,15 @@
 //   - a step allocates nothing once warm (upstream's allocates for every
 //     colliding pair): Collide calls the pair's function directly, and
 //     LookupHandler's key is kept in the space; the builtin min and max
-//     replace math.Min and math.Max.
+//     replace math.Min and math.Max;
+//   - every CPU computes the same space: each float product is rounded by
+//     a conversion, float64(a*b), so that no compiler fuses it into a
+//     multiply-add, and the trigonometry, Exp and Pow are detmath's
+//     (cmd/detcheck -fix made the change; detcheck finds nothing here).
 //
-// A step gives bit for bit what upstream's gives (upstream_test.go steps
-// Chipmunk's own bench scenes through both and compares every body after
-// every step).
+// Where the compiler fuses nothing (amd64 with GOAMD64 v1 or v2, 386,
+// wasm) a step gives bit for bit what upstream's gives (upstream_test.go
+// steps Chipmunk's own bench scenes through both and compares every body
+// after every step); on every CPU, those fusing too, it gives what it
+// gives on amd64 v1 (stephash_test.go).
 package cp

@@ -133,8 +133,8 @@ func DrawConstraint(constraint *Constraint, options Drawer) {
 		sin := delta.Y
 		s := 1.0 / delta.Length()
 
-		r1 := Vector{cos, -sin * s}
-		r2 := Vector{sin, cos * s}
+		r1 := Vector{cos, float64(-sin * s)}
+		r2 := Vector{sin, float64(cos * s)}
 
 		verts := []Vector{}
 		for i := range springVerts {

@@ -3,6 +3,8 @@ package cp
 import (
 	"fmt"
 	"math"
+
+	"github.com/fixedstep/fixedstep/engine/detmath"
 )
 
 const (
@@ -198,12 +200,12 @@ type Mat2x2 struct {
 
 // Transform transforms Vector v
 func (m *Mat2x2) Transform(v Vector) Vector {
-	return Vector{v.X*m.a + v.Y*m.b, v.X*m.c + v.Y*m.d}
+	return Vector{float64(v.X*m.a) + float64(v.Y*m.b), float64(v.X*m.c) + float64(v.Y*m.d)}
 }
 
 // MomentForBox calculates the moment of inertia for a solid box.
 func MomentForBox(mass, width, height float64) float64 {
-	return mass * (width*width + height*height) / 12.0
+	return mass * (float64(width*width) + float64(height*height)) / 12.0
 }
 
 // MomentForBox2 calculates the moment of inertia for a solid box.
@@ -213,14 +215,14 @@ func MomentForBox2(mass float64, box BB) float64 {
 	offset := Vector{box.L + box.R, box.B + box.T}.Mult(0.5)
 
 	// TODO: NaN when offset is 0 and m is INFINITY
-	return MomentForBox(mass, width, height) + mass*offset.LengthSq()
+	return MomentForBox(mass, width, height) + float64(mass*offset.LengthSq())
 }
 
 // MomentForCircle calculates the moment of inertia for a circle.
 //
 // r1 and r2 are the inner and outer diameters. A solid circle has an inner diameter of 0.
 func MomentForCircle(mass, r1, r2 float64, offset Vector) float64 {
-	return mass * (0.5*(r1*r1+r2*r2) + offset.LengthSq())
+	return float64(mass * (0.5*(float64(r1*r1)+float64(r2*r2)) + offset.LengthSq()))
 }
 
 // MomentForSegment calculates the moment of inertia for a line segment.
@@ -229,7 +231,7 @@ func MomentForCircle(mass, r1, r2 float64, offset Vector) float64 {
 func MomentForSegment(mass float64, a, b Vector, r float64) float64 {
 	offset := a.Lerp(b, 0.5)
 	length := b.Distance(a) + 2.0*r
-	return mass * ((length*length+4.0*r*r)/12.0 + offset.LengthSq())
+	return float64(mass * ((float64(length*length)+float64(4.0*r*r))/12.0 + offset.LengthSq()))
 }
 
 // MomentForPoly calculates the moment of inertia for a solid polygon shape assuming it's center of gravity is at it's centroid.
@@ -248,7 +250,7 @@ func MomentForPoly(mass float64, count int, verts []Vector, offset Vector, r flo
 		a := v2.Cross(v1)
 		b := v1.Dot(v1) + v1.Dot(v2) + v2.Dot(v2)
 
-		sum1 += a * b
+		sum1 += float64(a * b)
 		sum2 += a
 	}
 
@@ -259,12 +261,12 @@ func MomentForPoly(mass float64, count int, verts []Vector, offset Vector, r flo
 //
 // r1 and r2 are the inner and outer diameters. A solid circle has an inner diameter of 0.
 func AreaForCircle(r1, r2 float64) float64 {
-	return math.Pi * math.Abs(r1*r1-r2*r2)
+	return float64(math.Pi * math.Abs(float64(r1*r1)-float64(r2*r2)))
 }
 
 // AreaForSegment calculates the area of a fattened (capsule shaped) line segment.
 func AreaForSegment(a, b Vector, r float64) float64 {
-	return r * (math.Pi*r + 2.0*a.Distance(b))
+	return float64(r * (float64(math.Pi*r) + 2.0*a.Distance(b)))
 }
 
 // AreaForPoly calculates the signed area of a polygon.
@@ -281,7 +283,7 @@ func AreaForPoly(count int, verts []Vector, r float64) float64 {
 		perimeter += v1.Distance(v2)
 	}
 
-	return r*(math.Pi*math.Abs(r)+perimeter) + area/2.0
+	return float64(r*(float64(math.Pi*math.Abs(r))+perimeter)) + area/2.0
 }
 
 // CentroidForPoly calculates the natural centroid of a polygon.
@@ -326,7 +328,7 @@ func DebugInfo(space *Space) string {
 		if body.m == INFINITY || body.i == INFINITY {
 			continue
 		}
-		ke += body.m*body.v.Dot(body.v) + body.i*body.w*body.w
+		ke += float64(body.m*body.v.Dot(body.v)) + float64(body.i*body.w*body.w)
 	}
 
 	return fmt.Sprintf(`Arbiters: %d (%d) - Contact Points: %d (%d)
@@ -338,7 +340,7 @@ KE: %e`, arbiters, maxArbiters,
 
 func k_scalar_body(body *Body, r, n Vector) float64 {
 	rcn := r.Cross(n)
-	return body.m_inv + body.i_inv*rcn*rcn
+	return body.m_inv + float64(body.i_inv*rcn*rcn)
 }
 
 func k_scalar(a, b *Body, r1, r2, n Vector) float64 {
@@ -360,9 +362,9 @@ func k_tensor(a, b *Body, r1, r2 Vector) Mat2x2 {
 
 	// add the influence from r1
 	a_i_inv := a.i_inv
-	r1xsq := r1.X * r1.X * a_i_inv
-	r1ysq := r1.Y * r1.Y * a_i_inv
-	r1nxy := -r1.X * r1.Y * a_i_inv
+	r1xsq := float64(r1.X * r1.X * a_i_inv)
+	r1ysq := float64(r1.Y * r1.Y * a_i_inv)
+	r1nxy := float64(-r1.X * r1.Y * a_i_inv)
 	k11 += r1ysq
 	k12 += r1nxy
 	k21 += r1nxy
@@ -370,27 +372,27 @@ func k_tensor(a, b *Body, r1, r2 Vector) Mat2x2 {
 
 	// add the influence from r2
 	b_i_inv := b.i_inv
-	r2xsq := r2.X * r2.X * b_i_inv
-	r2ysq := r2.Y * r2.Y * b_i_inv
-	r2nxy := -r2.X * r2.Y * b_i_inv
+	r2xsq := float64(r2.X * r2.X * b_i_inv)
+	r2ysq := float64(r2.Y * r2.Y * b_i_inv)
+	r2nxy := float64(-r2.X * r2.Y * b_i_inv)
 	k11 += r2ysq
 	k12 += r2nxy
 	k21 += r2nxy
 	k22 += r2xsq
 
 	// invert
-	det := k11*k22 - k12*k21
+	det := float64(k11*k22) - float64(k12*k21)
 	assert(det != 0.0, "Unsolvable constraint")
 
 	det_inv := 1.0 / det
 	return Mat2x2{
-		k22 * det_inv, -k12 * det_inv,
-		-k21 * det_inv, k11 * det_inv,
+		float64(k22 * det_inv), float64(-k12 * det_inv),
+		float64(-k21 * det_inv), float64(k11 * det_inv),
 	}
 }
 
 func bias_coef(errorBias, dt float64) float64 {
-	return 1.0 - math.Pow(errorBias, dt)
+	return 1.0 - detmath.Pow(errorBias, dt)
 }
 
 var maxArbiters, maxPoints, maxConstraints int

@@ -29,20 +29,20 @@ func (joint *GearJoint) PreStep(dt float64) {
 	b := joint.b
 
 	// calculate moment of inertia coefficient.
-	joint.iSum = 1.0 / (a.i_inv*joint.ratio_inv + joint.ratio*b.i_inv)
+	joint.iSum = 1.0 / (float64(a.i_inv*joint.ratio_inv) + float64(joint.ratio*b.i_inv))
 
 	// calculate bias velocity
 	maxBias := joint.Constraint.maxBias
-	joint.bias = Clamp(-bias_coef(joint.errorBias, dt)*(b.a*joint.ratio-a.a-joint.phase)/dt, -maxBias, maxBias)
+	joint.bias = Clamp(-bias_coef(joint.errorBias, dt)*(float64(b.a*joint.ratio)-a.a-joint.phase)/dt, -maxBias, maxBias)
 }
 
 func (joint *GearJoint) ApplyCachedImpulse(dt_coef float64) {
 	a := joint.a
 	b := joint.b
 
-	j := joint.jAcc * dt_coef
-	a.w -= j * a.i_inv * joint.ratio_inv
-	b.w += j * b.i_inv
+	j := float64(joint.jAcc * dt_coef)
+	a.w -= float64(j * a.i_inv * joint.ratio_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (joint *GearJoint) ApplyImpulse(dt float64) {
@@ -50,19 +50,19 @@ func (joint *GearJoint) ApplyImpulse(dt float64) {
 	b := joint.b
 
 	// compute relative rotational velocity
-	wr := b.w*joint.ratio - a.w
+	wr := float64(b.w*joint.ratio) - a.w
 
-	jMax := joint.Constraint.maxForce * dt
+	jMax := float64(joint.Constraint.maxForce * dt)
 
 	// compute normal impulse
-	j := (joint.bias - wr) * joint.iSum
+	j := float64((joint.bias - wr) * joint.iSum)
 	jOld := joint.jAcc
 	joint.jAcc = Clamp(jOld+j, -jMax, jMax)
 	j = joint.jAcc - jOld
 
 	// apply impulse
-	a.w -= j * a.i_inv * joint.ratio_inv
-	b.w += j * b.i_inv
+	a.w -= float64(j * a.i_inv * joint.ratio_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (joint *GearJoint) GetImpulse() float64 {

@@ -68,12 +68,12 @@ func (joint *GrooveJoint) ApplyCachedImpulse(dt_coef float64) {
 func (joint *GrooveJoint) grooveConstrain(j Vector, dt float64) Vector {
 	n := joint.grooveTn
 	var jClamp Vector
-	if joint.clamp*j.Cross(n) > 0 {
+	if float64(joint.clamp*j.Cross(n)) > 0 {
 		jClamp = j
 	} else {
 		jClamp = j.Project(n)
 	}
-	return jClamp.Clamp(joint.maxForce * dt)
+	return jClamp.Clamp(float64(joint.maxForce * dt))
 }
 
 func (joint *GrooveJoint) ApplyImpulse(dt float64) {

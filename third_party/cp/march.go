@@ -23,13 +23,13 @@ func MarchCells(bb BB, xSamples int64, ySamples int64, t float64, marchSegment M
 	buffer := make([]float64, xSamples)
 	var i, j int64
 	for i = 0; i < xSamples; i++ {
-		buffer[i] = marchSample(Vector{Lerp(bb.L, bb.R, float64(i)*x_denom), bb.B})
+		buffer[i] = marchSample(Vector{Lerp(bb.L, bb.R, float64(float64(i)*x_denom)), bb.B})
 	}
 	segmentData := &PolyLineSet{}
 
 	for j = 0; j < ySamples-1; j++ {
-		y0 := Lerp(bb.B, bb.T, float64(j+0)*y_denom)
-		y1 := Lerp(bb.B, bb.T, float64(j+1)*y_denom)
+		y0 := Lerp(bb.B, bb.T, float64(float64(j+0)*y_denom))
+		y1 := Lerp(bb.B, bb.T, float64(float64(j+1)*y_denom))
 
 		// a := buffer[0] // unused variable ?
 		b := buffer[0]
@@ -38,8 +38,8 @@ func MarchCells(bb BB, xSamples int64, ySamples int64, t float64, marchSegment M
 		buffer[0] = d
 
 		for i = 0; i < xSamples-1; i++ {
-			x0 := Lerp(bb.L, bb.R, float64(i+0)*x_denom)
-			x1 := Lerp(bb.L, bb.R, float64(i+1)*x_denom)
+			x0 := Lerp(bb.L, bb.R, float64(float64(i+0)*x_denom))
+			x1 := Lerp(bb.L, bb.R, float64(float64(i+1)*x_denom))
 
 			a := b // = -> :=
 			b = buffer[i+1]

@@ -61,7 +61,7 @@ func (joint *PinJoint) PreStep(dt float64) {
 }
 
 func (joint *PinJoint) ApplyCachedImpulse(dt_coef float64) {
-	j := joint.n.Mult(joint.jnAcc * dt_coef)
+	j := joint.n.Mult(float64(joint.jnAcc * dt_coef))
 	apply_impulses(joint.a, joint.b, joint.r1, joint.r2, j)
 }
 
@@ -72,9 +72,9 @@ func (joint *PinJoint) ApplyImpulse(dt float64) {
 
 	vrn := normal_relative_velocity(a, b, joint.r1, joint.r2, n)
 
-	jnMax := joint.maxForce * dt
+	jnMax := float64(joint.maxForce * dt)
 
-	jn := (joint.bias - vrn) * joint.nMass
+	jn := float64((joint.bias - vrn) * joint.nMass)
 	jnOld := joint.jnAcc
 	joint.jnAcc = Clamp(jnOld+jn, -jnMax, jnMax)
 	jn = joint.jnAcc - jnOld

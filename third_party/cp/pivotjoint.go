@@ -72,7 +72,7 @@ func (joint *PivotJoint) ApplyImpulse(dt float64) {
 	// compute normal impulse
 	j := joint.k.Transform(joint.bias.Sub(vr))
 	jOld := joint.jAcc
-	joint.jAcc = joint.jAcc.Add(j).Clamp(joint.Constraint.maxForce * dt)
+	joint.jAcc = joint.jAcc.Add(j).Clamp(float64(joint.Constraint.maxForce * dt))
 	j = joint.jAcc.Sub(jOld)
 
 	apply_impulses(a, b, joint.r1, joint.r2, j)

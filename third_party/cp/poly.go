@@ -324,7 +324,7 @@ func QHullPartition(verts []Vector, count int, a, b Vector, tol float64) int {
 	pivot := 0
 
 	delta := b.Sub(a)
-	valueTol := tol * delta.Length()
+	valueTol := float64(tol * delta.Length())
 
 	head := 0
 	for tail := count - 1; head <= tail; {

@@ -1,6 +1,10 @@
 package cp
 
-import "math"
+import (
+	"math"
+
+	"github.com/fixedstep/fixedstep/engine/detmath"
+)
 
 type PolyLine struct {
 	Verts []Vector
@@ -48,7 +52,7 @@ func (pl *PolyLine) IsShort(count, start, end int, min float64) bool {
 // 'tol' is the minimum anglular difference in radians of a vertex.
 func (pl *PolyLine) SimplifyVertexes(tol float64) *PolyLine {
 	reduced := PolyLine{Verts: []Vector{pl.Verts[0], pl.Verts[1]}}
-	minSharp := -math.Cos(tol)
+	minSharp := -detmath.Cos(tol)
 
 	for i := 2; i < len(pl.Verts); i++ {
 		vert := pl.Verts[i]

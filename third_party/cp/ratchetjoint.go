@@ -37,10 +37,10 @@ func (joint *RatchetJoint) PreStep(dt float64) {
 	diff := angle - delta
 	pdist := 0.0
 
-	if diff*ratchet > 0 {
+	if float64(diff*ratchet) > 0 {
 		pdist = diff
 	} else {
-		joint.Angle = math.Floor((delta-phase)/ratchet)*ratchet + phase
+		joint.Angle = float64(math.Floor((delta-phase)/ratchet)*ratchet) + phase
 	}
 
 	joint.iSum = 1.0 / (a.i_inv + b.i_inv)
@@ -57,9 +57,9 @@ func (joint *RatchetJoint) ApplyCachedImpulse(dt_coef float64) {
 	a := joint.a
 	b := joint.b
 
-	j := joint.jAcc * dt_coef
-	a.w -= j * a.i_inv
-	b.w += j * b.i_inv
+	j := float64(joint.jAcc * dt_coef)
+	a.w -= float64(j * a.i_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (joint *RatchetJoint) ApplyImpulse(dt float64) {
@@ -73,15 +73,15 @@ func (joint *RatchetJoint) ApplyImpulse(dt float64) {
 	wr := b.w - a.w
 	ratchet := joint.Ratchet
 
-	jMax := joint.maxForce * dt
+	jMax := float64(joint.maxForce * dt)
 
-	j := -(joint.bias + wr) * joint.iSum
+	j := float64(-(joint.bias + wr) * joint.iSum)
 	jOld := joint.jAcc
-	joint.jAcc = Clamp((jOld+j)*ratchet, 0, jMax*math.Abs(ratchet)) / ratchet
+	joint.jAcc = Clamp(float64((jOld+j)*ratchet), 0, float64(jMax*math.Abs(ratchet))) / ratchet
 	j = joint.jAcc - jOld
 
-	a.w -= j * a.i_inv
-	b.w += j * b.i_inv
+	a.w -= float64(j * a.i_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (joint *RatchetJoint) GetImpulse() float64 {

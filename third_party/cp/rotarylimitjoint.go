@@ -45,9 +45,9 @@ func (joint *RotaryLimitJoint) ApplyCachedImpulse(dt_coef float64) {
 	a := joint.a
 	b := joint.b
 
-	j := joint.jAcc * dt_coef
-	a.w -= j * a.i_inv
-	b.w += j * b.i_inv
+	j := float64(joint.jAcc * dt_coef)
+	a.w -= float64(j * a.i_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (joint *RotaryLimitJoint) ApplyImpulse(dt float64) {
@@ -60,9 +60,9 @@ func (joint *RotaryLimitJoint) ApplyImpulse(dt float64) {
 
 	wr := b.w - a.w
 
-	jMax := joint.maxForce * dt
+	jMax := float64(joint.maxForce * dt)
 
-	j := -(joint.bias + wr) * joint.iSum
+	j := float64(-(joint.bias + wr) * joint.iSum)
 	jOld := joint.jAcc
 	if joint.bias < 0 {
 		joint.jAcc = Clamp(jOld+j, 0, jMax)
@@ -71,8 +71,8 @@ func (joint *RotaryLimitJoint) ApplyImpulse(dt float64) {
 	}
 	j = joint.jAcc - jOld
 
-	a.w -= j * a.i_inv
-	b.w += j * b.i_inv
+	a.w -= float64(j * a.i_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (joint *RotaryLimitJoint) GetImpulse() float64 {

@@ -125,7 +125,7 @@ func (seg *Segment) SegmentQuery(a, b Vector, r2 float64, info *SegmentQueryInfo
 	segB := seg.tb.Add(segOffset)
 	delta := b.Sub(a)
 
-	if delta.Cross(segA)*delta.Cross(segB) <= 0 {
+	if float64(delta.Cross(segA)*delta.Cross(segB)) <= 0 {
 		dOffset := d
 		if d > 0 {
 			dOffset -= r
@@ -135,7 +135,7 @@ func (seg *Segment) SegmentQuery(a, b Vector, r2 float64, info *SegmentQueryInfo
 		ad := -dOffset
 		bd := delta.Dot(n) - dOffset
 
-		if ad*bd < 0 {
+		if float64(ad*bd) < 0 {
 			t := ad / (ad - bd)
 
 			info.Shape = seg.Shape

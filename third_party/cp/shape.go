@@ -97,11 +97,11 @@ func (s *Shape) Density() float64 {
 }
 
 func (s *Shape) SetDensity(density float64) {
-	s.SetMass(density * s.massInfo.area)
+	s.SetMass(float64(density * s.massInfo.area))
 }
 
 func (s *Shape) Moment() float64 {
-	return s.massInfo.m * s.massInfo.i
+	return float64(s.massInfo.m * s.massInfo.i)
 }
 
 func (s *Shape) Area() float64 {

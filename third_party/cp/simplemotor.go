@@ -30,9 +30,9 @@ func (motor *SimpleMotor) ApplyCachedImpulse(dt_coef float64) {
 	a := motor.a
 	b := motor.b
 
-	j := motor.jAcc * dt_coef
-	a.w -= j * a.i_inv
-	b.w += j * b.i_inv
+	j := float64(motor.jAcc * dt_coef)
+	a.w -= float64(j * a.i_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (motor *SimpleMotor) ApplyImpulse(dt float64) {
@@ -41,15 +41,15 @@ func (motor *SimpleMotor) ApplyImpulse(dt float64) {
 
 	wr := b.w - a.w + motor.Rate
 
-	jMax := motor.maxForce * dt
+	jMax := float64(motor.maxForce * dt)
 
-	j := -wr * motor.iSum
+	j := float64(-wr * motor.iSum)
 	jOld := motor.jAcc
 	motor.jAcc = Clamp(jOld+j, -jMax, jMax)
 	j = motor.jAcc - jOld
 
-	a.w -= j * a.i_inv
-	b.w += j * b.i_inv
+	a.w -= float64(j * a.i_inv)
+	b.w += float64(j * b.i_inv)
 }
 
 func (motor *SimpleMotor) GetImpulse() float64 {

@@ -59,7 +59,7 @@ func (joint *SlideJoint) ApplyCachedImpulse(dt_coef float64) {
 	a := joint.a
 	b := joint.b
 
-	j := joint.n.Mult(joint.jnAcc * dt_coef)
+	j := joint.n.Mult(float64(joint.jnAcc * dt_coef))
 	apply_impulses(a, b, joint.r1, joint.r2, j)
 }
 
@@ -77,9 +77,9 @@ func (joint *SlideJoint) ApplyImpulse(dt float64) {
 	vr := relative_velocity(a, b, r1, r2)
 	vrn := vr.Dot(n)
 
-	jn := (joint.bias - vrn) * joint.nMass
+	jn := float64((joint.bias - vrn) * joint.nMass)
 	jnOld := joint.jnAcc
-	joint.jnAcc = Clamp(jnOld+jn, -joint.maxForce*dt, 0)
+	joint.jnAcc = Clamp(jnOld+jn, float64(-joint.maxForce*dt), 0)
 	jn = joint.jnAcc - jnOld
 
 	apply_impulses(a, b, joint.r1, joint.r2, n.Mult(jn))

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"github.com/fixedstep/fixedstep/engine/detmath"
 )
 
 const (
@@ -76,7 +78,7 @@ func NewSpace() *Space {
 		gravity:              Vector{},
 		damping:              1.0,
 		collisionSlop:        0.1,
-		collisionBias:        math.Pow(0.9, 60),
+		collisionBias:        detmath.Pow(0.9, 60),
 		collisionPersistence: 3,
 		locked:               0,
 		stamp:                0,
@@ -538,9 +540,9 @@ func (space *Space) ProcessComponents(dt float64) {
 		dv := space.IdleSpeedThreshold
 		var dvsq float64
 		if dv != 0 {
-			dvsq = dv * dv
+			dvsq = float64(dv * dv)
 		} else {
-			dvsq = space.gravity.LengthSq() * dt * dt
+			dvsq = float64(space.gravity.LengthSq() * dt * dt)
 		}
 
 		// update idling and reset component nodes
@@ -552,7 +554,7 @@ func (space *Space) ProcessComponents(dt float64) {
 			// Need to deal with infinite mass objects
 			var keThreshold float64
 			if dvsq != 0 {
-				keThreshold = body.m * dvsq
+				keThreshold = float64(body.m * dvsq)
 			}
 			if body.KineticEnergy() > keThreshold {
 				body.sleepingIdleTime = 0
@@ -717,7 +719,7 @@ func (space *Space) Step(dt float64) {
 
 		// Prestep the arbiters and constraints.
 		slop := space.collisionSlop
-		biasCoef := 1 - math.Pow(space.collisionBias, dt)
+		biasCoef := 1 - detmath.Pow(space.collisionBias, dt)
 		for _, arbiter := range space.arbiters {
 			arbiter.PreStep(dt, slop, biasCoef)
 		}
@@ -731,7 +733,7 @@ func (space *Space) Step(dt float64) {
 		}
 
 		// Integrate velocities.
-		damping := math.Pow(space.damping, dt)
+		damping := detmath.Pow(space.damping, dt)
 		gravity := space.gravity
 		for _, body := range space.dynamicBodies {
 			body.velocity_func(body, gravity, damping, dt)

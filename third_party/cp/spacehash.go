@@ -162,6 +162,7 @@ restart:
 }
 
 func floor(f float64) int {
+	//detcheck:ok a cell coordinate: beyond the int's range (2^31 cells on 386) or NaN, a box falls in other cells on other CPUs
 	i := int(f)
 	if f < 0 && float64(i) != f {
 		return i - 1
@@ -293,12 +294,12 @@ func (hash *SpaceHash) SegmentQuery(obj any, a, b Vector, t_exit float64, f Spat
 
 	var nextH, nextV float64
 	if tempH != 0 {
-		nextH = tempH * dtdx
+		nextH = float64(tempH * dtdx)
 	} else {
 		nextH = dtdx
 	}
 	if tempV != 0 {
-		nextV = tempV * dtdy
+		nextV = float64(tempV * dtdy)
 	} else {
 		nextV = dtdy
 	}

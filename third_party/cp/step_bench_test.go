@@ -3,6 +3,7 @@ package cp_test
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // BenchmarkStep steps Chipmunk's SimpleTerrainCircles scene (bodies=N
@@ -27,5 +28,44 @@ func BenchmarkStep(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkStepLockstep steps one scene through this copy and through
+// upstream cp in turns (which one goes first alternates), one step each
+// per iteration, and reports each one's time per step and their ratio:
+// both see the same machine load, so the ratio holds while the absolute
+// times wander.
+func BenchmarkStepLockstep(b *testing.B) {
+	for _, sc := range []struct {
+		name  string
+		build func(physicsLib)
+	}{
+		{"circles=1000", func(l physicsLib) { terrainCircles(l, 1000, false) }},
+		{"pyramid=105", func(l physicsLib) { pyramidStack(l, 14) }},
+	} {
+		b.Run(sc.name, func(b *testing.B) {
+			libs := [2]physicsLib{&forkLib{}, &upstreamLib{}}
+			for _, l := range libs {
+				sc.build(l)
+				for range 300 {
+					l.step(1.0 / 60)
+				}
+			}
+			var spent [2]time.Duration
+			i := 0
+			for b.Loop() {
+				for k := range 2 {
+					j := (i + k) % 2
+					start := time.Now()
+					libs[j].step(1.0 / 60)
+					spent[j] += time.Since(start)
+				}
+				i++
+			}
+			b.ReportMetric(float64(spent[0].Nanoseconds())/float64(i), "copy-ns/step")
+			b.ReportMetric(float64(spent[1].Nanoseconds())/float64(i), "upstream-ns/step")
+			b.ReportMetric(float64(spent[0])/float64(spent[1]), "copy/upstream")
+		})
 	}
 }

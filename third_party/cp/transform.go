@@ -50,42 +50,42 @@ func NewTransformRigid(translate Vector, radians float64) Transform {
 
 func NewTransformRigidInverse(t Transform) Transform {
 	return NewTransformTranspose(
-		t.d, -t.c, t.c*t.ty-t.tx*t.d,
-		-t.b, t.a, t.tx*t.b-t.a*t.ty,
+		t.d, -t.c, float64(t.c*t.ty)-float64(t.tx*t.d),
+		-t.b, t.a, float64(t.tx*t.b)-float64(t.a*t.ty),
 	)
 }
 
 func (t Transform) Inverse() Transform {
-	inv_det := 1.0 / (t.a*t.d - t.c*t.b)
+	inv_det := 1.0 / (float64(t.a*t.d) - float64(t.c*t.b))
 	return NewTransformTranspose(
-		t.d*inv_det, -t.c*inv_det, (t.c*t.ty-t.tx*t.d)*inv_det,
-		-t.b*inv_det, t.a*inv_det, (t.tx*t.b-t.a*t.ty)*inv_det,
+		float64(t.d*inv_det), float64(-t.c*inv_det), float64((float64(t.c*t.ty)-float64(t.tx*t.d))*inv_det),
+		float64(-t.b*inv_det), float64(t.a*inv_det), float64((float64(t.tx*t.b)-float64(t.a*t.ty))*inv_det),
 	)
 }
 
 func (t Transform) Mult(t2 Transform) Transform {
 	return NewTransformTranspose(
-		t.a*t2.a+t.c*t2.b, t.a*t2.c+t.c*t2.d, t.a*t2.tx+t.c*t2.ty+t.tx,
-		t.b*t2.a+t.d*t2.b, t.b*t2.c+t.d*t2.d, t.b*t2.tx+t.d*t2.ty+t.ty,
+		float64(t.a*t2.a)+float64(t.c*t2.b), float64(t.a*t2.c)+float64(t.c*t2.d), float64(t.a*t2.tx)+float64(t.c*t2.ty)+t.tx,
+		float64(t.b*t2.a)+float64(t.d*t2.b), float64(t.b*t2.c)+float64(t.d*t2.d), float64(t.b*t2.tx)+float64(t.d*t2.ty)+t.ty,
 	)
 }
 
 func (t Transform) Point(p Vector) Vector {
-	return Vector{X: t.a*p.X + t.c*p.Y + t.tx, Y: t.b*p.X + t.d*p.Y + t.ty}
+	return Vector{X: float64(t.a*p.X) + float64(t.c*p.Y) + t.tx, Y: float64(t.b*p.X) + float64(t.d*p.Y) + t.ty}
 }
 
 func (t Transform) Vect(v Vector) Vector {
-	return Vector{t.a*v.X + t.c*v.Y, t.b*v.X + t.d*v.Y}
+	return Vector{float64(t.a*v.X) + float64(t.c*v.Y), float64(t.b*v.X) + float64(t.d*v.Y)}
 }
 
 func (t Transform) BB(bb BB) BB {
 	hw := (bb.R - bb.L) * 0.5
 	hh := (bb.T - bb.B) * 0.5
 
-	a := t.a * hw
-	b := t.c * hh
-	d := t.b * hw
-	e := t.d * hh
+	a := float64(t.a * hw)
+	b := float64(t.c * hh)
+	d := float64(t.b * hw)
+	e := float64(t.d * hh)
 	hw_max := max(math.Abs(a+b), math.Abs(a-b))
 	hh_max := max(math.Abs(d+e), math.Abs(d-e))
 	return NewBBForExtents(t.Point(bb.Center()), hw_max, hh_max)
@@ -113,11 +113,11 @@ func (t Transform) BoneScale(v0, v1 Vector) Transform {
 }
 
 func (t Transform) AxialScale(axis, pivot Vector, scale float64) Transform {
-	A := axis.X * axis.Y * (scale - 1.0)
-	B := axis.Dot(pivot) * (1.0 - scale)
+	A := float64(axis.X * axis.Y * (scale - 1.0))
+	B := float64(axis.Dot(pivot) * (1.0 - scale))
 
 	return NewTransformTranspose(
-		scale*axis.X*axis.X+axis.Y*axis.Y, A, axis.X*B,
-		A, axis.X*axis.X+scale*axis.Y*axis.Y, axis.Y*B,
+		float64(scale*axis.X*axis.X)+float64(axis.Y*axis.Y), A, float64(axis.X*B),
+		A, float64(axis.X*axis.X)+float64(scale*axis.Y*axis.Y), float64(axis.Y*B),
 	)
 }

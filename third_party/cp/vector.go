@@ -3,6 +3,8 @@ package cp
 import (
 	"fmt"
 	"math"
+
+	"github.com/fixedstep/fixedstep/engine/detmath"
 )
 
 type Vector struct {
@@ -30,18 +32,18 @@ func (v Vector) Neg() Vector {
 }
 
 func (v Vector) Mult(s float64) Vector {
-	return Vector{v.X * s, v.Y * s}
+	return Vector{float64(v.X * s), float64(v.Y * s)}
 }
 
 func (v Vector) Dot(other Vector) float64 {
-	return v.X*other.X + v.Y*other.Y
+	return float64(v.X*other.X) + float64(v.Y*other.Y)
 }
 
 // Cross calculates the 2D vector cross product analog.
 // The cross product of 2D vectors results in a 3D vector with only a z component.
 // This function returns the magnitude of the z value.
 func (v Vector) Cross(other Vector) float64 {
-	return v.X*other.Y - v.Y*other.X
+	return float64(v.X*other.Y) - float64(v.Y*other.X)
 }
 
 func (v Vector) Perp() Vector {
@@ -58,19 +60,19 @@ func (v Vector) Project(other Vector) Vector {
 
 // ForAngle returns the unit length vector for the given angle (in radians).
 func ForAngle(a float64) Vector {
-	return Vector{math.Cos(a), math.Sin(a)}
+	return Vector{detmath.Cos(a), detmath.Sin(a)}
 }
 
 func (v Vector) ToAngle() float64 {
-	return math.Atan2(v.Y, v.X)
+	return detmath.Atan2(v.Y, v.X)
 }
 
 func (v Vector) Rotate(other Vector) Vector {
-	return Vector{v.X*other.X - v.Y*other.Y, v.X*other.Y + v.Y*other.X}
+	return Vector{float64(v.X*other.X) - float64(v.Y*other.Y), float64(v.X*other.Y) + float64(v.Y*other.X)}
 }
 
 func (v Vector) Unrotate(other Vector) Vector {
-	return Vector{v.X*other.X + v.Y*other.Y, v.Y*other.X - v.X*other.Y}
+	return Vector{float64(v.X*other.X) + float64(v.Y*other.Y), float64(v.Y*other.X) - float64(v.X*other.Y)}
 }
 
 func (v Vector) LengthSq() float64 {
@@ -91,14 +93,14 @@ func (v Vector) Normalize() Vector {
 
 func (v Vector) SLerp(other Vector, t float64) Vector {
 	dot := v.Normalize().Dot(other.Normalize())
-	omega := math.Acos(Clamp(dot, -1, 1))
+	omega := detmath.Acos(Clamp(dot, -1, 1))
 
 	if omega < 1e-3 {
 		return v.Lerp(other, t)
 	}
 
-	denom := 1.0 / math.Sin(omega)
-	return v.Mult(math.Sin((1.0-t)*omega) * denom).Add(other.Mult(math.Sin(t*omega) * denom))
+	denom := 1.0 / detmath.Sin(omega)
+	return v.Mult(float64(detmath.Sin(float64((1.0-t)*omega)) * denom)).Add(other.Mult(float64(detmath.Sin(float64(t*omega)) * denom)))
 }
 
 func Clamp(f, lo, hi float64) float64 {
@@ -114,7 +116,7 @@ func Clamp01(f float64) float64 {
 }
 
 func Lerp(f1, f2, t float64) float64 {
-	return f1*(1.0-t) + f2*t
+	return float64(f1*(1.0-t)) + float64(f2*t)
 }
 
 func LerpConst(f1, f2, d float64) float64 {
@@ -123,12 +125,12 @@ func LerpConst(f1, f2, d float64) float64 {
 
 func (v Vector) SlerpConst(other Vector, a float64) Vector {
 	dot := v.Normalize().Dot(other.Normalize())
-	omega := math.Acos(Clamp(dot, -1, 1))
+	omega := detmath.Acos(Clamp(dot, -1, 1))
 	return v.SLerp(other, min(a, omega)/omega)
 }
 
 func (v Vector) Clamp(length float64) Vector {
-	if v.Dot(v) > length*length {
+	if v.Dot(v) > float64(length*length) {
 		return v.Normalize().Mult(length)
 	}
 	return Vector{v.X, v.Y}
@@ -147,13 +149,13 @@ func (v Vector) DistanceSq(other Vector) float64 {
 }
 
 func (v Vector) Near(other Vector, d float64) bool {
-	return v.DistanceSq(other) < d*d
+	return v.DistanceSq(other) < float64(d*d)
 }
 
 // Collision related below
 
 func (v Vector) PointGreater(b, c Vector) bool {
-	return (b.Y-v.Y)*(v.X+b.X-2*c.X) > (b.X-v.X)*(v.Y+b.Y-2*c.Y)
+	return float64((b.Y-v.Y)*(v.X+b.X-2*c.X)) > float64((b.X-v.X)*(v.Y+b.Y-2*c.Y))
 }
 
 func (v Vector) CheckAxis(v1, p, n Vector) bool {

@@ -43,7 +43,7 @@ func (t *Time) Update() {
 
 	if t.timeScale != 1 {
 		ms := float64(t.deltaTime.Milliseconds())
-		ms *= t.timeScale
+		ms = float64(ms * t.timeScale)
 		t.deltaTime = time.Duration(ms) * time.Millisecond
 	}
 

@@ -1,6 +1,10 @@
 package math
 
-import "math"
+import (
+	"math"
+
+	"github.com/fixedstep/fixedstep/engine/detmath"
+)
 
 const Epsilon = 0.00001
 
@@ -25,7 +29,7 @@ func (v Vec2) IsZero() bool {
 
 // Magnitude returns the magnitude of the vector.
 func (v Vec2) Magnitude() float64 {
-	return math.Sqrt(v.X*v.X + v.Y*v.Y)
+	return math.Sqrt(float64(v.X*v.X) + float64(v.Y*v.Y))
 }
 
 // Normalized returns the normalized vector.
@@ -42,8 +46,8 @@ func (v Vec2) Normalized() Vec2 {
 // MulScalar multiplies the vector by a scalar.
 func (v Vec2) MulScalar(scalar float64) Vec2 {
 	return Vec2{
-		X: v.X * scalar,
-		Y: v.Y * scalar,
+		X: float64(v.X * scalar),
+		Y: float64(v.Y * scalar),
 	}
 }
 
@@ -57,7 +61,7 @@ func (v Vec2) DivScalar(scalar float64) Vec2 {
 
 // Dot returns the dot product of the vector and another vector.
 func (v Vec2) Dot(other *Vec2) float64 {
-	return v.X*other.X + v.Y*other.Y
+	return float64(v.X*other.X) + float64(v.Y*other.Y)
 }
 
 // Add adds x and y to the vector.
@@ -71,8 +75,8 @@ func (v Vec2) Add(other Vec2) Vec2 {
 // Mul multiplies the vector by another vector.
 func (v Vec2) Mul(other Vec2) Vec2 {
 	return Vec2{
-		v.X * other.X,
-		v.Y * other.Y,
+		float64(v.X * other.X),
+		float64(v.Y * other.Y),
 	}
 }
 
@@ -89,8 +93,8 @@ func (v Vec2) RotateAround(point *Vec2, angle float64) Vec2 {
 	x := v.X - point.X
 	y := v.Y - point.Y
 	return Vec2{
-		X: x*math.Cos(angle) - y*math.Sin(angle) + point.X,
-		Y: x*math.Sin(angle) + y*math.Cos(angle) + point.Y,
+		X: float64(x*detmath.Cos(angle)) - float64(y*detmath.Sin(angle)) + point.X,
+		Y: float64(x*detmath.Sin(angle)) + float64(y*detmath.Cos(angle)) + point.Y,
 	}
 }
 
@@ -102,8 +106,8 @@ func (v Vec2) Equal(other Vec2) bool {
 // Rotate rotates the vector by the given angle.
 func (v Vec2) Rotate(rad float64) Vec2 {
 	return Vec2{
-		X: v.X*math.Cos(rad) - v.Y*math.Sin(rad),
-		Y: v.X*math.Sin(rad) + v.Y*math.Cos(rad),
+		X: float64(v.X*detmath.Cos(rad)) - float64(v.Y*detmath.Sin(rad)),
+		Y: float64(v.X*detmath.Sin(rad)) + float64(v.Y*detmath.Cos(rad)),
 	}
 }
 
@@ -111,12 +115,12 @@ func (v Vec2) Rotate(rad float64) Vec2 {
 func (v Vec2) Angle(other Vec2) float64 {
 	x, y := v.X, v.Y
 	x2, y2 := other.X, other.Y
-	return math.Atan2(y2-y, x2-x)
+	return detmath.Atan2(y2-y, x2-x)
 }
 
 // Distance returns the distance between the vector and another vector.
 func (v Vec2) Distance(other Vec2) float64 {
-	return math.Sqrt(math.Pow(v.X-other.X, 2) + math.Pow(v.Y-other.Y, 2))
+	return math.Sqrt(detmath.Pow(v.X-other.X, 2) + detmath.Pow(v.Y-other.Y, 2))
 }
 
 func (v Vec2) XY() (float64, float64) {

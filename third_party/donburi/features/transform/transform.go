@@ -2,8 +2,7 @@
 package transform
 
 import (
-	"math"
-
+	"github.com/fixedstep/fixedstep/engine/detmath"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	dmath "github.com/fixedstep/fixedstep/third_party/donburi/features/math"
 )
@@ -99,10 +98,10 @@ func RemoveParent(entry *donburi.Entry, keepWorldPosition bool) {
 
 		ws := WorldScale(parent)
 		if ws.X != 0 {
-			d.LocalScale.X = d.LocalScale.X * ws.X
+			d.LocalScale.X = float64(d.LocalScale.X * ws.X)
 		}
 		if ws.Y != 0 {
-			d.LocalScale.Y = d.LocalScale.Y * ws.Y
+			d.LocalScale.Y = float64(d.LocalScale.Y * ws.Y)
 		}
 	}
 }
@@ -207,8 +206,8 @@ func WorldScale(entry *donburi.Entry) dmath.Vec2 {
 func Right(entry *donburi.Entry) dmath.Vec2 {
 	radians := dmath.ToRadians(WorldRotation(entry))
 	return dmath.Vec2{
-		X: math.Cos(radians),
-		Y: math.Sin(radians),
+		X: detmath.Cos(radians),
+		Y: detmath.Sin(radians),
 	}
 }
 
@@ -216,8 +215,8 @@ func Right(entry *donburi.Entry) dmath.Vec2 {
 func Up(entry *donburi.Entry) dmath.Vec2 {
 	radians := dmath.ToRadians(WorldRotation(entry) - 90)
 	return dmath.Vec2{
-		X: math.Cos(radians),
-		Y: math.Sin(radians),
+		X: detmath.Cos(radians),
+		Y: detmath.Sin(radians),
 	}
 }
 
@@ -225,7 +224,7 @@ func Up(entry *donburi.Entry) dmath.Vec2 {
 func LookAt(entry *donburi.Entry, target dmath.Vec2) {
 	x := target.X - WorldPosition(entry).X
 	y := target.Y - WorldPosition(entry).Y
-	radians := math.Atan2(y, x)
+	radians := detmath.Atan2(y, x)
 	SetWorldRotation(entry, dmath.ToDegrees(radians))
 }
 
