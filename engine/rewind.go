@@ -47,7 +47,8 @@ var errRewind = errors.New("engine: rewind")
 // for a log being written to a file ([InputLog.Create]), in the file too.
 //
 // It needs the run recorded or replayed, and a keyframe or
-// [Options.Restart] (cli.App sets both); otherwise, or when not paused, it
+// [Options.Restart] (cli.App sets both); otherwise, when not paused, or
+// while a rewind asked for earlier is still pending or under way, it
 // returns an error that says why and does nothing. A scene that ends
 // before the step back is taken (a Stop in the same frame, a failure, a
 // closed window) drops it: the run ends as it stood. Call it from the loop's
@@ -60,8 +61,12 @@ func (l *Loop) Rewind(n int64) error {
 		return fmt.Errorf("engine: rewind %d ticks: at least 1", n)
 	case l.rec.replay == nil && l.rec.record == nil:
 		return errors.New("engine: rewind: the run is neither recorded nor replayed")
-	case !l.begun || l.rec.seek != nil || l.rec.rewind != nil:
+	case !l.begun:
 		return errors.New("engine: rewind: no scene timeline to rewind")
+	case l.rec.rewind != nil:
+		return fmt.Errorf("engine: rewind: a rewind to tick %d is already pending (it is taken before the frame's ticks)", l.rec.rewind.tick)
+	case l.rec.seek != nil:
+		return fmt.Errorf("engine: rewind: a rewind to tick %d is already under way", l.rec.seek.tick)
 	}
 	t := &seekTarget{scene: l.scenes, tick: max(l.groups[0].ticks-n, 0), live: l.rec.replay == nil}
 	if t.keyframe = l.rec.keyframeFor(t.tick); t.keyframe {

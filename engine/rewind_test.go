@@ -156,6 +156,43 @@ func TestRewindRefusals(t *testing.T) {
 	}
 }
 
+// A second Rewind in the frame of the first says that one is pending, and
+// leaves it as it was: the first is the one taken.
+func TestRewindTwiceInAFrame(t *testing.T) {
+	var first, second error
+	var resumed int64
+	asked := false // across the scene made again by the rewind's re-run
+	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events() {
+			switch {
+			case ev.Kind == engine.Update && ev.Tick == 30 && !asked:
+				loop.SetPaused(true)
+			case ev.Kind == engine.Input && loop.Paused() && !asked:
+				asked = true
+				first = loop.Rewind(10)
+				second = loop.Rewind(3)
+			case ev.Kind == engine.Render && asked && !loop.Rewinding():
+				resumed = loop.Ticks(0)
+				loop.Stop()
+			}
+		}
+		return nil, loop.Err()
+	})
+	opts := &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Restart: func() (engine.Scene, error) { return scene, nil }}
+	if err := engine.Run(scene, opts); err != nil {
+		t.Fatal(err)
+	}
+	if first != nil {
+		t.Fatalf("the first rewind: %v", first)
+	}
+	if second == nil || !strings.Contains(second.Error(), "a rewind to tick 20 is already pending") {
+		t.Fatalf("the second rewind in the frame: %v, want one that says a rewind to tick 20 is pending", second)
+	}
+	if resumed != 20 {
+		t.Fatalf("the run resumed at tick %d, want 20 (the first rewind's)", resumed)
+	}
+}
+
 // In a replay, a rewind re-runs the replay to the tick and pauses, still
 // replaying: unpaused, it plays on as recorded, to the recording's end.
 func TestRewindInAReplay(t *testing.T) {

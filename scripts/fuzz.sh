@@ -9,7 +9,9 @@
 # most of a short run). DISPLAY is unset so that the assets test binary does
 # not open a window in every fuzz worker: Decode needs no display. A target
 # that fails leaves its input in <pkg>/testdata/fuzz/<target>/ and makes the
-# script exit 1 once all targets have run.
+# script exit 1 once all targets have run. -timeout 0: -fuzztime bounds a
+# run, not go test's 10-minute default, which a loaded machine's seed
+# corpus and minimizing could reach.
 set -uo pipefail
 
 fuzztime=${1:-30s}
@@ -59,7 +61,7 @@ for ((i = 0; i < ${#targets[@]}; i += 2)); do
   pkg=${targets[i]} name=${targets[i + 1]}
   for attempt in 1 2; do
     echo "== $name ($pkg, $fuzztime)"
-    env -u DISPLAY -u WAYLAND_DISPLAY "$go" test -run '^$' -fuzz "^$name\$" \
+    env -u DISPLAY -u WAYLAND_DISPLAY "$go" test -timeout 0 -run '^$' -fuzz "^$name\$" \
       -fuzztime "$fuzztime" -fuzzminimizetime "$minimizetime" "$pkg" 2>&1 | tee "$logs/$name"
     status=${PIPESTATUS[0]}
     # Go's fuzzing coordinator can fail a run whose -fuzztime ran out while

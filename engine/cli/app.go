@@ -91,8 +91,12 @@ import (
 // replay sets them from the recording, so that `-replay FILE` alone replays
 // the run; a flag given with another value than the recording's is an
 // error. A bad number (-seconds NaN, a negative -fps), a path that cannot
-// be written or a file that cannot be replayed is an error before the first
-// frame.
+// be written, a file that cannot be replayed, and a file the run would
+// both read and write or write for two flags (see App.Reads) is an error
+// before the first frame. A file that cannot be written whole (a full
+// disk: a write, its Sync or its Close fails), the summary included, is
+// the run's error, naming it; a file is written beside its path and
+// renamed over it once whole, so that nothing half written is left there.
 //
 // The run is recorded in memory (or to -record's file) whatever the flags,
 // and first is the run's Options.Restart, so that engine.Loop.Rewind (the
@@ -136,6 +140,16 @@ type App struct {
 	// defaults).
 	RecordedWhenSet []string
 
+	// Reads names game flags whose value is a file the run reads (a
+	// level, a configuration), and Writes those whose value is a file the
+	// game writes (an export): no file the run writes, the standard
+	// flags' (-record, -save, -dump-at, -screenshot, -cpuprofile, a
+	// desync's and a divergence's files) and these, may be a file it
+	// reads or another file it writes, however the paths are spelt
+	// (links, ./a and a, absolute paths): such a run is a *FlagError
+	// that names both flags, before anything runs.
+	Reads, Writes []string
+
 	// Online, if set, is the game a game server plays (engine/online/sim:
 	// its name and version): -server URL then plays a match of it found
 	// (or made) on that server, in the window (see online.go). The
@@ -164,10 +178,12 @@ type App struct {
 	frames, syncTest, keyframes  int
 	host, join, spectate         string // networked play (netplay.go)
 	netLink                      string
-	server, serverKey, device    string // online play (online.go)
+	server, serverKey, device    string        // online play (online.go)
+	serverSilence                time.Duration // how long -server's client waits for a server that sends nothing (0: client.DefaultSilence)
 	online                       *onlineRun
 	serverSettings               map[string]string
-	simulatedAgain               int64 // ticks the sync test simulated again
+	simulatedAgain               int64      // ticks the sync test simulated again
+	outW                         *errWriter // Out during Run, which keeps its first error
 	players, delay, local        int
 }
 
@@ -277,6 +293,9 @@ func (e *InterruptedError) Error() string {
 }
 
 func (a *App) out() io.Writer {
+	if a.outW != nil {
+		return a.outW
+	}
 	if a.Out != nil {
 		return a.Out
 	}
@@ -294,6 +313,18 @@ func (a *App) errOut() io.Writer {
 // the game and returns nil when it ended, a *FlagError for a bad flag, an
 // *InterruptedError after a signal, or the run's error.
 func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error) {
+	a.outW = &errWriter{w: a.out()}
+	defer func() { // a summary cut short (a full disk) is the run's error
+		if werr := a.outW.err; werr != nil {
+			werr = fmt.Errorf("the run's summary was not all written: %w", werr)
+			if err == nil {
+				err = werr
+			} else {
+				fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), werr)
+			}
+		}
+		a.outW = nil
+	}()
 	fs := a.Flags()
 	fs.SetOutput(a.errOut())
 	if err := fs.Parse(args); err != nil {
@@ -394,8 +425,12 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 			return &FlagError{Flag: "cpuprofile", Value: a.cpuOut, Reason: perr.Error()}
 		}
 		defer func() {
-			if perr := stop(); perr != nil && err == nil {
-				err = perr
+			if perr := stop(); perr != nil {
+				if err == nil {
+					err = perr
+				} else { // the run's error is returned: this one is said here
+					fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), perr)
+				}
 			}
 		}()
 	}
@@ -505,6 +540,9 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	}
 	if de := dumps.divergence; de != nil && de.Dump != "" && !errors.Is(runErr, de) { // the run failed first: the file is named here
 		fmt.Fprintf(a.out(), "the replay diverged at tick %d of scene %d too: the replayed world there is in %s\n", de.Tick, de.Scene, de.Dump)
+	}
+	if dumps.divergedErr != nil { // the run fails with the divergence: this is said beside it
+		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), dumps.divergedErr)
 	}
 	if runErr == nil {
 		runErr = saveErr

@@ -81,9 +81,6 @@ var baseFlags = []standardFlag{
 			if a.record == "" {
 				return nil
 			}
-			if a.replay != "" && sameFile(a.record, a.replay) {
-				return &FlagError{"record", a.record, "is the file -replay reads (record to another file)"}
-			}
 			if err := checkWritable(a.record); err != nil {
 				return &FlagError{"record", a.record, err.Error()}
 			}
@@ -162,7 +159,16 @@ var baseFlags = []standardFlag{
 	{name: "mute", value: func(a *App) any { return &a.mute },
 		usage: "play no sound (the game takes its sounds as ever: the summary counts them)"},
 	{name: "cpuprofile", value: func(a *App) any { return &a.cpuOut },
-		usage: "write a CPU profile of the run to this file"},
+		usage: "write a CPU profile of the run to this file",
+		check: func(a *App) error {
+			if a.cpuOut == "" {
+				return nil
+			}
+			if err := checkWritable(a.cpuOut); err != nil {
+				return &FlagError{"cpuprofile", a.cpuOut, err.Error()}
+			}
+			return nil
+		}},
 	{name: "detail", value: func(a *App) any { return &a.detail },
 		usage: "record what the desync bisector needs: the state after every system, per component type",
 		check: func(a *App) error {
@@ -232,8 +238,12 @@ func unrecordedStandard(name string) bool {
 	return false
 }
 
-// check checks the standard flags' values, before anything runs.
+// check checks the standard flags' values, and the files the run reads
+// and writes (checkFiles), before anything runs.
 func (a *App) check() error {
+	if err := a.checkFiles(); err != nil {
+		return err
+	}
 	for i := range standardFlags {
 		if c := standardFlags[i].check; c != nil {
 			if err := c(a); err != nil {
@@ -242,17 +252,6 @@ func (a *App) check() error {
 		}
 	}
 	return nil
-}
-
-// sameFile reports whether paths a and b name one file: the same string,
-// or (through links, relative and absolute paths) the same file on disk.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // checkWritable checks that a file can be written at path, leaving nothing.

@@ -10,7 +10,10 @@ import "net/url"
 // checksum (client.Session). The match's seed, the player's seat and the
 // match's settings are the run's (App.Player, App.Seed,
 // App.ServerSettings), as a joiner takes a host's. The run ends with the
-// match; a summary line says how many ticks were checked.
+// match; a summary line says how many ticks were checked. A server that
+// sends nothing for client.DefaultSilence (30 s) ends the run with an
+// error that says so (client.NoAnswerError); one that sends anything, a
+// pong to the client's pings included, is waited for.
 
 var onlineFlags = []standardFlag{
 	{name: "server", value: func(a *App) any { return &a.server },

@@ -32,7 +32,7 @@ func (a *App) joinOnline(ctx context.Context) (*onlineRun, error) {
 		rand.Read(b)
 		device = a.name() + "-" + hex.EncodeToString(b)
 	}
-	c, err := client.Dial(ctx, a.server, client.Options{ServerKey: a.serverKey, Device: device})
+	c, err := client.Dial(ctx, a.server, client.Options{ServerKey: a.serverKey, Device: device, Silence: a.serverSilence})
 	if err != nil {
 		return nil, fmt.Errorf("-server %s: %w (is a game server running there? make server starts one)", a.server, err)
 	}
@@ -54,7 +54,7 @@ func (a *App) joinOnline(ctx context.Context) (*onlineRun, error) {
 		}
 	}
 	c.Close()
-	return nil, err
+	return nil, fmt.Errorf("-server %s: %w", a.server, err)
 }
 
 // ended is the run's error once the match is over: none when the server

@@ -2,10 +2,17 @@ package cli_test
 
 import (
 	"errors"
+	"io"
 	"maps"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
@@ -74,5 +81,64 @@ func TestRecordingKeepsTheServersSettings(t *testing.T) {
 	}
 	if plain := newAppGame(); plain.app.ServerSettings() != nil {
 		t.Fatalf("a run that is not online has ServerSettings %v", plain.app.ServerSettings())
+	}
+}
+
+// -server at a server that says nothing ends with an error that says so
+// after the client's silence (30 s; a second here), rather than waiting
+// for ever: a server that accepts the connection and never answers the
+// HTTP call, and one that completes the websocket upgrade, then is
+// silent.
+func TestServerThatNeverAnswers(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held <- c // never read, never written
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		for len(held) > 0 {
+			(<-held).Close()
+		}
+	})
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v2/account/authenticate/device", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"token": "x.e30.y", "created": true}`)
+	})
+	sockets := make(chan *websocket.Conn, 1)
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		if ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil); err == nil {
+			sockets <- ws // then silent: it reads nothing, so answers no ping
+		}
+	})
+	upgraded := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		upgraded.Close()
+		if len(sockets) > 0 {
+			(<-sockets).Close()
+		}
+	})
+
+	for _, url := range []string{"http://" + ln.Addr().String(), upgraded.URL} {
+		g := newAppGame()
+		g.app.Online = &sim.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
+		g.app.SetServerSilence(time.Second)
+		g.seen = -1
+		out, err := g.run("-headless", "-server", url)
+		want := "no answer from " + strings.TrimPrefix(url, "http://") + " after 1 s"
+		if err == nil || !strings.Contains(err.Error(), "-server "+url) || !strings.Contains(err.Error(), want) || g.seen != -1 {
+			t.Errorf("-server %s, a server that says nothing: %v (first scene made: %v), want an error saying %q\n%s", url, err, g.seen != -1, want, out)
+		}
+		t.Logf("%v", err)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 
@@ -14,19 +16,70 @@ import (
 )
 
 // startProfile starts a CPU profile to path, and returns what stops it.
-func startProfile(path string) (func() error, error) {
-	f, err := os.Create(path)
+// The profile is written to a file beside path and renamed over it once
+// it is whole: a write that fails (a full disk), its Sync or its Close
+// included, is an error that names path, and leaves path as it was and
+// no file beside it.
+func startProfile(path string) (stop func() error, err error) {
+	target, err := atomicfile.Target(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	w := &errWriter{w: f}
+	if err := pprof.StartCPUProfile(w); err != nil {
 		f.Close()
+		os.Remove(f.Name())
 		return nil, err
 	}
 	return func() error {
-		pprof.StopCPUProfile()
-		return f.Close()
+		pprof.StopCPUProfile() // its writes' errors are not its result: w keeps the first
+		err := w.err
+		if serr := f.Sync(); err == nil {
+			err = serr
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644) // CreateTemp makes it 0600
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), target)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return fmt.Errorf("-cpuprofile %s: writing the CPU profile: %w (nothing was written there)", path, err)
+		}
+		atomicfile.SyncDir(dir)
+		return nil
 	}, nil
+}
+
+// An errWriter writes to w and keeps the first error a write returned:
+// for writers whose callers do not return it (runtime/pprof's), and for a
+// run's summary, whose end says whether it was all written.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // screenshotFlag saves the frame-th frame drawn, or with a scene the first
@@ -93,7 +146,8 @@ type stateDumps struct {
 	path  string
 	err   error
 
-	divergence *engine.DivergenceError // the replay's, once told of it
+	divergence  *engine.DivergenceError // the replay's, once told of it
+	divergedErr error                   // why the replayed world there was not written
 }
 
 // afterUpdate writes the dump -dump-at asks for once the scene has handled
@@ -123,9 +177,11 @@ func (d *stateDumps) result() error {
 func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
 	d.divergence = de
 	path := fmt.Sprintf("diverged-%d-%d.txt", de.Scene, de.Tick)
-	if err := writeDump(loop, path); err == nil {
-		de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
+	if err := writeDump(loop, path); err != nil {
+		d.divergedErr = fmt.Errorf("the replayed world where the replay diverged was not written: %w", err)
+		return
 	}
+	de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
 }
 
 // writeDump writes the loop's scene state to a new file at path.

@@ -31,10 +31,6 @@ func (a *App) checkSave() error {
 		return nil
 	case a.saveAt == "":
 		return &FlagError{"save", a.save, "goes with -save-at S:T: where in the run to save"}
-	case a.record != "" && sameFile(a.save, a.record):
-		return &FlagError{"save", a.save, "is the file -record writes (save to another file)"}
-	case a.replay != "" && sameFile(a.save, a.replay):
-		return &FlagError{"save", a.save, "is the file -replay reads (save to another file)"}
 	}
 	if err := checkWritable(a.save); err != nil {
 		return &FlagError{"save", a.save, err.Error()}
@@ -46,11 +42,19 @@ func (a *App) checkSaveAt() error {
 	if a.saveAt == "" {
 		return nil
 	}
-	if _, _, err := parseSceneTick(a.saveAt); err != nil {
+	scene, tick, err := parseSceneTick(a.saveAt)
+	if err != nil {
 		return &FlagError{"save-at", a.saveAt, err.Error()}
 	}
 	if a.save == "" {
 		return &FlagError{"save-at", a.saveAt, "goes with -save FILE: where to save"}
+	}
+	// A load simulates the run to its save's tick again before the game
+	// goes on: nothing is saved before it.
+	if l := a.loaded; l != nil && (scene < l.Scene || scene == l.Scene && tick < l.Tick) {
+		return &FlagError{"save-at", a.saveAt, fmt.Sprintf(
+			"is before tick %d of scene %d (%s), where the save -load %s goes on from: save at %d:%d or later",
+			l.Tick, l.Scene, l.SceneName, a.load, l.Scene, l.Tick)}
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,6 +58,16 @@ type Options struct {
 	// Username, if set, names a new account (the server picks one
 	// otherwise).
 	Username string
+
+	// Silence is how long the client waits for a server that sends
+	// nothing: to connect, for an HTTP answer, for the websocket upgrade,
+	// for a reply or the match's messages (the client pings the server
+	// every third of it, so that a live server answers with a pong). A
+	// wait that sees no byte for that long fails with a *NoAnswerError
+	// ("no answer from host:port after 30 s"), and the socket closes; a
+	// server that sends at all, however slowly, is waited for. 0:
+	// DefaultSilence.
+	Silence time.Duration
 }
 
 // A Client is an authenticated player's realtime socket.
@@ -78,10 +89,14 @@ type Client struct {
 	done    chan struct{}
 
 	bytesIn, bytesOut atomic.Int64
+
+	silence time.Duration // Options.Silence
 }
 
 // Dial authenticates the device at the server (an http:// base URL, the
 // server's HTTP API port: 7350 by default) and opens its realtime socket.
+// A server that sends nothing for Options.Silence, then or later, is a
+// *NoAnswerError.
 func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	base, err := url.Parse(server)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
@@ -94,6 +109,12 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	if key == "" {
 		key = "defaultkey"
 	}
+	silence := opts.Silence
+	if silence <= 0 {
+		silence = DefaultSilence
+	}
+	w := &watch{server: base.Host, silence: silence}
+	web := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, DialContext: w.dial, DisableKeepAlives: true}}
 	q := url.Values{"create": {"true"}}
 	if opts.Username != "" {
 		q.Set("username", opts.Username)
@@ -111,7 +132,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		Token   string `json:"token"`
 		Created bool   `json:"created"`
 	}
-	if err := call(req, &session); err != nil {
+	if err := call(web, req, &session); err != nil {
 		return nil, fmt.Errorf("client: authenticating: %w", err)
 	}
 
@@ -119,7 +140,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	ws.Scheme = strings.Replace(base.Scheme, "http", "ws", 1)
 	ws.Path = "/ws"
 	ws.RawQuery = url.Values{"token": {session.Token}, "format": {"protobuf"}, "status": {"false"}}.Encode()
-	conn, resp, err := websocket.DefaultDialer.DialContext(ctx, ws.String(), nil)
+	conn, resp, err := upgrade(ctx, w, ws.String())
 	if err != nil {
 		if resp != nil {
 			b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
@@ -129,9 +150,68 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	}
 	conn.SetReadLimit(maxMessage)
 	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
-		matches: map[string]*Match{}, done: make(chan struct{})}
+		matches: map[string]*Match{}, done: make(chan struct{}), silence: silence}
 	go c.read()
+	go c.ping()
 	return c, nil
+}
+
+// upgrade opens the websocket at url through w's connections. gorilla's
+// handshake heeds no context: a cancelled ctx sets the connection's
+// deadline in the past, which ends it.
+func upgrade(ctx context.Context, w *watch, url string) (*websocket.Conn, *http.Response, error) {
+	var (
+		mu        sync.Mutex
+		dialed    net.Conn
+		cancelled bool
+	)
+	past := time.Unix(1, 0)
+	d := &websocket.Dialer{Proxy: http.ProxyFromEnvironment, NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := w.dial(ctx, network, addr)
+		if err == nil {
+			mu.Lock()
+			dialed = conn
+			if cancelled {
+				conn.SetDeadline(past)
+			}
+			mu.Unlock()
+		}
+		return conn, err
+	}}
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		cancelled = true
+		if dialed != nil {
+			dialed.SetDeadline(past)
+		}
+		mu.Unlock()
+	})
+	conn, resp, err := d.DialContext(ctx, url, nil)
+	if !stop() { // ctx ended the handshake, or is done with the connection made
+		if err == nil {
+			conn.Close()
+		}
+		return nil, nil, ctx.Err()
+	}
+	return conn, resp, err
+}
+
+// ping pings the server every third of the client's silence until the
+// socket closes: a live server's pong is progress, which the socket's
+// reader waits for at most the silence (see Options.Silence).
+func (c *Client) ping() {
+	t := time.NewTicker(c.silence / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.silence)); err != nil {
+				return // the reader finds the socket closed, and says why
+			}
+		}
+	}
 }
 
 // maxMessage bounds a message read from the server's socket: the longest
@@ -163,8 +243,8 @@ func (c *Client) User() (id string, created bool) { return c.user, c.created }
 
 // call does an HTTP API request and decodes its JSON answer into out,
 // or returns the server's error message.
-func call(req *http.Request, out any) error {
-	resp, err := http.DefaultClient.Do(req)
+func call(web *http.Client, req *http.Request, out any) error {
+	resp, err := web.Do(req)
 	if err != nil {
 		return err
 	}
