@@ -3,6 +3,10 @@
 #   - xvfb-run / Xvfb (packages xvfb, xauth) to give ebiten a virtual display;
 #   - the X11 / OpenGL runtime libraries ebiten dlopens through purego (no cgo);
 #   - a C compiler (gcc, libc6-dev), because `go test -race` requires cgo;
+#   - qemu-user with the arm64 and riscv64 C libraries' loaders, the i386
+#     loader, and Node.js, for the cross-CPU test (internal/crosscpu): the
+#     programs built for arm64, riscv64, 386 and WebAssembly replay a
+#     recording made here;
 #   - optionally, Chromium (package chromium) for the browser tests of
 #     cmd/web: if it cannot be installed, those tests skip and this script
 #     says what to install, without failing.
@@ -32,6 +36,11 @@ packages=(
   libxext6        'lib:libXext.so.6'
   gcc             'cmd:gcc'
   libc6-dev       'glob:/usr/include/stdio.h'
+  qemu-user       'cmd:qemu-aarch64'
+  libc6-arm64-cross   'glob:/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1'
+  libc6-riscv64-cross 'glob:/usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1'
+  libc6-i386      'glob:/lib/ld-linux.so.2'
+  nodejs          'cmd:node'
 )
 
 ldcache=

@@ -111,7 +111,8 @@ var targets = []target{
 		missing: func(program) string {
 			return needs("qemu-aarch64", "qemu-user", "/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1", "libc6-arm64-cross")
 		}},
-	{name: "riscv64", env: []string{"GOARCH=riscv64", "CGO_ENABLED=0"}, command: qemu("riscv64", "/usr/riscv64-linux-gnu"),
+	{name: "riscv64", env: []string{"GOARCH=riscv64", "CGO_ENABLED=0", "GOFLAGS=-ldflags=-I=/lib/ld-linux-riscv64-lp64d.so.1"}, // Debian's loader, not Go's /lib/ld.so.1
+		command: qemu("riscv64", "/usr/riscv64-linux-gnu"),
 		missing: func(program) string {
 			return needs("qemu-riscv64", "qemu-user", "/usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1", "libc6-riscv64-cross")
 		}},
