@@ -3,7 +3,9 @@ package netplay
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"math"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -131,6 +133,7 @@ func hello(settings func(w *writer)) func(w *writer) {
 		w.u8(rolePlayer)
 		w.str("arena")
 		w.str("1")
+		w.u8(engine.Determinism)
 		w.u8(0)
 		w.u64(0)
 		settings(w)
@@ -359,5 +362,27 @@ func TestDecodeReportChecked(t *testing.T) {
 		if rep, err := decodeReport(b); err == nil {
 			t.Errorf("%s: %+v", name, rep)
 		}
+	}
+}
+
+// A joiner whose engine computes with another determinism version is
+// refused, saying so: the two runs would compute different games.
+func TestJoinerOfAnotherDeterminismRefused(t *testing.T) {
+	var log strings.Builder
+	s, _ := bare()
+	s.cfg = Config{Game: "arena", Version: "1", Log: &log}
+	other := &peer{addr: netip.MustParseAddrPort("127.0.0.1:4001")} // another machine
+	deliver(s, other, packet(kindHello, 0, func(w *writer) {
+		w.u64(2)
+		w.u8(roleSpectator)
+		w.str("arena")
+		w.str("1")
+		w.u8(engine.Determinism - 1)
+		w.u8(0)
+		w.u64(0)
+		w.uvarint(0)
+	}))
+	if len(s.peers) != 1 || !strings.Contains(log.String(), fmt.Sprintf("determinism version %d, yours with %d", engine.Determinism, engine.Determinism-1)) {
+		t.Fatalf("%d peers; the host's log: %q", len(s.peers), log.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"testing"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 )
 
@@ -61,6 +62,7 @@ func TestLateSpectatorNotAtAPeersAddress(t *testing.T) {
 			w.u8(roleSpectator)
 			w.str("")
 			w.str("")
+			w.u8(engine.Determinism)
 			w.u8(0)
 			w.u64(0)
 			w.settings(nil, -1)

@@ -61,6 +61,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/netsim"
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
@@ -432,6 +433,7 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	nonce := r.U64()
 	role := r.U8()
 	game, version := r.str(), r.str()
+	determinism := r.U8()
 	seedGiven, seed := r.U8(), r.U64()
 	given := r.settings()
 	if !r.Done() || role > roleSpectator || seedGiven > 1 {
@@ -447,18 +449,21 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	reason := ""
 	spectators := len(s.peers) - s.joined()
 	switch {
-	case s.isPeer(from):
-		reason = "this address is in the session already" // a peer's, with another nonce: one peer an address
 	case game != s.cfg.Game:
 		reason = fmt.Sprintf("this is a session of %q, not %q", s.cfg.Game, game)
 	case version != s.cfg.Version:
 		reason = fmt.Sprintf("this is %s version %q; yours is %q", s.cfg.Game, s.cfg.Version, version)
+	case determinism != engine.Determinism:
+		reason = fmt.Sprintf("this session's engine computes with determinism version %d, yours with %d: "+
+			"the two would compute different games (build both with the same engine)", engine.Determinism, determinism)
 	case seedGiven == 1 && seed != s.seed:
 		reason = fmt.Sprintf("this session's seed is %d, not %d (drop -seed to play it)", s.seed, seed)
 	case otherSetting(s.settings, given) != "":
 		name := otherSetting(s.settings, given)
 		reason = fmt.Sprintf("this session was made with -%s %s, yours with -%s %s (drop -%s to play it)",
 			name, s.settings[name], name, given[name], name)
+	case s.isPeer(from):
+		reason = "this address is in the session already" // a peer's, with another nonce: one peer an address
 	case !open && role == rolePlayer:
 		reason = "the session has begun"
 	case role == rolePlayer && s.joined() >= s.players-1:
@@ -620,6 +625,7 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 			s.w.u8(role)
 			s.w.str(s.cfg.Game)
 			s.w.str(s.cfg.Version)
+			s.w.u8(engine.Determinism)
 			given := uint8(0)
 			if s.cfg.SeedGiven {
 				given = 1

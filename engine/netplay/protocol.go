@@ -24,7 +24,7 @@ import (
 // known and dropped (inputs are sent again in every packet until acked,
 // so a dropped packet loses nothing). str is a uvarint length and bytes.
 //
-//	hello   nonce:u64 role:u8 game:str version:str seedGiven:u8 seed:u64 settings:uvarint (key:str value:str)*
+//	hello   nonce:u64 role:u8 game:str version:str determinism:u8 seedGiven:u8 seed:u64 settings:uvarint (key:str value:str)*
 //	welcome nonce:u64 player:u8 players:u8 delay:u8 maxPrediction:u8 seed:u64 settings:uvarint (key:str value:str)*
 //	refuse  nonce:u64 reason:str
 //	start
@@ -49,7 +49,7 @@ import (
 
 const (
 	magic           = "FSNP"
-	protocolVersion = 2
+	protocolVersion = 3
 	// MaxPacket is the largest datagram sent or read: below the Internet's
 	// smallest common MTU, so that no packet is fragmented. A larger one
 	// is dropped.

@@ -485,7 +485,7 @@ func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
 // and the ticks run so far.
 func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat int) error {
 	to := []runtime.Presence{s.seats[seat].presence}
-	start := wire.Start{Game: h.game.Name, Version: h.game.Version, Match: s.id, Players: len(s.seats), Seat: seat,
+	start := wire.Start{Game: h.game.Name, Version: h.game.Version, Determinism: engine.Determinism, Match: s.id, Players: len(s.seats), Seat: seat,
 		Seed: s.params.Seed, Settings: maps.Clone(s.params.Settings), Ticks: s.ticks, Hz: s.hz, MaxLead: MaxLead,
 		Resumed: s.last}
 	b, err := json.Marshal(start)

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
@@ -299,7 +300,7 @@ func FuzzDecodeMatchData(f *testing.F) {
 	for _, m := range msgs {
 		history = wire.AppendHistory(history, m)
 	}
-	start, _ := json.Marshal(wire.Start{Game: "arena", Version: "1", Match: matchID, Players: 2, Seat: 1, Seed: 7,
+	start, _ := json.Marshal(wire.Start{Game: "arena", Version: "1", Determinism: engine.Determinism, Match: matchID, Players: 2, Seat: 1, Seed: 7,
 		Settings: map[string]string{"churn": "1"}, Ticks: 3600, Hz: 60, MaxLead: 8, Resumed: 6})
 	end, _ := json.Marshal(wire.End{Reason: "the match ran its 3600 ticks", Tick: 3600, Stats: json.RawMessage(`{"ticks":3600}`)})
 	for op, data := range map[int64][]byte{wire.OpStart: start, wire.OpHistory: history, wire.OpEnd: end} {

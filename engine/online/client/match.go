@@ -9,6 +9,7 @@ import (
 
 	"github.com/heroiclabs/nakama-common/rtapi"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
@@ -231,6 +232,9 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 	if start.Game != m.game.Name || start.Version != m.game.Version {
 		return res, fmt.Errorf("client: the match plays %s %s; this client %s %s", start.Game, start.Version, m.game.Name, m.game.Version)
 	}
+	if err := checkDeterminism(start); err != nil {
+		return res, err
+	}
 	if start.Players < 1 || start.Players > input.MaxPlayers || start.Seat < 0 || start.Seat >= start.Players {
 		return res, fmt.Errorf("client: the match's start says seat %d of %d players", start.Seat, start.Players)
 	}
@@ -407,4 +411,14 @@ func (m *Match) next(ctx context.Context) (*message, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// checkDeterminism refuses a match whose server's engine computes with
+// another determinism version than this client's (engine.Determinism).
+func checkDeterminism(start wire.Start) error {
+	if start.Determinism != engine.Determinism {
+		return fmt.Errorf("client: the match's server computes with determinism version %d, this client with %d: "+
+			"the two would compute different games (build both with the same engine)", start.Determinism, engine.Determinism)
+	}
+	return nil
 }

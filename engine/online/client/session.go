@@ -87,6 +87,8 @@ func (m *Match) Session(ctx context.Context, lead int64) (*Session, error) {
 	switch {
 	case start.Game != m.game.Name || start.Version != m.game.Version:
 		return nil, fmt.Errorf("client: the match plays %s %s; this client %s %s", start.Game, start.Version, m.game.Name, m.game.Version)
+	case checkDeterminism(start) != nil:
+		return nil, checkDeterminism(start)
 	case start.Players < 1 || start.Players > input.MaxPlayers || start.Seat < 0 || start.Seat >= start.Players:
 		return nil, fmt.Errorf("client: the match's start says seat %d of %d players", start.Seat, start.Players)
 	case lead > int64(start.MaxLead)+1:

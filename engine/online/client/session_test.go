@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -25,7 +27,7 @@ func newServer(t *testing.T, players, seat int) (*server, *Session) {
 	t.Helper()
 	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
 	m := newMatch(&Client{}, game, "m1")
-	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Match: "m1", Players: players, Seat: seat, Seed: 7, MaxLead: 120})
+	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Determinism: engine.Determinism, Match: "m1", Players: players, Seat: seat, Seed: 7, MaxLead: 120})
 	m.queue(wire.OpStart, start)
 	s, err := m.Session(context.Background(), 0)
 	if err != nil {
@@ -159,5 +161,18 @@ func TestSessionBehind(t *testing.T) {
 	s.Inputs(100-catchUpAfter, players)
 	if got := s.Behind(); got != 0 {
 		t.Fatalf("%d ticks waiting: Behind %d, want 0", catchUpAfter, got)
+	}
+}
+
+// A match whose server's engine computes with another determinism version
+// (an older server says none: 0) is refused by name before it is played.
+func TestMatchOfAnotherDeterminismRefused(t *testing.T) {
+	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
+	m := newMatch(&Client{}, game, "m1")
+	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Match: "m1", Players: 2, Seat: 1, Seed: 7, MaxLead: 120})
+	m.queue(wire.OpStart, start)
+	_, err := m.Session(context.Background(), 0)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("determinism version 0, this client with %d", engine.Determinism)) {
+		t.Fatalf("got %v, want the match refused for its determinism", err)
 	}
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
@@ -215,7 +217,7 @@ func TestReceiveAllocatesNothing(t *testing.T) {
 		_, m, server := joinFake(t)
 		start, _ := proto.Marshal(&rtapi.Envelope{Message: &rtapi.Envelope_MatchData{MatchData: &rtapi.MatchData{
 			MatchId: matchID, OpCode: wire.OpStart, Reliable: true,
-			Data: []byte(`{"game": "g", "version": "1", "players": 2, "seat": 0, "max_lead": 120}`)}}})
+			Data: []byte(`{"game": "g", "version": "1", "determinism": ` + fmt.Sprint(engine.Determinism) + `, "players": 2, "seat": 0, "max_lead": 120}`)}}})
 		server.WriteMessage(websocket.BinaryMessage, start)
 		s, err := m.Session(context.Background(), 0)
 		if err != nil {

@@ -454,16 +454,19 @@ func SplitHistory(b []byte) (tick, rest []byte, err error) {
 // Start is what a player is told when the match begins: its seat and what
 // every run of the match must share.
 type Start struct {
-	Game     string            `json:"game"`
-	Version  string            `json:"version"`
-	Match    string            `json:"match"`
-	Players  int               `json:"players"`
-	Seat     int               `json:"seat"` // the player's number, from 0
-	Seed     uint64            `json:"seed"`
-	Settings map[string]string `json:"settings,omitempty"` // the game's own (the Arena: "undying", "churn")
-	Ticks    int64             `json:"ticks"`              // the match's length in ticks; 0: until the game ends
-	Hz       int               `json:"hz"`                 // the match's tick rate
-	MaxLead  int               `json:"max_lead"`           // how far past the server's next tick an input may be stamped
+	Game    string `json:"game"`
+	Version string `json:"version"`
+	// Determinism is the server's engine's (engine.Determinism): a client
+	// of another computes another game, and is refused.
+	Determinism int               `json:"determinism"`
+	Match       string            `json:"match"`
+	Players     int               `json:"players"`
+	Seat        int               `json:"seat"` // the player's number, from 0
+	Seed        uint64            `json:"seed"`
+	Settings    map[string]string `json:"settings,omitempty"` // the game's own (the Arena: "undying", "churn")
+	Ticks       int64             `json:"ticks"`              // the match's length in ticks; 0: until the game ends
+	Hz          int               `json:"hz"`                 // the match's tick rate
+	MaxLead     int               `json:"max_lead"`           // how far past the server's next tick an input may be stamped
 
 	// Resumed is the last tick run before the player came back to a match
 	// under way, or took a seat over (0 at the match's start): OpHistory

@@ -31,8 +31,9 @@ func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("arenacore", flag.ContinueOnError)
 	seconds := fs.Float64("seconds", 60, "game seconds to play (a replay plays its recording's)")
 	seed := fs.Uint64("seed", 1, "the random seed (a replay uses its recording's)")
-	record := fs.String("record", "", "record the run to this file, with the bisector's detail")
+	record := fs.String("record", "", "record the run to this file")
 	replay := fs.String("replay", "", "replay this recording, checking the state every tick")
+	detail := fs.Bool("detail", true, "record the bisector's detail: the state after every system")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func run(args []string, out io.Writer) error {
 		return fmt.Errorf("-seconds %v: want a number of seconds above 0, at most %v", *seconds, arena.Limit.Seconds())
 	}
 	opts.StopAt = time.Duration(*seconds * float64(time.Second)) //detcheck:ok in (0, 60] seconds: checked above
-	opts.Record = &engine.InputLog{Seed: *seed, Settings: map[string]string{"seconds": fmt.Sprint(*seconds)}, Detail: true}
+	opts.Record = &engine.InputLog{Seed: *seed, Settings: map[string]string{"seconds": fmt.Sprint(*seconds)}, Detail: *detail}
 	if *record != "" {
 		if err := opts.Record.Create(*record); err != nil {
 			return err
