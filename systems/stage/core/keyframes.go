@@ -13,6 +13,8 @@ import (
 type sceneState struct {
 	s     *Stage
 	slots []stateSlot
+
+	sampled, after []uint64 // the kept values' sums around a tick-input source's answer (keep.go)
 }
 
 // stateSlot is the stage's state in one slot, for keyframes and the sync
