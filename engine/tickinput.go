@@ -40,8 +40,8 @@ import (
 // source being asked again, and its next answers would be drawn from
 // there, taking the run elsewhere than the run without the rollback.
 // stage.Stage refuses such a source by name: a value kept with stage.Keep
-// that changes while the loop asks a source ends the run (see
-// [SamplerCheck]). Going on from a save, or re-running the run from fresh
+// that changes while the loop asks a source ends the run, and so, under
+// the sync test, does a change to the world (see [SamplerCheck]). Going on from a save, or re-running the run from fresh
 // scenes for a step back further than the keyframes reach, the loop asks
 // the sources made anew for every tick again, their answers replaced by
 // the recording's, so that such state is where it was when the tick was

@@ -140,20 +140,44 @@ func (s *Stage) keptDiffer(a, b []uint64) []string {
 // engine.SamplerCheck: a kept value that changes while the loop asks a
 // tick-input source for a tick's input is the source's state, which a
 // rollback would restore without asking the source again (see Keep).
-func (k *sceneState) BeforeSample() { k.sampled = k.s.keptSums(k.sampled[:0]) }
+// Under the sync test, which hashes the world many times a tick already,
+// a source that changes the world is refused as well.
+func (k *sceneState) BeforeSample() {
+	s := k.s
+	k.sampled = s.keptSums(k.sampled[:0])
+	if s.sync != nil {
+		k.world = s.checksum()
+		k.parts = s.sync.parts(s, k.parts[:0])
+	}
+}
 
 func (k *sceneState) AfterSample(src engine.TickInput, t engine.TickInfo) error {
 	s := k.s
+	group := fmt.Sprint(t.Group)
+	if gs := s.Sched.Groups(); t.Group < len(gs) {
+		group = fmt.Sprintf("%q", gs[t.Group].Name)
+	}
+	if s.sync != nil && s.checksum() != k.world {
+		var changed []string
+		if s.State != nil {
+			for _, p := range s.State.ComponentSums() {
+				i := slices.IndexFunc(k.parts, func(w state.ComponentSum) bool { return w.Name == p.Name })
+				if i < 0 || k.parts[i].Sum != p.Sum {
+					changed = append(changed, p.Name)
+				}
+			}
+		}
+		return fmt.Errorf("stage: synctest: the tick-input source %T changed the world (component types %s) while "+
+			"the loop asked it for the input of tick %d of group %s: a source may read the game's state, not change "+
+			"it: a rollback restores the world and does not ask the source again (see engine.TickInput)",
+			src, strings.Join(changed, ", "), t.Tick, group)
+	}
 	if len(s.keepers) == 0 {
 		return nil
 	}
 	k.after = s.keptSums(k.after[:0])
 	if slices.Equal(k.sampled, k.after) {
 		return nil
-	}
-	group := fmt.Sprint(t.Group)
-	if gs := s.Sched.Groups(); t.Group < len(gs) {
-		group = fmt.Sprintf("%q", gs[t.Group].Name)
 	}
 	return fmt.Errorf("stage: the tick-input source %T changed %s while the loop asked it for the input of tick %d "+
 		"of group %s: a source must not keep its state with Keep. It is the player, not the game: a rollback "+

@@ -160,3 +160,28 @@ func TestSyncTestNamesAKeptValueThatDiffers(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// A tick-input source that changes the world (here, moves the walker
+// itself) is refused under -synctest as it does, naming the component
+// type: a rollback restores the world without asking it again.
+func TestSyncTestRefusesASourceThatChangesTheWorld(t *testing.T) {
+	scene := engine.NewScene("Push", func(loop *engine.Loop) (engine.Scene, error) {
+		st := core.New(loop, core.Options{Groups: []engine.Group{{Name: "physics", Hz: 60}}})
+		defer st.Release()
+		me := st.World.Create(walkerC)
+		loop.SetTickInput(0, engine.TickInputFunc(func(ti engine.TickInfo, in *input.State) {
+			walkerC.Get(st.World.Entry(me)).X++ // the source's own state, in the world
+		}))
+		st.Sched.AddUpdate(0, "rules", func(w donburi.World, ev engine.Event) {
+			if ev.Tick == 60 {
+				st.End(nil)
+			}
+		})
+		return st.Run()
+	})
+	err := engine.Run(scene, &engine.Options{SyncTest: 8})
+	if err == nil || !strings.Contains(err.Error(), "stage: synctest: the tick-input source engine.TickInputFunc changed the world (component types "+walkerC.Name()+")") ||
+		!strings.Contains(err.Error(), `tick 1 of group "physics"`) {
+		t.Fatalf("a source that moves the walker, -synctest 8: %v", err)
+	}
+}
