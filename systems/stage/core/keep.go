@@ -153,10 +153,6 @@ func (k *sceneState) BeforeSample() {
 
 func (k *sceneState) AfterSample(src engine.TickInput, t engine.TickInfo) error {
 	s := k.s
-	group := fmt.Sprint(t.Group)
-	if gs := s.Sched.Groups(); t.Group < len(gs) {
-		group = fmt.Sprintf("%q", gs[t.Group].Name)
-	}
 	if s.sync != nil && s.checksum() != k.world {
 		var changed []string
 		if s.State != nil {
@@ -170,7 +166,7 @@ func (k *sceneState) AfterSample(src engine.TickInput, t engine.TickInfo) error 
 		return fmt.Errorf("stage: synctest: the tick-input source %T changed the world (component types %s) while "+
 			"the loop asked it for the input of tick %d of group %s: a source may read the game's state, not change "+
 			"it: a rollback restores the world and does not ask the source again (see engine.TickInput)",
-			src, strings.Join(changed, ", "), t.Tick, group)
+			src, strings.Join(changed, ", "), t.Tick, s.groupName(t.Group))
 	}
 	if len(s.keepers) == 0 {
 		return nil
@@ -184,5 +180,13 @@ func (k *sceneState) AfterSample(src engine.TickInput, t engine.TickInfo) error 
 		"(-synctest, a step back from a keyframe, a networked run's) restores what is kept and gives the ticks it "+
 		"simulates again their recorded input without asking the source again, whose next answers would then come "+
 		"from the state it had before, taking the run elsewhere; keep the source's state in the source alone "+
-		"(see engine.TickInput)", src, strings.Join(s.keptDiffer(k.sampled, k.after), ", "), t.Tick, group)
+		"(see engine.TickInput)", src, strings.Join(s.keptDiffer(k.sampled, k.after), ", "), t.Tick, s.groupName(t.Group))
+}
+
+// groupName names group g for a message: its name, quoted.
+func (s *Stage) groupName(g int) string {
+	if gs := s.Sched.Groups(); g >= 0 && g < len(gs) {
+		return fmt.Sprintf("%q", gs[g].Name)
+	}
+	return fmt.Sprint(g)
 }
