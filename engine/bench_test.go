@@ -149,3 +149,85 @@ func BenchmarkSchedulerUpdate(b *testing.B) {
 		s.Update(ev)
 	}
 }
+
+// recordedFrame returns a function that runs one frame of a recorded run:
+// one 60 Hz tick of BenchmarkFrame's ten no-op systems, its input recorded
+// and a state checksum (a small hand-written one) recorded every tick,
+// into rec.
+func recordedFrame(b *testing.B, rec *engine.InputLog) func() {
+	noop := func(donburi.World, engine.Event) {}
+	s := engine.NewScheduler(donburi.NewWorld(), engine.Group{Name: "physics", Hz: 60})
+	for i := range 10 {
+		if i < 7 {
+			s.AddUpdate(0, "update", noop)
+		} else {
+			s.AddRender(i, "draw", noop)
+		}
+	}
+	var x, v uint64 = 1, 3
+	s.AddUpdate(0, "move", func(_ donburi.World, ev engine.Event) { x, v = x+v, v^uint64(ev.Tick) })
+	h := engine.Headless{FPS: 60}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, &engine.Options{Record: rec})
+	if err != nil {
+		b.Fatal(err)
+	}
+	loop.SetChecksum(func() uint64 { return x*0x9e3779b97f4a7c15 ^ v })
+	if err := loop.Start(s.Groups()...); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		for loop.Next() {
+			ev := loop.Event()
+			s.Handle(ev)
+			if ev.Kind == engine.Render {
+				return
+			}
+		}
+		b.Fatal("the loop stopped")
+	}
+}
+
+// BenchmarkRunChecksumOverhead is what keeping the run checksum (every
+// tick's state checksum chained: InputLog.RunChecksum) costs a recorded
+// run: batches of 256 frames of one tick each of a run whose recording
+// chains every checksum, and of the same run recorded without the chain
+// (the recording as it was before it), alternating which goes first, each
+// batch timed. It reports the medians per tick and the median of the
+// per-pair ratios, minus one, in percent. The run is the smallest there
+// is (ten no-op systems, a checksum of two words), so that the chain's
+// cost shows: in a game, whose state checksum alone takes microseconds, it
+// is a smaller share.
+func BenchmarkRunChecksumOverhead(b *testing.B) {
+	chained := recordedFrame(b, &engine.InputLog{})
+	plain := recordedFrame(b, engine.UnchainedLog())
+	const batch = 256
+	timeBatch := func(frame func(), into *[]float64) {
+		t := time.Now()
+		for range batch {
+			frame()
+		}
+		*into = append(*into, float64(time.Since(t))/batch)
+	}
+	for range 4 { // warm up both: their first frames run no tick
+		timeBatch(chained, new([]float64))
+		timeBatch(plain, new([]float64))
+	}
+	var chainNs, plainNs []float64
+	i := 0
+	for b.Loop() {
+		if i++; i%2 == 0 {
+			timeBatch(chained, &chainNs)
+			timeBatch(plain, &plainNs)
+		} else {
+			timeBatch(plain, &plainNs)
+			timeBatch(chained, &chainNs)
+		}
+	}
+	ratios := make([]float64, len(chainNs))
+	for i := range chainNs {
+		ratios[i] = chainNs[i] / plainNs[i]
+	}
+	b.ReportMetric(median(chainNs), "engine-ns/tick")
+	b.ReportMetric(median(plainNs), "raw-ns/tick")
+	b.ReportMetric((median(ratios)-1)*100, "overhead-%")
+}

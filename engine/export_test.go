@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
@@ -40,4 +41,23 @@ func DamageChecksum(lg *InputLog, scene int, tick int64) bool {
 		}
 	}
 	return false
+}
+
+// UnchainedLog returns a log that records as InputLog does but keeps no
+// run checksum: the baseline of BenchmarkRunChecksumOverhead.
+func UnchainedLog() *InputLog {
+	lg := &InputLog{}
+	lg.log.Unchained = true
+	return lg
+}
+
+// GrowRecording gives the current timeline of lg room for n more
+// checksums and n bytes more of each input stream, so that recording them
+// appends without growing a slice.
+func GrowRecording(lg *InputLog, n int) {
+	s := &lg.log.Scenes[len(lg.log.Scenes)-1]
+	s.Checks = slices.Grow(s.Checks, n)
+	for i := range s.Input {
+		s.Input[i] = slices.Grow(s.Input[i], n)
+	}
 }

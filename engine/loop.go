@@ -531,13 +531,12 @@ func (l *Loop) tickInputOf(i int, g *group) {
 	if l.rec.replayInput(i, g.ticks, g.players[:l.players]) {
 		g.pending.ClearEdges()
 		g.srcPrev = g.players[0] // what the source gave when recorded: a run going on live from here derives its edges from it
-		if src := l.tickSource(i); src != nil && l.rec.seek != nil && l.rec.seek.live {
-			// A re-run that goes on live (a load, a step back): the source
-			// is asked as it was, its answer replaced by the recording's,
-			// so that a source with state of its own (an autopilot's
-			// random source) is where it was when the tick was recorded.
+		if src := l.tickSource(i); src != nil && l.rec.asksAgain(i) {
+			// A load, or a re-run from fresh scenes: a new source is asked
+			// as it was, its answer replaced by the recording's (see
+			// asksAgain).
 			l.scratch = g.pending
-			src.SampleTick(TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &l.scratch)
+			l.askSource(src, TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &l.scratch)
 		}
 		return
 	}
@@ -552,7 +551,7 @@ func (l *Loop) liveInput(i int, g *group, in *input.State) {
 	g.pending.ClearEdges()
 	if src := l.tickSource(i); src != nil {
 		live := *in
-		src.SampleTick(TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, in)
+		l.askSource(src, TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, in)
 		in.DeriveEdges(&g.srcPrev)
 		in.AddEdges(&live)
 		g.srcPrev = *in

@@ -131,6 +131,27 @@ func (l *Loop) startSeek() (Scene, error) {
 	return first, nil
 }
 
+// asksAgain reports whether the re-run under way asks the tick source of
+// group g again for a recorded tick (its answer replaced by the
+// recording's), so that a source with state of its own (an autopilot's
+// random source) is where it was when the tick was recorded: a source
+// answers each tick once. So a run that goes on from a save asks every
+// source (a new run: they have answered nothing yet), and a rewind's re-run
+// from a fresh first scene asks the sources of the scenes it makes anew
+// (Loop.SetTickInput's) but not Options.TickInput, which answered those
+// ticks already. A step back from a keyframe asks none: its sources
+// answered the ticks it simulates again, whose recorded input they get, as
+// a session's rollback and the sync test do.
+func (r *recorder) asksAgain(g int) bool {
+	switch t := r.seek; {
+	case t == nil || !t.live || t.keyframe:
+		return false
+	case t.load != nil:
+		return true
+	}
+	return g < len(r.loop.tickSrc) && r.loop.tickSrc[g] != nil
+}
+
 // seekTime is the game time a frame of the re-run goes to: the end of the
 // recorded timeline, or the target in the target's timeline.
 func (l *Loop) seekTime() time.Duration {

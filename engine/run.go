@@ -32,7 +32,10 @@ type Options struct {
 	// TickInput, if set, gives every tick of every group its input, one
 	// tick at a time, so that it is the same at any frame rate (see
 	// [TickInput]); a scene's own [Loop.SetTickInput] takes precedence for
-	// its group. Input events still carry the frame's sample.
+	// its group. Input events still carry the frame's sample. It lives
+	// through the whole run and is asked once per tick: a step back's
+	// re-run does not ask it again (see [TickInput]: what a source may
+	// hold).
 	TickInput TickInput
 
 	// Record, if set, receives the run: every scene's timeline and the input
@@ -47,6 +50,14 @@ type Options struct {
 	// every tick's state checksum with the first pass's (the test mode of
 	// rollback netcode, as GGRS's SyncTest). The loop only carries it (Loop.SyncTest); a
 	// scene built on stage.Stage does the checking. At most MaxSyncTest.
+	//
+	// The check never changes the run: the ticks simulated again get the
+	// input the first pass recorded (no TickInput is asked again, see
+	// [TickInput]), and a run under SyncTest takes the same input on the
+	// same ticks and ends with the state of the run without it, or stops
+	// at the first tick where it cannot, naming what differed: state the
+	// scene keeps outside what it restores, a nondeterministic system, or
+	// a TickInput whose state is in the scene's (refused as it changes it).
 	SyncTest int
 
 	// Keyframes, when positive, has the loop take a keyframe of the

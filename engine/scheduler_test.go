@@ -143,6 +143,56 @@ func TestFrameAllocatesNothing(t *testing.T) {
 	}
 }
 
+// A recorded frame with a state checksum every tick allocates nothing but
+// the growth of the recording's slices (given room here): keeping the run
+// checksum, every tick's checksum chained, allocates nothing, and neither
+// does reading it.
+func TestRecordedFrameAllocatesNothing(t *testing.T) {
+	s := tenSystems(true)
+	var sum uint64
+	s.AddUpdate(0, "sum", func(w donburi.World, ev engine.Event) { sum = sum*31 + uint64(ev.Tick) })
+	h := engine.Headless{FPS: 20}
+	in := engine.InputFunc(func(frame int64, in *input.State) {
+		in.SetKey(input.KeySpace, frame%3 == 0)
+		in.CursorX = float64(frame)
+	})
+	rec := &engine.InputLog{}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &h, &engine.Options{Input: in, Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop.SetChecksum(func() uint64 { return sum })
+	if err := loop.Start(s.Groups()...); err != nil {
+		t.Fatal(err)
+	}
+	frame := func() {
+		for loop.Next() {
+			ev := loop.Event()
+			s.Handle(ev)
+			if ev.Kind == engine.Render {
+				return
+			}
+		}
+		t.Fatal("loop stopped")
+	}
+	frame()
+	frame()
+	engine.GrowRecording(rec, 1<<14)
+	var run uint64
+	frames := func() { // every allocation counts: not averaged away over frames
+		for range 100 {
+			frame()
+			run, _ = rec.RunChecksum()
+		}
+	}
+	if allocs := testing.AllocsPerRun(1, frames); allocs != 0 {
+		t.Fatalf("100 recorded frames allocate %v times", allocs)
+	}
+	if n := rec.Scene(0).Checks; n < 600 || run == 0 {
+		t.Fatalf("only %d checksums recorded (run checksum %x)", n, run)
+	}
+}
+
 // With timing off the scheduler still calls and counts every system, and
 // leaves the durations alone.
 func TestSchedulerUntimed(t *testing.T) {

@@ -22,9 +22,30 @@ import (
 // a key held from it is pressed on it, whatever the scene before held), and
 // keeps the live input's own edges. It is
 // called as the tick is delivered, before the scene handles it, so it may
-// read the game state the previous ticks left.
-// During a replay it is not called: ticks get their recorded input. It must
-// not allocate if ticks are to stay allocation-free.
+// read the game state the previous ticks left. It must not allocate if
+// ticks are to stay allocation-free.
+//
+// # What a source may hold
+//
+// A source is the player, not the game: its input for a tick is taken
+// once, recorded, and the record is what every tick simulated again gets.
+// A replay does not ask it; nor do the ticks a session's rollback
+// simulates again ([Options.Session]), the sync test's second pass
+// ([Options.SyncTest]) or a step back from a keyframe ([Loop.Rewind]):
+// they restore the scene's state and give the ticks after it their
+// recorded input. So a source may keep state of its own (a random source,
+// a plan, a counter), which moves on once per tick asked, and may read the
+// game's state, but its state must not be part of the scene's: what a
+// rollback restores (stage.Keep, a component) would go back without the
+// source being asked again, and its next answers would be drawn from
+// there, taking the run elsewhere than the run without the rollback.
+// stage.Stage refuses such a source by name: a value kept with stage.Keep
+// that changes while the loop asks a source ends the run, and so, under
+// the sync test, does a change to the world (see [SamplerCheck]). Going on from a save, or re-running the run from fresh
+// scenes for a step back further than the keyframes reach, the loop asks
+// the sources made anew for every tick again, their answers replaced by
+// the recording's, so that such state is where it was when the tick was
+// recorded.
 type TickInput interface {
 	SampleTick(t TickInfo, in *input.State)
 }
@@ -52,9 +73,11 @@ func KeyFrom(key input.Key, n int64) TickInput {
 
 // SetTickInput makes src the input of every tick of group g (an index into
 // the scene's groups), in place of the devices' or [Options.TickInput]: the
-// scene's autopilot or bot, which may read its world. nil gives the group
-// back to them. [Run] clears it before each scene, so a scene sets its own,
-// before or after [Loop.Start]. A negative g panics (a programming error).
+// scene's autopilot or bot, which may read its world. It is asked once per
+// tick and may keep state of its own, but not in the scene's state (see
+// [TickInput]: what a source may hold). nil gives the group back to them.
+// [Run] clears it before each scene, so a scene sets its own, before or
+// after [Loop.Start]. A negative g panics (a programming error).
 func (l *Loop) SetTickInput(g int, src TickInput) {
 	if g < 0 {
 		panic(fmt.Sprintf("engine: SetTickInput(%d): no such group", g))
@@ -71,4 +94,33 @@ func (l *Loop) tickSource(g int) TickInput {
 		return l.tickSrc[g]
 	}
 	return l.tickInput
+}
+
+// A SamplerCheck is a [SceneState] that checks what a [TickInput] changes
+// of the scene's state: the loop calls BeforeSample right before it asks a
+// source for a tick's input and AfterSample right after, and an error from
+// AfterSample fails the loop (the tick is still delivered; the event
+// stream ends after it). stage.Stage's is one: it refuses a source that
+// changes a value the scene keeps (stage.Keep), naming the source and the
+// value. Both are called on the loop's goroutine and should allocate
+// nothing.
+type SamplerCheck interface {
+	SceneState
+	BeforeSample()
+	AfterSample(src TickInput, t TickInfo) error
+}
+
+// askSource asks src for the input of tick t into in, checked by the scene's
+// state when it is a SamplerCheck.
+func (l *Loop) askSource(src TickInput, t TickInfo, in *input.State) {
+	c, _ := l.rec.state.(SamplerCheck)
+	if c == nil {
+		src.SampleTick(t, in)
+		return
+	}
+	c.BeforeSample()
+	src.SampleTick(t, in)
+	if err := c.AfterSample(src, t); err != nil {
+		l.fail(err)
+	}
 }

@@ -13,7 +13,7 @@ import (
 
 // saveRun plays a demo scene headless, recorded, going on from load (nil:
 // from the start), and saving after tick `at` of the first group when at
-// > 0. It returns the run's checksum (every scene's last state, chained),
+// > 0. It returns the run's checksum (every tick's state, chained),
 // the save's path, and what check said of the scene at the save.
 func saveRun(t *testing.T, first func() engine.Scene, load *engine.Save, at int64, check func() bool) (sum uint64, path string, ok bool) {
 	t.Helper()

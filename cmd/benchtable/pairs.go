@@ -39,6 +39,9 @@ var pairs = []pair{
 	{"engine", "BenchmarkFrame/engine-untimed", "BenchmarkFrame/donburi-ecs"},
 	// The same frames in lockstep (batches of 256 frames, alternating).
 	{"engine", "BenchmarkFrameOverhead", lockstep},
+	// A recorded run's ticks with the run checksum kept and without
+	// (lockstep).
+	{"engine", "BenchmarkRunChecksumOverhead", lockstep},
 	// engine/histogram_internal_test.go: timing ten no-op systems against
 	// not timing them, and recording a call with the percentile histogram
 	// against the counters alone (lockstep).

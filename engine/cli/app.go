@@ -108,8 +108,8 @@ import (
 // A run that is headless, records, replays or has -seconds ends with a
 // summary: the scenes and ticks run (the ticks of each scene's first
 // group), the recording or the replay, and last a line "checksum X", the
-// run's checksum: every scene's last state checksum chained
-// (engine.InputLog.RunChecksum), so that runs differing in any scene print
+// run's checksum: every tick's state checksum of every scene chained
+// (engine.InputLog.RunChecksum), so that runs differing in any tick print
 // different lines. SIGINT and SIGTERM end the run as closing the window does: the
 // recording and the profile are saved, the summary printed, and Main exits
 // with the signal's usual status (130, 143).

@@ -8,8 +8,9 @@ import (
 )
 
 // A game's main on the App: a flag of its own, the standard ones, and a
-// summary that ends with the run's checksum (the scene's last state
-// checksum, 120, chained with its name and tick: InputLog.RunChecksum). Main would parse os.Args and
+// summary that ends with the run's checksum (the scene's state checksum
+// after every tick, 2, 4, ... 120, chained with its name and the ticks:
+// InputLog.RunChecksum). Main would parse os.Args and
 // exit; Run takes the arguments and returns (here: headless, one second of
 // game time).
 func ExampleApp() {
@@ -31,6 +32,6 @@ func ExampleApp() {
 	fmt.Println("err:", err)
 	// Output:
 	// run: 1 scenes (Count), 60 ticks
-	// checksum 8268c04b4e087390
+	// checksum 876f4c4a8a572283
 	// err: <nil>
 }

@@ -178,7 +178,7 @@ var baseFlags = []standardFlag{
 			return nil
 		}},
 	{name: "synctest", value: func(a *App) any { return &a.syncTest },
-		usage: "before every tick, roll the game back this many ticks, simulate them again and check the state is the same (0: off)",
+		usage: "before every tick, roll the game back this many ticks, simulate them again from their recorded input and check the state, and what the scene keeps, is the same; the run goes on as without it (an autopilot is not asked again: its state must not be kept with the game's) (0: off)",
 		check: func(a *App) error {
 			if a.syncTest < 0 || a.syncTest > engine.MaxSyncTest {
 				return &FlagError{"synctest", fmt.Sprint(a.syncTest), fmt.Sprintf("must be a number of ticks in [0, %d] (0: off)", engine.MaxSyncTest)}

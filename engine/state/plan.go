@@ -249,6 +249,10 @@ func (w *Writer) addFields(t reflect.Type, off uintptr, name string, out *[]fiel
 	case reflect.Map:
 		f.kind, f.key, f.elem = kMap, w.planFor(t.Key()), w.planFor(t.Elem())
 	case reflect.Pointer:
+		if w.kept { // the address, as a Go assignment copies it (see ValueHasher)
+			f.kind, f.size = kUint, unsafe.Sizeof(uintptr(0))
+			break
+		}
 		f.kind, f.elem = kPtr, w.planFor(t.Elem())
 	case reflect.Interface:
 		f.kind, f.n = kIface, t.NumMethod()
@@ -260,7 +264,8 @@ func (w *Writer) addFields(t reflect.Type, off uintptr, name string, out *[]fiel
 			}
 			// Exported fields, and the fields promoted from an embedded
 			// struct of an unexported type (reachable as x.Field).
-			if sf.IsExported() || sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			// (A ValueHasher's: every field, as an assignment copies them.)
+			if sf.IsExported() || sf.Anonymous && sf.Type.Kind() == reflect.Struct || w.kept {
 				w.addFields(sf.Type, off+sf.Offset, name+"."+sf.Name, out)
 			}
 		}

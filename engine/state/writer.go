@@ -39,6 +39,7 @@ type Summarizer interface {
 // "<entity> <Component><Path> = <value>").
 type Writer struct {
 	plans map[reflect.Type]*plan
+	kept  bool       // a ValueHasher's: every field, pointers by address
 	stack []followed // pointers being followed, to stop at cycles
 	anys  []any      // values being written by Value
 

@@ -188,7 +188,10 @@ func (s *Stage) leftovers(c core.Leftovers) Leftovers {
 }
 
 // Keep adds *p to the state the stage saves and restores with its world
-// (core.Keep).
+// (core.Keep): the game's state, which its update systems change. Not a
+// tick-input source's (an autopilot's random source): a rollback puts
+// back what is kept without asking the source again, so the stage refuses
+// a source that changes a kept value, naming both (see core.Keep).
 func Keep[T any](s *Stage, p *T) { core.Keep(s.Stage, p) }
 
 // KeepSlice is Keep for a slice the scene changes in place (core.KeepSlice).

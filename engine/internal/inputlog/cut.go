@@ -11,7 +11,8 @@ import (
 // it anew.
 
 // A Mark is where the timeline being recorded stood after some ticks: the
-// length of each group's entries and the number of checksums. Taking one
+// length of each group's entries, the number of checksums and the run
+// checksum they chain (chain.go). Taking one
 // into a Mark that held one before allocates nothing.
 type Mark struct {
 	ticks  []int64 // per group: ticks run
@@ -19,6 +20,7 @@ type Mark struct {
 	n      []int   // per stream: its entries
 	last   []int64 // per stream: the tick of its last entry
 	checks int
+	chain  chain
 
 	fileAt    int64 // the file's records up to the mark, counted as File.base counts them
 	fileEpoch int   // in the file's epoch-th restart
@@ -35,7 +37,7 @@ func (l *Log) Mark(m *Mark, ticks []int64) {
 		m.n = append(m.n, s.InputN[g])
 		m.last = append(m.last, s.Last[g])
 	}
-	m.checks = len(s.Checks)
+	m.checks, m.chain = len(s.Checks), l.chain
 	if f := l.File; f != nil {
 		m.fileAt, m.fileEpoch = f.base+int64(len(f.buf)), f.epoch
 	}
@@ -75,7 +77,7 @@ func (l *Log) Cut(m *Mark) {
 	for i := range s.Input {
 		s.Input[i], s.InputN[i], s.Last[i] = s.Input[i][:m.off[i]], m.n[i], m.last[i]
 	}
-	s.Checks = s.Checks[:m.checks]
+	s.Checks, l.chain = s.Checks[:m.checks], m.chain
 	for g := range s.Sys {
 		s.Sys[g].cut(m.ticks[g])
 	}

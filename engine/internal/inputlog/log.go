@@ -27,6 +27,11 @@ type Log struct {
 	Complete bool  // the recorded run ended (for a log read from a file: the file was closed)
 	Detailed bool  // it holds the bisector's detail (a log read from a file)
 	File     *File // the file being written while recording, nil in memory
+
+	chain chain // the run checksum of the checksums in Scenes (chain.go)
+	// Unchained leaves the run checksum out: the recording as it was
+	// without it, for the benchmark that measures what it costs.
+	Unchained bool
 }
 
 // Group is a rate group as a log holds it (engine.Group's fields).
@@ -154,7 +159,7 @@ func (l *Log) AddCheck(tick int64, sum uint64) {
 	if n := len(s.Checks); n > 0 {
 		prev = s.Checks[n-1].Tick
 	}
-	s.Checks = append(s.Checks, Check{Tick: tick, Sum: sum})
+	l.addCheck(s, tick, sum)
 	if l.File != nil {
 		l.File.buf = appendCheckRecord(l.File.buf, tick-prev, sum)
 	}
@@ -203,7 +208,7 @@ func (l *Log) Finish() error {
 // (a rewind's re-run); a log recorded to a file replaces the file at its
 // next write (File.restart).
 func (l *Log) Restart() {
-	l.Scenes, l.Complete = nil, false
+	l.Scenes, l.Complete, l.chain = nil, false, chain{}
 	if l.File != nil {
 		l.File.restart()
 	}
@@ -240,6 +245,7 @@ func (l *Log) Prefix(n int, counts []int64) *Log {
 		s.Sys[g].cut(counts[g])
 	}
 	s.Parts.cut(counts[0])
+	p.rechain()
 	return p
 }
 

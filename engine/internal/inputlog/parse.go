@@ -307,7 +307,7 @@ func (p *logParser) checkRecord(at int) {
 		return
 	}
 	p.check += int64(step)
-	s.Checks = append(s.Checks, Check{Tick: p.check, Sum: sum})
+	p.log.addCheck(s, p.check, sum)
 }
 
 // ticksRecord reads a progress or end record: how far the timeline ran.

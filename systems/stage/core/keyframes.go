@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -13,6 +14,10 @@ import (
 type sceneState struct {
 	s     *Stage
 	slots []stateSlot
+
+	sampled, after []uint64             // the kept values' sums around a tick-input source's answer (keep.go)
+	world          uint64               // and, under the sync test, the world's checksum
+	parts          []state.ComponentSum // and its component types'
 }
 
 // stateSlot is the stage's state in one slot, for keyframes and the sync

@@ -61,8 +61,9 @@ type Stage struct {
 	ended     bool
 	next      engine.Scene
 	released  bool
-	keepers   []keeper  // Keep's
-	sync      *syncTest // with engine.Options.SyncTest
+	keepers   []keeper           // Keep's
+	keptHash  *state.ValueHasher // their sums (keep.go)
+	sync      *syncTest          // with engine.Options.SyncTest
 }
 
 // Options configure a [Stage]. The zero value is one 60 Hz group named

@@ -14,12 +14,18 @@ import (
 // before every tick of the first group, the stage rolls its state back N
 // ticks (the world, the cp space, what the scene keeps with Keep), runs
 // the update systems again on the same events and input, and compares the
-// state checksum at every tick boundary with the first pass's, as
-// rollback netcode re-simulates, every tick. It also takes the
-// checksum after every update system, in both passes, as the desync
-// bisector does. A difference is the scene's error: it names the tick, the
-// first system after which the state differed, and the component types
-// that differ. The re-simulated ticks count in the systems' timings.
+// state checksum and every kept value at every tick boundary with the
+// first pass's, as rollback netcode re-simulates, every tick. It also
+// takes the checksum after every update system, in both passes, as the
+// desync bisector does. A difference is the scene's error: it names the
+// tick, the first system after which the state differed, the component
+// types and the kept values that differ. The re-simulated ticks count in
+// the systems' timings.
+//
+// The ticks simulated again get the events and input of the first pass,
+// recorded as it ran: no tick-input source is asked again (a source that
+// keeps its state with Keep is refused as it changes it: see Keep), so the
+// run goes on as it would without the test, and ends on the same state.
 
 // syncTest is the stage's ring of N+1 tick boundaries.
 type syncTest struct {
@@ -30,6 +36,8 @@ type syncTest struct {
 
 	s        *Stage
 	now      []state.ComponentSum // the component sums at the boundary being checked
+	keptNow  []uint64             // the kept values' sums there
+	keptGot  []uint64             // and as simulated again
 	resim    *syncSlot            // the slot being simulated again, nil in the first pass
 	cursor   int                  // the next of resim's systems
 	diverged string               // where a system's state first differed in the second pass
@@ -41,6 +49,7 @@ type syncSlot struct {
 	tick   int64
 	sum    uint64
 	parts  []state.ComponentSum
+	kept   []uint64 // the kept values' sums (Keep)
 	state  stateSlot
 	events []syncEvent
 	sums   []systemSum // the checksum after every update system, in order
@@ -111,6 +120,7 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 	}
 	sum := s.checksum()
 	t.now = t.parts(s, t.now[:0]) // the first pass's, before they are hashed again
+	t.keptNow = s.keptSums(t.keptNow[:0])
 	if t.taken >= int64(t.n) {
 		from := t.taken - int64(t.n)
 		if err := t.restore(s, from); err != nil {
@@ -120,7 +130,7 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 		for j := from; j < t.taken; j++ {
 			sl := &t.slots[j%int64(len(t.slots))]
 			if j > from {
-				if err := t.check(s, sl.tick, sl.sum, sl.parts, tick); err != nil {
+				if err := t.check(s, sl.tick, sl.sum, sl.parts, sl.kept, tick); err != nil {
 					t.resim = nil
 					return err
 				}
@@ -137,13 +147,14 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 			})
 		}
 		t.resim = nil
-		if err := t.check(s, tick, sum, t.now, tick); err != nil {
+		if err := t.check(s, tick, sum, t.now, t.keptNow, tick); err != nil {
 			return err
 		}
 	}
 	sl := &t.slots[t.taken%int64(len(t.slots))]
 	sl.tick, sl.sum, sl.events, sl.sums = tick, sum, sl.events[:0], sl.sums[:0]
 	sl.parts = append(sl.parts[:0], t.now...)
+	sl.kept = append(sl.kept[:0], t.keptNow...)
 	if err := t.save(s, sl, int(t.taken%int64(len(t.slots)))); err != nil {
 		return err
 	}
@@ -152,11 +163,20 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 }
 
 // check compares the state at the boundary before tick `at`, simulated
-// again, with the first pass's.
-func (t *syncTest) check(s *Stage, at int64, want uint64, wantParts []state.ComponentSum, now int64) error {
+// again, with the first pass's: the world's checksum and the kept values.
+func (t *syncTest) check(s *Stage, at int64, want uint64, wantParts []state.ComponentSum, wantKept []uint64, now int64) error {
 	got := s.checksum()
-	if got == want {
+	t.keptGot = s.keptSums(t.keptGot[:0])
+	if got == want && slices.Equal(t.keptGot, wantKept) {
 		return nil
+	}
+	group := s.Sched.Groups()[0].Name
+	kept := s.keptDiffer(t.keptGot, wantKept)
+	if got == want {
+		return fmt.Errorf("stage: synctest: the values kept outside the world after tick %d of group %q differ when "+
+			"simulated again from tick %d%s: %s; a kept value is changed by update systems only, which a rollback "+
+			"repeats: not on Input or Render events, not by a tick-input source (see Keep), and the same every time "+
+			"(a slice changed in place is kept with KeepSlice)", at-1, group, now-int64(t.n), t.diverged, strings.Join(kept, ", "))
 	}
 	var differ []string
 	if s.State != nil {
@@ -171,8 +191,11 @@ func (t *syncTest) check(s *Stage, at int64, want uint64, wantParts []state.Comp
 	if len(differ) > 0 {
 		what = "component types that differ: " + strings.Join(differ, ", ")
 	}
+	if len(kept) > 0 {
+		what += "; kept values that differ: " + strings.Join(kept, ", ")
+	}
 	return fmt.Errorf("stage: synctest: the state after tick %d of group %q differs when simulated again from tick %d "+
-		"(checksum %016x, first %016x)%s; %s", at-1, s.Sched.Groups()[0].Name, now-int64(t.n), got, want, t.diverged, what)
+		"(checksum %016x, first %016x)%s; %s", at-1, group, now-int64(t.n), got, want, t.diverged, what)
 }
 
 func (t *syncTest) parts(s *Stage, dst []state.ComponentSum) []state.ComponentSum {
