@@ -219,6 +219,7 @@ func (b *bisector) logParts() []inputlog.Part {
 // system after which the state differed, the parts that differ after tick
 // `tick`; then it hands the error to Options.OnDivergence.
 func (r *recorder) explain(de *DivergenceError, tick int64) {
+	de.Unversioned = r.replay != nil && r.replay.determinism == 0
 	b := &r.bisect
 	if f := b.found; f != nil {
 		de.System, de.SystemGroup, de.SystemTick, de.SystemNote = f.system, r.loop.groups[f.group].Name, f.tick, f.note

@@ -81,8 +81,10 @@ type InputLog struct {
 	// bytes per system tick and 5 per component type per checked tick.
 	Detail bool
 
-	log      inputlog.Log // the timelines, and the file they are written to (see Create)
-	replayed ReplayReport
+	log inputlog.Log // the timelines, and the file they are written to (see Create)
+
+	determinism int // the arithmetic it was recorded with: see Determinism
+	replayed    ReplayReport
 }
 
 // NoChecksums is the InputLog.ChecksumEvery that keeps no state checksum:
@@ -270,6 +272,11 @@ type DivergenceError struct {
 	Components        []string
 	ComponentsChecked bool
 	Dump              string
+	// Unversioned says that the recording names no determinism version:
+	// an engine before it named one made it, whose states are this
+	// engine's only where it ran on amd64 without GOAMD64=v3, or in a
+	// browser (see Determinism).
+	Unversioned bool
 }
 
 func (e *DivergenceError) Error() string {
@@ -304,6 +311,10 @@ func (e *DivergenceError) Error() string {
 	}
 	if e.Dump != "" {
 		msg += "; the replayed state is in " + e.Dump
+	}
+	if e.Unversioned {
+		msg += "; the recording names no determinism version: an older engine made it, whose states are this " +
+			"engine's only where it ran on amd64 without GOAMD64=v3 or in a browser (record it again)"
 	}
 	return msg
 }
@@ -372,15 +383,23 @@ func groupsOf(gs []inputlog.Group) []Group {
 	return out
 }
 
+// Determinism returns the engine's arithmetic the log was recorded with
+// ([Determinism], the constant): this engine's for a log it records, 0 for
+// a recording that names none (one made before engines named it, whose
+// states are this engine's only where it was recorded on amd64 without
+// GOAMD64=v3, or in a browser). A replay or a load of a recording made
+// with another nonzero version is refused by name.
+func (lg *InputLog) Determinism() int { return lg.determinism }
+
 // run returns what the log keeps of the run as a whole.
 func (lg *InputLog) run() inputlog.Run {
-	return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings, Players: lg.Players}
+	return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings, Players: lg.Players, Determinism: Determinism}
 }
 
 // prefix returns the log's first n timelines, the last cut after the ticks
 // counts (per group): what a rewind replays. It shares the log's records.
 func (lg *InputLog) prefix(n int, counts []int64) *InputLog {
-	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery, Players: lg.Players}
+	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery, Players: lg.Players, determinism: lg.determinism}
 	p.log = *lg.log.Prefix(n, counts)
 	p.log.Detailed = lg.Detail || lg.log.Detailed
 	return p
@@ -505,7 +524,7 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &InputLog{Seed: run.Seed, Settings: run.Settings, Players: run.Players, log: *l}, nil
+	return &InputLog{Seed: run.Seed, Settings: run.Settings, Players: run.Players, determinism: run.Determinism, log: *l}, nil
 }
 
 // LoadInputLog reads a log from a file (a recording, or the .partial file

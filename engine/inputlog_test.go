@@ -274,8 +274,8 @@ func TestReplayWithChecksums(t *testing.T) {
 
 // Logs of older versions are refused by name, and so are newer ones.
 func TestParseInputLogVersions(t *testing.T) {
-	for v, says := range map[byte]string{1: "version 1, this engine reads version 3 (an older build",
-		2: "version 2, this engine reads version 3 (an older build", 4: "version 4, this engine reads version 3 (a newer build"} {
+	for v, says := range map[byte]string{1: "version 1, this engine reads versions 3 to 4 (an older build",
+		2: "version 2, this engine reads versions 3 to 4 (an older build", 5: "version 5, this engine reads versions 3 to 4 (a newer build"} {
 		data := append([]byte("FSTEPINP"), v, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 1)
 		if _, err := engine.ParseInputLog(data); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), says) {
 			t.Errorf("version %d: %v", v, err)
@@ -524,5 +524,71 @@ func TestDamagedFiles(t *testing.T) {
 	}
 	if _, err := engine.LoadInputLog(sparse); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), "more than") {
 		t.Fatalf("a huge file: %v", err)
+	}
+}
+
+// A recording names the arithmetic it was made with (engine.Determinism):
+// a replay of one made with another is refused by name before it runs; one
+// that names none (an older engine's) replays, and says so if it diverges.
+// A determinism record that makes no sense is refused as damage.
+func TestRecordingNamesItsDeterminism(t *testing.T) {
+	data := sessionLog(t, 2)
+	lg, err := engine.ParseInputLog(data)
+	if err != nil || lg.Determinism() != engine.Determinism {
+		t.Fatalf("%v: a new recording names determinism %d, want %d", err, lg.Determinism(), engine.Determinism)
+	}
+	at := bytes.Index(data, []byte{'A', engine.Determinism})
+	if at < 0 {
+		t.Fatal("no determinism record")
+	}
+	other := bytes.Clone(data)
+	other[at+1] = engine.Determinism + 1
+	lg, err = engine.ParseInputLog(engine.ResealChunks(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &duoRig{}
+	err = engine.Run(r.scene(1, []engine.Group{{Name: "physics", Hz: 60}, {Name: "slow", Hz: 10}}, nil), &engine.Options{Replay: lg})
+	if want := fmt.Sprintf("made with determinism version %d; this engine computes with %d", engine.Determinism+1, engine.Determinism); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("replaying a recording of another determinism: %v, want it refused saying %q", err, want)
+	}
+	for _, bad := range [][]byte{{'A', 0}, {'A', engine.Determinism, 'A', engine.Determinism}, {'A', 0x80, 0x02}} {
+		b := append(append(bytes.Clone(data[:at]), bad...), data[at+2:]...)
+		b = engine.ResealChunks(fixChunkLength(b, len(bad)-2))
+		if _, err := engine.ParseInputLog(b); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), "determinism") {
+			t.Errorf("%q: got %v, want the determinism record refused", bad, err)
+		}
+	}
+}
+
+// A recording that names no determinism version (an older engine's) is
+// replayed; when it diverges, the error says an older engine made it.
+func TestUnversionedRecordingSaysSoWhenItDiverges(t *testing.T) {
+	rec := &engine.InputLog{}
+	if _, err := playChecked(60, nil, rec, nil, 0, keys); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := rec.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	at := bytes.Index(data, []byte{'A', engine.Determinism})
+	if at < 0 {
+		t.Fatal("no determinism record")
+	}
+	old := append(bytes.Clone(data[:at]), data[at+2:]...) // as an older engine wrote it
+	lg, err := engine.ParseInputLog(engine.ResealChunks(fixChunkLength(old, -2)))
+	if err != nil || lg.Determinism() != 0 {
+		t.Fatalf("%v: determinism %d, want 0", err, lg.Determinism())
+	}
+	if _, err := playChecked(60, nil, nil, lg, 0, nil); err != nil {
+		t.Fatalf("an unversioned recording that does not diverge: %v", err)
+	}
+	lg, _ = engine.ParseInputLog(engine.ResealChunks(fixChunkLength(old, -2)))
+	_, err = playChecked(60, nil, nil, lg, 100, nil)
+	var de *engine.DivergenceError
+	if !errors.As(err, &de) || !de.Unversioned || !strings.Contains(err.Error(), "names no determinism version") {
+		t.Fatalf("a nudged replay of an unversioned recording: %v", err)
 	}
 }

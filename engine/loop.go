@@ -182,6 +182,17 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 		if err := opts.Load.CheckGame(opts.Game); err != nil {
 			return nil, err
 		}
+		if err := checkDeterminism("save", opts.Load.log); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Replay != nil {
+		if err := checkDeterminism("recording", opts.Replay); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Record != nil {
+		opts.Record.determinism = Determinism
 	}
 	if err := checkSession(opts); err != nil {
 		return nil, err

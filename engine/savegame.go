@@ -217,7 +217,7 @@ func (r *recorder) loadDone(s *Save) error {
 	l := r.loop
 	if sum := r.checksum(); sum != s.Checksum {
 		return &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: l.groups[0].ticks,
-			Since: r.checkSince, Recorded: s.Checksum, Replayed: sum}
+			Since: r.checkSince, Recorded: s.Checksum, Replayed: sum, Unversioned: s.log.determinism == 0}
 	}
 	return nil
 }

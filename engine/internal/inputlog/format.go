@@ -5,7 +5,8 @@
 // it runs, and the walker over a tick's input entry that both replay and
 // the parser use. Package engine's InputLog is the public face of a Log.
 //
-// The file format (version 3), little-endian throughout:
+// The file format (version 4; version 3, the same without 'A', is read
+// too), little-endian throughout:
 //
 //	file    = "FSTEPINP" version:u16 chunk*
 //	chunk   = n:uvarint payload:n bytes crc:u32
@@ -20,6 +21,7 @@
 //
 //	'R' seed:u64 settings:uvarint (key:str value:str)*   the run (first record)
 //	'N' players:uvarint                        the run has 2 or more players (right after 'R')
+//	'A' determinism:uvarint                    the arithmetic it was recorded with (engine.Determinism; none: 0)
 //	'S' name:str every:uvarint groups:uvarint (name:str hz:f64)*
 //	                                            a scene timeline begins
 //	'I' stream:uvarint entry                   a tick's input changed
@@ -60,7 +62,10 @@ import (
 // The file's magic and version.
 const (
 	Magic   = "FSTEPINP"
-	Version = 3
+	Version = 4
+	// OldestVersion is the oldest version read: version 3 is version 4
+	// without the determinism record.
+	OldestVersion = 3
 )
 
 // HeaderSize is the size of the magic and the version.
@@ -87,6 +92,7 @@ const (
 	recEnd      = 'E'
 	recRunEnd   = 'Z'
 	recPlayers  = 'N' // the run's players, when more than one
+	recArith    = 'A' // the determinism version it was recorded with
 	recNames    = 'Y' // a group's system names
 	recSystems  = 'D' // the state after each system of a tick
 	recParts    = 'K' // the parts of the state after a tick
@@ -107,12 +113,12 @@ func CheckHeader(data []byte) error {
 	if len(data) < HeaderSize || string(data[:len(Magic)]) != Magic {
 		return fmt.Errorf("%w: not an input log (bad magic)", ErrMalformed)
 	}
-	if v := binary.LittleEndian.Uint16(data[len(Magic):]); v != Version {
+	if v := binary.LittleEndian.Uint16(data[len(Magic):]); v < OldestVersion || v > Version {
 		hint := "an older build of the engine wrote it: record it again"
 		if v > Version {
 			hint = "a newer build of the engine wrote it"
 		}
-		return fmt.Errorf("%w: version %d, this engine reads version %d (%s)", ErrMalformed, v, Version, hint)
+		return fmt.Errorf("%w: version %d, this engine reads versions %d to %d (%s)", ErrMalformed, v, OldestVersion, Version, hint)
 	}
 	return nil
 }

@@ -12,6 +12,9 @@ type Run struct {
 	Seed     uint64
 	Settings map[string]string
 	Players  int // the players whose input every tick holds: 0 or 1 for one (see Log.Players)
+	// Determinism is the engine's arithmetic the run was recorded with
+	// (engine.Determinism): 0 for a recording that says none.
+	Determinism int
 }
 
 // Log is the record of a run's scene timelines. Recording appends to its

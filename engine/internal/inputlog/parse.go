@@ -93,6 +93,8 @@ func (p *logParser) records(data []byte, off int) error {
 			p.runRecord(at)
 		case recPlayers:
 			p.playersRecord(at)
+		case recArith:
+			p.arithRecord(at)
 		case recScene:
 			p.sceneRecord(at)
 		case recInput:
@@ -215,6 +217,20 @@ func (p *logParser) playersRecord(at int) {
 	default:
 		p.log.Players = int(n)
 		p.runRec.Players = int(n)
+	}
+}
+
+// arithRecord reads the determinism version the run was recorded with.
+func (p *logParser) arithRecord(at int) {
+	d := p.uvarint()
+	switch {
+	case p.err != nil:
+	case p.runRec.Determinism != 0 || len(p.log.Scenes) > 0:
+		p.fail(at, "a determinism record after a scene, or a second one")
+	case d < 1 || d > 255:
+		p.fail(at, fmt.Sprintf("determinism version %d: a run has 1 to 255 (none: no record)", d))
+	default:
+		p.runRec.Determinism = int(d)
 	}
 }
 

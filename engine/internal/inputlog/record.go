@@ -26,6 +26,9 @@ func appendRunRecord(b []byte, run Run) []byte {
 	if run.Players > 1 {
 		b = binary.AppendUvarint(append(b, recPlayers), uint64(run.Players))
 	}
+	if run.Determinism > 0 {
+		b = binary.AppendUvarint(append(b, recArith), uint64(run.Determinism))
+	}
 	return b
 }
 
