@@ -334,3 +334,53 @@ func BenchmarkRouterAI(b *testing.B) {
 		c.ai.Update(w, aiTick)
 	}
 }
+
+// Routes are the same bits on every run and CPU: the waypoints of many
+// routes, by path and by field, over a random grid of cells of 12.5
+// units away from the origin, hash to a value fixed here (run under
+// GOARCH=386, GOAMD64=v3, and arm64 and riscv64 through qemu too).
+func TestRouteIsDeterministic(t *testing.T) {
+	g0 := randomGrid(64, 48, 0.25, 11)
+	g := path.NewGrid(64, 48, 12.5, cp.Vector{X: -317.3, Y: 91.7})
+	for y := range 48 {
+		for x := range 64 {
+			g.Set(path.Cell{X: x, Y: y}, g0.Blocked(path.Cell{X: x, Y: y}))
+		}
+	}
+	r := path.NewRouter(g)
+	r.Radius = 3.7
+	r.Search.MaxExpanded = 500
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(v uint64) {
+		for i := range buf {
+			buf[i] = byte(v >> (8 * i))
+		}
+		h.Write(buf[:])
+	}
+	b := g.Bounds()
+	at := func(i, k int) cp.Vector {
+		return cp.Vector{X: b.L + float64(float64((i*k)%997)/997*(b.R-b.L)), Y: b.B + float64(float64((i*k*7+k)%991)/991*(b.T-b.B))}
+	}
+	for i := range 400 {
+		pos := at(i, 31)
+		near := cp.Vector{X: pos.X + float64(float64(i%7-3)*9.1), Y: pos.Y + float64(float64(i%5-2)*8.3)}
+		for k, byField := range []bool{false, true, false, true} {
+			target := at(i, 57)
+			if k >= 2 {
+				target = near
+			}
+			wp, straight, st := r.Route(pos, target, byField)
+			put(math.Float64bits(wp.X))
+			put(math.Float64bits(wp.Y))
+			if straight {
+				put(1)
+			}
+			put(uint64(st))
+		}
+	}
+	const want = 0x74e309c2eac0be81
+	if got := h.Sum64(); got != want {
+		t.Errorf("routes hash to %#x, want %#x", got, uint64(want))
+	}
+}
