@@ -37,9 +37,10 @@ const AIHz = 10
 //	Wander               its stay (WanderTime, at random) is over     Idle
 //
 // and steers it: Idle stands, Wander wanders ([Wander]), Chase arrives at
-// the nearest player in range ([Arrive]; Target is that player), Flee flees
-// from Threat ([Flee]), the position of the player it flees from while
-// that one is there. Every state adds [Separation] from the agents within
+// the nearest player in range ([Arrive]; Target is that player) or, when
+// the AI's Router gives it a waypoint on the way there, seeks the waypoint
+// ([Seek]), Flee flees from Threat ([Flee]), the position of the player it
+// flees from while that one is there. Every state adds [Separation] from the agents within
 // SeparationRadius, and Desired is cut to MaxSpeed.
 //
 // The AI owns the world's random source, a PCG seeded by NewAI: two AIs with
@@ -54,6 +55,10 @@ type AI struct {
 	// unless changed.
 	Filter cp.ShapeFilter
 
+	// Router, when set, finds the way round walls for chasing agents (see
+	// [Router]); nil: they head straight at their target.
+	Router Router
+
 	space           *cp.Space
 	pcg             *rand.PCG // rng's state
 	rng             *rand.Rand
@@ -62,6 +67,7 @@ type AI struct {
 
 	// Reused every tick.
 	agentPtrs []*components.Agent
+	entities  []donburi.Entity
 	positions []cp.Vector
 	grid      Neighbours
 	near      []cp.Vector
@@ -72,6 +78,20 @@ type AI struct {
 	sight    []int                  // per agent: the nearest player in its range, -1 for none
 	index    map[donburi.Entity]int // an agent's entity: its index
 	querying int                    // the player whose sight is being queried
+}
+
+// Router finds the way round walls for chasing agents (package systems/path
+// has one, over a grid). The AI calls Waypoint once per chasing agent per AI
+// tick, in the world's query order, with no structural change to the world
+// under way; it must make none either. A Router must give the same answer
+// for the same world and positions whatever it was asked before, and keep
+// what it writes in the agents' components, so that a world restored from a
+// snapshot steers as it did.
+type Router interface {
+	// Waypoint returns the point agent e of world w, at pos, heads for on
+	// its way to target, and true; or false for the agent to arrive at
+	// target as it would without a router.
+	Waypoint(w donburi.World, e donburi.Entity, pos, target cp.Vector) (cp.Vector, bool)
 }
 
 // seenPlayer is a player as the AI sees it in a tick.
@@ -115,7 +135,7 @@ func (ai *AI) Source() *rand.PCG { return ai.pcg }
 func (ai *AI) Update(w donburi.World, ev engine.Event) {
 	ai.world = w
 	ai.findPlayers(w)
-	ai.agentPtrs, ai.positions, ai.sight = ai.agentPtrs[:0], ai.positions[:0], ai.sight[:0]
+	ai.agentPtrs, ai.entities, ai.positions, ai.sight = ai.agentPtrs[:0], ai.entities[:0], ai.positions[:0], ai.sight[:0]
 	clear(ai.index)
 	reach, sep := 0.0, 0.0
 	for e := range ai.agents.Iter(w) {
@@ -124,6 +144,7 @@ func (ai *AI) Update(w donburi.World, ev engine.Event) {
 		a.PlayerInRange = false
 		ai.index[e.Entity()] = len(ai.agentPtrs)
 		ai.agentPtrs = append(ai.agentPtrs, a)
+		ai.entities = append(ai.entities, e.Entity())
 		ai.positions = append(ai.positions, cp.Vector{X: t.Cur.X, Y: t.Cur.Y})
 		ai.sight = append(ai.sight, -1)
 		reach = max(reach, sightOf(a))
@@ -230,7 +251,11 @@ func (ai *AI) think(i int, a *components.Agent, dt float64) {
 	case components.AgentChase: // a player is in range: else it went back to wandering
 		seen := &ai.seen[ai.sight[i]]
 		a.Target = seen.e
-		v = Arrive(pos, seen.pos, a.MaxSpeed, a.SlowRadius)
+		if wp, ok := ai.waypoint(i, pos, seen.pos); ok {
+			v = Seek(pos, wp, a.MaxSpeed)
+		} else {
+			v = Arrive(pos, seen.pos, a.MaxSpeed, a.SlowRadius)
+		}
 	case components.AgentFlee:
 		v = Flee(pos, a.Threat, a.MaxSpeed)
 	}
@@ -239,6 +264,15 @@ func (ai *AI) think(i int, a *components.Agent, dt float64) {
 		v = v.Add(Separation(pos, ai.near, a.SeparationRadius, a.MaxSpeed))
 	}
 	a.Desired = clampLength(v, a.MaxSpeed)
+}
+
+// waypoint asks the Router, if any, where agent i at pos heads for on its
+// way to target.
+func (ai *AI) waypoint(i int, pos, target cp.Vector) (cp.Vector, bool) {
+	if ai.Router == nil {
+		return cp.Vector{}, false
+	}
+	return ai.Router.Waypoint(ai.world, ai.entities[i], pos, target)
 }
 
 // transition returns the state the table in [AI] sends a to, if a row fires.

@@ -1,0 +1,7 @@
+//go:build debug
+
+package path_test
+
+// debugBuild: cp's asserts are on (-tags debug); their variadic
+// arguments allocate.
+const debugBuild = true
