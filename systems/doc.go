@@ -13,6 +13,8 @@
 //     keys;
 //   - systems/render: sprites drawn interpolated, culled, batched, through
 //     a camera;
+//   - systems/path: grids, A* paths and flow fields, and the Router an
+//     AI follows them with (AI.Router);
 //   - systems/stage: the kit a scene is built on (world, scheduler,
 //     assets, physics, dev tools), released when the scene ends, and
 //     systems/stage/core, its simulation alone.
