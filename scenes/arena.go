@@ -55,7 +55,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	defer st.Release()
 	a.st = st
 	a.game = arena.Build(st.Stage, &arena.Options{
-		Seed: a.opts.Seed, Seconds: a.opts.Seconds, Autopilot: a.opts.Autopilot, Player: a.opts.Player,
+		Seed: a.opts.Seed, Seconds: a.roundSeconds(), Autopilot: a.opts.Autopilot, Player: a.opts.Player,
 		Churn: a.opts.Churn, Undying: a.opts.Undying, Drift: a.opts.drift, IgnoreEsc: a.opts.Online,
 		Looks: &looks{st: st, players: loop.Players()}, Next: a.next,
 	})
@@ -88,6 +88,15 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	report(a.opts.Out, a.Name(), st, lines...)
 	return next, nil
+}
+
+// roundSeconds is how long the game lasts: Options.Seconds when it bounds
+// the run, else Options.Round (0: arena.Limit).
+func (a *Arena) roundSeconds() float64 {
+	if a.opts.Seconds > 0 {
+		return a.opts.Seconds
+	}
+	return a.opts.Round
 }
 
 // next is the scene after the game: the Title on Esc, Results when it

@@ -40,6 +40,9 @@ func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	r.lines = []string{verdict, fmt.Sprintf("Score: %d", r.score), fmt.Sprintf("Time: %.1f s", r.played.Seconds()),
 		fmt.Sprintf("Health left: %.0f", r.health), "Enter: back to the title"}
+	if r.opts.Autopilot { // three seconds on the results, then the Title
+		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 90))
+	}
 	st.Sched.AddUpdate(0, "next", func(_ donburi.World, ev engine.Event) {
 		in := ev.Input
 		if in.KeyPressed(input.KeyEnter) || in.KeyPressed(input.KeySpace) || in.KeyPressed(input.KeyEscape) ||

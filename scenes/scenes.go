@@ -21,6 +21,10 @@ type Options struct {
 	// last, in game seconds, and makes the chain end after them (no
 	// Results, no return to the Title): for headless runs and tests.
 	Seconds float64
+	// Round, when positive, is how long an Arena round lasts, in game
+	// seconds, when Seconds does not bound the run: Results, then the
+	// Title follow it as ever (0: arena.Limit, a minute).
+	Round float64
 	// Bodies is the Stress scene's starting body count.
 	Bodies int
 	// Physics, if set, replaces the Stress scene's space settings (its
@@ -80,6 +84,9 @@ func (o *Options) Validate() error {
 	}
 	if !(o.Seconds >= 0 && o.Seconds <= MaxSeconds) {
 		return fmt.Errorf("seconds %v: must be a number of seconds, 0 to %g", o.Seconds, float64(MaxSeconds))
+	}
+	if !(o.Round >= 0 && o.Round <= MaxSeconds) {
+		return fmt.Errorf("round %v: must be a number of seconds, 0 to %g", o.Round, float64(MaxSeconds))
 	}
 	return nil
 }

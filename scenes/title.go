@@ -49,6 +49,9 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer st.Release()
 	t.st = st
+	if t.opts.Autopilot { // a second on the menu, then Play
+		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 30))
+	}
 	st.Sched.AddUpdate(0, "choose", t.choose).AddRender(0, "menu", t.draw)
 	return st.Run()
 }

@@ -32,7 +32,7 @@ func main() {
 	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
 		PerPlayer: []string{"autopilot"}, Online: &arena.Spec,
-		RecordedWhenSet: []string{"undying", "churn", "online"}} // newer than the golden recordings
+		RecordedWhenSet: []string{"undying", "churn", "online", "round"}} // newer than the golden recordings
 	app.Main(demo(app))
 }
 
@@ -45,6 +45,7 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 	fs.BoolVar(&opts.Autopilot, "autopilot", false, "a seeded autopilot plays the Arena (default on headless)")
 	fs.BoolVar(&opts.Undying, "undying", false, "the Arena goes on when the players' health runs out, until its time does")
 	fs.IntVar(&opts.Churn, "churn", 0, "props the Arena replaces every second (spawning and despawning)")
+	fs.Float64Var(&opts.Round, "round", 0, "an Arena round's length in game seconds, then Results and the Title (0: a minute)")
 	online := fs.Bool("online", false, "play the Arena as a game server's match does (-server sets it; "+
 		"a recording of a match keeps it, and so replays it)")
 	return func() (engine.Scene, error) {
@@ -52,11 +53,14 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 			app.Default("scene", "arena")
 			app.Default("seconds", "10")
 			app.Default("autopilot", "true")
-			if *scene == "title" && !app.Replaying() {
-				return nil, &cli.FlagError{Flag: "scene", Value: "title", Reason: "needs a window (or -replay of a recording): headless runs start at arena or stress"}
+			if *scene == "title" && !app.Replaying() && !opts.Autopilot {
+				return nil, &cli.FlagError{Flag: "scene", Value: "title", Reason: "needs a window, -autopilot (its menus too) or -replay of a recording"}
 			}
 		}
-		opts.Seed, opts.Seconds, opts.Player = app.Seed(), app.Seconds(), app.Player()
+		opts.Seed, opts.Player = app.Seed(), app.Player()
+		if opts.Round == 0 { // -seconds is the Arena's length, and the run ends after it
+			opts.Seconds = app.Seconds()
+		} // else rounds of -round follow each other, and -seconds stops the run where it is
 		if app.OnServer() { // the server's match: the Arena with its settings, recorded as flags
 			ao, err := arena.OptionsFrom(app.Seed(), app.ServerSettings())
 			if err != nil {
