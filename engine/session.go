@@ -184,7 +184,9 @@ func (l *Loop) SimulateAgain(again func()) {
 }
 
 // Settle asks the loop to deliver no new tick, and reports whether every
-// tick delivered so far is final: no rollback can undo it. A scene that is
+// tick delivered so far is final: no rollback can undo it, and, in a
+// session that compares the players' states (a Reporter), every player's
+// state checksum up to it has been compared and found the same. A scene that is
 // over (decided on its last tick) calls it before it returns, and returns
 // once it reports true, handling the events in between, so that in a
 // session it ends on a tick every player's run ends on: until then the
@@ -195,7 +197,7 @@ func (l *Loop) SimulateAgain(again func()) {
 // Settled on a tick that a rollback is simulating again, the scene ends
 // there: the ticks after it, of every group, that ran before the rollback
 // are not delivered again (the session is told: Session.Discard), and
-// whatever the session's tick numbers they had are the next scene's.
+// their session ticks become the next scene's first ticks.
 func (l *Loop) Settle() bool {
 	if l.net.session == nil {
 		return true
