@@ -268,7 +268,7 @@ func TestBadFlagsAreRefusedBeforePlaying(t *testing.T) {
 		{[]string{"-headless", "-replay", "/dev/zero"}, "not an input log"},
 		{[]string{"-headless", "-replay", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"-headless", "-scene", "lobby"}, `no scene "lobby"`},
-		{[]string{"-headless", "-scene", "title"}, "-scene title: needs a window"},
+		{[]string{"-headless", "-scene", "title", "-autopilot=false"}, "-scene title: needs a window, -autopilot"},
 		{[]string{"-nosuchflag"}, "flag provided but not defined"},
 	}
 	for _, c := range cases {
