@@ -12,6 +12,7 @@ require (
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/jezek/xgb v1.1.1
 	github.com/lafriks/go-tiled v0.15.0
+	github.com/yohamta/donburi v1.15.8
 	golang.org/x/image v0.46.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.48.0
