@@ -9,8 +9,23 @@ import (
 	upstream "github.com/jakecoffman/cp/v2"
 
 	"github.com/fixedstep/fixedstep/engine/detmath"
+	"github.com/fixedstep/fixedstep/internal/forkcheck"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 )
+
+// Every file of upstream cp (the version go.mod pins, from the module
+// cache) is in this copy, the same after the rewrites FORK.md describes,
+// or named in FORK.md's table as changed or not copied; every file of the
+// copy that upstream does not have is named there as new.
+func TestFilesAsUpstream(t *testing.T) {
+	forkcheck.Test(t, forkcheck.Fork{
+		Upstream: "github.com/jakecoffman/cp/v2",
+		Version:  "v2.4.0",
+		Copy:     "github.com/fixedstep/fixedstep/third_party/cp",
+		Dir:      ".",
+		Rewrites: forkcheck.Rewrites{Rounding: true, MaxMin: true},
+	})
+}
 
 // physicsLib is what the comparison needs of a cp: build a scene, step it,
 // and read every body.
