@@ -42,7 +42,14 @@ func (cs *Components) PushComponents(components []component.IComponentType, arch
 // MoveComponent moves the pointer to data of the component in the archetype.
 func (cs *Components) Move(src ArchetypeIndex, dst ArchetypeIndex) {
 	cs.componentIndices[src]--
-	cs.componentIndices[dst]++
+	// An archetype not yet in the map has no entity: the one moved in is
+	// its first, at index 0, as PushComponents counts (upstream counted it
+	// as the second, and the next entity created there panicked).
+	if _, ok := cs.componentIndices[dst]; !ok {
+		cs.componentIndices[dst] = 0
+	} else {
+		cs.componentIndices[dst]++
+	}
 }
 
 // Storage returns the pointer to data of the component in the archetype.
