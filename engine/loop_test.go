@@ -10,12 +10,14 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/internal/racetest"
 )
 
 // Rule 1 and 2: 60 Hz for one hour of game time in frames of 1/144 s gives
 // exactly 216,000 ticks, each at its exact due time, and the count never
 // drifts from floor(gameTime*60) at any frame.
 func TestOneHourAt60HzIn144HzFrames(t *testing.T) {
+	racetest.Long(t)
 	loop := newLoop(t, engine.Config{}, engine.Headless{FPS: 144}, engine.Group{Name: "physics", Hz: 60})
 	const frames = 3600*144 + 1 // frame 1 is at time 0
 	var ticks, renders int64

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/racetest"
 )
 
 // saveRun plays a demo scene headless, recorded, going on from load (nil:
@@ -66,6 +67,7 @@ func saveLoadContinue(t *testing.T, first func() engine.Scene, ats []int64, chec
 // of the Arena from tick 1,000 on (its agents fighting, its props pushed
 // about, its random sources drawn from).
 func TestArenaSaveLoadContinue(t *testing.T) {
+	racetest.Long(t)
 	rng := rand.New(rand.NewPCG(22, 23))
 	ats := make([]int64, 10)
 	for i := range ats {

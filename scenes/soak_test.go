@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/internal/racetest"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -57,6 +58,7 @@ func TestSoakArena(t *testing.T) {
 	if testing.Short() {
 		t.Skip("one hour of game time: run with make soak (skipped under -short)")
 	}
+	racetest.Long(t)
 	const (
 		hz     = 60
 		hour   = 3600 // game seconds

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fixedstep/fixedstep/internal/racetest"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
@@ -77,6 +78,7 @@ func skipShort(b *testing.B) {
 // less than 3 px per row (the stack's compression) and moved sideways by less
 // than half a box, so the scene measured is a stack, not a heap.
 func TestBoxPyramidStands(t *testing.T) {
+	racetest.Long(t)
 	for _, rows := range []int{14, 45} {
 		space, bodies := rawSceneOf(boxPyramid(rows))
 		start := bodies[0].Position()
