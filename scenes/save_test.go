@@ -83,6 +83,7 @@ func TestArenaSaveLoadContinue(t *testing.T) {
 // with its pile asleep at the save (cp's sleeping components, with their
 // idle times and cached contacts, are what the load must reach).
 func TestStressSaveLoadContinue(t *testing.T) {
+	racetest.Long(t)
 	var s *Stress
 	opts := &Options{Seed: 3, Bodies: 300, Seconds: 10}
 	first := func() engine.Scene {
