@@ -17,7 +17,8 @@ deps:
 # Then the game server's module (server/, a module of its own): Postgres
 # installed when missing, nakama and the plugin built (scripts/server.sh
 # build: 3 to 5 minutes with a cold Go build cache, seconds when warm), vet,
-# and its tests under -race, which start real servers (server/internal/nakamatest).
+# and its tests under -race, which start real servers (server/internal/nakamatest),
+# four at a time: they mostly wait on matches played in real time.
 # Every go test here runs with -timeout 0: go test's default of 10 minutes a
 # package is a wall-clock guess that a busy machine reaches (-race, two
 # CPUs shared); the tests that wait bound their waits by the progress they
@@ -50,7 +51,7 @@ test: deps
 	$(XVFB) $(GO) test -count=1 -timeout 0 -tags debug $(DEBUGPKGS)
 	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s
 	GO=$(GO) bash scripts/server.sh build
-	cd server && $(GO) vet ./... && GO=$(GO) $(XVFB) $(GO) test -race -count=1 -timeout 0 ./...
+	cd server && $(GO) vet ./... && GO=$(GO) $(XVFB) $(GO) test -race -count=1 -timeout 0 -parallel 4 ./...
 
 # server-build installs Postgres through apt-get when it is missing and builds
 # nakama and our runtime plugin into server/_build/ (nakama, modules/fixedstep.so)

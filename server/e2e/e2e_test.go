@@ -2,6 +2,11 @@
 // (built from this module, with the plugin) and a real Postgres, with real
 // headless clients over Nakama's realtime socket: nothing stands in for
 // either side.
+//
+// Every test starts a server of its own (nakamatest.Start) and runs in
+// parallel with the others: they mostly wait on real time (a match plays
+// its seconds as a player sees them), so make test runs them four at a
+// time (-parallel 4).
 package e2e
 
 import (
@@ -155,6 +160,7 @@ func checkEveryTick(t *testing.T, results []client.Result, seconds int) {
 // inputs the server broadcast, and its checksum equals the server's at
 // every one; each player's input ran as it sent it.
 func TestTwoPlayers(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	const seconds = 30
 	results, _ := playMatch(t, srv, "two", 2, seconds, nil)
@@ -176,6 +182,7 @@ func TestTwoPlayers(t *testing.T) {
 // Eight clients play at once, in two 30 s matches of four (a match seats
 // up to input.MaxPlayers): every client checks every tick.
 func TestEightPlayers(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	const seconds = 30
 	for i := range 2 {
@@ -203,6 +210,7 @@ func notHeld(tick int64) []byte {
 // Clients of another game or version, and a match with bad parameters,
 // are refused with a message that says why.
 func TestBadClient(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	ctx := context.Background()
 	stranger := dial(t, srv, "bad-stranger")
@@ -287,6 +295,7 @@ func TestBadClient(t *testing.T) {
 // removed, and told why; the others' inputs are all taken, and their run
 // goes on to its end, every tick checked.
 func TestFlooderRemoved(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	const seconds, floodAt = 8, 2 * hz
 	var sendErr error
@@ -329,6 +338,7 @@ func TestFlooderRemoved(t *testing.T) {
 // playing on: the others run to its end, every tick checked, and the
 // server says the seat left.
 func TestDropOut(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	const seconds, dropAt = 10, 5 * hz
 	results, errs := playMatch(t, srv, "drop", 3, seconds, func(seat int, c *client.Client, _ *client.Match) (client.Play, bool) {
@@ -352,6 +362,7 @@ func TestDropOut(t *testing.T) {
 // database, the server knows the accounts it made, and a new match plays
 // to its end.
 func TestServerKilled(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	const killAt = 2 * hz
 	before := dial(t, srv, "killed-account")
@@ -387,6 +398,7 @@ func TestServerKilled(t *testing.T) {
 // every tick's checksum; one saves its picture, which shows the box, the
 // paddles and the balls.
 func TestWindows(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("no display (DISPLAY is empty): make test runs this under Xvfb")
 	}
@@ -423,6 +435,7 @@ func TestWindows(t *testing.T) {
 // the fifth gets a match of its own, though Nakama's listing does not yet
 // show the matches the first askers made.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	ctx := context.Background()
 	ids := make([]string, 5)
@@ -461,6 +474,7 @@ func TestFind(t *testing.T) {
 // every checksum checked, and plays on to the end; meanwhile the match
 // went on without it.
 func TestComeBack(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	const seconds, dropAt, backAt = 12, 3 * hz, 6 * hz
 	type back struct {
@@ -473,6 +487,7 @@ func TestComeBack(t *testing.T) {
 		switch seat {
 		case 0:
 			return client.Play{OnTick: func(tick int64) {
+				onTick(tick) // the match's progress until the player is back
 				if tick != backAt {
 					return
 				}
@@ -522,6 +537,7 @@ func TestComeBack(t *testing.T) {
 // under way, takes the seat over, catches up on the ticks so far with
 // every checksum checked, and plays to the end.
 func TestNewcomer(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	held := int(match.SeatHeld / time.Second)
 	// The find RPC sees a label's change once Nakama's match listing is
@@ -542,6 +558,7 @@ func TestNewcomer(t *testing.T) {
 			return dropOut(c, dropAt), true
 		}
 		return client.Play{OnTick: func(tick int64) {
+			onTick(tick) // the match's progress until the newcomer plays
 			if tick != findAt {
 				return
 			}
@@ -594,6 +611,7 @@ func TestNewcomer(t *testing.T) {
 // match replays alone, every checksum matching; a demo in a window (under
 // the test's display) plays a match of one and draws it.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	dir := t.TempDir()
 	bin := buildDemo(t, dir)
@@ -660,6 +678,7 @@ func buildDemo(t *testing.T, dir string) string {
 // faster than real time (engine.Follower) rather than play the match the
 // time it took late: every tick checked, to the match's end.
 func TestDemoNewcomer(t *testing.T) {
+	t.Parallel()
 	srv := nakamatest.Start(t)
 	bin := buildDemo(t, t.TempDir())
 	held := int(match.SeatHeld / time.Second)

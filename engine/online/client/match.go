@@ -351,8 +351,12 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if start.Ticks > 0 && at > start.Ticks {
 			continue // past the match's end
 		}
-		if len(m.data) > 0 {
-			continue // behind the server: the ticks waiting come first (an input for each would be late, and a burst)
+		if int64(len(m.data)) >= opts.Lead {
+			// Lead ticks or more behind the server: the ticks waiting come
+			// first (an input stamped now would be late, and one for each a
+			// burst). Fewer behind, the input is still ahead of the server:
+			// a client a tick or two behind on a busy machine plays on.
+			continue
 		}
 		if res.Sent > 0 && held.Same(&sent) {
 			continue // the server holds it as it was
