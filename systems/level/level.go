@@ -58,6 +58,7 @@ type Object struct {
 	// Points are a polyline's or a polygon's points, in world units (the
 	// object's X and Y added); nil for other objects.
 	Points []cp.Vector
+	Closed bool              // Points are a polygon's: the last joins the first
 	Props  map[string]string // every property's value, as text
 
 	// Properties are its properties typed (Properties.Float, Int, Bool,
@@ -129,7 +130,7 @@ func (lv *Level) Objects(class string) []Object {
 				owner += " (" + c + ")"
 			}
 			out = append(out, Object{ID: o.ID, Layer: g.Name, Name: o.Name, Class: c, X: o.X, Y: o.Y, Width: o.Width, Height: o.Height,
-				Points: points(o), Props: props, Properties: properties(owner, o.Properties)})
+				Points: points(o), Closed: len(o.PolyLines) == 0 && len(o.Polygons) > 0, Props: props, Properties: properties(owner, o.Properties)})
 		}
 	}
 	return out
