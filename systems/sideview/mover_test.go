@@ -140,7 +140,6 @@ func TestMoverFrameRateAndRollback(t *testing.T) {
 	}
 }
 
-
 // A lift coming down on a character standing on the static floor crushes
 // it: the character says so and by what, the lift holds still rather than
 // push it through the floor, and goes on once it has left. A character
