@@ -25,7 +25,11 @@
 //     Tiled: MoverFrom), exactly, and never through a character squeezed
 //     against the static ground (Character.Crushed says so);
 //   - Patrol, Looks, Ahead: enemies that walk, a character's clips, what
-//     lies ahead.
+//     lies ahead;
+//   - Hero and Rules: the genre's rules, each optional (a game lists those
+//     it wants): stomp with a bounce, hurt with knockback and invulnerable
+//     ticks, lives, checkpoints and respawn, a kill plane, pickups counted,
+//     a crush costing a life.
 package sideview
 
 import (

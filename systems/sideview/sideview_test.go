@@ -25,6 +25,7 @@ type rig struct {
 	p        *physics.Physics
 	ctl      *sideview.Controller
 	movers   *sideview.MoverSystem // run between the controller and the physics once a mover is spawned
+	rules    *sideview.Rules       // run after the physics when set
 	hero     donburi.Entity
 	in, prev input.State
 	tick     int64
@@ -54,6 +55,9 @@ func (r *rig) step(keys ...input.Key) {
 		r.movers.Update(r.w, ev)
 	}
 	r.p.Update(r.w, ev)
+	if r.rules != nil {
+		r.rules.Update(r.w, ev)
+	}
 }
 
 func (r *rig) run(n int, keys ...input.Key) {
