@@ -172,7 +172,7 @@ func (p *Play) build() (*sideview.Rules, error) {
 	}
 	phys.OnCollide(sideview.HeroC, exitC, func(donburi.World, physics.Contact) { p.exit = true })
 	camera.Spawn(st.World, components.Camera{Zoom: 2}, camera.Follow{Target: p.hero, DeadZone: cp.Vector{X: 24, Y: 30},
-		LookAhead: 0.3, Smoothing: 6, View: cp.Vector{X: width / 2, Y: height / 2}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
+		LookAhead: 0.3, Smoothing: 6, Screen: cp.Vector{X: width, Y: height}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
 	return sideview.NewRules(phys).Stomp(enemyC).Hurt(enemyC).Pickup(starC).Checkpoint(flagC).
 		KillBelow(lv.Height + 48).Crush(), nil
 }
