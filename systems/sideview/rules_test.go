@@ -16,6 +16,7 @@ var (
 	enemyC = donburi.NewTag()
 	itemC  = donburi.NewTag()
 	flagC  = donburi.NewTag()
+	spikeC = donburi.NewTag()
 )
 
 // heroRig is a rig whose character is a Hero with 3 lives, starting where
@@ -142,88 +143,119 @@ func TestCrushRule(t *testing.T) {
 	}
 }
 
-// The rules are the same at 24, 60 and 144 frames a second, and a snapshot
-// restored goes on to the same state.
-func TestRulesFrameRateAndRollback(t *testing.T) {
-	build := func(t *testing.T) *rig {
-		r := heroRig(t, cp.Vector{X: -150, Y: -12}, func(rs *sideview.Rules) {
-			rs.Stomp(enemyC).Hurt(enemyC).Pickup(itemC).Checkpoint(flagC).KillBelow(200).Crush()
-		})
-		r.enemy(-40)
-		r.enemy(60)
-		r.p.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: -100, Y: -40}}, itemC)
-		r.p.SpawnBox(12, 24, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: 20, Y: -12}}, flagC)
-		r.spawnMover(40, 8, sideview.Mover{Path: []cp.Vector{{X: 120, Y: -80}, {X: 120, Y: -2}}, Period: 1.5, Wait: 0.5})
+// rulesScenario is a scene of the rules and the keys held at each tick,
+// and the events it must see.
+type rulesScenario struct {
+	name  string
+	build func(t *testing.T) *rig
+	keys  func(tick int64) []input.Key
+	want  sideview.HeroEvents
+}
+
+var rulesScenarios = []rulesScenario{
+	{"stomp", func(t *testing.T) *rig {
+		r := heroRig(t, cp.Vector{Y: -80}, func(rs *sideview.Rules) { rs.Stomp(enemyC).Hurt(enemyC) })
+		r.enemy(0)
 		return r
-	}
-	keys := func(tick int64, in *input.State) {
-		in.SetKey(input.KeyArrowRight, tick%160 < 120)
-		in.SetKey(input.KeyArrowLeft, tick%160 >= 140)
-		in.SetKey(input.KeySpace, tick%50 < 12)
-	}
+	}, func(int64) []input.Key { return nil }, sideview.HeroStomped},
+	{"hurt", func(t *testing.T) *rig {
+		r := heroRig(t, cp.Vector{Y: -12}, func(rs *sideview.Rules) { rs.Hurt(enemyC).Hurt(spikeC) })
+		r.enemy(60)
+		r.p.SpawnBox(16, 6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: -60, Y: -3}}, spikeC)
+		return r
+	}, func(tick int64) []input.Key {
+		if tick%200 < 100 {
+			return []input.Key{input.KeyArrowRight}
+		}
+		return []input.Key{input.KeyArrowLeft}
+	}, sideview.HeroHurt | sideview.HeroLostLife},
+	{"pickups, checkpoint, kill plane", func(t *testing.T) *rig {
+		r := heroRig(t, cp.Vector{X: -150, Y: -12}, func(rs *sideview.Rules) { rs.Pickup(itemC).Checkpoint(flagC).KillBelow(200) })
+		r.p.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: -100, Y: -12}}, itemC)
+		r.p.SpawnBox(12, 24, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: 100, Y: -12}}, flagC)
+		return r
+	}, func(int64) []input.Key { return []input.Key{input.KeyArrowRight} }, sideview.HeroPicked | sideview.HeroCheckpoint | sideview.HeroFell | sideview.HeroRespawned},
+	{"crush", func(t *testing.T) *rig {
+		r := heroRig(t, cp.Vector{Y: -12}, func(rs *sideview.Rules) { rs.Crush() })
+		r.spawnMover(60, 10, sideview.Mover{Path: []cp.Vector{{Y: -80}, {Y: 20}}, Period: 1, Wait: 0.3, Ease: sideview.Smooth})
+		return r
+	}, func(int64) []input.Key { return nil }, sideview.HeroCrushed | sideview.HeroRespawned},
+}
+
+// Each rule is the same at 24, 60 and 144 frames a second, sees its
+// events, and a snapshot restored goes on to the same state: the hero's,
+// and its place.
+func TestRulesFrameRateAndRollback(t *testing.T) {
 	type end struct {
 		pos  cp.Vector
 		hero sideview.Hero
+		all  sideview.HeroEvents // every event of the run
 	}
-	var ends []end
-	for _, fps := range []float64{24, 60, 144} {
-		var e end
-		scene := engine.NewScene("Rules", func(loop *engine.Loop) (engine.Scene, error) {
-			r := build(t)
-			sched := engine.NewScheduler(r.w)
-			sched.AddUpdate(0, "controller", r.ctl.Update).AddUpdate(0, "movers", r.movers.Update).
-				AddUpdate(0, "physics", r.p.Update).AddUpdate(0, "rules", r.rules.Update)
-			for ev := range loop.Events(sched.Groups()...) {
-				sched.Handle(ev)
-				if ev.Kind == engine.Update && ev.Tick == 600 {
-					e = end{r.pos(), *r.heroState()}
-					loop.Stop()
+	for _, sc := range rulesScenarios {
+		var ends []end
+		for _, fps := range []float64{24, 60, 144} {
+			var e end
+			scene := engine.NewScene("Rules", func(loop *engine.Loop) (engine.Scene, error) {
+				r := sc.build(t)
+				sched := engine.NewScheduler(r.w)
+				sched.AddUpdate(0, "controller", r.ctl.Update)
+				if r.movers != nil {
+					sched.AddUpdate(0, "movers", r.movers.Update)
 				}
+				sched.AddUpdate(0, "physics", r.p.Update).AddUpdate(0, "rules", r.rules.Update)
+				for ev := range loop.Events(sched.Groups()...) {
+					sched.Handle(ev)
+					if ev.Kind == engine.Update {
+						e.all |= r.heroState().Events
+					}
+					if ev.Kind == engine.Update && ev.Tick == 400 {
+						e.pos, e.hero = r.pos(), *r.heroState()
+						loop.Stop()
+					}
+				}
+				return nil, loop.Err()
+			})
+			script := engine.TickInputFunc(func(ti engine.TickInfo, in *input.State) {
+				for _, k := range sc.keys(ti.Tick) {
+					in.SetKey(k, true)
+				}
+			})
+			if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{FPS: fps}, TickInput: script}); err != nil {
+				t.Fatal(err)
 			}
-			return nil, loop.Err()
-		})
-		script := engine.TickInputFunc(func(ti engine.TickInfo, in *input.State) { keys(ti.Tick, in) })
-		if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{FPS: fps}, TickInput: script}); err != nil {
+			ends = append(ends, e)
+		}
+		if ends[0] != ends[1] || ends[1] != ends[2] || ends[0].all&sc.want != sc.want {
+			t.Errorf("%s: ends at 24, 60, 144 fps (events %b wanted):\n%+v\n%+v\n%+v", sc.name, sc.want, ends[0], ends[1], ends[2])
+		}
+
+		r := sc.build(t)
+		var tick int64
+		step := func() {
+			tick++
+			r.step(sc.keys(tick)...)
+		}
+		for range 100 {
+			step()
+		}
+		var snap physics.Snapshot
+		if err := r.p.Snapshot(&snap); err != nil {
 			t.Fatal(err)
 		}
-		ends = append(ends, e)
-	}
-	if ends[0] != ends[1] || ends[1] != ends[2] || ends[0].hero.Counts[0] != 1 {
-		t.Errorf("ends at 24, 60, 144 fps:\n%+v\n%+v\n%+v", ends[0], ends[1], ends[2])
-	}
-	t.Logf("after 600 ticks: %+v", ends[0])
-
-	r := build(t)
-	step := func(i int64) {
-		var in input.State
-		keys(i, &in)
-		held := []input.Key{}
-		for _, k := range []input.Key{input.KeyArrowRight, input.KeyArrowLeft, input.KeySpace} {
-			if in.KeyDown(k) {
-				held = append(held, k)
-			}
+		for range 300 {
+			step()
 		}
-		r.step(held...)
-	}
-	for i := range int64(200) {
-		step(i)
-	}
-	var snap physics.Snapshot
-	if err := r.p.Snapshot(&snap); err != nil {
-		t.Fatal(err)
-	}
-	for i := range int64(250) {
-		step(200 + i)
-	}
-	first := end{r.pos(), *r.heroState()}
-	if err := r.p.Restore(&snap); err != nil {
-		t.Fatal(err)
-	}
-	for i := range int64(250) {
-		step(200 + i)
-	}
-	if again := (end{r.pos(), *r.heroState()}); again != first {
-		t.Errorf("after a restore: %+v, want %+v", again, first)
+		first := end{pos: r.pos(), hero: *r.heroState()}
+		if err := r.p.Restore(&snap); err != nil {
+			t.Fatal(err)
+		}
+		tick = 100
+		for range 300 {
+			step()
+		}
+		if again := (end{pos: r.pos(), hero: *r.heroState()}); again != first {
+			t.Errorf("%s: after a restore: %+v, want %+v", sc.name, again, first)
+		}
 	}
 }
 
