@@ -67,7 +67,7 @@ var PickupC = donburi.NewComponentType[Pickup]()
 //
 //	rules := sideview.NewRules(st.Physics).Stomp(enemyC).Hurt(enemyC).
 //		Pickup(starC).Checkpoint(flagC).KillBelow(lv.Height + 48).Crush()
-//	st.Sched.AddUpdate(g, "rules", rules.Update) // right after the physics
+//	st.Sched.AddUpdate(g, "rules", rules.Update) // right after the physics, in its group
 //
 // and reads what happened to its hero in Hero.Events. The contacts are the
 // physics' (Physics.OnCollide: a touch that begins); the rules act on them
@@ -146,8 +146,11 @@ func (r *Rules) Crush() *Rules {
 
 // Update applies the rules to the tick's contacts and to every hero, in
 // this order: stomps, hurts, pickups, checkpoints, the kill plane, crushes;
-// then runs the invulnerable ticks. Schedule it right after the physics
-// system. It allocates nothing once its buffer has grown to a tick's
+// then runs the invulnerable ticks and blinks an invulnerable hero's
+// sprite (gfx.Sprite.Hidden, four ticks in eight). Schedule it right after
+// the physics system, in the same group: the contacts it acts on wait for
+// it in a buffer that must be empty between ticks, where a snapshot cannot
+// see it. It allocates nothing once that buffer has grown to a tick's
 // contacts.
 func (r *Rules) Update(w donburi.World, ev engine.Event) {
 	for e := range r.heroes.Iter(w) {

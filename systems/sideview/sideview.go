@@ -161,9 +161,11 @@ func NewController(phys *physics.Physics) *Controller {
 		chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
 }
 
-// Update is the system: for every character, its contacts read, its
-// timers run, and its velocity set from the tick's controls. Schedule it
-// in the physics group right before the physics system. It allocates
+// Update is the system: for every character, its contacts read (a crush
+// by a kinematic body that is not a Mover's included: see
+// Character.Crushed), its timers run, and its velocity set from the tick's
+// controls. Schedule it in the physics group right before the physics
+// system (before the MoverSystem, when there are movers). It allocates
 // nothing.
 func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 	if !(ev.DT > 0) {
