@@ -1,9 +1,11 @@
 // Command platformer is a platform game on the engine's pieces: levels
 // made in Tiled (package systems/level), a character run by the side-view
 // controller (systems/sideview), a camera that follows it (systems/camera),
-// one-way platforms and stomped enemies (systems/physics). A Title, then
-// the levels (stars to collect, enemies to jump on or avoid, the exit at
-// the far end), then the Results, and back to the Title.
+// one-way platforms (systems/physics), a lift and the genre's rules
+// (sideview.Mover, sideview.Rules). A Title, then the levels (stars to
+// collect, enemies to jump on or avoid, a lift that crushes what it comes
+// down on, a checkpoint, the exit at the far end), then the Results, and
+// back to the Title.
 //
 //	go run ./cmd/platformer                        # in a window: Enter to start, arrows or A/D, Space or Up to jump
 //	go run ./cmd/platformer -headless -seconds 60  # no window: the autopilot plays; a summary, then "checksum X"
@@ -20,26 +22,30 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 449 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 44 (9.8%) are plumbing, lines a game would
+// Size: 452 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 50 (11.1%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 4 in main.go: the headless defaults;
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
 //     does not allocate (2), hooking up the autopilot (6);
-//   - 32 in play.go: embedding the data (5), loading and releasing the
+//   - 38 in play.go: embedding the data (5), loading and releasing the
 //     level (5) and the hero's sheet (5), adding the level's tile layers'
 //     render systems (3), the sound system (4), the state outside the
 //     world declared for snapshots and -synctest (stage.Keep, 2), hooking
-//     up the autopilot (3), the HUD's text cache (5).
+//     up the autopilot (3), the HUD's text cache (5), handing up the
+//     errors of the lift's typed properties (6).
 //
-// Genre code the engine could still own: about 16 lines, the stomp (an
-// enemy touched from above dies, the hero bounces: 10) and a fall off the
-// level with the respawn at the start (6), rules a genre kit might offer
-// but that differ from game to game. The enemies' patrol, the hero's clips
-// and what the autopilot sees ahead are the engine's (sideview.Patrol,
-// sideview.Looks, sideview.Ahead); the autopilot's policy (run right, jump
-// at what it sees) is the game's.
+// The genre's rules are the engine's (sideview.Rules: the stomp with its
+// bounce, a hurt with knockback and invulnerable ticks, lives, the
+// checkpoint and the respawn there, the kill plane below the level, stars
+// as pickups, a crush costing a life): the game lists them in two lines
+// and reads what happened in sideview.Hero.Events (its sounds, the end of
+// a game). Genre code left to it: the lift's spawn from its Tiled object
+// (sideview.MoverFrom, then a kinematic box: 5 lines a helper could own).
+// The enemies' patrol, the hero's clips and what the autopilot sees ahead
+// are the engine's (sideview.Patrol, sideview.Looks, sideview.Ahead); the
+// autopilot's policy (run right, jump at what it sees) is the game's.
 package main
 
 import (

@@ -42,9 +42,9 @@ type Game struct {
 }
 
 var (
-	heroC  = donburi.NewTag()
 	enemyC = donburi.NewTag()
 	starC  = donburi.NewTag()
+	flagC  = donburi.NewTag()
 	exitC  = donburi.NewTag()
 )
 
@@ -56,8 +56,7 @@ type Play struct {
 	st     *stage.Stage
 	lv     *level.Level
 	hero   donburi.Entity
-	start  cp.Vector
-	events struct{ hurt, exit, star, stomp bool } // from the contact handlers, for the rules
+	exit   bool // the hero touched the exit
 	snd    *sound.System
 	clips  map[string]*anim.Clip // the hero's: idle, run, jump
 	hud    string
@@ -86,9 +85,12 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	}
 	defer hero.Release()
 	p.st, p.lv, p.clips = st, lv, hero.Clips
-	p.build()
+	rules, err := p.build()
+	if err != nil {
+		return nil, err
+	}
 	stage.Keep(st, &p.Game)
-	stage.Keep(st, &p.events)
+	stage.Keep(st, &p.exit)
 	if p.Autopilot {
 		loop.SetTickInput(0, &pilot{p: p})
 	}
@@ -97,7 +99,9 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	defer p.snd.Release()
 	ctl := sideview.NewController(st.Physics)
 	st.Sched.AddUpdate(0, "controller", ctl.Update).
+		AddUpdate(0, "movers", sideview.NewMoverSystem().Update).
 		AddUpdate(0, "physics", st.Physics.Update).
+		AddUpdate(0, "genre", rules.Update).
 		AddUpdate(0, "camera", camera.NewSystem().Update).
 		AddUpdate(0, "looks", sideview.NewLooksSystem().Update).
 		AddUpdate(0, "anim", anim.NewSystem().Update).
@@ -108,7 +112,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 	next, err := st.Run()
 	how := "stopped"
 	switch {
-	case p.events.exit:
+	case p.exit:
 		how = "reached the exit"
 	case p.Lives == 0:
 		how = "out of lives"
@@ -119,20 +123,22 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 }
 
 // build puts the level in the world: its ground and planks, the hero at
-// the start, the enemies, stars and the exit where the map's objects are,
-// the camera, and what touching each does.
-func (p *Play) build() {
+// the start, the enemies, stars, lifts, checkpoints and the exit where the
+// map's objects are, the camera, and the genre's rules over them.
+func (p *Play) build() (*sideview.Rules, error) {
 	st, lv, phys := p.st, p.lv, p.st.Physics
 	for i, l := range lv.Build(st.World, phys).Layers {
 		st.Sched.AddRender(-10+i, "tiles "+l.Name(), l.Draw)
 	}
-	start := lv.Objects("player")[0]
-	p.start = cp.Vector{X: start.X, Y: start.Y - 12}
-	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: p.start, Moment: math.Inf(1),
-		Sprite: &gfx.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, heroC, anim.AnimationC, sideview.LooksC)
+	o := lv.Objects("player")[0]
+	start := cp.Vector{X: o.X, Y: o.Y - 12}
+	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: start, Moment: math.Inf(1),
+		Sprite: &gfx.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, sideview.HeroC, anim.AnimationC, sideview.LooksC)
 	sideview.LooksC.SetValue(st.World.Entry(p.hero), sideview.Looks{Idle: p.clips["idle"], Run: p.clips["run"],
 		Jump: p.clips["jump"], Flip: true})
 	sideview.CharacterC.SetValue(st.World.Entry(p.hero), sideview.Character{RunSpeed: 150, JumpSpeed: 380})
+	sideview.HeroC.SetValue(st.World.Entry(p.hero), sideview.Hero{Lives: p.Lives, Checkpoint: start, Stomps: p.Stomped,
+		Counts: [4]int{p.Stars}})
 	creature := st.Sprite(assets.SpriteAgent)
 	creature.ScaleX, creature.ScaleY = 0.6, 0.6
 	for _, o := range lv.Objects("enemy") {
@@ -145,55 +151,48 @@ func (p *Play) build() {
 		phys.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: o.X, Y: o.Y},
 			Sprite: st.Sprite(assets.SpriteGoal)}, starC)
 	}
-	for _, o := range lv.Objects("exit") {
-		phys.SpawnBox(o.Width, o.Height, &physics.BodyOptions{Kind: physics.Static, Sensor: true,
-			Position: cp.Vector{X: o.X + o.Width/2, Y: o.Y + o.Height/2},
-			Sprite:   st.Rect(o.Width, o.Height, color.RGBA{90, 220, 120, 255})}, exitC)
-	}
-	phys.OnCollide(heroC, starC, func(w donburi.World, c physics.Contact) {
-		p.Stars++
-		p.events.star = true
-		w.Remove(c.B)
-	})
-	phys.OnCollide(heroC, enemyC, func(w donburi.World, c physics.Contact) {
-		if c.Normal.Y > 0.6 { // the enemy is under the hero: stomped
-			p.Stomped++
-			p.events.stomp = true
-			w.Remove(c.B)
-			b := phys.Body(p.hero)
-			b.SetVelocity(b.Velocity().X, -300)
-			return
+	for _, o := range lv.Objects("lift") {
+		m, err := sideview.MoverFrom(lv, o)
+		if err != nil {
+			return nil, err
 		}
-		p.events.hurt = true
-	})
-	phys.OnCollide(heroC, exitC, func(donburi.World, physics.Contact) { p.events.exit = true })
+		e := phys.SpawnBox(o.Width, o.Height, &physics.BodyOptions{Kind: physics.Kinematic, Position: m.At(0),
+			Sprite: st.Rect(o.Width, o.Height, color.RGBA{170, 120, 70, 255})}, sideview.MoverC)
+		sideview.MoverC.SetValue(st.World.Entry(e), m)
+	}
+	for _, c := range []struct {
+		class string
+		tag   donburi.IComponentType
+		look  color.RGBA
+	}{{"checkpoint", flagC, color.RGBA{120, 180, 240, 255}}, {"exit", exitC, color.RGBA{90, 220, 120, 255}}} {
+		for _, o := range lv.Objects(c.class) {
+			phys.SpawnBox(o.Width, o.Height, &physics.BodyOptions{Kind: physics.Static, Sensor: true,
+				Position: cp.Vector{X: o.X + o.Width/2, Y: o.Y + o.Height/2}, Sprite: st.Rect(o.Width, o.Height, c.look)}, c.tag)
+		}
+	}
+	phys.OnCollide(sideview.HeroC, exitC, func(donburi.World, physics.Contact) { p.exit = true })
 	camera.Spawn(st.World, components.Camera{Zoom: 2}, camera.Follow{Target: p.hero, DeadZone: cp.Vector{X: 24, Y: 30},
-		LookAhead: 0.3, Smoothing: 6, View: cp.Vector{X: width / 2, Y: height / 2}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
+		LookAhead: 0.3, Smoothing: 6, Screen: cp.Vector{X: width, Y: height}, Max: cp.Vector{X: lv.Width, Y: lv.Height}})
+	return sideview.NewRules(phys).Stomp(enemyC).Hurt(enemyC).Pickup(starC).Checkpoint(flagC).
+		KillBelow(lv.Height + 48).Crush(), nil
 }
 
-// rules acts on what the tick did: a hurt or a fall costs a life (and
-// starts the level over; the last one ends the game), the exit goes on.
+// rules acts on what the tick did: the hero's stars, stomps and lives
+// (sideview.Rules: a hurt, a fall or a crush costs a life; the last one
+// ends the game), the exit goes on.
 func (p *Play) rules(w donburi.World, ev engine.Event) {
-	body := p.st.Physics.Body(p.hero)
-	p.takeSounds(w, ev)
-	if body.Position().Y > p.lv.Height+48 {
-		p.events.hurt = true
-	}
+	h := sideview.HeroC.Get(w.Entry(p.hero))
+	p.Stars, p.Stomped, p.Lives = h.Counts[0], h.Stomps, h.Lives
+	p.takeSounds(w, ev, h.Events)
 	switch {
-	case p.events.exit && p.Level == lastLevel:
+	case p.exit && p.Level == lastLevel:
 		p.st.End(&Results{Settings: p.Settings, Game: p.Game, Won: true})
-	case p.events.exit:
+	case p.exit:
 		next := p.Game
 		next.Level++
 		p.st.End(&Play{Settings: p.Settings, Game: next})
-	case p.events.hurt:
-		p.events.hurt = false
-		if p.Lives--; p.Lives == 0 {
-			p.st.End(&Results{Settings: p.Settings, Game: p.Game})
-			return
-		}
-		p.st.Physics.Teleport(p.hero, components.Pose{X: p.start.X, Y: p.start.Y})
-		body.SetVelocity(0, 0)
+	case p.Lives == 0:
+		p.st.End(&Results{Settings: p.Settings, Game: p.Game})
 	}
 }
 
@@ -215,20 +214,18 @@ var tune = func() []byte {
 	return pcm
 }()
 
-// takeSounds takes the tick's sounds: a jump, a star, a stomp, a hurt, the
-// exit.
-func (p *Play) takeSounds(w donburi.World, ev engine.Event) {
-	e := &p.events
+// takeSounds takes the tick's sounds: a jump, a star, a stomp, a life
+// lost, the exit.
+func (p *Play) takeSounds(w donburi.World, ev engine.Event, e sideview.HeroEvents) {
 	for _, s := range [...]struct {
 		on   bool
 		name string
-	}{{sideview.CharacterC.Get(w.Entry(p.hero)).Jumped, "jump"}, {e.star, "star"}, {e.stomp, "stomp"},
-		{e.hurt, "hurt"}, {e.exit, "exit"}} {
+	}{{sideview.CharacterC.Get(w.Entry(p.hero)).Jumped, "jump"}, {e.Did(sideview.HeroPicked), "star"},
+		{e.Did(sideview.HeroStomped), "stomp"}, {e.Did(sideview.HeroLostLife), "hurt"}, {p.exit, "exit"}} {
 		if s.on {
 			p.snd.Play(ev, s.name)
 		}
 	}
-	e.star, e.stomp = false, false
 }
 
 // drawHUD draws the level, stars and lives, formatted only when they change.

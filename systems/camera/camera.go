@@ -9,12 +9,14 @@
 //
 //	cam := camera.Spawn(st.World, components.Camera{Zoom: 2}, camera.Follow{
 //		Target: player, DeadZone: cp.Vector{X: 40, Y: 30}, LookAhead: 0.25,
-//		Smoothing: 8, View: cp.Vector{X: 320, Y: 180}, Min: cp.Vector{}, Max: levelSize,
+//		Smoothing: 8, Screen: cp.Vector{X: 640, Y: 360}, Min: cp.Vector{}, Max: levelSize,
 //	})
 //	st.Sched.AddUpdate(g, "camera", camera.NewSystem().Update) // after the physics
 package camera
 
 import (
+	"math"
+
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/detmath"
@@ -42,6 +44,11 @@ type Follow struct {
 	// stays within the box from Min to Max (a level's bounds); a level
 	// smaller than the view is centred.
 	View, Min, Max cp.Vector
+	// Screen, with View zero, is the game's screen in pixels (its logical
+	// screen, window.Options' ScreenWidth and ScreenHeight: the same in a
+	// window and headless), and the view is Screen over the camera's
+	// Zoom, followed as the zoom changes.
+	Screen cp.Vector
 
 	// Trauma, from 0 to 1, shakes the camera by up to MaxShake world units
 	// times its square; it decays by ShakeDecay a second. Add to it (AddTrauma)
@@ -66,7 +73,7 @@ func Spawn(w donburi.World, cam components.Camera, f Follow) donburi.Entity {
 	entry := w.Entry(e)
 	if w.Valid(f.Target) && w.Entry(f.Target).HasComponent(components.TransformC) {
 		p := components.TransformC.Get(w.Entry(f.Target)).Cur
-		f.Centre = f.clamp(cp.Vector{X: p.X, Y: p.Y})
+		f.Centre = f.clamp(cp.Vector{X: p.X, Y: p.Y}, f.ViewAt(cam.Zoom))
 	}
 	components.CameraC.SetValue(entry, cam)
 	components.TransformC.SetValue(entry, components.NewTransform(components.Pose{X: f.Centre.X, Y: f.Centre.Y}))
@@ -90,9 +97,13 @@ func NewSystem() *System {
 func (s *System) Update(w donburi.World, ev engine.Event) {
 	for e := range s.cams.Iter(w) {
 		f := FollowC.Get(e)
+		zoom := 1.0
+		if e.HasComponent(components.CameraC) {
+			zoom = components.CameraC.Get(e).Zoom
+		}
 		if w.Valid(f.Target) {
 			if t := w.Entry(f.Target); t.HasComponent(components.TransformC) {
-				f.follow(t, ev.DT)
+				f.follow(t, ev.DT, f.ViewAt(zoom))
 			}
 		}
 		shake := f.shake(ev.Tick, ev.DT)
@@ -102,7 +113,7 @@ func (s *System) Update(w donburi.World, ev engine.Event) {
 
 // follow moves the centre: the point followed (the target, ahead along
 // its velocity) kept in the dead zone, smoothed, clamped to the bounds.
-func (f *Follow) follow(t *donburi.Entry, dt float64) {
+func (f *Follow) follow(t *donburi.Entry, dt float64, view cp.Vector) {
 	p := components.TransformC.Get(t).Cur
 	aim := cp.Vector{X: p.X, Y: p.Y}
 	if f.LookAhead != 0 && t.HasComponent(components.BodyC) {
@@ -113,11 +124,11 @@ func (f *Follow) follow(t *donburi.Entry, dt float64) {
 	want := f.Centre
 	want.X = intoZone(want.X, aim.X, f.DeadZone.X)
 	want.Y = intoZone(want.Y, aim.Y, f.DeadZone.Y)
-	want = f.clamp(want)
+	want = f.clamp(want, view)
 	if f.Smoothing > 0 && dt > 0 {
 		want = f.Centre.Lerp(want, 1-detmath.Exp(float64(-f.Smoothing*dt)))
 	}
-	f.Centre = f.clamp(want)
+	f.Centre = f.clamp(want, view)
 }
 
 // intoZone moves centre the least that puts x within zone of it.
@@ -131,12 +142,25 @@ func intoZone(centre, x, zone float64) float64 {
 	return centre
 }
 
+// ViewAt returns the size of what the camera shows at zoom, in world
+// units: View when set, else Screen over the zoom's size (0 counts 1).
+func (f *Follow) ViewAt(zoom float64) cp.Vector {
+	if f.View != (cp.Vector{}) {
+		return f.View
+	}
+	z := math.Abs(zoom)
+	if z == 0 {
+		z = 1
+	}
+	return cp.Vector{X: f.Screen.X / z, Y: f.Screen.Y / z}
+}
+
 // clamp keeps the view about c within the bounds.
-func (f *Follow) clamp(c cp.Vector) cp.Vector {
+func (f *Follow) clamp(c, view cp.Vector) cp.Vector {
 	if !(f.Max.X > f.Min.X && f.Max.Y > f.Min.Y) {
 		return c
 	}
-	return cp.Vector{X: clamp1(c.X, f.Min.X, f.Max.X, f.View.X/2), Y: clamp1(c.Y, f.Min.Y, f.Max.Y, f.View.Y/2)}
+	return cp.Vector{X: clamp1(c.X, f.Min.X, f.Max.X, view.X/2), Y: clamp1(c.Y, f.Min.Y, f.Max.Y, view.Y/2)}
 }
 
 func clamp1(c, lo, hi, half float64) float64 {

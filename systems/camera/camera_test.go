@@ -79,6 +79,25 @@ func TestBoundsAndSmoothing(t *testing.T) {
 	}
 }
 
+// With Screen and no View, the view is the screen over the camera's zoom,
+// followed when the zoom changes: the bounds hold it as they would a View
+// set by hand.
+func TestViewFromScreenAndZoom(t *testing.T) {
+	f := camera.Follow{Screen: cp.Vector{X: 640, Y: 360}, Max: cp.Vector{X: 1000, Y: 150}}
+	if v := f.ViewAt(2); v != (cp.Vector{X: 320, Y: 180}) {
+		t.Errorf("ViewAt(2): %v, want 320 x 180", v)
+	}
+	r := newRig(f, cp.Vector{X: 20, Y: 20}) // zoom 2: as TestBoundsAndSmoothing's View
+	if r.at() != (cp.Vector{X: 160, Y: 75}) {
+		t.Errorf("at the level's corner: camera at %v, want (160, 75)", r.at())
+	}
+	components.CameraC.Get(r.w.Entry(r.cam)).Zoom = 4 // 160 x 90 in view
+	r.moveTo(cp.Vector{X: 20, Y: 20})
+	if r.at() != (cp.Vector{X: 80, Y: 45}) {
+		t.Errorf("zoomed to 4: camera at %v, want (80, 45)", r.at())
+	}
+}
+
 // A shake moves the camera about its centre by up to MaxShake times the
 // trauma squared, decays to nothing, and is the same for the same ticks.
 func TestShake(t *testing.T) {

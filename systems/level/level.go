@@ -11,8 +11,15 @@
 //     with the bool property "collision", is solid; one with "oneway" is a
 //     one-way platform solid from above (physics.BodyOptions.OneWay);
 //   - every object of an object layer is an entity with an Object
-//     component (its name, class, rectangle and properties); an object of
-//     class "solid" or "oneway" is a static box of its rectangle too.
+//     component (its id, name, class, rectangle, a polyline's or polygon's
+//     points and its properties); an object of class "solid" or "oneway" is
+//     a static box of its rectangle too.
+//
+// Properties are typed as Tiled writes them (float, int, bool, color,
+// object references): an Object's and a tile's (Level.TileProperties) read
+// through accessors with a default that name the object and the property
+// in their errors (Properties.Float, Level.Ref); Object.Props keeps every
+// value as a string.
 //
 // The game spawns what its objects stand for (a player's start, enemies)
 // from Objects. A Level is owned by the scene that built it: Release frees
@@ -45,9 +52,18 @@ type Level struct {
 
 // Object is an object of the map's object layers, as an entity's component.
 type Object struct {
+	ID                  uint32 // unique in its map; what an object reference holds
 	Layer, Name, Class  string
 	X, Y, Width, Height float64 // its rectangle, X and Y its top-left corner (a point: its place)
-	Props               map[string]string
+	// Points are a polyline's or a polygon's points, in world units (the
+	// object's X and Y added); nil for other objects.
+	Points []cp.Vector
+	Closed bool              // Points are a polygon's: the last joins the first
+	Props  map[string]string // every property's value, as text
+
+	// Properties are its properties typed (Properties.Float, Int, Bool,
+	// Color, ObjectID; Level.Ref), Owner naming it.
+	Properties
 }
 
 // ObjectC is the component of a map's object.
@@ -109,8 +125,32 @@ func (lv *Level) Objects(class string) []Object {
 			for _, p := range o.Properties {
 				props[p.Name] = p.Value
 			}
-			out = append(out, Object{Layer: g.Name, Name: o.Name, Class: c, X: o.X, Y: o.Y, Width: o.Width, Height: o.Height, Props: props})
+			owner := fmt.Sprintf("object %d %q", o.ID, o.Name)
+			if c != "" {
+				owner += " (" + c + ")"
+			}
+			out = append(out, Object{ID: o.ID, Layer: g.Name, Name: o.Name, Class: c, X: o.X, Y: o.Y, Width: o.Width, Height: o.Height,
+				Points: points(o), Closed: len(o.PolyLines) == 0 && len(o.Polygons) > 0, Props: props, Properties: properties(owner, o.Properties)})
 		}
+	}
+	return out
+}
+
+// points returns a polyline's or polygon's points in world units.
+func points(o *tiled.Object) []cp.Vector {
+	var ps *tiled.Points
+	switch {
+	case len(o.PolyLines) > 0:
+		ps = o.PolyLines[0].Points
+	case len(o.Polygons) > 0:
+		ps = o.Polygons[0].Points
+	}
+	if ps == nil {
+		return nil
+	}
+	out := make([]cp.Vector, 0, len(*ps))
+	for _, p := range *ps {
+		out = append(out, cp.Vector{X: o.X + p.X, Y: o.Y + p.Y})
 	}
 	return out
 }

@@ -83,3 +83,64 @@ func Example() {
 	// after 170 ticks: x 574, on the ground true, stars 2
 	// err: <nil>
 }
+
+// A lift: a kinematic box moved by a Mover up 100 units and back, easing
+// in and out, waiting half a second at each end. A character standing on
+// it is carried exactly: its height above the lift does not change.
+func ExampleMover() {
+	w := donburi.NewWorld()
+	phys := physics.New(w, physics.Config{Gravity: cp.Vector{Y: 1000}})
+	lift := sideview.Mover{Path: []cp.Vector{{X: 0, Y: 0}, {X: 0, Y: -100}}, Period: 2, Wait: 0.5, Ease: sideview.Sine}
+	e := phys.SpawnBox(48, 8, &physics.BodyOptions{Kind: physics.Kinematic, Position: lift.At(0)}, sideview.MoverC)
+	sideview.MoverC.SetValue(w.Entry(e), lift)
+	hero := phys.SpawnBox(12, 24, &physics.BodyOptions{Position: cp.Vector{Y: -15.9}, Moment: math.Inf(1)}, sideview.CharacterC)
+	ctl, movers := sideview.NewController(phys), sideview.NewMoverSystem()
+	for tick := int64(1); tick <= 300; tick++ {
+		ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: tick}
+		ctl.Update(w, ev)
+		movers.Update(w, ev)
+		phys.Update(w, ev)
+		if tick%60 == 0 {
+			l, h := phys.Body(e).Position(), phys.Body(hero).Position()
+			fmt.Printf("%d s: lift at y %6.2f, the hero's centre %.4f above it\n", tick/60, l.Y, l.Y-h.Y)
+		}
+	}
+	// Output:
+	// 1 s: lift at y -14.64, the hero's centre 15.9000 above it
+	// 2 s: lift at y -85.36, the hero's centre 15.9000 above it
+	// 3 s: lift at y -100.00, the hero's centre 15.9000 above it
+	// 4 s: lift at y -50.00, the hero's centre 15.9000 above it
+	// 5 s: lift at y   0.00, the hero's centre 15.9000 above it
+}
+
+// The genre's rules a game lists: stars to pick up, a kill plane below the
+// floor. The hero runs right, takes the star and falls off the floor's end;
+// it loses a life and respawns at its checkpoint.
+func ExampleRules() {
+	w := donburi.NewWorld()
+	phys := physics.New(w, physics.Config{Gravity: cp.Vector{Y: 1000}})
+	phys.SpawnBox(200, 20, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{Y: 10}}) // the floor, x -100 to 100
+	phys.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: 50, Y: -12}}, starC)
+	start := cp.Vector{X: -80, Y: -12}
+	hero := phys.SpawnBox(12, 24, &physics.BodyOptions{Position: start, Moment: math.Inf(1)}, sideview.CharacterC, sideview.HeroC)
+	sideview.HeroC.SetValue(w.Entry(hero), sideview.Hero{Lives: 3, Checkpoint: start})
+	rules := sideview.NewRules(phys).Pickup(starC).KillBelow(200)
+	ctl := sideview.NewController(phys)
+	ctl.Controls = func(*donburi.Entry, *input.State) sideview.Controls { return sideview.Controls{Move: 1} }
+	for tick := int64(1); tick <= 120; tick++ {
+		ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: tick}
+		ctl.Update(w, ev)
+		phys.Update(w, ev)
+		rules.Update(w, ev)
+		h := sideview.HeroC.Get(w.Entry(hero))
+		switch {
+		case h.Events.Did(sideview.HeroPicked):
+			fmt.Printf("tick %d: a star (%d)\n", tick, h.Counts[0])
+		case h.Events.Did(sideview.HeroFell):
+			fmt.Printf("tick %d: fell, %d lives left, back at x %.0f\n", tick, h.Lives, phys.Body(hero).Position().X)
+		}
+	}
+	// Output:
+	// tick 39: a star (1)
+	// tick 98: fell, 2 lives left, back at x -80
+}

@@ -17,6 +17,19 @@
 //	st.Sched.AddUpdate(g, "controller", ctl.Update).AddUpdate(g, "physics", st.Physics.Update)
 //	e := st.Physics.SpawnBox(12, 24, &physics.BodyOptions{Position: start, Moment: math.Inf(1)}, sideview.CharacterC)
 //	sideview.CharacterC.SetValue(st.World.Entry(e), sideview.Character{RunSpeed: 180})
+//
+// # Outline
+//
+//   - Character and Controller: the controller;
+//   - Mover and MoverSystem: kinematic platforms moved along a path (from
+//     Tiled: MoverFrom), exactly, and never through a character squeezed
+//     against the static ground (Character.Crushed says so);
+//   - Patrol, Looks, Ahead: enemies that walk, a character's clips, what
+//     lies ahead;
+//   - Hero and Rules: the genre's rules, each optional (a game lists those
+//     it wants): stomp with a bounce, hurt with knockback and invulnerable
+//     ticks, lives, checkpoints and respawn, a kill plane, pickups counted,
+//     a crush costing a life.
 package sideview
 
 import (
@@ -48,15 +61,24 @@ type Character struct {
 
 	// The controller's state, from the contacts of the last physics step.
 	OnGround     bool
-	GroundNormal cp.Vector // unit, from the ground up to the character
-	GroundVel    cp.Vector // the ground's velocity under it (a moving platform's)
-	OnOneWay     bool      // the ground is a one-way platform
-	WallNormal   cp.Vector // from a wall it touches to it (zero: none); X > 0 is a wall on its left
-	Coyote       float64   // seconds left in which a jump still takes off
-	Buffered     float64   // seconds left of a jump press waiting for the ground
-	Rising       bool      // in a jump whose height the button still holds
-	Jumped       bool      // took off in the last tick (for a sound, a puff of dust)
-	Dropping     float64   // seconds left of falling through one-way platforms
+	GroundNormal cp.Vector      // unit, from the ground up to the character
+	GroundVel    cp.Vector      // the ground's velocity under it (a moving platform's)
+	Ground       donburi.Entity // the ground's entity (donburi.Null: none, or a shape of no entity)
+	OnOneWay     bool           // the ground is a one-way platform
+	WallNormal   cp.Vector      // from a wall it touches to it (zero: none); X > 0 is a wall on its left
+	Coyote       float64        // seconds left in which a jump still takes off
+	Buffered     float64        // seconds left of a jump press waiting for the ground
+	Rising       bool           // in a jump whose height the button still holds
+	Jumped       bool           // took off in the last tick (for a sound, a puff of dust)
+	Dropping     float64        // seconds left of falling through one-way platforms
+
+	// Crushed says it was squeezed in the last step between a kinematic
+	// body moving into it (a Mover, a lift) and a static one on its other
+	// side, CrushedBy the kinematic body's entity: true on every tick it
+	// stays squeezed. A Mover holds still rather than push it through the
+	// static body; what being crushed means is the game's (Rules: a life).
+	Crushed   bool
+	CrushedBy donburi.Entity
 }
 
 // CharacterC is the component of a side-view character.
@@ -139,9 +161,11 @@ func NewController(phys *physics.Physics) *Controller {
 		chars: donburi.NewQuery(filter.Contains(CharacterC, components.BodyC))}
 }
 
-// Update is the system: for every character, its contacts read, its
-// timers run, and its velocity set from the tick's controls. Schedule it
-// in the physics group right before the physics system. It allocates
+// Update is the system: for every character, its contacts read (a crush
+// by a kinematic body that is not a Mover's included: see
+// Character.Crushed), its timers run, and its velocity set from the tick's
+// controls. Schedule it in the physics group right before the physics
+// system (before the MoverSystem, when there are movers). It allocates
 // nothing.
 func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 	if !(ev.DT > 0) {
@@ -163,6 +187,11 @@ func (ctl *Controller) Update(w donburi.World, ev engine.Event) {
 			in = ActionControls(ctl.Actions, ev.Input)
 		}
 		c.sense(body, detmath.Cos(c.or(&c.MaxSlope, 50*math.Pi/180)))
+		c.Crushed, c.CrushedBy = false, donburi.Null
+		if k, ok := crusher(w, body); ok {
+			c.Crushed = true
+			c.CrushedBy, _ = k.UserData.(donburi.Entity)
+		}
 		switch c.drop(in, ev.DT) {
 		case dropStarts:
 			ctl.dropOn = append(ctl.dropOn, e.Entity())
@@ -199,6 +228,7 @@ const (
 func (c *Character) sense(body *cp.Body, minUp float64) {
 	c.OnGround, c.OnOneWay = false, false
 	c.GroundNormal, c.GroundVel, c.WallNormal = cp.Vector{}, cp.Vector{}, cp.Vector{}
+	c.Ground = donburi.Null
 	best := minUp
 	body.EachArbiter(func(arb *cp.Arbiter) {
 		n := arb.Normal().Neg() // from the other shape to the character
@@ -210,6 +240,7 @@ func (c *Character) sense(body *cp.Body, minUp float64) {
 			c.OnOneWay = other.CollisionType() == physics.OneWayCollisionType
 			set := arb.ContactPointSet()
 			c.GroundVel = other.Body().VelocityAtWorldPoint(set.Points[0].PointB)
+			c.Ground, _ = other.Body().UserData.(donburi.Entity)
 		case math.Abs(n.X) >= minUp:
 			c.WallNormal = n
 		}

@@ -24,6 +24,8 @@ type rig struct {
 	w        donburi.World
 	p        *physics.Physics
 	ctl      *sideview.Controller
+	movers   *sideview.MoverSystem // run between the controller and the physics once a mover is spawned
+	rules    *sideview.Rules       // run after the physics when set
 	hero     donburi.Entity
 	in, prev input.State
 	tick     int64
@@ -49,7 +51,13 @@ func (r *rig) step(keys ...input.Key) {
 	r.tick++
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60, Tick: r.tick, Input: &r.in}
 	r.ctl.Update(r.w, ev)
+	if r.movers != nil {
+		r.movers.Update(r.w, ev)
+	}
 	r.p.Update(r.w, ev)
+	if r.rules != nil {
+		r.rules.Update(r.w, ev)
+	}
 }
 
 func (r *rig) run(n int, keys ...input.Key) {
