@@ -10,9 +10,12 @@ import (
 )
 
 // The README's game builds and runs in a module of its own, as a new
-// user's game is: it requires the engine (here the checkout, through the
-// game's own replace) and nothing else, so the project's copies of cp and
-// donburi come with the engine, with no replace directive in the engine.
+// user's game is, made by the README's own lines (the shell block under
+// "In a module of its own", run as written, in a folder beside a link to
+// this checkout named fixedstep): it requires the engine (the checkout,
+// through the game's own replace) and nothing else, so the project's
+// copies of cp and donburi come with the engine, with no replace directive
+// in the engine.
 func TestReadmeGameInItsOwnModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module (-short)")
@@ -26,34 +29,45 @@ func TestReadmeGameInItsOwnModule(t *testing.T) {
 	if err != nil || strings.Contains(string(engineMod), "\nreplace") {
 		t.Fatalf("the engine's go.mod (%v) has a replace directive, which a game's module would not see", err)
 	}
-	sums, err := os.ReadFile(filepath.Join(root, "go.sum")) // the engine's, so that no checksum is looked up
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"main.go": code,
-		"go.mod":  "module example.com/mygame\n\ngo 1.26\n\nrequire github.com/fixedstep/fixedstep v0.0.0\n\nreplace github.com/fixedstep/fixedstep => " + root + "\n",
-		"go.sum":  string(sums),
+	src := string(readme)
+	i := strings.Index(src, "**In a module of its own.**")
+	j := strings.Index(src[max(i, 0):], "```sh\n")
+	if i < 0 || j < 0 {
+		t.Fatal(`README.md has no shell block under "In a module of its own"`)
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	block := src[i+j+len("```sh\n"):]
+	block = block[:strings.Index(block, "```")]
+	const writeMain = "# main.go: the program above\n"
+	if !strings.Contains(block, writeMain) {
+		t.Fatalf("the README's recipe has no line %q, where the test writes the game:\n%s", writeMain, block)
 	}
-	for _, args := range [][]string{{"mod", "tidy"}, {"build", "-o", "mygame", "."}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s in the game's module: %v\n%s", strings.Join(args, " "), err, out)
-		}
+	parent := t.TempDir()
+	if err := os.Symlink(root, filepath.Join(parent, "fixedstep")); err != nil {
+		t.Fatal(err)
 	}
-	out, err := exec.Command(filepath.Join(dir, "mygame"), "-headless", "-seconds", "2").CombinedOutput()
+	mainGo := filepath.Join(parent, "main.go.txt")
+	if err := os.WriteFile(mainGo, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "set -ex\n" + strings.Replace(block, writeMain, "cp ../main.go.txt main.go\n", 1)
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = parent
+	out, err := cmd.CombinedOutput()
 	if err != nil || !regexp.MustCompile(`\nchecksum [0-9a-f]{16}\n$`).Match(out) {
-		t.Fatalf("the game of its own module, headless: %v\n%s", err, out)
+		t.Fatalf("the README's recipe, run as written: %v\n%s", err, out)
 	}
-	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	mod, err := os.ReadFile(filepath.Join(parent, "mygame", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(string(mod), "jakecoffman") || strings.Contains(string(mod), "yohamta") {
 		t.Fatalf("the game's module requires upstream cp or donburi:\n%s", mod)
+	}
+	if !regexp.MustCompile(`\n\tgithub.com/hajimehoshi/ebiten/v2 v\S+\n`).Match(mod) {
+		t.Fatalf("the game's module does not require ebiten directly, as the README says it will:\n%s", mod)
 	}
 }
