@@ -445,7 +445,7 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 		if a.shotAt != "" {
 			shot.scene, shot.tick, _ = parseSceneTick(a.shotAt)
 		}
-		opts.AfterFrame = shot.afterFrame
+		opts.AfterFrame = append(opts.AfterFrame, shot.afterFrame)
 	}
 	dumps := &stateDumps{}
 	opts.OnDivergence = dumps.diverged
@@ -456,11 +456,11 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if a.saveAt != "" {
 		saving.scene, saving.tick, _ = parseSceneTick(a.saveAt)
 	}
-	if a.dumpAt != "" || a.save != "" {
-		opts.AfterUpdate = func(loop *engine.Loop, ev engine.Event) {
-			dumps.afterUpdate(loop, ev)
-			saving.afterUpdate(loop, ev)
-		}
+	if a.dumpAt != "" {
+		opts.AfterUpdate = append(opts.AfterUpdate, dumps.afterUpdate)
+	}
+	if a.save != "" {
+		opts.AfterUpdate = append(opts.AfterUpdate, saving.afterUpdate)
 	}
 	window.SetVolume(a.volume)
 	window.SetMuted(a.mute)
@@ -469,19 +469,16 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	var memory *memoryProbe
 	if a.memory {
 		memory = newMemoryProbe()
-		opts.OnEvent = memory.event
+		opts.OnEvent = append(opts.OnEvent, memory.event)
+		opts.OnFinish = append(opts.OnFinish, memory.finish)
 	}
-	opts.OnFinish = func(l *engine.Loop) {
-		memory.finish()
+	opts.OnFinish = append(opts.OnFinish, func(l *engine.Loop) {
 		sounds, netStats, a.windowFrames, a.simulatedAgain = l.Stats().Sounds, l.SessionStats(), l.Stats().Frames, l.Stats().SimulatedAgain
-	}
+	})
 	var probe *realtimeProbe
 	if a.realtime {
 		probe = newRealtimeProbe(a.seconds)
-		opts.OnEvent = func(l *engine.Loop, ev engine.Event) {
-			memory.event(l, ev)
-			probe.event(l, ev)
-		}
+		opts.OnEvent = append(opts.OnEvent, probe.event)
 	}
 
 	opts.Context = ctx
