@@ -20,7 +20,7 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 449 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 451 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 44 (9.8%) are plumbing, lines a game would
 // not write if the engine did them:
 //
@@ -47,6 +47,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
@@ -56,7 +57,8 @@ const width, height = 640, 360
 
 func main() {
 	app := &cli.App{Name: "platformer", Window: window.Options{Title: "fixedstep platformer",
-		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
+		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height},
+		Modes: []cli.Mode{&netplaymode.Mode{}}} // -host, -join: two play on two machines
 	app.Main(platformer(app))
 }
 
