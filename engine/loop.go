@@ -95,21 +95,22 @@ type Loop struct {
 	release   func() bool     // unregisters the context's callback
 	sceneName string          // the scene Run is running
 
-	onEvent     func(*Loop, Event) // Options.OnEvent
-	afterFrame  func(*Loop, Event) // Options.AfterFrame
-	afterUpdate func(*Loop, Event) // Options.AfterUpdate
-	onFinish    func(*Loop)        // Options.OnFinish
-	rec         recorder           // recording, replay, checksums, the bisector, rewinds
-	updateDone  bool               // the Update event delivered last has been followed up
-	drawn       bool               // a Render was delivered: EndFrame and AfterFrame are due
-	stopAt      time.Duration      // Options.StopAt
-	syncTest    int                // Options.SyncTest
-	keyframes   int64              // Options.Keyframes
-	game        GameInfo           // Options.Game
-	ranBefore   time.Duration      // game time of the first groups of the timelines before this one
-	players     int                // players whose input every tick holds: 1, a session's, a replay's
-	net         netplay            // Options.Session's side of the loop (session.go)
-	again       bool               // in SimulateAgain: a scene's own second pass over past ticks
+	onEvent     []EventHook  // Options.OnEvent
+	afterFrame  []EventHook  // Options.AfterFrame
+	afterUpdate []EventHook  // Options.AfterUpdate
+	onFinish    []FinishHook // Options.OnFinish
+
+	rec        recorder      // recording, replay, checksums, the bisector, rewinds
+	updateDone bool          // the Update event delivered last has been followed up
+	drawn      bool          // a Render was delivered: EndFrame and AfterFrame are due
+	stopAt     time.Duration // Options.StopAt
+	syncTest   int           // Options.SyncTest
+	keyframes  int64         // Options.Keyframes
+	game       GameInfo      // Options.Game
+	ranBefore  time.Duration // game time of the first groups of the timelines before this one
+	players    int           // players whose input every tick holds: 1, a session's, a replay's
+	net        netplay       // Options.Session's side of the loop (session.go)
+	again      bool          // in SimulateAgain: a scene's own second pass over past ticks
 
 	// the current timeline
 	groups      []group
@@ -309,16 +310,16 @@ func (l *Loop) Next() bool {
 		if l.ender != nil {
 			l.ender.EndFrame()
 		}
-		if l.afterFrame != nil {
-			l.afterFrame(l, l.ev)
+		for _, f := range l.afterFrame {
+			f(l, l.ev)
 		}
 	}
 	l.followUp()
 	if !l.next() {
 		return false
 	}
-	if l.onEvent != nil {
-		l.onEvent(l, l.ev)
+	for _, f := range l.onEvent {
+		f(l, l.ev)
 	}
 	return true
 }
@@ -370,7 +371,7 @@ func (l *Loop) next() bool {
 			g := &l.groups[0]
 			l.ev = Event{Kind: Render, Frame: l.frame, Time: l.gameTime,
 				Alpha: l.Alpha(0), ExtDT: l.gameTime - g.lastDue, Screen: screen}
-			l.drawn = l.ender != nil || l.afterFrame != nil
+			l.drawn = l.ender != nil || len(l.afterFrame) > 0
 			return true
 		}
 	}
@@ -575,8 +576,8 @@ func (l *Loop) followUp() {
 	if l.ev.Kind == Update && !l.updateDone {
 		l.updateDone = true
 		l.rec.tickHandled(&l.ev)
-		if l.afterUpdate != nil {
-			l.afterUpdate(l, l.ev)
+		for _, f := range l.afterUpdate {
+			f(l, l.ev)
 		}
 		if l.ev.Group == 0 && l.net.session != nil {
 			l.net.ticked(l)
@@ -774,8 +775,8 @@ func (l *Loop) Finish(err error) error {
 	}
 	l.finished = true
 	l.release()
-	if l.onFinish != nil {
-		l.onFinish(l)
+	for _, f := range l.onFinish {
+		f(l)
 	}
 	return l.rec.finish(err)
 }

@@ -209,7 +209,7 @@ func TestRewindInAReplay(t *testing.T) {
 	}
 	first, _ := mk()
 	opts := &engine.Options{Headless: &engine.Headless{FPS: 50}, Replay: rec, Restart: mk,
-		OnEvent: func(loop *engine.Loop, ev engine.Event) {
+		OnEvent: []engine.EventHook{func(loop *engine.Loop, ev engine.Event) {
 			if scene, _ := loop.Scene(); scene != 2 || ev.Kind != engine.Input || loop.Rewinding() {
 				return
 			}
@@ -227,7 +227,7 @@ func TestRewindInAReplay(t *testing.T) {
 				resumed = true
 				loop.SetPaused(false)
 			}
-		}}
+		}}}
 	if err := engine.Run(first, opts); err != nil {
 		t.Fatal(err)
 	}

@@ -75,22 +75,24 @@ type Options struct {
 	// over the scenes, to StopAt: the same tick at any frame rate.
 	StopAt time.Duration
 
-	// OnEvent, if set, sees every event as the loop delivers it, before the
-	// scene does: for measurements and tools. AfterFrame, if set, is called
-	// once the scene has handled each Render event (its Screen then holds
-	// the frame the scene drew, until the next event). Both run on the
-	// loop's goroutine; they should not allocate if frames are to stay
+	// OnEvent's hooks see every event as the loop delivers it, before the
+	// scene does, each in turn in the list's order: for measurements and
+	// tools. AfterFrame's are called once the scene has handled each Render
+	// event (its Screen then holds the frame the scene drew, until the next
+	// event). They run on the loop's goroutine; calling them allocates
+	// nothing, and they should not allocate either if frames are to stay
 	// allocation-free.
-	OnEvent, AfterFrame func(loop *Loop, ev Event)
+	OnEvent, AfterFrame []EventHook
 
-	// AfterUpdate, if set, is called once the scene has handled each Update
-	// event (at the next call to Loop.Next): the state after that tick, for
-	// a dump (Loop.DumpState) or a measurement.
-	AfterUpdate func(loop *Loop, ev Event)
+	// AfterUpdate's hooks are called, in order, once the scene has handled
+	// each Update event (at the next call to Loop.Next): the state after
+	// that tick, for a dump (Loop.DumpState) or a measurement.
+	AfterUpdate []EventHook
 
-	// OnFinish, if set, is called once when the run ends (Loop.Finish),
-	// with the loop and its final counters (Loop.Stats): for a summary.
-	OnFinish func(loop *Loop)
+	// OnFinish's hooks are called, in order, once when the run ends
+	// (Loop.Finish), with the loop and its final counters (Loop.Stats):
+	// for a summary.
+	OnFinish []FinishHook
 
 	// OnDivergence, if set, is told of a replay's divergence as it is
 	// found, with the scene's state still as it diverged (Loop.DumpState
@@ -150,6 +152,14 @@ func Run(first Scene, opts *Options) error {
 	}
 	return RunOn(d, first, opts)
 }
+
+// An EventHook is told of an event of the loop ([Options.OnEvent],
+// [Options.AfterFrame], [Options.AfterUpdate]). A func of this shape is
+// one: a list is written []engine.EventHook{probe.event, dump.afterUpdate}.
+type EventHook func(loop *Loop, ev Event)
+
+// A FinishHook is told that the run ended ([Options.OnFinish]).
+type FinishHook func(loop *Loop)
 
 // A Driver is a platform a loop runs on: it says when a frame begins and
 // when it can be drawn. Both may block (the headless driver sleeps in real

@@ -130,7 +130,7 @@ func TestRunChecksumFollowsTheRecordingBack(t *testing.T) {
 		var stats engine.SessionStats
 		r := &duoRig{}
 		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: newLagSession(2, 2, lag), TickInput: keys,
-			Record: rec, StopAt: 8 * time.Second, OnFinish: func(l *engine.Loop) { stats = l.SessionStats() }}
+			Record: rec, StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			t.Fatal(err)
 		}

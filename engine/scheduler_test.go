@@ -143,6 +143,59 @@ func TestFrameAllocatesNothing(t *testing.T) {
 	}
 }
 
+// The Options' hooks are lists, each called in its order: two hooks of
+// each kind see every event, and calling them allocates nothing.
+func TestHooksRunInOrderAndAllocateNothing(t *testing.T) {
+	s := tenSystems(true)
+	var seen [2]int64        // events each OnEvent hook saw
+	var ticked, drawn []byte // the hooks of tick 1 and of frame 2, in the order they ran
+	tick := func(b byte) engine.EventHook {
+		return func(_ *engine.Loop, ev engine.Event) {
+			switch {
+			case ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == 1:
+				ticked = append(ticked, b)
+			case ev.Kind == engine.Render && ev.Frame == 2:
+				drawn = append(drawn, b)
+			}
+		}
+	}
+	opts := &engine.Options{
+		OnEvent: []engine.EventHook{
+			func(*engine.Loop, engine.Event) { seen[0]++ },
+			func(*engine.Loop, engine.Event) { seen[1]++ },
+		},
+		AfterUpdate: []engine.EventHook{tick('u'), tick('U')},
+		AfterFrame:  []engine.EventHook{tick('f'), tick('F')},
+	}
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{FPS: 20}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loop.Start(s.Groups()...); err != nil {
+		t.Fatal(err)
+	}
+	frame := func() {
+		for loop.Next() {
+			ev := loop.Event()
+			s.Handle(ev)
+			if ev.Kind == engine.Render {
+				return
+			}
+		}
+		t.Fatal("loop stopped")
+	}
+	frame()
+	frame()
+	frame()
+	if allocs := testing.AllocsPerRun(200, frame); allocs != 0 {
+		t.Fatalf("a frame with two hooks of each kind allocates %v times", allocs)
+	}
+	if seen[0] == 0 || seen[0] != seen[1] || string(ticked) != "uU" || string(drawn) != "fF" {
+		t.Fatalf("the OnEvent hooks saw %v events; after tick 1 the hooks ran as %q (want \"uU\"), after frame 2 as %q (want \"fF\")",
+			seen, ticked, drawn)
+	}
+}
+
 // A recorded frame with a state checksum every tick allocates nothing but
 // the growth of the recording's slices (given room here): keeping the run
 // checksum, every tick's checksum chained, allocates nothing, and neither

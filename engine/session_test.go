@@ -269,7 +269,7 @@ func TestSessionRollbackIsExact(t *testing.T) {
 		r := &duoRig{}
 		var stats engine.SessionStats
 		opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Session: s, TickInput: keys, Record: rec,
-			StopAt: 8 * time.Second, OnFinish: func(l *engine.Loop) { stats = l.SessionStats() }}
+			StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			var se *engine.SceneError
 			if errors.As(err, &se) && se.Panic != nil {
@@ -353,7 +353,7 @@ func TestConfirmedTicksKeepNoState(t *testing.T) {
 		r := &duoRig{}
 		var stats engine.SessionStats
 		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: keys,
-			StopAt: 3 * time.Second, OnFinish: func(l *engine.Loop) { stats = l.SessionStats() }}
+			StopAt: 3 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			t.Fatal(err)
 		}
@@ -415,14 +415,14 @@ func TestFollowerCatchesUp(t *testing.T) {
 		t.Helper()
 		frames := 0
 		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s,
-			OnEvent: func(l *engine.Loop, ev engine.Event) {
+			OnEvent: []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 				if ev.Kind == engine.Render {
 					if frames++; frames == 150 {
 						ticks, stats = l.Ticks(0), l.SessionStats()
 						l.Stop()
 					}
 				}
-			}}
+			}}}
 		if err := engine.Run((&duoRig{}).scene(1, []engine.Group{{Name: "physics", Hz: 60}}, nil), opts); err != nil { // a scene that does not end
 			t.Fatal(err)
 		}

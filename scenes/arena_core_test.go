@@ -21,7 +21,7 @@ func TestArenaIsItsSimulationDressed(t *testing.T) {
 	var got []uint64
 	run := func(scene engine.Scene, after func(*engine.Loop, engine.Event)) {
 		t.Helper()
-		err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, AfterUpdate: after})
+		err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, AfterUpdate: []engine.EventHook{after}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -118,7 +118,7 @@ func stressTicks(n int, v stressVariant, window int) (ticks []time.Duration, asl
 		lastWasUpdate, lastTick = ev.Kind == engine.Update, ev.Tick
 		last = threadTime()
 	}
-	if err := engine.Run(s, &engine.Options{Headless: &engine.Headless{FPS: 60}, OnEvent: onEvent}); err != nil {
+	if err := engine.Run(s, &engine.Options{Headless: &engine.Headless{FPS: 60}, OnEvent: []engine.EventHook{onEvent}}); err != nil {
 		return nil, 0, err
 	}
 	if len(ticks) < window {
@@ -318,7 +318,7 @@ func TestRawStressMatchesTheScene(t *testing.T) {
 			loop.Stop()
 		}
 	}
-	if err := engine.Run(s, &engine.Options{Headless: &engine.Headless{FPS: 60}, OnEvent: onEvent}); err != nil {
+	if err := engine.Run(s, &engine.Options{Headless: &engine.Headless{FPS: 60}, OnEvent: []engine.EventHook{onEvent}}); err != nil {
 		t.Fatal(err)
 	}
 	space, step := rawStress(n)

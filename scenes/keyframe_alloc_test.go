@@ -55,7 +55,7 @@ func arenaTickAllocs(t *testing.T, keyframes int) map[int64]uint64 {
 			loop.Stop()
 		}
 	}
-	err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, OnEvent: hook,
+	err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, OnEvent: []engine.EventHook{hook},
 		Record: &engine.InputLog{}, Keyframes: keyframes})
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 			began := time.Now()
 			r.err = engine.Run(&Arena{opts: opts}, &engine.Options{Session: s, Headless: &engine.Headless{Realtime: true},
 				StopAt: time.Duration(seconds * float64(time.Second)),
-				OnEvent: func(l *engine.Loop, ev engine.Event) {
+				OnEvent: []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 					switch {
 					case ev.Kind == engine.Input:
 						frameStart, ticked, resim = time.Now(), false, false
@@ -84,16 +84,16 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 					case ev.Kind == engine.Update:
 						ticked = true
 					}
-				},
-				AfterFrame: func(*engine.Loop, engine.Event) {
+				}},
+				AfterFrame: []engine.EventHook{func(*engine.Loop, engine.Event) {
 					switch d := time.Since(frameStart); {
 					case resim:
 						r.rolled = append(r.rolled, d)
 					case ticked:
 						r.frames = append(r.frames, d)
 					}
-				},
-				OnFinish: func(l *engine.Loop) { r.stats = l.SessionStats() }})
+				}},
+				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.SessionStats() }}})
 			r.wall = time.Since(began)
 			s.Close()
 			r.net = s.Stats()

@@ -54,7 +54,7 @@ func stepBack(tb testing.TB, at int64, keyframes int) (took time.Duration, first
 		}
 	}
 	scene, _ := arena()
-	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, OnEvent: hook, AfterUpdate: after,
+	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, OnEvent: []engine.EventHook{hook}, AfterUpdate: []engine.EventHook{after},
 		Record: &engine.InputLog{}, Restart: arena, Keyframes: keyframes})
 	if err != nil || took == 0 {
 		tb.Fatalf("%v, the step back took %v", err, took)

@@ -29,7 +29,7 @@ func saveRun(t *testing.T, first func() engine.Scene, load *engine.Save, at int6
 			loop.Save(path, func(err error) { saveErr = err })
 		}
 	}
-	err := engine.Run(first(), &engine.Options{Headless: &engine.Headless{FPS: 50}, Record: rec, Load: load, AfterUpdate: after})
+	err := engine.Run(first(), &engine.Options{Headless: &engine.Headless{FPS: 50}, Record: rec, Load: load, AfterUpdate: []engine.EventHook{after}})
 	if err != nil || saveErr != nil {
 		t.Fatalf("%v; saving: %v", err, saveErr)
 	}
@@ -117,7 +117,7 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 			if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
-				AfterUpdate: save}); err != nil || saveErr != nil {
+				AfterUpdate: []engine.EventHook{save}}); err != nil || saveErr != nil {
 				b.Fatal(err, saveErr)
 			}
 			fi, err := os.Stat(path)
@@ -139,7 +139,7 @@ func BenchmarkLoad(b *testing.B) {
 					}
 				}
 				if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
-					Load: s, OnEvent: stop}); err != nil || took == 0 {
+					Load: s, OnEvent: []engine.EventHook{stop}}); err != nil || took == 0 {
 					b.Fatal(err, took)
 				}
 				total += took

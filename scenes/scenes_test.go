@@ -84,7 +84,7 @@ func TestOnlineEscLeaves(t *testing.T) {
 	esc := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEscape, frame == 30) })
 	var frames int64
 	err := engine.Run(first, &engine.Options{Headless: &engine.Headless{Frames: 600}, Input: esc,
-		OnFinish: func(l *engine.Loop) { frames = l.Stats().Frames }})
+		OnFinish: []engine.FinishHook{func(l *engine.Loop) { frames = l.Stats().Frames }}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,9 +131,9 @@ func sessionTickAllocs(t *testing.T, lag int64) map[int64]uint64 {
 			loop.Stop()
 		}
 	}
-	err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, OnEvent: hook,
+	err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, OnEvent: []engine.EventHook{hook},
 		Record: &engine.InputLog{}, Session: &lateSession{lag: lag},
-		OnFinish: func(l *engine.Loop) { stats = l.SessionStats() }})
+		OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func TestSoakArena(t *testing.T) {
 			sample(ev)
 		}
 	}
-	if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, OnEvent: onEvent}); err != nil {
+	if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, OnEvent: []engine.EventHook{onEvent}}); err != nil {
 		t.Fatal(err)
 	}
 	wall := time.Since(start)

@@ -20,7 +20,7 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by render.Sprites.
 //
-// Size: 614 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 616 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 53 are plumbing, lines a game would not
 // write if the engine did them:
 //
@@ -41,6 +41,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
@@ -50,7 +51,8 @@ const width, height = 640, 480
 
 func main() {
 	app := &cli.App{Name: "breakout", Window: window.Options{Title: "fixedstep breakout",
-		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
+		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height},
+		Modes: []cli.Mode{&netplaymode.Mode{}}} // -host, -join: two play on two machines
 	app.Main(breakout(app))
 }
 

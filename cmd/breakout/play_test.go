@@ -21,11 +21,11 @@ func play(t *testing.T, p *Play, seconds int, input engine.TickInput, check func
 		Headless:  &engine.Headless{FPS: 60},
 		StopAt:    time.Duration(seconds) * time.Second,
 		TickInput: input,
-		OnEvent: func(_ *engine.Loop, ev engine.Event) {
+		OnEvent: []engine.EventHook{func(_ *engine.Loop, ev engine.Event) {
 			if ev.Kind == engine.Update && ev.Group == 0 && p.st != nil && !p.st.Ended() {
 				check(p)
 			}
-		},
+		}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -23,21 +23,26 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
+	"github.com/fixedstep/fixedstep/engine/cli/onlinemode"
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/scenes"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 )
 
 func main() {
+	online := &onlinemode.Mode{Game: &arena.Spec} // -server: the Arena's matches on a game server
 	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
-		PerPlayer: []string{"autopilot"}, Online: &arena.Spec,
+		Modes:           []cli.Mode{&netplaymode.Mode{}, online}, // -host, -join, -spectate; -server
+		PerPlayer:       []string{"autopilot"},
 		RecordedWhenSet: []string{"undying", "churn", "online", "round"}} // newer than the golden recordings
-	app.Main(demo(app))
+	app.Main(demo(app, online))
 }
 
-// demo defines the demo's flags on app and returns its first scene's maker.
-func demo(app *cli.App) func() (engine.Scene, error) {
+// demo defines the demo's flags on app and returns its first scene's maker;
+// online is its online mode.
+func demo(app *cli.App, online *onlinemode.Mode) func() (engine.Scene, error) {
 	fs := app.Flags()
 	opts := &scenes.Options{Out: os.Stdout} // the Arena's and the Stress scene's reports
 	scene := fs.String("scene", "", "the first scene: title, arena or stress (default title; arena headless)")
@@ -46,7 +51,7 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 	fs.BoolVar(&opts.Undying, "undying", false, "the Arena goes on when the players' health runs out, until its time does")
 	fs.IntVar(&opts.Churn, "churn", 0, "props the Arena replaces every second (spawning and despawning)")
 	fs.Float64Var(&opts.Round, "round", 0, "an Arena round's length in game seconds, then Results and the Title (0: a minute)")
-	online := fs.Bool("online", false, "play the Arena as a game server's match does (-server sets it; "+
+	onServer := fs.Bool("online", false, "play the Arena as a game server's match does (-server sets it; "+
 		"a recording of a match keeps it, and so replays it)")
 	return func() (engine.Scene, error) {
 		if app.Headless() { // nobody plays: the Arena, for ten seconds, by the autopilot
@@ -61,8 +66,8 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 		if opts.Round == 0 { // -seconds is the Arena's length, and the run ends after it
 			opts.Seconds = app.Seconds()
 		} // else rounds of -round follow each other, and -seconds stops the run where it is
-		if app.OnServer() { // the server's match: the Arena with its settings, recorded as flags
-			ao, err := arena.OptionsFrom(app.Seed(), app.ServerSettings())
+		if online.Playing() { // the server's match: the Arena with its settings, recorded as flags
+			ao, err := arena.OptionsFrom(app.Seed(), online.Settings())
 			if err != nil {
 				return nil, err
 			}
@@ -72,7 +77,7 @@ func demo(app *cli.App) func() (engine.Scene, error) {
 				}
 			}
 		}
-		if *online { // to its end, with the server's rules
+		if *onServer { // to its end, with the server's rules
 			if *scene != "" && *scene != "arena" {
 				return nil, &cli.FlagError{Flag: "scene", Value: *scene, Reason: "an online match plays the arena"}
 			}

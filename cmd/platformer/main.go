@@ -22,8 +22,8 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 452 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 50 (11.1%) are plumbing, lines a game would
+// Size: 454 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 50 (11.0%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 4 in main.go: the headless defaults;
@@ -53,6 +53,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
@@ -62,7 +63,8 @@ const width, height = 640, 360
 
 func main() {
 	app := &cli.App{Name: "platformer", Window: window.Options{Title: "fixedstep platformer",
-		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height}}
+		Width: width, Height: height, ScreenWidth: width, ScreenHeight: height},
+		Modes: []cli.Mode{&netplaymode.Mode{}}} // -host, -join: two play on two machines
 	app.Main(platformer(app))
 }
 

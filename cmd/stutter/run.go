@@ -157,7 +157,7 @@ func measure(cfg config) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	eopts := &engine.Options{OnEvent: p.event}
+	eopts := &engine.Options{OnEvent: []engine.EventHook{p.event}}
 	if cfg.checksumEvery > 0 || cfg.keyframes > 0 {
 		eopts.Record = &engine.InputLog{ChecksumEvery: cfg.checksumEvery}
 		if cfg.checksumEvery == 0 {

@@ -4,23 +4,28 @@
 // own, runs the scene chain in a window (package engine/window) or
 // headless (engine.Run), saves what was asked for when the run ends,
 // Ctrl-C included, and prints a summary that ends with the state checksum.
+//
+// Beside a run on one machine, a game opts into the ways to play it
+// supports by listing them in App.Modes, each a [Mode] in a package of its
+// own that brings its flags, its session and its summary lines:
+// networked play (engine/cli/netplaymode: -host, -join, -spectate) and
+// matches on a game server (engine/cli/onlinemode: -server). This package
+// imports neither: a game that lists no online mode links no Nakama
+// client, websocket or protobuf package.
+//
+//	online := &onlinemode.Mode{Game: &arena.Spec}
+//	app := &cli.App{Name: "demo", Modes: []cli.Mode{&netplaymode.Mode{}, online}}
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/engine/netplay"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
 
@@ -64,16 +69,15 @@ import (
 //	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
 //	-load FILE        go on from a save: its seed and settings too; the saved run is
 //	                  simulated again (checked) and played on, in a window or headless
-//	-host ADDR        host a networked game on ADDR (:7777) for -players N (default 2),
-//	                  with an input delay of -delay F ticks (default 2): the others -join it
-//	-join ADDR        join the networked game hosted at ADDR as a player (its seed and
-//	                  settings too, but the game's PerPlayer flags); -spectate ADDR watches it
-//	-netsim LINK      send this player's packets through a bad link: latency[,jitter[,loss
-//	                  [,duplicate[,reorder]]]] (80ms,10ms,2%)
 //
-// A networked run (package engine/netplay) ends with a line of its
-// session's figures; a desync writes both players' worlds at the tick to
-// desync-T-playerN.txt and names them in its error.
+// The modes a game lists (Modes) add theirs, which recordings leave out:
+// netplaymode's -host ADDR, -join ADDR, -spectate ADDR, -players N, -delay
+// F and -netsim LINK; onlinemode's -server URL, -server-key and -device.
+// A mode the game does not list has no flag: -host is then "flag provided
+// but not defined". At most one mode runs (one of -host, -join, -spectate
+// and -server); its session's seed and settings, when it joins one before
+// the game makes its first scene, are the run's as a recording's are (but
+// the game's flags in PerPlayer), and it adds its lines to the summary.
 //
 // A save (engine.Loop.Save) names the game (Name) and its Version: a save
 // of another game or version, damaged or cut short, is refused by name.
@@ -128,9 +132,9 @@ type App struct {
 	// (a volume, a window size): recordings leave them out.
 	Unrecorded []string
 
-	// PerPlayer names game flags that each player of a networked run sets
-	// for itself (an autopilot): the host does not send them, and a
-	// joiner keeps its own.
+	// PerPlayer names game flags that each player of a networked run (a
+	// Mode's) sets for itself (an autopilot): the host does not send them,
+	// and a joiner keeps its own.
 	PerPlayer []string
 
 	// RecordedWhenSet names game flags that recordings keep only when set
@@ -150,41 +154,33 @@ type App struct {
 	// that names both flags, before anything runs.
 	Reads, Writes []string
 
-	// Online, if set, is the game a game server plays (engine/online/sim:
-	// its name and version): -server URL then plays a match of it found
-	// (or made) on that server, in the window (see online.go). The
-	// player's input is the loop's, as in any run: the devices, or the
-	// scene's engine.TickInput (an autopilot: the demo's -autopilot);
-	// headless without one, the player holds nothing (sim.Game's bot
-	// plays server/cmd/bots's clients, not App's). Nil: no online play.
-	Online *sim.Game
+	// Modes are the ways to play beside a run on one machine that the
+	// game opts into, each with its flags, its session and its summary
+	// lines: networked play (netplaymode: -host, -join, -spectate) and
+	// online matches on a game server (onlinemode: -server). A mode not
+	// listed has no flag and is not linked (see Mode). Set before Flags
+	// or Main: the flag set is made once.
+	Modes []Mode
 
 	// Out receives the summary; nil means os.Stdout. Errors go to Err, nil
 	// meaning os.Stderr.
 	Out, Err io.Writer
 
-	flags                        *flag.FlagSet
-	headless, realtime, detail   bool
-	memory                       bool // -memory
-	mute, serial                 bool
-	windowFrames, pipelined      int64 // a window run's frames, and those pipelined (the summary's)
-	volume                       float64
-	dumpAt, shotAt, saveAt       string
-	save, load                   string
-	loaded                       *engine.Save // -load's, for the summary
-	fps, seconds                 float64
-	seed                         uint64
-	record, replay, shot, cpuOut string
-	frames, syncTest, keyframes  int
-	host, join, spectate         string // networked play (netplay.go)
-	netLink                      string
-	server, serverKey, device    string        // online play (online.go)
-	serverSilence                time.Duration // how long -server's client waits for a server that sends nothing (0: client.DefaultSilence)
-	online                       *onlineRun
-	serverSettings               map[string]string
-	simulatedAgain               int64      // ticks the sync test simulated again
-	outW                         *errWriter // Out during Run, which keeps its first error
-	players, delay, local        int
+	flags *flag.FlagSet
+	f     flagValues // the standard flags' values
+	modes modeFlags  // the flags the modes define
+	run   *Run       // the run under way, or the last one
+}
+
+// flagValues are the standard flags' values (flags.go).
+type flagValues struct {
+	headless, realtime, memory, detail bool
+	mute, serial                       bool
+	fps, seconds, volume               float64
+	seed                               uint64
+	record, replay, shot, cpuOut       string
+	dumpAt, shotAt, saveAt, save, load string
+	frames, syncTest, keyframes        int
 }
 
 // Flags returns the App's flag set, for the game's own flags: define them
@@ -197,27 +193,39 @@ func (a *App) Flags() *flag.FlagSet {
 	for i := range standardFlags {
 		standardFlags[i].define(fs, a)
 	}
+	a.defineModes(fs)
 	a.flags = fs
 	return fs
 }
 
 // Seed returns the -seed flag (or the replayed recording's seed).
-func (a *App) Seed() uint64 { return a.seed }
+func (a *App) Seed() uint64 { return a.f.seed }
 
 // Headless reports whether the run has no window (-headless or -realtime).
-func (a *App) Headless() bool { return a.headless || a.realtime }
+func (a *App) Headless() bool { return a.f.headless || a.f.realtime }
 
 // Seconds returns the -seconds flag: the run's length in game seconds, 0
 // for no limit.
-func (a *App) Seconds() float64 { return a.seconds }
+func (a *App) Seconds() float64 { return a.f.seconds }
 
 // Replaying reports whether the run replays a recording (-replay).
-func (a *App) Replaying() bool { return a.replay != "" }
+func (a *App) Replaying() bool { return a.f.replay != "" }
+
+// Player returns the local player's number in a networked run (a Mode's):
+// 0 for the host (and a run of one player), 1 and up for a joiner, -1
+// for a spectator. It is known when the game's first scene is made.
+func (a *App) Player() int {
+	if a.run == nil {
+		return 0
+	}
+	return a.run.player
+}
 
 // Default sets the flag named to value unless the command line (or the
 // replayed recording) gave it: a game's defaults that depend on how it runs,
 // set from first (headless, nobody plays: app.Default("autopilot", "true")).
-// A flag that does not exist, or a bad value, is an error.
+// A flag that does not exist, or a value it refuses (in a run: checked
+// with the run's other flags, as the command line's are), is a *FlagError.
 func (a *App) Default(name, value string) error {
 	given := false
 	a.Flags().Visit(func(f *flag.Flag) { given = given || f.Name == name })
@@ -226,6 +234,9 @@ func (a *App) Default(name, value string) error {
 	}
 	if err := a.flags.Set(name, value); err != nil {
 		return &FlagError{name, value, err.Error()}
+	}
+	if a.run != nil {
+		return a.check()
 	}
 	return nil
 }
@@ -293,8 +304,8 @@ func (e *InterruptedError) Error() string {
 }
 
 func (a *App) out() io.Writer {
-	if a.outW != nil {
-		return a.outW
+	if a.run != nil && a.run.out != nil {
+		return a.run.out
 	}
 	if a.Out != nil {
 		return a.Out
@@ -311,67 +322,22 @@ func (a *App) errOut() io.Writer {
 
 // Run is Main without the exit, for tests and tools: it parses args, runs
 // the game and returns nil when it ended, a *FlagError for a bad flag, an
-// *InterruptedError after a signal, or the run's error.
+// *InterruptedError after a signal, or the run's error. Its steps: the
+// settings, merged from the command line, a replay's recording and a
+// save, then checked; the mode's session joined (its seed and settings
+// the run's); the game's first scene; the mode's session hosted; the
+// loop's options and what the run saves and measures; the run; and what
+// it leaves: files, the mode's lines and the summary.
 func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error) {
-	a.outW = &errWriter{w: a.out()}
-	defer func() { // a summary cut short (a full disk) is the run's error
-		if werr := a.outW.err; werr != nil {
-			werr = fmt.Errorf("the run's summary was not all written: %w", werr)
-			if err == nil {
-				err = werr
-			} else {
-				fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), werr)
-			}
-		}
-		a.outW = nil
-	}()
-	fs := a.Flags()
-	fs.SetOutput(a.errOut())
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &FlagError{Reason: err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return &FlagError{Reason: fmt.Sprintf("unexpected argument %q (flags only: -h lists them)", fs.Arg(0))}
-	}
-	if err := a.check(); err != nil {
+	r := a.newRun()
+	defer func() { err = r.close(err) }()
+	if err := r.settle(args); err != nil {
 		return err
-	}
-	var replay *engine.InputLog
-	if a.replay != "" {
-		if replay, err = engine.LoadInputLog(a.replay); err != nil {
-			return err
-		}
-		if err := a.applySettings("replay", a.replay, "recording", replay.Settings); err != nil {
-			return err
-		}
-		a.seed = replay.Seed
-	}
-	var save *engine.Save
-	if a.load != "" {
-		if save, err = a.loadSave(); err != nil {
-			return err
-		}
-		a.loaded = save
 	}
 	ctx, signalled, stop := notifySignals()
 	defer stop()
-	var session *netplay.Session
-	if a.join != "" || a.spectate != "" { // the host's seed and settings, before the game reads them
-		if session, err = a.joinSession(ctx); err != nil {
-			return a.interrupted(signalled(), err)
-		}
-		defer session.Close()
-	}
-	if a.server != "" { // the match's seed, seat and settings, before the game reads them
-		if a.online, err = a.joinOnline(ctx); err != nil {
-			return a.interrupted(signalled(), err)
-		}
-		defer a.online.close()
-	}
-	if err := a.check(); err != nil { // the replay's, the save's or the session's settings, before the game reads them
+	r.signalled = signalled
+	if err := r.startMode(ctx, BeforeFirst); err != nil {
 		return err
 	}
 	scene, err := first()
@@ -381,251 +347,35 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 	if scene == nil {
 		return errors.New("cli: App: the first scene is nil")
 	}
-	if err := a.check(); err != nil {
+	if err := r.startMode(ctx, AfterFirst); err != nil {
 		return err
 	}
-	if a.host != "" { // the run's settings are the session's: once the game has set its defaults
-		if session, err = a.hostSession(ctx); err != nil {
-			return a.interrupted(signalled(), err)
-		}
-		defer session.Close()
-	}
-
-	opts := &engine.Options{Config: a.Config, Replay: replay, Load: save, Game: a.game(), SyncTest: a.syncTest,
-		StopAt: time.Duration(a.seconds * float64(time.Second))}
-	if session != nil {
-		opts.Session = session
-	}
-	if a.online != nil {
-		opts.Session = a.online.engineSession()
-		opts.StopAt = 0 // the match's length is the server's
-	}
-	if a.Headless() {
-		// A networked run keeps pace with the others': in real time.
-		opts.Headless = &engine.Headless{FPS: a.fps, Realtime: a.realtime || opts.Session != nil}
-	} else if opts.Session == nil { // a networked run does not pause, so never steps back
-		opts.Keyframes = a.keyframes // a step back (the dev keys' comma) in constant time
-	}
-	// The run is recorded in memory (or to -record's file), for its summary,
-	// for saves and for rewinds (Loop.Rewind simulates again from the
-	// recording, from a keyframe or from a fresh first scene). A window run
-	// with no summary keeps no state checksum.
-	summary := a.Headless() || a.record != "" || a.replay != "" || a.seconds > 0
-	opts.Record = &engine.InputLog{Seed: a.seed, Settings: a.settings(), Detail: a.detail}
-	if opts.Session != nil {
-		opts.Record.Players = opts.Session.Players()
-	}
-	opts.Restart = first
-	if !summary {
-		opts.Record.ChecksumEvery = engine.NoChecksums // nothing reads them: no full hash in a tick
-	}
-	if a.cpuOut != "" {
-		stop, perr := startProfile(a.cpuOut)
+	opts := r.options(ctx, first)
+	outs := r.outputs(opts)
+	if a.f.cpuOut != "" {
+		stopProfile, perr := startProfile(a.f.cpuOut)
 		if perr != nil {
-			return &FlagError{Flag: "cpuprofile", Value: a.cpuOut, Reason: perr.Error()}
+			return &FlagError{Flag: "cpuprofile", Value: a.f.cpuOut, Reason: perr.Error()}
 		}
-		defer func() {
-			if perr := stop(); perr != nil {
-				if err == nil {
-					err = perr
-				} else { // the run's error is returned: this one is said here
-					fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), perr)
-				}
-			}
-		}()
+		defer func() { err = a.also(err, stopProfile()) }()
 	}
-	if a.record != "" {
-		if err := opts.Record.Create(a.record); err != nil {
-			return &FlagError{Flag: "record", Value: a.record, Reason: err.Error()}
+	if a.f.record != "" {
+		if err := opts.Record.Create(a.f.record); err != nil {
+			return &FlagError{Flag: "record", Value: a.f.record, Reason: err.Error()}
 		}
 	}
-	var shot screenshotFlag
-	if a.shot != "" {
-		shot = screenshotFlag{path: a.shot, frame: a.frames}
-		if a.shotAt != "" {
-			shot.scene, shot.tick, _ = parseSceneTick(a.shotAt)
-		}
-		opts.AfterFrame = shot.afterFrame
-	}
-	dumps := &stateDumps{}
-	opts.OnDivergence = dumps.diverged
-	if a.dumpAt != "" {
-		dumps.scene, dumps.tick, _ = parseSceneTick(a.dumpAt)
-	}
-	saving := &savePoint{path: a.save}
-	if a.saveAt != "" {
-		saving.scene, saving.tick, _ = parseSceneTick(a.saveAt)
-	}
-	if a.dumpAt != "" || a.save != "" {
-		opts.AfterUpdate = func(loop *engine.Loop, ev engine.Event) {
-			dumps.afterUpdate(loop, ev)
-			saving.afterUpdate(loop, ev)
-		}
-	}
-	window.SetVolume(a.volume)
-	window.SetMuted(a.mute)
-	var sounds int64
-	var netStats engine.SessionStats
-	var memory *memoryProbe
-	if a.memory {
-		memory = newMemoryProbe()
-		opts.OnEvent = memory.event
-	}
-	opts.OnFinish = func(l *engine.Loop) {
-		memory.finish()
-		sounds, netStats, a.windowFrames, a.simulatedAgain = l.Stats().Sounds, l.SessionStats(), l.Stats().Frames, l.Stats().SimulatedAgain
-	}
-	var probe *realtimeProbe
-	if a.realtime {
-		probe = newRealtimeProbe(a.seconds)
-		opts.OnEvent = func(l *engine.Loop, ev engine.Event) {
-			memory.event(l, ev)
-			probe.event(l, ev)
-		}
-	}
-
-	opts.Context = ctx
-	began := time.Now()
-	var runErr error
-	if a.Headless() {
-		runErr = engine.Run(scene, opts)
-	} else {
-		win := a.Window
-		win.Serial = win.Serial || a.serial
-		runErr = window.Run(scene, opts, &win)
-		a.pipelined = window.PipelinedFrames()
-	}
-	sig := signalled()
-	if sig != nil && errors.Is(runErr, context.Canceled) {
-		runErr = nil
-	}
-	if probe != nil {
-		probe.interrupted = sig != nil
-	}
-	if a.online != nil {
-		runErr = a.online.ended(runErr)
-	}
-	if session != nil {
-		switch { // the other players are told why this run leaves
-		case sig != nil || !a.Headless() && window.Closed():
-			session.Quit()
-		case runErr != nil:
-			session.Fail(runErr)
-		}
-		if cerr := session.Close(); runErr == nil && cerr != nil && sig == nil {
-			runErr = cerr
-		}
-		if de := (*netplay.DesyncError)(nil); errors.As(runErr, &de) {
-			a.writeDesync(de, session.Player())
-		}
-	}
-	saved, saveErr := a.closeRecording(opts.Record, runErr != nil)
-	if runErr == nil && shot.path != "" {
-		runErr = shot.result()
-	}
-	if runErr == nil && a.dumpAt != "" {
-		runErr = dumps.result()
-	}
-	if runErr == nil && a.save != "" {
-		runErr = saving.result(a.out())
-	}
-	if session != nil {
-		netSummary(a.out(), session, netStats, time.Since(began).Seconds())
-	}
-	if a.online != nil {
-		a.online.summary(a.out(), netStats, time.Since(began).Seconds())
-	}
-	if summary && (runErr == nil || opts.Record.Scenes() > 0) { // no summary of a run that never began
-		a.summarize(opts.Record, replay, probe, memory, saved, sounds, runErr)
-	}
-	if de := dumps.divergence; de != nil && de.Dump != "" && !errors.Is(runErr, de) { // the run failed first: the file is named here
-		fmt.Fprintf(a.out(), "the replay diverged at tick %d of scene %d too: the replayed world there is in %s\n", de.Tick, de.Scene, de.Dump)
-	}
-	if dumps.divergedErr != nil { // the run fails with the divergence: this is said beside it
-		fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), dumps.divergedErr)
-	}
-	if runErr == nil {
-		runErr = saveErr
-	}
-	if runErr != nil {
-		return runErr
-	}
-	if sig != nil {
-		return &InterruptedError{Signal: sig, Status: signalStatus(sig)}
-	}
-	return nil
+	return r.finish(opts.Record, outs, r.play(scene, opts))
 }
 
-// closeRecording finishes -record's file, and says where the recording is
-// (nothing when there is no -record, or the run recorded no scene). A run
-// that failed never replaces a file that was at the path: its recording
-// stays at the path's .partial, beside it.
-func (a *App) closeRecording(rec *engine.InputLog, failed bool) (saved string, err error) {
-	if a.record == "" {
-		return "", nil
+// also returns err, or second when err is nil; a second error beside a
+// first is said on Err, as the run returns the first.
+func (a *App) also(err, second error) error {
+	switch {
+	case second == nil:
+		return err
+	case err == nil:
+		return second
 	}
-	if rec.Scenes() == 0 {
-		return "", rec.Close() // nothing recorded: no file, and the path as it was
-	}
-	if _, serr := os.Lstat(a.record); failed && serr == nil {
-		partial, err := rec.ClosePartial()
-		return fmt.Sprintf("%s: the run failed, and %s, there before, was left as it was", partial, a.record), err
-	}
-	return a.record, rec.Close()
-}
-
-// settings returns the flags a recording keeps, by name.
-func (a *App) settings() map[string]string {
-	m := map[string]string{}
-	a.flags.VisitAll(func(f *flag.Flag) {
-		if unrecordedStandard(f.Name) || slices.Contains(a.Unrecorded, f.Name) ||
-			slices.Contains(a.RecordedWhenSet, f.Name) && f.Value.String() == f.DefValue {
-			return
-		}
-		m[f.Name] = f.Value.String()
-	})
-	for name, value := range a.serverSettings {
-		m[serverSetting+name] = value
-	}
-	return m
-}
-
-// serverSetting prefixes the name of each of an online match's settings
-// (App.ServerSettings) among a recording's settings, which are otherwise
-// flags.
-const serverSetting = "server:"
-
-// applySettings sets the flags from the settings of a recording or a
-// save (what, read by flag `from` from path), and ServerSettings from an
-// online match's; a flag given on the command line with another value is
-// an error.
-func (a *App) applySettings(from, path, what string, settings map[string]string) error {
-	given := map[string]bool{}
-	a.flags.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	names := make([]string, 0, len(settings))
-	for name := range settings {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		value := settings[name]
-		if match, ok := strings.CutPrefix(name, serverSetting); ok {
-			if a.serverSettings == nil {
-				a.serverSettings = map[string]string{}
-			}
-			a.serverSettings[match] = value
-			continue
-		}
-		f := a.flags.Lookup(name)
-		switch {
-		case f == nil || unrecordedStandard(name):
-			return &FlagError{from, path, fmt.Sprintf("the %s was made with -%s %s, a flag this program does not have", what, name, value)}
-		case given[name] && f.Value.String() != value:
-			return &FlagError{name, f.Value.String(), fmt.Sprintf("the %s was made with -%s %s: a %s runs as the %s was made (drop -%s)", what, name, value, from, what, name)}
-		}
-		if err := a.flags.Set(name, value); err != nil {
-			return &FlagError{from, path, fmt.Sprintf("the %s's -%s %s: %v", what, name, value, err)}
-		}
-	}
-	return nil
+	fmt.Fprintf(a.errOut(), "%s: %v\n", a.name(), second)
+	return err
 }

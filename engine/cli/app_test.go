@@ -16,6 +16,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/systems/stage/core"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -31,8 +32,10 @@ type appGame struct {
 	seen       float64  // the speed the first scene was made with
 }
 
-func newAppGame() *appGame {
-	g := &appGame{app: &cli.App{Name: "game", Unrecorded: []string{"brightness", "drift"}}}
+// newAppGame returns the game, listing modes (a game of one player
+// without).
+func newAppGame(modes ...cli.Mode) *appGame {
+	g := &appGame{app: &cli.App{Name: "game", Unrecorded: []string{"brightness", "drift"}, Modes: modes}}
 	g.speed = g.app.Flags().Float64("speed", 1, "how fast")
 	g.brightness = g.app.Flags().Int("brightness", 5, "how bright")
 	g.drift = g.app.Flags().Float64("drift", 0, "added to the speed from tick 100")
@@ -133,9 +136,9 @@ func TestAppRefusesBadFlags(t *testing.T) {
 		{"-seconds", "NaN"}, {"-seconds", "-Inf"}, {"-seconds", "1e300"}, {"-seconds", "9223372036.854775807"}, {"-seconds", "1e-12"}, {"-fps", "-3"}, {"-fps", "1e9"}, {"-fps", "1e-7"}, {"-synctest", "61"}, {"-synctest", "-1"}, {"-frames", "0"},
 		{"-headless", "-screenshot", "x.png"}, {"-record", "a", "-replay", "a"}, {"extra"}, {"-nope"},
 		{"-screenshot-at", "1:5"}, {"-screenshot", "x.png", "-screenshot-at", "0:5"}, {"-screenshot", "x.png", "-screenshot-at", "1:"},
-		{"-host", ":0", "-save", "x.sav", "-save-at", "1:10"},
+		{"-host", ":0", "-save", "x.sav", "-save-at", "1:10"}, {"-host", ":0", "-join", "127.0.0.1:9"},
 	} {
-		g := newAppGame()
+		g := newAppGame(&netplaymode.Mode{})
 		g.seen = -1
 		_, err := g.run(args...)
 		var fe *cli.FlagError

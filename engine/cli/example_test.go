@@ -2,9 +2,11 @@ package cli_test
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 )
 
 // A game's main on the App: a flag of its own, the standard ones, and a
@@ -34,4 +36,35 @@ func ExampleApp() {
 	// run: 1 scenes (Count), 60 ticks
 	// checksum 876f4c4a8a572283
 	// err: <nil>
+}
+
+// A game that two can play on two machines lists networked play among its
+// modes: -host and -join are then its flags (two processes: `game -host
+// :7777` and `game -join HOST:7777`; App.Player says which player this
+// one is). Online play is another mode (onlinemode.Mode, -server), which
+// this game does not list: it has no -server flag, and links no Nakama
+// client. Played alone, it runs as any game does.
+func ExampleApp_modes() {
+	app := &cli.App{Name: "pong", Modes: []cli.Mode{&netplaymode.Mode{}}, Err: io.Discard}
+	first := func() (engine.Scene, error) {
+		return engine.NewScene("Rally", func(loop *engine.Loop) (engine.Scene, error) {
+			ticks := uint64(0)
+			loop.SetChecksum(func() uint64 { return ticks })
+			for ev := range loop.Events() {
+				if ev.Kind == engine.Update {
+					ticks += uint64(len(ev.Players)) // every player's input, each tick: one here
+				}
+			}
+			return nil, loop.Err()
+		}), nil
+	}
+	fmt.Println("player", app.Player())
+	fmt.Println("err:", app.Run([]string{"-headless", "-seconds", "0.5"}, first))
+	fmt.Println("err:", app.Run([]string{"-server", "http://127.0.0.1:7350"}, first))
+	// Output:
+	// player 0
+	// run: 1 scenes (Rally), 30 ticks
+	// checksum 508fc145aa35e983
+	// err: <nil>
+	// err: flag provided but not defined: -server
 }

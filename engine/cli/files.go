@@ -62,10 +62,7 @@ func clash(w, v *fileUse) error {
 	return &FlagError{w.flag, w.value, reason + ": one file for two uses (name another file)"}
 }
 
-var (
-	desyncNames   = regexp.MustCompile(`^desync-[0-9]+-player[0-9]+\.txt$`)
-	divergedNames = regexp.MustCompile(`^diverged-[0-9]+-[0-9]+\.txt$`)
-)
+var divergedNames = regexp.MustCompile(`^diverged-[0-9]+-[0-9]+\.txt$`)
 
 // fileUses returns every file the run reads and writes, by the flags as
 // they are now. A name in Reads or Writes that is no flag is an error.
@@ -76,8 +73,8 @@ func (a *App) fileUses() ([]fileUse, error) {
 			uses = append(uses, fileUse{flag: flag, value: value, path: path, write: write})
 		}
 	}
-	add("replay", a.replay, a.replay, false)
-	add("load", a.load, a.load, false)
+	add("replay", a.f.replay, a.f.replay, false)
+	add("load", a.f.load, a.f.load, false)
 	for _, name := range a.Reads {
 		f := a.Flags().Lookup(name)
 		if f == nil {
@@ -86,21 +83,21 @@ func (a *App) fileUses() ([]fileUse, error) {
 		add(name, f.Value.String(), f.Value.String(), false)
 	}
 
-	if a.record != "" {
-		add("record", a.record, a.record, true)
+	if a.f.record != "" {
+		add("record", a.f.record, a.f.record, true)
 		// The recording is written beside the file a link names, to
 		// FILE.partial (and FILE.partial.new when a step back cuts it).
-		if target, err := atomicfile.Target(a.record); err == nil {
-			add("record", a.record, target+engine.PartialSuffix, true)
-			add("record", a.record, target+engine.PartialSuffix+".new", true)
+		if target, err := atomicfile.Target(a.f.record); err == nil {
+			add("record", a.f.record, target+engine.PartialSuffix, true)
+			add("record", a.f.record, target+engine.PartialSuffix+".new", true)
 		}
 	}
-	add("save", a.save, a.save, true)
-	add("screenshot", a.shot, a.shot, true)
-	add("cpuprofile", a.cpuOut, a.cpuOut, true)
-	if a.dumpAt != "" {
-		if scene, tick, err := parseSceneTick(a.dumpAt); err == nil {
-			add("dump-at", a.dumpAt, dumpPath(scene, tick), true)
+	add("save", a.f.save, a.f.save, true)
+	add("screenshot", a.f.shot, a.f.shot, true)
+	add("cpuprofile", a.f.cpuOut, a.f.cpuOut, true)
+	if a.f.dumpAt != "" {
+		if scene, tick, err := parseSceneTick(a.f.dumpAt); err == nil {
+			add("dump-at", a.f.dumpAt, dumpPath(scene, tick), true)
 		}
 	}
 	for _, name := range a.Writes {
@@ -110,13 +107,8 @@ func (a *App) fileUses() ([]fileUse, error) {
 		}
 		add(name, f.Value.String(), f.Value.String(), true)
 	}
-	if a.replay != "" { // where a replay that diverges writes the replayed world
-		uses = append(uses, fileUse{flag: "replay", value: a.replay, names: divergedNames, pattern: "diverged-S-T.txt", write: true})
-	}
-	for _, n := range []struct{ flag, value string }{{"host", a.host}, {"join", a.join}, {"spectate", a.spectate}} {
-		if n.value != "" { // where a desync writes both players' worlds
-			uses = append(uses, fileUse{flag: n.flag, value: n.value, names: desyncNames, pattern: "desync-T-playerN.txt", write: true})
-		}
+	if a.f.replay != "" { // where a replay that diverges writes the replayed world
+		uses = append(uses, fileUse{flag: "replay", value: a.f.replay, names: divergedNames, pattern: "diverged-S-T.txt", write: true})
 	}
 	return uses, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 )
 
 // -record, -dump-at and -screenshot replace only a regular file: a pipe, a
@@ -134,7 +135,7 @@ func TestAppFailedRunKeepsTheRecordingBefore(t *testing.T) {
 // fileGame is appGame with a file it reads (-level, App.Reads) and one it
 // writes (-export, App.Writes).
 func fileGame() *appGame {
-	g := newAppGame()
+	g := newAppGame(&netplaymode.Mode{})
 	g.app.Flags().String("level", "", "the level to play")
 	g.app.Flags().String("export", "", "where to export the score")
 	g.app.Reads, g.app.Writes = []string{"level"}, []string{"export"}

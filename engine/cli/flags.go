@@ -43,162 +43,160 @@ type standardFlag struct {
 	check func(a *App) error // nil: every value that parses
 }
 
-// standardFlags are the flags every game gets, in the order -h lists them
-// and their values are checked: baseFlags, then networked play's.
-var standardFlags = slices.Concat(baseFlags, netFlags, onlineFlags)
-
-var baseFlags = []standardFlag{
-	{name: "headless", value: func(a *App) any { return &a.headless },
+// standardFlags are the flags every game gets, in the order their values
+// are checked (-h lists them by name, with the game's and the modes').
+var standardFlags = []standardFlag{
+	{name: "headless", value: func(a *App) any { return &a.f.headless },
 		usage: "run without a window: frames at a virtual rate, as fast as they run"},
-	{name: "realtime", value: func(a *App) any { return &a.realtime },
+	{name: "realtime", value: func(a *App) any { return &a.f.realtime },
 		usage: "run headless at the speed of the real clock, and report CPU use and tick timing"},
-	{name: "memory", value: func(a *App) any { return &a.memory },
+	{name: "memory", value: func(a *App) any { return &a.f.memory },
 		usage: "report what the program allocated from the first tick to the end, a tick on average, and its garbage collections"},
-	{name: "fps", value: func(a *App) any { return &a.fps }, def: 60.0,
+	{name: "fps", value: func(a *App) any { return &a.f.fps }, def: 60.0,
 		usage: "the virtual frame rate of -headless",
 		check: func(a *App) error {
-			if !(a.fps >= rate.MinHz && a.fps <= MaxFPS) {
-				return &FlagError{"fps", fmt.Sprint(a.fps), fmt.Sprintf("must be a frame rate in [%g, %g] "+
+			if !(a.f.fps >= rate.MinHz && a.f.fps <= MaxFPS) {
+				return &FlagError{"fps", fmt.Sprint(a.f.fps), fmt.Sprintf("must be a frame rate in [%g, %g] "+
 					"(a display shows a few hundred frames a second; more frames only draw the same ticks again)", rate.MinHz, MaxFPS)}
 			}
 			return nil
 		}},
-	{name: "seed", value: func(a *App) any { return &a.seed }, def: uint64(1), kept: true,
+	{name: "seed", value: func(a *App) any { return &a.f.seed }, def: uint64(1), kept: true,
 		usage: "the random seed"},
-	{name: "seconds", value: func(a *App) any { return &a.seconds }, kept: true,
+	{name: "seconds", value: func(a *App) any { return &a.f.seconds }, kept: true,
 		usage: "stop once the scenes have run this many seconds of game time (0: no limit)",
 		check: func(a *App) error {
 			limit := float64(math.MaxInt64) / float64(time.Second)
-			if !(a.seconds == 0 || a.seconds >= MinSeconds && a.seconds < limit) { // NaN too; float64(MaxInt64) is 2^63, one past it
-				return &FlagError{"seconds", fmt.Sprint(a.seconds), fmt.Sprintf(
+			if !(a.f.seconds == 0 || a.f.seconds >= MinSeconds && a.f.seconds < limit) { // NaN too; float64(MaxInt64) is 2^63, one past it
+				return &FlagError{"seconds", fmt.Sprint(a.f.seconds), fmt.Sprintf(
 					"must be 0 (no limit) or a number of seconds in [%g, %.4g] (less is shorter than a tick)", MinSeconds, limit)}
 			}
 			return nil
 		}},
-	{name: "record", value: func(a *App) any { return &a.record },
+	{name: "record", value: func(a *App) any { return &a.f.record },
 		usage: "record the run to this file, written as it runs",
 		check: func(a *App) error {
-			if a.record == "" {
+			if a.f.record == "" {
 				return nil
 			}
-			if err := checkWritable(a.record); err != nil {
-				return &FlagError{"record", a.record, err.Error()}
+			if err := checkWritable(a.f.record); err != nil {
+				return &FlagError{"record", a.f.record, err.Error()}
 			}
 			return nil
 		}},
-	{name: "replay", value: func(a *App) any { return &a.replay },
+	{name: "replay", value: func(a *App) any { return &a.f.replay },
 		usage: "replay this recording (its seed and settings too), checking the state every tick"},
-	{name: "screenshot", value: func(a *App) any { return &a.shot },
+	{name: "screenshot", value: func(a *App) any { return &a.f.shot },
 		usage: "save the -frames'th frame drawn in the window to this PNG file, then stop",
 		check: func(a *App) error {
-			if a.shot == "" {
+			if a.f.shot == "" {
 				return nil
 			}
 			if a.Headless() {
-				return &FlagError{"screenshot", a.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
+				return &FlagError{"screenshot", a.f.shot, "needs a window: drop -headless and -realtime (without a display, run under xvfb-run -a)"}
 			}
-			if err := checkWritable(a.shot); err != nil {
-				return &FlagError{"screenshot", a.shot, err.Error()}
+			if err := checkWritable(a.f.shot); err != nil {
+				return &FlagError{"screenshot", a.f.shot, err.Error()}
 			}
 			return nil
 		}},
-	{name: "frames", value: func(a *App) any { return &a.frames }, def: 120,
+	{name: "frames", value: func(a *App) any { return &a.f.frames }, def: 120,
 		usage: "the frame -screenshot saves (a window draws as many a second as the display takes)",
 		check: func(a *App) error {
-			if a.frames < 1 {
-				return &FlagError{"frames", fmt.Sprint(a.frames), "must be at least 1"}
+			if a.f.frames < 1 {
+				return &FlagError{"frames", fmt.Sprint(a.f.frames), "must be at least 1"}
 			}
 			return nil
 		}},
-	{name: "screenshot-at", value: func(a *App) any { return &a.shotAt },
+	{name: "screenshot-at", value: func(a *App) any { return &a.f.shotAt },
 		usage: "save the first frame drawn after tick T of scene S (S:T; T alone: scene 1) to -screenshot's file",
 		check: func(a *App) error {
-			if a.shotAt == "" {
+			if a.f.shotAt == "" {
 				return nil
 			}
-			if _, _, err := parseSceneTick(a.shotAt); err != nil {
-				return &FlagError{"screenshot-at", a.shotAt, err.Error()}
+			if _, _, err := parseSceneTick(a.f.shotAt); err != nil {
+				return &FlagError{"screenshot-at", a.f.shotAt, err.Error()}
 			}
-			if a.shot == "" {
-				return &FlagError{"screenshot-at", a.shotAt, "goes with -screenshot FILE: where to save it"}
+			if a.f.shot == "" {
+				return &FlagError{"screenshot-at", a.f.shotAt, "goes with -screenshot FILE: where to save it"}
 			}
 			return nil
 		}},
-	{name: "save", value: func(a *App) any { return &a.save },
+	{name: "save", value: func(a *App) any { return &a.f.save },
 		usage: "save the game to this file after tick T of scene S (-save-at S:T); -load goes on from it",
 		check: func(a *App) error { return a.checkSave() }},
-	{name: "save-at", value: func(a *App) any { return &a.saveAt },
+	{name: "save-at", value: func(a *App) any { return &a.f.saveAt },
 		usage: "where -save saves: after tick T of scene S (S:T; T alone: scene 1)",
 		check: func(a *App) error { return a.checkSaveAt() }},
-	{name: "load", value: func(a *App) any { return &a.load },
+	{name: "load", value: func(a *App) any { return &a.f.load },
 		usage: "go on from this save (its seed and settings too): the saved run is simulated again, checked, then played on",
 		check: func(a *App) error {
-			if a.load != "" && a.replay != "" {
-				return &FlagError{"load", a.load, "goes on from a save; -replay replays a recording: one or the other"}
+			if a.f.load != "" && a.f.replay != "" {
+				return &FlagError{"load", a.f.load, "goes on from a save; -replay replays a recording: one or the other"}
 			}
 			return nil
 		}},
-	{name: "keyframes", value: func(a *App) any { return &a.keyframes }, def: engine.DefaultKeyframes,
+	{name: "keyframes", value: func(a *App) any { return &a.f.keyframes }, def: engine.DefaultKeyframes,
 		usage: "in a window, a keyframe every N ticks, for a step back in constant time (0: none, a step back re-runs the run)",
 		check: func(a *App) error {
-			if a.keyframes < 0 || a.keyframes > engine.MaxKeyframes {
-				return &FlagError{"keyframes", fmt.Sprint(a.keyframes), fmt.Sprintf("must be a number of ticks in [0, %d] (0: none)", engine.MaxKeyframes)}
+			if a.f.keyframes < 0 || a.f.keyframes > engine.MaxKeyframes {
+				return &FlagError{"keyframes", fmt.Sprint(a.f.keyframes), fmt.Sprintf("must be a number of ticks in [0, %d] (0: none)", engine.MaxKeyframes)}
 			}
 			return nil
 		}},
-	{name: "serial", value: func(a *App) any { return &a.serial },
+	{name: "serial", value: func(a *App) any { return &a.f.serial },
 		usage: "in a window, run each frame's ticks and its drawing one after the other (by default, with more than one CPU, a frame's ticks run while the frame before is presented: see window.Options.Serial)"},
-	{name: "volume", value: func(a *App) any { return &a.volume }, def: 1.0,
+	{name: "volume", value: func(a *App) any { return &a.f.volume }, def: 1.0,
 		usage: "the sounds' volume, from 0 to 1",
 		check: func(a *App) error {
-			if !(a.volume >= 0 && a.volume <= 1) {
-				return &FlagError{"volume", fmt.Sprint(a.volume), "must be in [0, 1]"}
+			if !(a.f.volume >= 0 && a.f.volume <= 1) {
+				return &FlagError{"volume", fmt.Sprint(a.f.volume), "must be in [0, 1]"}
 			}
 			return nil
 		}},
-	{name: "mute", value: func(a *App) any { return &a.mute },
+	{name: "mute", value: func(a *App) any { return &a.f.mute },
 		usage: "play no sound (the game takes its sounds as ever: the summary counts them)"},
-	{name: "cpuprofile", value: func(a *App) any { return &a.cpuOut },
+	{name: "cpuprofile", value: func(a *App) any { return &a.f.cpuOut },
 		usage: "write a CPU profile of the run to this file",
 		check: func(a *App) error {
-			if a.cpuOut == "" {
+			if a.f.cpuOut == "" {
 				return nil
 			}
-			if err := checkWritable(a.cpuOut); err != nil {
-				return &FlagError{"cpuprofile", a.cpuOut, err.Error()}
+			if err := checkWritable(a.f.cpuOut); err != nil {
+				return &FlagError{"cpuprofile", a.f.cpuOut, err.Error()}
 			}
 			return nil
 		}},
-	{name: "detail", value: func(a *App) any { return &a.detail },
+	{name: "detail", value: func(a *App) any { return &a.f.detail },
 		usage: "record what the desync bisector needs: the state after every system, per component type",
 		check: func(a *App) error {
-			if a.detail && a.record == "" {
+			if a.f.detail && a.f.record == "" {
 				return &FlagError{"detail", "true", "goes with -record: it is what the recording keeps"}
 			}
 			return nil
 		}},
-	{name: "synctest", value: func(a *App) any { return &a.syncTest },
+	{name: "synctest", value: func(a *App) any { return &a.f.syncTest },
 		usage: "before every tick, roll the game back this many ticks, simulate them again from their recorded input and check the state, and what the scene keeps, is the same; the run goes on as without it (an autopilot is not asked again: its state must not be kept with the game's) (0: off)",
 		check: func(a *App) error {
-			if a.syncTest < 0 || a.syncTest > engine.MaxSyncTest {
-				return &FlagError{"synctest", fmt.Sprint(a.syncTest), fmt.Sprintf("must be a number of ticks in [0, %d] (0: off)", engine.MaxSyncTest)}
+			if a.f.syncTest < 0 || a.f.syncTest > engine.MaxSyncTest {
+				return &FlagError{"synctest", fmt.Sprint(a.f.syncTest), fmt.Sprintf("must be a number of ticks in [0, %d] (0: off)", engine.MaxSyncTest)}
 			}
 			return nil
 		}},
-	{name: "dump-at", value: func(a *App) any { return &a.dumpAt },
+	{name: "dump-at", value: func(a *App) any { return &a.f.dumpAt },
 		usage: "write the world after tick T of scene S (S:T; T alone: scene 1) to dump-S-T.txt",
 		check: func(a *App) error {
-			if a.dumpAt == "" {
+			if a.f.dumpAt == "" {
 				return nil
 			}
-			scene, tick, err := parseSceneTick(a.dumpAt)
+			scene, tick, err := parseSceneTick(a.f.dumpAt)
 			if err == nil {
 				if werr := checkWritable(dumpPath(scene, tick)); werr != nil {
 					err = fmt.Errorf("writes %s, which %v", dumpPath(scene, tick), werr)
 				}
 			}
 			if err != nil {
-				return &FlagError{"dump-at", a.dumpAt, err.Error()}
+				return &FlagError{"dump-at", a.f.dumpAt, err.Error()}
 			}
 			return nil
 		}},
@@ -227,9 +225,12 @@ func (f *standardFlag) define(fs *flag.FlagSet, a *App) {
 	}
 }
 
-// unrecordedStandard reports whether name is a standard flag that
-// recordings leave out.
-func unrecordedStandard(name string) bool {
+// unrecorded reports whether name is a flag of the App's (a standard
+// flag, a mode's) that recordings leave out: all but -seed and -seconds.
+func (a *App) unrecorded(name string) bool {
+	if slices.Contains(a.modes.flags, name) {
+		return true
+	}
 	for i := range standardFlags {
 		if standardFlags[i].name == name {
 			return !standardFlags[i].kept
@@ -238,8 +239,9 @@ func unrecordedStandard(name string) bool {
 	return false
 }
 
-// check checks the standard flags' values, and the files the run reads
-// and writes (checkFiles), before anything runs.
+// check checks the standard flags' values, the files the run reads and
+// writes (checkFiles), and the modes' flags (checkModes), before anything
+// runs.
 func (a *App) check() error {
 	if err := a.checkFiles(); err != nil {
 		return err
@@ -251,7 +253,7 @@ func (a *App) check() error {
 			}
 		}
 	}
-	return nil
+	return a.checkModes()
 }
 
 // checkWritable checks that a file can be written at path, leaving nothing.

@@ -49,8 +49,8 @@ func (p *memoryProbe) event(_ *engine.Loop, ev engine.Event) {
 	}
 }
 
-// finish takes the counters at the run's end.
-func (p *memoryProbe) finish() {
+// finish takes the counters at the run's end (Options.OnFinish).
+func (p *memoryProbe) finish(*engine.Loop) {
 	if p != nil && p.ticks > 0 {
 		p.to = p.read()
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 	"github.com/fixedstep/fixedstep/engine/netplay"
 )
 
@@ -69,7 +70,7 @@ func playPeers(t *testing.T, host []string, peers ...peerArgs) ([]string, []erro
 	var addr string
 	for i, p := range all {
 		outs[i] = &lineWriter{lines: make(chan string, 100)}
-		g := newAppGame()
+		g := newAppGame(&netplaymode.Mode{})
 		g.app.Out, g.app.Err = outs[i], outs[i]
 		args := p.args
 		if i == 1 {
@@ -158,10 +159,10 @@ func TestAppDesyncWritesBothWorlds(t *testing.T) {
 		t.Fatalf("the worlds: %q (%v) and %q (%v)", a, errA, b, errB)
 	}
 	var fe *cli.FlagError
-	if _, err := newAppGame().run("-headless", "-join", "127.0.0.1:9", "-players", "3"); !errors.As(err, &fe) || fe.Flag != "players" {
+	if _, err := newAppGame(&netplaymode.Mode{}).run("-headless", "-join", "127.0.0.1:9", "-players", "3"); !errors.As(err, &fe) || fe.Flag != "players" {
 		t.Errorf("-players with -join: %v", err)
 	}
-	if _, err := newAppGame().run("-headless", "-host", ":0", "-synctest", "4"); !errors.As(err, &fe) {
+	if _, err := newAppGame(&netplaymode.Mode{}).run("-headless", "-host", ":0", "-synctest", "4"); !errors.As(err, &fe) {
 		t.Errorf("-host with -synctest: %v", err)
 	}
 }
@@ -177,7 +178,7 @@ func TestNetsimFlagRanges(t *testing.T) {
 		"80ms,10ms,NaN":     "not a number: want a share from 0% to 100%",
 		"80ms,2m":           "want a jitter from 0 to 80ms, the latency",
 	} {
-		g := newAppGame()
+		g := newAppGame(&netplaymode.Mode{})
 		g.seen = -1
 		_, err := g.run("-headless", "-host", "127.0.0.1:0", "-netsim", link)
 		var fe *cli.FlagError

@@ -3,47 +3,50 @@ package cli_test
 import (
 	"errors"
 	"io"
-	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
-	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
+	"github.com/fixedstep/fixedstep/engine/cli/onlinemode"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 )
+
+// testGame is a game a server plays, for -server's tests.
+var testGame = &sim.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
 
 // -server's flags are checked before anything connects: a game without
 // online play, a URL that is not a server's HTTP API, and what a match
 // cannot go with are *FlagErrors naming the flag. (Matches on a real
 // server: server/e2e's TestDemo.)
 func TestServerFlags(t *testing.T) {
-	online := func() *appGame {
-		g := newAppGame()
-		g.app.Online = &sim.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
-		return g
-	}
+	online := func() *appGame { return newAppGame(&netplaymode.Mode{}, &onlinemode.Mode{Game: testGame}) }
 	cases := []struct {
 		g    *appGame
 		args []string
 		flag string
 		want string
 	}{
-		{newAppGame(), []string{"-server", "http://127.0.0.1:9"}, "server", "no online play"},
+		{newAppGame(&onlinemode.Mode{}), []string{"-server", "http://127.0.0.1:9"}, "server", "no online play"},
+		{newAppGame(&netplaymode.Mode{}), []string{"-server", "http://127.0.0.1:9"}, "", "flag provided but not defined: -server"},
+		{newAppGame(&onlinemode.Mode{Game: testGame}), []string{"-host", ":0"}, "", "flag provided but not defined: -host"},
+		{newAppGame(&onlinemode.Mode{Game: testGame}), []string{"-server", "http://127.0.0.1:9", "-players", "0"}, "players", "1 to 4"},
 		{online(), []string{"-server", "ftp://127.0.0.1:9"}, "server", "HTTP API"},
 		{online(), []string{"-server", "127.0.0.1:9"}, "server", "HTTP API"},
-		{online(), []string{"-server", "http://127.0.0.1:9", "-host", ":0"}, "server", "one of -server, -host"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-host", ":0"}, "server", "one of -host, -join, -spectate and -server"},
 		{online(), []string{"-server", "http://127.0.0.1:9", "-synctest", "4"}, "server", "synctest"},
 		{online(), []string{"-server", "http://127.0.0.1:9", "-players", "5"}, "players", "1 to 4"},
 		{online(), []string{"-server", "http://127.0.0.1:9", "-device", "short"}, "device", "10 to 128"},
 		{online(), []string{"-server-key", "k"}, "server-key", "goes with -server"},
 		{online(), []string{"-players", "1"}, "players", "must be 2 to 4"},
+		{online(), []string{"-players", "3"}, "players", "goes with -host"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-netsim", "80ms"}, "netsim", "goes with -host, -join or -spectate"},
 	}
 	for _, c := range cases {
 		c.g.seen = -1
@@ -55,32 +58,6 @@ func TestServerFlags(t *testing.T) {
 		if c.g.seen != -1 {
 			t.Errorf("%q: the game's first scene was made", c.args)
 		}
-	}
-}
-
-// A recording of an online match keeps the match's settings: its replay
-// gives the game the same ServerSettings (the flags are the recording's
-// as ever), so that a game made from them replays the match it played.
-func TestRecordingKeepsTheServersSettings(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "match.input")
-	g := newAppGame()
-	g.app.SetServerSettings(map[string]string{"win": "2", "speed": "fast"})
-	if out, err := g.run("-headless", "-seconds", "1", "-record", rec); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	lg, err := engine.LoadInputLog(rec)
-	if err != nil || lg.Settings["server:win"] != "2" || lg.Settings["server:speed"] != "fast" || lg.Settings["speed"] != "1" {
-		t.Fatalf("the recording's settings: %v (%v)", lg.Settings, err)
-	}
-	replay := newAppGame()
-	if out, err := replay.run("-headless", "-replay", rec); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if got := replay.app.ServerSettings(); !maps.Equal(got, map[string]string{"win": "2", "speed": "fast"}) || *replay.speed != 1 {
-		t.Fatalf("the replay's ServerSettings %v and -speed %v; want the match's and 1", got, *replay.speed)
-	}
-	if plain := newAppGame(); plain.app.ServerSettings() != nil {
-		t.Fatalf("a run that is not online has ServerSettings %v", plain.app.ServerSettings())
 	}
 }
 
@@ -130,9 +107,7 @@ func TestServerThatNeverAnswers(t *testing.T) {
 	})
 
 	for _, url := range []string{"http://" + ln.Addr().String(), upgraded.URL} {
-		g := newAppGame()
-		g.app.Online = &sim.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
-		g.app.SetServerSilence(time.Second)
+		g := newAppGame(&onlinemode.Mode{Game: testGame, Silence: time.Second})
 		g.seen = -1
 		out, err := g.run("-headless", "-server", url)
 		want := "no answer from " + strings.TrimPrefix(url, "http://") + " after 1 s"

@@ -27,34 +27,34 @@ func (a *App) game() engine.GameInfo {
 
 func (a *App) checkSave() error {
 	switch {
-	case a.save == "":
+	case a.f.save == "":
 		return nil
-	case a.saveAt == "":
-		return &FlagError{"save", a.save, "goes with -save-at S:T: where in the run to save"}
+	case a.f.saveAt == "":
+		return &FlagError{"save", a.f.save, "goes with -save-at S:T: where in the run to save"}
 	}
-	if err := checkWritable(a.save); err != nil {
-		return &FlagError{"save", a.save, err.Error()}
+	if err := checkWritable(a.f.save); err != nil {
+		return &FlagError{"save", a.f.save, err.Error()}
 	}
 	return nil
 }
 
 func (a *App) checkSaveAt() error {
-	if a.saveAt == "" {
+	if a.f.saveAt == "" {
 		return nil
 	}
-	scene, tick, err := parseSceneTick(a.saveAt)
+	scene, tick, err := parseSceneTick(a.f.saveAt)
 	if err != nil {
-		return &FlagError{"save-at", a.saveAt, err.Error()}
+		return &FlagError{"save-at", a.f.saveAt, err.Error()}
 	}
-	if a.save == "" {
-		return &FlagError{"save-at", a.saveAt, "goes with -save FILE: where to save"}
+	if a.f.save == "" {
+		return &FlagError{"save-at", a.f.saveAt, "goes with -save FILE: where to save"}
 	}
 	// A load simulates the run to its save's tick again before the game
 	// goes on: nothing is saved before it.
-	if l := a.loaded; l != nil && (scene < l.Scene || scene == l.Scene && tick < l.Tick) {
-		return &FlagError{"save-at", a.saveAt, fmt.Sprintf(
+	if l := a.run.loaded; l != nil && (scene < l.Scene || scene == l.Scene && tick < l.Tick) {
+		return &FlagError{"save-at", a.f.saveAt, fmt.Sprintf(
 			"is before tick %d of scene %d (%s), where the save -load %s goes on from: save at %d:%d or later",
-			l.Tick, l.Scene, l.SceneName, a.load, l.Scene, l.Tick)}
+			l.Tick, l.Scene, l.SceneName, a.f.load, l.Scene, l.Tick)}
 	}
 	return nil
 }
@@ -62,17 +62,17 @@ func (a *App) checkSaveAt() error {
 // loadSave reads -load's save, checks that it is this game's, and sets
 // the seed and the flags it was saved with.
 func (a *App) loadSave() (*engine.Save, error) {
-	save, err := engine.LoadSave(a.load)
+	save, err := engine.LoadSave(a.f.load)
 	if err != nil {
-		return nil, &FlagError{"load", a.load, err.Error()}
+		return nil, &FlagError{"load", a.f.load, err.Error()}
 	}
 	if err := save.CheckGame(a.game()); err != nil {
-		return nil, &FlagError{"load", a.load, err.Error()}
+		return nil, &FlagError{"load", a.f.load, err.Error()}
 	}
-	if err := a.applySettings("load", a.load, "save", save.Settings()); err != nil {
+	if err := a.applySettings("load", a.f.load, "save", save.Settings()); err != nil {
 		return nil, err
 	}
-	a.seed = save.Seed()
+	a.f.seed = save.Seed()
 	return save, nil
 }
 

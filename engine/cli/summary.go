@@ -8,15 +8,16 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 )
 
-// summarize prints what the run did, the recording (saved: where it is) or
-// the replay, and last the state checksum. runErr is the error the run
-// ended with, printed after.
-func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, memory *memoryProbe, saved string, sounds int64, runErr error) {
+// summarize prints what the run did, what its outputs measured, the
+// recording (saved: where it is) or the replay, and last the state
+// checksum. runErr is the error the run ended with, printed after.
+func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr error) {
+	a, replay, probe, memory := r.app, r.replay, o.probe, o.memory
 	out := a.out()
 	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), sceneNames(rec), rec.Ticks())
-	if s := a.loaded; s != nil {
+	if s := a.run.loaded; s != nil {
 		fmt.Fprintf(out, "loaded the game saved after tick %d of scene %d (%s) from %s: the run to there simulated again, its sounds not taken\n",
-			s.Tick, s.Scene, s.SceneName, a.load)
+			s.Tick, s.Scene, s.SceneName, a.f.load)
 	}
 	if probe != nil {
 		fmt.Fprintln(out, probe.line())
@@ -25,7 +26,7 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, memo
 		fmt.Fprintln(out, line)
 	}
 	if !a.Headless() {
-		fmt.Fprintf(out, "window: %d frames, %d pipelined (their ticks ran while the frame before was presented)\n", a.windowFrames, a.pipelined)
+		fmt.Fprintf(out, "window: %d frames, %d pipelined (their ticks ran while the frame before was presented)\n", r.stats.frames, r.stats.pipelined)
 	}
 	if replay != nil {
 		r := replay.Replayed()
@@ -52,14 +53,14 @@ func (a *App) summarize(rec, replay *engine.InputLog, probe *realtimeProbe, memo
 		fmt.Fprintf(out, "replayed %d scenes, %d ticks, %s\n", r.Scenes, r.Ticks, how)
 	}
 	switch {
-	case a.syncTest == 0 || runErr != nil:
-	case a.simulatedAgain == 0:
+	case a.f.syncTest == 0 || runErr != nil:
+	case r.stats.simulatedAgain == 0:
 		fmt.Fprintln(out, "synctest: nothing checked: no scene simulated a tick again (scenes on stage.Stage run the check; see engine.Loop.SimulateAgain)")
 	default:
-		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.syncTest)
+		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.f.syncTest)
 	}
-	if sounds > 0 {
-		fmt.Fprintf(out, "sounds: %d taken\n", sounds)
+	if r.stats.sounds > 0 {
+		fmt.Fprintf(out, "sounds: %d taken\n", r.stats.sounds)
 	}
 	if saved != "" {
 		fmt.Fprintf(out, "recorded %d scenes, %d ticks to %s\n", rec.Scenes(), rec.Ticks(), saved)

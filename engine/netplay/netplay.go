@@ -12,8 +12,9 @@
 //	err = engine.Run(first, &engine.Options{Session: s, ...})
 //	s.Close() // lets the others finish, then says goodbye
 //
-// cli.App gives every game -host, -join, -spectate, -players, -delay and
-// -netsim.
+// A game on cli.App that lists netplaymode.Mode (package
+// engine/cli/netplaymode) among its modes gets -host, -join, -spectate,
+// -players, -delay and -netsim.
 //
 // # Topology and protocol
 //
@@ -107,7 +108,7 @@ type Config struct {
 	SeedGiven bool
 
 	// Settings are the host's: what else every peer's run needs to be the
-	// same game (cli.App sends its recorded flags). A joiner gets them. A
+	// same game (netplaymode sends the cli.App's recorded flags). A joiner gets them. A
 	// joiner's own, when set, are those it was given: the host refuses it
 	// when one differs from the session's, naming it, before it joins.
 	Settings map[string]string

@@ -225,15 +225,15 @@ func play(t testing.TB, su setup) []*peerRun {
 			r.session = s
 			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec,
 				Headless: &engine.Headless{Realtime: su.realtime}, StopAt: time.Duration(su.seconds * float64(time.Second)),
-				OnFinish: func(l *engine.Loop) { r.stats = l.SessionStats() }}
-			opts.AfterUpdate = func(l *engine.Loop, ev engine.Event) {
+				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.SessionStats() }}}
+			opts.AfterUpdate = []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 				if i == 0 && su.lateAt > 0 && ev.Group == 0 && ev.Tick >= su.lateAt {
 					lateOnce.Do(func() { close(late) })
 				}
 				if su.afterUpdate != nil {
 					su.afterUpdate(i, r, l, ev)
 				}
-			}
+			}}
 			first := game(&r.final)
 			if su.game != nil {
 				first = su.game(i, &r.final)

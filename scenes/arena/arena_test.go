@@ -38,7 +38,7 @@ func TestSceneRepeats(t *testing.T) {
 				sums = append(sums, state.Checksum(sc.Arena.World()))
 			}
 		}
-		if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, AfterUpdate: after}); err != nil {
+		if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, AfterUpdate: []engine.EventHook{after}}); err != nil {
 			t.Fatal(err)
 		}
 		return sums
@@ -70,7 +70,7 @@ func TestIgnoreEsc(t *testing.T) {
 			}
 		}
 		esc := engine.InputFunc(func(frame int64, in *input.State) { in.SetKey(input.KeyEscape, frame == 30) })
-		if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, Input: esc, AfterUpdate: after}); err != nil {
+		if err := engine.Run(sc, &engine.Options{Headless: &engine.Headless{}, Input: esc, AfterUpdate: []engine.EventHook{after}}); err != nil {
 			t.Fatal(err)
 		}
 		if ignore && (quit || ticks != 2*arena.Hz) || !ignore && (!quit || ticks >= 2*arena.Hz) {

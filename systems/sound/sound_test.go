@@ -41,7 +41,7 @@ func blips(taken *int64) engine.Scene {
 func runBlips(t *testing.T, opts engine.Options) (scene, loop int64) {
 	t.Helper()
 	opts.Headless = &engine.Headless{}
-	opts.OnFinish = func(l *engine.Loop) { loop = l.Stats().Sounds }
+	opts.OnFinish = []engine.FinishHook{func(l *engine.Loop) { loop = l.Stats().Sounds }}
 	if err := engine.Run(blips(&scene), &opts); err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +76,8 @@ func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 		first, _ = restart()
 		rec := &engine.InputLog{}
 		opts := &engine.Options{Headless: &engine.Headless{}, Record: rec, Keyframes: keyframes, Restart: restart,
-			OnFinish: func(l *engine.Loop) { loopN = l.Stats().Sounds },
-			OnEvent: func(l *engine.Loop, ev engine.Event) {
+			OnFinish: []engine.FinishHook{func(l *engine.Loop) { loopN = l.Stats().Sounds }},
+			OnEvent: []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 				switch {
 				case !back && ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == 305:
 					l.SetPaused(true)
@@ -89,7 +89,7 @@ func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 				case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinding():
 					l.SetPaused(false)
 				}
-			}}
+			}}}
 		if err := engine.Run(first, opts); err != nil {
 			t.Fatal(err)
 		}

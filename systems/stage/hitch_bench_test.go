@@ -82,7 +82,7 @@ func hitchRun(b *testing.B, n, every int) []float64 {
 			start, timing = time.Now(), true
 		}
 	}
-	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, OnEvent: onEvent, StopAt: 20 * time.Second,
+	err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}, OnEvent: []engine.EventHook{onEvent}, StopAt: 20 * time.Second,
 		Record: &engine.InputLog{ChecksumEvery: every}})
 	if err != nil {
 		b.Fatal(err)

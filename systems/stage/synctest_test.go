@@ -83,7 +83,7 @@ func TestSyncTestAfterAStepBack(t *testing.T) {
 	}
 	back := false
 	opts := &engine.Options{SyncTest: 4, Keyframes: 30, Record: &engine.InputLog{},
-		OnEvent: func(l *engine.Loop, ev engine.Event) {
+		OnEvent: []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 			switch {
 			case !back && ev.Kind == engine.Update && ev.Group == 0 && ev.Tick == 100:
 				l.SetPaused(true)
@@ -95,7 +95,7 @@ func TestSyncTestAfterAStepBack(t *testing.T) {
 			case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinding():
 				l.SetPaused(false)
 			}
-		}}
+		}}}
 	if err := engine.Run(counting(true, &synced), opts); err != nil || !back || synced != plain {
 		t.Fatalf("-synctest 4 and a step back: %v (stepped back %v), counter %d, want %d", err, back, synced, plain)
 	}

@@ -96,12 +96,12 @@ func New(first engine.Scene, opts Options) (*Runner, error) {
 		Headless: &engine.Headless{FPS: engine.DefaultHz},
 	}
 	if opts.Ticks > 0 {
-		eo.OnEvent = func(loop *engine.Loop, ev engine.Event) {
+		eo.OnEvent = []engine.EventHook{func(loop *engine.Loop, ev engine.Event) {
 			if ev.Kind == engine.Update && ev.Group == 0 && r.session.last >= opts.Ticks {
 				r.timeUp = true
 				loop.Stop() // after this tick, its checksum taken
 			}
-		}
+		}}
 	}
 	r.next, r.stop = iter.Pull(func(yield func(int64) bool) {
 		r.session.yield = yield

@@ -1,0 +1,94 @@
+//go:build !js
+
+package onlinemode
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/online/client"
+)
+
+// match is a run's match on a game server.
+type match struct {
+	c       *client.Client
+	m       *client.Match
+	session *client.Session
+}
+
+// Start signs in, finds or makes a match for -players, joins it and waits
+// for its start, before the game makes its first scene: the match's seed,
+// the player's seat and the match's settings become the run's.
+func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Session, error) {
+	if at != cli.BeforeFirst || m.server == "" {
+		return nil, nil
+	}
+	device := m.device
+	if device == "" {
+		b := make([]byte, 12)
+		rand.Read(b)
+		device = r.Game().Name + "-" + hex.EncodeToString(b)
+	}
+	c, err := client.Dial(ctx, m.server, client.Options{ServerKey: m.serverKey, Device: device, Silence: m.Silence})
+	if err != nil {
+		return nil, fmt.Errorf("-server %s: %w (is a game server running there? make server starts one)", m.server, err)
+	}
+	players := m.players(r)
+	id, err := c.Find(ctx, m.Game, players, int(r.App().Seconds()))
+	if err == nil {
+		var cm *client.Match
+		if cm, err = c.Join(ctx, m.Game, id); err == nil {
+			fmt.Fprintf(r.Log(), "%s: joined match %s of %s on %s: waiting for %d players\n", r.Game().Name, id, m.Game.Name, m.server, players)
+			var s *client.Session
+			if s, err = cm.Session(ctx, 0); err == nil {
+				start := s.Start()
+				r.Keep(keep, start.Settings)
+				if err = r.Adopt(cli.Joined{Flag: "server", Addr: m.server, Seed: start.Seed, Player: start.Seat, EndsRun: true}); err == nil {
+					m.match = &match{c: c, m: cm, session: s}
+					return s, nil
+				}
+				cm.Leave(context.Background())
+				c.Close()
+				return nil, err
+			}
+		}
+	}
+	c.Close()
+	return nil, fmt.Errorf("-server %s: %w", m.server, err)
+}
+
+// End leaves the match and closes the connection; the run's error is none
+// when the server ended the match after the loop had run its every tick.
+func (m *Mode) End(r *cli.Run, err error) error {
+	m.match.m.Leave(context.Background())
+	m.match.c.Close()
+	if e := (*client.EndedError)(nil); errors.As(err, &e) {
+		return nil
+	}
+	return err
+}
+
+// Summary writes the online run's line.
+func (m *Mode) Summary(r *cli.Run, out io.Writer) {
+	stats, seconds := r.SessionStats(), r.Elapsed().Seconds()
+	in, sent := m.match.c.Bytes()
+	st := m.match.session.Start()
+	rate := func(n int64) string {
+		if seconds <= 0 {
+			return fmt.Sprintf("%d B", n)
+		}
+		return fmt.Sprintf("%.0f B/s", float64(n)/seconds)
+	}
+	caught := ""
+	if stats.CaughtUp > 0 {
+		caught = fmt.Sprintf(" (%d frames ran faster than real time to catch up with them)", stats.CaughtUp)
+	}
+	fmt.Fprintf(out, "online: player %d of %d in match %s; %d ticks checked against the server's checksum%s; received %s, sent %s\n",
+		st.Seat+1, st.Players, st.Match, m.match.session.Checked(), caught, rate(in), rate(sent))
+}
