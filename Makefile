@@ -35,7 +35,7 @@ test: deps
 	$(GO) run ./cmd/detcheck ./engine/detmath ./third_party/cp ./third_party/donburi/features/... \
 		./components/... ./systems/physics ./systems/sideview ./systems/level ./systems/anim ./systems/camera \
 		./scenes/... ./cmd/breakout ./cmd/bounce ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input \
-		./systems/aim ./systems/shoot
+		./systems/aim ./systems/shoot ./systems/health
 	FIXEDSTEP_CROSSCPU=all $(XVFB) $(GO) test -race -count=1 -timeout 0 ./...
 	@if find . -path ./.git -prune -o -type f -path "*/systems/*.go" -print | grep -q .; then \
 		echo '$(XVFB) $(GO) test -race -count=1 -timeout 0 -tags debug ./systems/... ./components/... ./third_party/...'; \
