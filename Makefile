@@ -46,7 +46,8 @@ test: deps
 	$(GO) vet ./...
 	$(GO) run ./cmd/detcheck ./engine/detmath ./third_party/cp ./third_party/donburi/features/... \
 		./components/... ./systems/physics ./systems/sideview ./systems/level ./systems/anim ./systems/camera \
-		./scenes/... ./cmd/breakout ./cmd/bounce ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input
+		./scenes/... ./cmd/breakout ./cmd/bounce ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input \
+		./systems/aim ./systems/shoot ./systems/health
 	FIXEDSTEP_CROSSCPU=all $(XVFB) $(GO) test -race -p 4 -count=1 -timeout 0 ./...
 	$(XVFB) $(GO) test -count=1 -timeout 0 -tags debug $(DEBUGPKGS)
 	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s

@@ -81,12 +81,15 @@ type Agent struct {
 	// else happens.
 	IdleTime, WanderTime float64
 
-	// Health is the agent's health, kept by the game. An agent whose Health
-	// is below FleeHealth flees from the player instead of chasing it.
+	// Health is the agent's health, kept by the game (or mirrored from a
+	// health.Health by systems.AgentHurt). An agent whose Health is below
+	// FleeHealth flees from the player instead of chasing it: its choice,
+	// with FleeHealth 0 it never does.
 	Health, FleeHealth float64
 
 	// Hurt makes the agent flee at the next AI tick, which clears it. Set it
-	// with [Agent.Damage], or directly together with Threat.
+	// with [Agent.Flee] (or [Agent.Damage], or systems.AgentHurt for an
+	// agent that chose to flee when hurt), or directly together with Threat.
 	Hurt bool
 
 	// State of the machine, written by the AI.
@@ -136,10 +139,19 @@ func NewAgent(maxSpeed, maxForce float64) Agent {
 }
 
 // Damage lowers Health by amount and makes the agent flee from the point
-// from at the next AI tick (from the player instead, if the player is in
-// range then).
+// from ([Agent.Flee]): the reaction of a game that keeps its agents'
+// health in the Agent and has every hit scare them (the demo's Arena).
+// A game whose agents take damage through package systems/health leaves
+// the Agent alone: an agent flees from a hit only when it chose to (a
+// systems.FleeWhenHurt), and a chase-only enemy just loses health.
 func (a *Agent) Damage(amount float64, from cp.Vector) {
 	a.Health -= amount
+	a.Flee(from)
+}
+
+// Flee makes the agent flee from the point from at the next AI tick (from
+// the player instead, if the player is in range then).
+func (a *Agent) Flee(from cp.Vector) {
 	a.Hurt = true
 	a.Threat = from
 }

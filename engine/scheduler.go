@@ -89,6 +89,7 @@ type Scheduler struct {
 	every   uint32 // time one run in every (on average); 0: DefaultTimingEvery
 	sample  uint32 // the sampler's state (xorshift)
 	probe   SystemProbe
+	cmds    *Commands // applied after every system (commands.go)
 }
 
 // A SystemProbe sees the state after every update system (the desync
@@ -243,10 +244,19 @@ func (s *Scheduler) Handle(ev Event) {
 	}
 }
 
+// applyCommands applies the commands the system that just returned
+// queued, if any: their time counts as the system's.
+func (s *Scheduler) applyCommands() {
+	if s.cmds != nil && len(s.cmds.ops) > 0 {
+		s.cmds.Apply(s.world)
+	}
+}
+
 func (s *Scheduler) run(systems []int, ev Event) {
 	if s.untimed || !s.sampled() {
 		for _, i := range systems {
 			s.fns[i](s.world, ev)
+			s.applyCommands()
 			s.stats[i].Count++
 		}
 		return
@@ -254,6 +264,7 @@ func (s *Scheduler) run(systems []int, ev Event) {
 	t := nanotime()
 	for _, i := range systems {
 		s.fns[i](s.world, ev)
+		s.applyCommands()
 		now := nanotime()
 		s.stats[i].Count++
 		s.stats[i].add(time.Duration(now - t))

@@ -28,7 +28,7 @@ const AIHz = 10
 // fires and at most one fires per tick:
 //
 //	from                 trigger                                      to
-//	any                  Hurt (set by Agent.Damage; cleared)          Flee
+//	any                  Hurt (Agent.Flee, Agent.Damage; cleared)     Flee
 //	Idle, Wander, Chase  player in range and Health < FleeHealth      Flee
 //	Idle, Wander         player within SightRange                     Chase
 //	Chase                player beyond LoseDistance, or gone          Wander

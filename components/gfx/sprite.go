@@ -76,6 +76,10 @@ func (s *Sprite) CheckLook() error {
 	return nil
 }
 
+// SetHidden hides or shows e's Sprite (e has SpriteC): a look that a
+// pool shows and hides (package systems/shoot's shots).
+func (s *Sprite) SetHidden(e *donburi.Entry, hidden bool) { SpriteC.Get(e).Hidden = hidden }
+
 // SetLook sets a copy of s as e's Sprite (e has SpriteC), centred when its
 // origin is zero.
 func (s *Sprite) SetLook(e *donburi.Entry) {

@@ -12,13 +12,15 @@ import "math"
 // action allocates nothing.
 type Actions struct {
 	binds map[string]*Binding
+	aims  map[string]*AimBinding // aim actions (aim.go)
 }
 
-// Binding is what triggers an action: any of its keys, any of its gamepad
-// buttons on its pad, or its stick axis pushed past DeadZone in its
-// direction.
+// Binding is what triggers an action: any of its keys, any of its mouse
+// buttons, any of its gamepad buttons on its pad, or its stick axis pushed
+// past DeadZone in its direction.
 type Binding struct {
 	Keys    []Key
+	Mouse   []MouseButton
 	Buttons []GamepadButton
 	Pad     int // the gamepad slot of Buttons and Axis
 
@@ -62,7 +64,7 @@ func (a *Actions) Down(s *State, name string) bool {
 	return b != nil && s != nil && (b.held(s) || b.axis(s) > 0)
 }
 
-// Pressed reports whether a key or button of action name went down in s
+// Pressed reports whether a key or button (mouse or gamepad) of action name went down in s
 // (State's edges: the same window as KeyPressed). A stick direction makes
 // no press.
 func (a *Actions) Pressed(s *State, name string) bool {
@@ -72,6 +74,11 @@ func (a *Actions) Pressed(s *State, name string) bool {
 	}
 	for _, k := range b.Keys {
 		if s.KeyPressed(k) {
+			return true
+		}
+	}
+	for _, m := range b.Mouse {
+		if s.MouseJustPressed(m) {
 			return true
 		}
 	}
@@ -100,6 +107,11 @@ func (a *Actions) Value(s *State, name string) float64 {
 func (b *Binding) held(s *State) bool {
 	for _, k := range b.Keys {
 		if s.KeyDown(k) {
+			return true
+		}
+	}
+	for _, m := range b.Mouse {
+		if s.MouseDown(m) {
 			return true
 		}
 	}

@@ -116,6 +116,27 @@ func (q *OrderedQuery[T]) EachOrdered(w World, orderBy *ComponentType[T], callba
 	}
 }
 
+// Iter returns an iterator over the entities that match the query, archetype
+// by archetype, in each archetype's order.
+//
+// # Changing the world during the loop
+//
+// Changing component values is always safe. Structural changes are made at
+// once, not deferred, and what is safe follows from how an archetype stores
+// its entities (a removal moves its last entity into the hole):
+//
+//   - Removing the entity just yielded (world.Remove(entry.Entity())) is
+//     safe: every other entity is still visited exactly once.
+//   - Creating entities, or moving them (AddComponent, RemoveComponent), in
+//     archetypes the query does not match is safe.
+//   - Removing any other entity the query matches, creating entities the
+//     query matches, and adding or removing components of entities it
+//     matches may make the loop skip an entity or visit one twice; a
+//     created entity may or may not be visited.
+//
+// For those, collect the changes and make them after the loop, or queue
+// them in engine.Commands: a scheduler applies its Commands after each
+// system returns. [Query.IterStable] allows no structural change at all.
 func (q *Query) Iter(w World) iter.Seq[*Entry] {
 	return func(yield func(*Entry) bool) {
 		accessor := w.StorageAccessor()
@@ -174,7 +195,8 @@ func (q *Query) IterStable(w World) iter.Seq[*Entry] {
 	}
 }
 
-// Each iterates over all entities that match the query.
+// Each iterates over all entities that match the query. What callback may
+// change in the world is said on [Query.Iter].
 func (q *Query) Each(w World, callback func(*Entry)) {
 	q.EachUntil(w, func(entry *Entry) bool {
 		callback(entry)
