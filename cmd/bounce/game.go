@@ -72,7 +72,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 	PaddleC.SetValue(paddle, Paddle{Lives: startingLives})
 	balls := donburi.NewQuery(filter.Contains(BallC, BodyC))
 
-	hasher := state.NewHasher(nil)
+	hasher := state.NewHasher(&state.Options{PathNames: loop.PathNames()}) // names as the recording replayed does
 	loop.SetChecksum(func() uint64 { return hasher.Sum(w) })
 	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
 	var lost []donburi.Entity

@@ -42,10 +42,10 @@ type Game struct {
 }
 
 var (
-	heroC  = donburi.NewTag()
-	enemyC = donburi.NewTag()
-	starC  = donburi.NewTag()
-	exitC  = donburi.NewTag()
+	heroC  = donburi.NewTag().SetName("Hero")
+	enemyC = donburi.NewTag().SetName("Enemy")
+	starC  = donburi.NewTag().SetName("Star")
+	exitC  = donburi.NewTag().SetName("Exit")
 )
 
 // Play is one level.

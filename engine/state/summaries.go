@@ -13,13 +13,7 @@ import (
 // builtins are the summaries of types whose state is behind unexported
 // fields or handles: what the hash and the dump read of them, wherever they
 // appear (by value, behind a pointer, in a slice or an interface).
-var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){
-	reflect.TypeFor[cp.Body]():       summarizeBody,
-	reflect.TypeFor[cp.Shape]():      summarizeShape,
-	reflect.TypeFor[cp.Constraint](): summarizeConstraint,
-	reflect.TypeFor[rand.PCG]():      summarizePCG,
-	reflect.TypeFor[rand.ChaCha8]():  summarizeChaCha8,
-}
+var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){}
 
 // Summarize makes f what the hash and the dump read of every value of type
 // T, wherever it appears (by value, behind a pointer, in a slice or an
@@ -28,17 +22,28 @@ var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){
 // cannot implement [Summarizer]. f writes as a Summarizer does: it must
 // only read, write the same names and values in the same order for equal
 // states, and allocate nothing if the hash is to stay allocation-free.
+// name is the name the hash and the dump know T by, as [Name] gives it
+// ("cp.Body", "ebiten.Image"): a library's type is named as the library's
+// users write it, whatever the package path it is built from.
 //
 // Call it from an init function, before any hasher meets T: a hasher plans
 // a type the first time it meets it and keeps the plan. This package
-// summarises cp's bodies, shapes and constraints and math/rand/v2's
-// sources; package components, ebiten's images, colour scales and
-// matrices, which its Sprite holds.
-func Summarize[T any](f func(v *T, w *Writer)) {
+// summarises math/rand/v2's sources; package systems/physics, cp's bodies,
+// shapes and constraints; package components/gfx, ebiten's images, colour
+// scales and matrices, which its Sprite holds.
+func Summarize[T any](name string, f func(v *T, w *Writer)) {
+	declare(reflect.TypeFor[T](), name)
 	builtins[reflect.TypeFor[T]()] = func(p unsafe.Pointer, w *Writer) { f((*T)(p), w) }
 }
 
 func init() {
+	Summarize("cp.Body", func(b *cp.Body, w *Writer) { summarizeBody(unsafe.Pointer(b), w) })
+	Summarize("cp.Shape", func(s *cp.Shape, w *Writer) { summarizeShape(unsafe.Pointer(s), w) })
+	Summarize("cp.Constraint", func(c *cp.Constraint, w *Writer) { summarizeConstraint(unsafe.Pointer(c), w) })
+	Summarize("rand.PCG", func(p *rand.PCG, w *Writer) { summarizePCG(unsafe.Pointer(p), w) })
+	Summarize("rand.ChaCha8", func(c *rand.ChaCha8, w *Writer) { summarizeChaCha8(unsafe.Pointer(c), w) })
+	Name[rand.Rand]("rand.Rand")
+
 	// A rand.Rand is its Source, an unexported field: read it where the
 	// Go release this was built with keeps it (checked here; if not, a
 	// rand.Rand shows no state).

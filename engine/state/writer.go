@@ -39,6 +39,7 @@ type Summarizer interface {
 // "<entity> <Component><Path> = <value>").
 type Writer struct {
 	plans map[reflect.Type]*plan
+	names *naming    // how types are named (names.go)
 	kept  bool       // a ValueHasher's: every field, pointers by address
 	stack []followed // pointers being followed, to stop at cycles
 	anys  []any      // values being written by Value
@@ -64,8 +65,14 @@ type followed struct {
 	pl *plan
 }
 
-func newWriter() *Writer {
-	return &Writer{plans: make(map[reflect.Type]*plan)}
+func newWriter(paths bool) *Writer {
+	return &Writer{plans: make(map[reflect.Type]*plan), names: newNaming(paths)}
+}
+
+// visitor returns a writer that shows values to visit, with w's plans and
+// names.
+func (w *Writer) visitor(visit func(v *Value)) *Writer {
+	return &Writer{plans: w.plans, names: w.names, visit: visit}
 }
 
 // Float64 writes a float64 by its bits: -0 and +0 differ, and so do NaNs of
@@ -399,12 +406,15 @@ func (w *Writer) iface(t reflect.Type, q unsafe.Pointer) {
 		dyn = reflect.NewAt(t, q).Elem().Elem().Type()
 	}
 	pl := w.planFor(dyn)
+	if !pl.named {
+		w.nameType(pl)
+	}
 	data := words[1]
 	if pl.direct {
 		data = unsafe.Pointer(&words[1])
 	}
 	if w.visit != nil {
-		w.enter(".(", dyn.String())
+		w.enter(".(", pl.label)
 		w.path = append(w.path, ')')
 		w.visitValue(pl, data)
 		w.Leave()

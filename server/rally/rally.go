@@ -134,7 +134,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 		PaddleC.SetValue(e, Paddle{Seat: p, Lives: StartingLives})
 	}
 
-	hasher := state.NewHasher(nil)
+	hasher := state.NewHasher(&state.Options{PathNames: loop.PathNames()})
 	loop.SetChecksum(func() uint64 { return hasher.Sum(w) })
 	loop.SetSceneState(r)
 	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: Hz})

@@ -154,8 +154,8 @@ type Collision = systems.Collision
 // event is published with the next step's, and may name an entity that no
 // longer exists (check world.Valid).
 var (
-	CollisionBegin    = events.NewEventType[Collision]()
-	CollisionSeparate = events.NewEventType[Collision]()
+	CollisionBegin    = events.NewEventType[Collision]().SetName("CollisionBegin")
+	CollisionSeparate = events.NewEventType[Collision]().SetName("CollisionSeparate")
 )
 
 // Physics owns a world's cp.Space and keeps it and the world in step: an
