@@ -7,9 +7,11 @@
 // fields; a type says what its state is with [Summarizer], a library's
 // type with [Summarize].
 //
-// It imports no graphics library and nothing of the engine but donburi,
-// cp and xxhash: a server, a bot or a verifier of recordings hashes worlds
-// with it as a game does.
+// It imports no graphics library, no physics library and nothing of the
+// engine but donburi and xxhash: a server, a bot or a verifier of
+// recordings hashes worlds with it as a game does. The summaries of cp's
+// values are registered by package systems/physics, those of ebiten's by
+// package components/gfx.
 //
 // # Names
 //

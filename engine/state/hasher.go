@@ -47,14 +47,15 @@ import (
 //   - Funcs, chans and unsafe.Pointers are skipped. A uintptr is hashed as
 //     a number: do not keep addresses in components.
 //   - Resources owned by the engine's libraries are summarised by what the
-//     simulation sees: a cp.Body by its type, mass, moment, position,
-//     velocity, angle, angular velocity, the force and torque accumulated
-//     for its next step, and whether it sleeps; a cp.Shape by its class and
-//     geometry, sensor, friction, elasticity, mass, collision type and
-//     filter; a cp.Constraint by its class and limits; the random sources
-//     of math/rand/v2 (a PCG, a ChaCha8, a Rand over either) by their
-//     state, so that a draw too many shows. Package components adds
-//     ebiten's: an ebiten.Image by its bounds (a sub-image's rectangle in
+//     simulation sees: the random sources of math/rand/v2 (a PCG, a
+//     ChaCha8, a Rand over either) by their state, so that a draw too many
+//     shows. Package systems/physics adds cp's: a cp.Body by its type,
+//     mass, moment, position, velocity, angle, angular velocity, the force
+//     and torque accumulated for its next step, and whether it sleeps; a
+//     cp.Shape by its class and geometry, sensor, friction, elasticity,
+//     mass, collision type and filter; a cp.Constraint by its class and
+//     limits (a program that holds cp values without that package's
+//     systems imports it for them). Package components/gfx adds ebiten's: an ebiten.Image by its bounds (a sub-image's rectangle in
 //     its atlas, which changes when a sprite switches frame; never its
 //     pixels), an ebiten.ColorScale by its four scales and an ebiten.GeoM
 //     by its six elements. [Summarize] adds others. (Other unexported

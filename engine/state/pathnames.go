@@ -67,9 +67,10 @@ func inMain(t reflect.Type) (path string, ok bool) {
 // they were recorded, by the path and name they have now: the path and
 // name those recordings hold.
 var formerPaths = map[string]string{
-	"github.com/fixedstep/fixedstep/components/gfx.Sprite": "github.com/fixedstep/fixedstep/components.Sprite",
-	"github.com/fixedstep/fixedstep/scenes/arena.Tally":    "github.com/fixedstep/fixedstep/scenes.Tally",
-	"github.com/fixedstep/fixedstep/scenes/arena.goal":     "github.com/fixedstep/fixedstep/scenes.goal",
+	"github.com/fixedstep/fixedstep/components/gfx.Sprite":     "github.com/fixedstep/fixedstep/components.Sprite",
+	"github.com/fixedstep/fixedstep/scenes/arena.Tally":        "github.com/fixedstep/fixedstep/scenes.Tally",
+	"github.com/fixedstep/fixedstep/scenes/arena.goal":         "github.com/fixedstep/fixedstep/scenes.goal",
+	"github.com/fixedstep/fixedstep/systems/physics.Collision": "github.com/fixedstep/fixedstep/systems.Collision",
 }
 
 // formerNames are the project's component types that were given names of

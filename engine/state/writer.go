@@ -152,10 +152,10 @@ func (w *Writer) Value(name string, v any) {
 	w.anys = w.anys[:len(w.anys)-1]
 }
 
-// float64s writes vs[i] named names[i], as Float64 would one by one (the
-// hash in one append: the summaries of cp's bodies and shapes run for every
-// body and shape).
-func (w *Writer) float64s(names []string, vs []float64) {
+// Float64s writes vs[i] named names[i], as Float64 would one by one, with
+// the hash's bytes in one append: for a summary that runs for every one of
+// many values (cp's bodies and shapes).
+func (w *Writer) Float64s(names []string, vs []float64) {
 	if w.visit != nil {
 		for i, v := range vs {
 			w.Float64(names[i], v)
@@ -168,8 +168,9 @@ func (w *Writer) float64s(names []string, vs []float64) {
 	}
 }
 
-// uint64s writes vs[i] named names[i], as Uint would one by one.
-func (w *Writer) uint64s(names []string, vs []uint64) {
+// Uint64s writes vs[i] named names[i], as Uint would one by one, with the
+// hash's bytes in one append.
+func (w *Writer) Uint64s(names []string, vs []uint64) {
 	if w.visit != nil {
 		for i, v := range vs {
 			w.Uint(names[i], v)
