@@ -1,6 +1,8 @@
 package components
 
 import (
+	"math"
+
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -44,7 +46,7 @@ type Agent struct {
 
 	// Desired is the steering output: the velocity the agent wants, never
 	// longer than MaxSpeed. Set by the AI; read by physics (see
-	// systems.SteeringForce).
+	// [Agent.SteeringForce]).
 	Desired cp.Vector
 
 	// MaxSpeed is the length of Desired at full speed; MaxForce the largest
@@ -163,3 +165,24 @@ func (a *Agent) LoseDistance() float64 { return max(a.LoseRange, a.SightRange) }
 // SafeDistance returns the distance from its threat at which a fleeing agent
 // calms down: SafeRange, but at least LoseDistance.
 func (a *Agent) SafeDistance() float64 { return max(a.SafeRange, a.LoseDistance()) }
+
+// SteeringForce returns the force that physics applies to the agent's body
+// for one physics step of dt seconds (physics.Physics.Steer): the force
+// that changes the body's velocity vel to a.Desired within the step (mass × (Desired - vel) / dt),
+// cut to a.MaxForce. It returns zero for a MaxForce, mass or dt that is not
+// positive and finite (a static or kinematic body, a zero step), or a result
+// that is not finite.
+func (a *Agent) SteeringForce(vel cp.Vector, mass, dt float64) cp.Vector {
+	if !(a.MaxForce > 0) || !(mass > 0) || !(dt > 0) || math.IsInf(mass, 0) {
+		return cp.Vector{}
+	}
+	f := a.Desired.Sub(vel).Mult(mass / dt)
+	l := f.Length()
+	if math.IsNaN(l) || math.IsInf(l, 0) {
+		return cp.Vector{}
+	}
+	if l > a.MaxForce {
+		f = f.Mult(a.MaxForce / l)
+	}
+	return f
+}

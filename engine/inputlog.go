@@ -84,6 +84,7 @@ type InputLog struct {
 	log inputlog.Log // the timelines, and the file they are written to (see Create)
 
 	determinism int // the arithmetic it was recorded with: see Determinism
+	version     int // its file format's version, 0 for this engine's (see Loop.PathNames)
 	replayed    ReplayReport
 }
 
@@ -393,13 +394,21 @@ func (lg *InputLog) Determinism() int { return lg.determinism }
 
 // run returns what the log keeps of the run as a whole.
 func (lg *InputLog) run() inputlog.Run {
-	return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings, Players: lg.Players, Determinism: Determinism}
+	return inputlog.Run{Seed: lg.Seed, Settings: lg.Settings, Players: lg.Players, Determinism: Determinism, Version: lg.version}
+}
+
+// pathNames reports whether the log's state checksums name component types
+// by Go package path: a recording made before the format named them by
+// their declared names (see Loop.PathNames).
+func (lg *InputLog) pathNames() bool {
+	return inputlog.Run{Version: lg.version}.PathNames()
 }
 
 // prefix returns the log's first n timelines, the last cut after the ticks
 // counts (per group): what a rewind replays. It shares the log's records.
 func (lg *InputLog) prefix(n int, counts []int64) *InputLog {
-	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery, Players: lg.Players, determinism: lg.determinism}
+	p := &InputLog{Seed: lg.Seed, Settings: lg.Settings, ChecksumEvery: lg.ChecksumEvery, Players: lg.Players,
+		determinism: lg.determinism, version: lg.version}
 	p.log = *lg.log.Prefix(n, counts)
 	p.log.Detailed = lg.Detail || lg.log.Detailed
 	return p
@@ -524,7 +533,8 @@ func ParseInputLog(data []byte) (*InputLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &InputLog{Seed: run.Seed, Settings: run.Settings, Players: run.Players, determinism: run.Determinism, log: *l}, nil
+	return &InputLog{Seed: run.Seed, Settings: run.Settings, Players: run.Players, determinism: run.Determinism,
+		version: run.Version, log: *l}, nil
 }
 
 // LoadInputLog reads a log from a file (a recording, or the .partial file

@@ -274,8 +274,8 @@ func TestReplayWithChecksums(t *testing.T) {
 
 // Logs of older versions are refused by name, and so are newer ones.
 func TestParseInputLogVersions(t *testing.T) {
-	for v, says := range map[byte]string{1: "version 1, this engine reads versions 3 to 4 (an older build",
-		2: "version 2, this engine reads versions 3 to 4 (an older build", 5: "version 5, this engine reads versions 3 to 4 (a newer build"} {
+	for v, says := range map[byte]string{1: "version 1, this engine reads versions 3 to 5 (an older build",
+		2: "version 2, this engine reads versions 3 to 5 (an older build", 6: "version 6, this engine reads versions 3 to 5 (a newer build"} {
 		data := append([]byte("FSTEPINP"), v, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 1)
 		if _, err := engine.ParseInputLog(data); !errors.Is(err, engine.ErrBadInputLog) || !strings.Contains(err.Error(), says) {
 			t.Errorf("version %d: %v", v, err)

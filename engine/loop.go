@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 	"github.com/fixedstep/fixedstep/engine/internal/rate"
 )
 
@@ -109,6 +110,7 @@ type Loop struct {
 	game       GameInfo      // Options.Game
 	ranBefore  time.Duration // game time of the first groups of the timelines before this one
 	players    int           // players whose input every tick holds: 1, a session's, a replay's
+	pathNames  bool          // the run replays a recording whose checksums name types by package path
 	net        netplay       // Options.Session's side of the loop (session.go)
 	again      bool          // in SimulateAgain: a scene's own second pass over past ticks
 
@@ -192,8 +194,15 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 			return nil, err
 		}
 	}
+	pathNames := opts.Replay != nil && opts.Replay.pathNames() || opts.Load != nil && opts.Load.log.pathNames()
 	if opts.Record != nil {
 		opts.Record.determinism = Determinism
+		if pathNames { // its checksums are named as the recording's: it is one of that format
+			opts.Record.version = inputlog.LastPathNames
+			if f := opts.Record.log.File; f != nil {
+				f.SetVersion(inputlog.LastPathNames)
+			}
+		}
 	}
 	if err := checkSession(opts); err != nil {
 		return nil, err
@@ -216,7 +225,7 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
 		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes),
-		game: opts.Game, onFinish: opts.OnFinish, players: players, net: netplay{session: opts.Session}}
+		game: opts.Game, onFinish: opts.OnFinish, players: players, pathNames: pathNames, net: netplay{session: opts.Session}}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	if opts.Load != nil {

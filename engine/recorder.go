@@ -459,6 +459,17 @@ func (r *recorder) sceneStarts() {
 // [Loop.Start]; nil turns checksums off.
 func (l *Loop) SetChecksum(sum func() uint64) { l.rec.checksum = sum }
 
+// PathNames reports whether the run's state checksums name component types
+// by their Go package paths, as recordings made before input log format 5
+// did: the run replays such a recording, or goes on from a save of one
+// (and is then recorded in that format). A scene that hashes its world
+// with package engine/state makes its hasher with
+// state.Options.PathNames set to it, so that those recordings replay to
+// the checksums they hold; package systems/stage does. It is false for
+// every run that is not one of those, whose checksums name types by the
+// names they declare.
+func (l *Loop) PathNames() bool { return l.pathNames }
+
 // Checkpoint follows up the tick just handled now (its state checksum, the
 // bisector's detail, Options.AfterUpdate), instead of at the next call to
 // Next. A scene that returns right after a tick calls it before it releases

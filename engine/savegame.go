@@ -62,7 +62,7 @@ func ParseSave(data []byte) (*Save, error) {
 	if err != nil {
 		return nil, err
 	}
-	lg := &InputLog{Seed: run.Seed, Settings: run.Settings, log: *l}
+	lg := &InputLog{Seed: run.Seed, Settings: run.Settings, version: run.Version, log: *l}
 	return &Save{Game: GameInfo{meta.Game, meta.Version}, Scene: meta.Scene, SceneName: l.Scenes[meta.Scene-1].Name,
 		Tick: meta.Tick, Checksum: meta.Sum, log: lg}, nil
 }

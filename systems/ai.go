@@ -17,7 +17,8 @@ const AIHz = 10
 
 // AI is the agents' system: at its own rate (a group of [AIHz] by default)
 // it runs every agent's state machine and sets its Desired velocity, which
-// the physics system then applies every physics tick ([SteeringForce]).
+// the physics system then applies every physics tick
+// ([components.Agent.SteeringForce]).
 //
 // Each tick it finds the players (the entities with a Player and a
 // Transform), asks the cp space which agents' shapes lie near each (a
@@ -406,27 +407,6 @@ func Separation(pos cp.Vector, neighbours []cp.Vector, radius, maxSpeed float64)
 		}
 	}
 	return clampLength(sum.Mult(maxSpeed), maxSpeed)
-}
-
-// SteeringForce returns the force that physics applies to an agent's body
-// for one physics step of dt seconds: the force that changes the body's
-// velocity vel to a.Desired within the step (mass × (Desired - vel) / dt),
-// cut to a.MaxForce. It returns zero for a MaxForce, mass or dt that is not
-// positive and finite (a static or kinematic body, a zero step), or a result
-// that is not finite.
-func SteeringForce(a *components.Agent, vel cp.Vector, mass float64, dt float64) cp.Vector {
-	if !(a.MaxForce > 0) || !(mass > 0) || !(dt > 0) || math.IsInf(mass, 0) {
-		return cp.Vector{}
-	}
-	f := a.Desired.Sub(vel).Mult(mass / dt)
-	l := f.Length()
-	if math.IsNaN(l) || math.IsInf(l, 0) {
-		return cp.Vector{}
-	}
-	if l > a.MaxForce {
-		f = f.Mult(a.MaxForce / l)
-	}
-	return f
 }
 
 // withLength returns v scaled to length l, or zero if v is zero or not finite.

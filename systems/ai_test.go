@@ -106,7 +106,7 @@ func (s *aiScene) vel(e donburi.Entity) cp.Vector {
 func (s *aiScene) physics(w donburi.World, ev engine.Event) {
 	for e := range s.steer.Iter(w) {
 		b := components.BodyC.Get(e).Body
-		b.SetForce(systems.SteeringForce(components.AgentC.Get(e), b.Velocity(), b.Mass(), ev.DT))
+		b.SetForce(components.AgentC.Get(e).SteeringForce(b.Velocity(), b.Mass(), ev.DT))
 	}
 	s.space.Step(ev.DT)
 	for e := range s.moving.Iter(w) {
@@ -149,7 +149,7 @@ func follow(t *testing.T, from cp.Vector, a components.Agent, seconds float64, d
 				t.Fatalf("desired speed %v > MaxSpeed %v", l, a.MaxSpeed)
 			}
 		}
-		body.SetForce(systems.SteeringForce(&a, body.Velocity(), body.Mass(), physicsTick.DT))
+		body.SetForce(a.SteeringForce(body.Velocity(), body.Mass(), physicsTick.DT))
 		space.Step(physicsTick.DT)
 		path = append(path, body.Position())
 	}
@@ -389,14 +389,14 @@ func TestSteeringForce(t *testing.T) {
 	body := space.AddBody(cp.NewBody(2, cp.MomentForCircle(2, 0, 1, cp.Vector{})))
 	space.AddShape(cp.NewCircle(body, 1, cp.Vector{}))
 	body.SetVelocity(1, 1)
-	body.SetForce(systems.SteeringForce(&a, body.Velocity(), body.Mass(), physicsTick.DT))
+	body.SetForce(a.SteeringForce(body.Velocity(), body.Mass(), physicsTick.DT))
 	space.Step(physicsTick.DT)
 	if v := body.Velocity(); !near(v.X, 3, 1e-9) || !near(v.Y, -1, 1e-9) {
 		t.Fatalf("unclamped: velocity after one step %v, want Desired %v", v, a.Desired)
 	}
 
 	a.MaxForce = 6
-	f := systems.SteeringForce(&a, cp.Vector{X: 1, Y: 1}, 2, physicsTick.DT)
+	f := a.SteeringForce(cp.Vector{X: 1, Y: 1}, 2, physicsTick.DT)
 	if !near(f.Length(), 6, 1e-9) || !near(f.ToAngle(), cp.Vector{X: 2, Y: -2}.ToAngle(), 1e-12) {
 		t.Fatalf("clamped force %v: want length 6 towards Desired - vel", f)
 	}
@@ -412,12 +412,12 @@ func TestSteeringForce(t *testing.T) {
 		{"NaN step", 6, 2, math.NaN()},
 	} {
 		a.MaxForce = c.maxForce
-		if f := systems.SteeringForce(&a, cp.Vector{}, c.mass, c.dt); f != (cp.Vector{}) {
+		if f := a.SteeringForce(cp.Vector{}, c.mass, c.dt); f != (cp.Vector{}) {
 			t.Errorf("%s: force %v, want zero", c.name, f)
 		}
 	}
 	a.MaxForce, a.Desired = 6, cp.Vector{X: math.NaN()}
-	if f := systems.SteeringForce(&a, cp.Vector{}, 2, 1.0/60); f != (cp.Vector{}) {
+	if f := a.SteeringForce(cp.Vector{}, 2, 1.0/60); f != (cp.Vector{}) {
 		t.Errorf("NaN desired: force %v, want zero", f)
 	}
 }

@@ -18,7 +18,4 @@
 //   - systems/stage: the kit a scene is built on (world, scheduler,
 //     assets, physics, dev tools), released when the scene ends, and
 //     systems/stage/core, its simulation alone.
-//
-// [Collision] is the collision event of package physics, declared here for
-// the sake of recordings (see its doc).
 package systems

@@ -7,6 +7,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
+	_ "github.com/fixedstep/fixedstep/systems/physics" // the state hasher's summaries of cp's bodies and shapes
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -72,7 +73,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 	PaddleC.SetValue(paddle, Paddle{Lives: startingLives})
 	balls := donburi.NewQuery(filter.Contains(BallC, BodyC))
 
-	hasher := state.NewHasher(nil)
+	hasher := state.NewHasher(&state.Options{PathNames: loop.PathNames()}) // names as the recording replayed does
 	loop.SetChecksum(func() uint64 { return hasher.Sum(w) })
 	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
 	var lost []donburi.Entity

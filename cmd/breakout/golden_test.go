@@ -19,9 +19,12 @@ import (
 // last scene's checksum, which the recording keeps; this build prints the
 // run's (every tick's state checksum of every scene chained, computed from
 // the recording's). A build that replays it to other checksums has changed
-// the game or the recording format.
+// the game or the recording format. It is of input log format 3, whose
+// checksums name component types by Go package path; this build records
+// the same run in format 5, naming them by their declared names, to the
+// checksum now.
 func TestGoldenRecordingReplays(t *testing.T) {
-	const last, want = "41ebe0ad64fe6775", "78c6a64c6288770f"
+	const last, want, now = "41ebe0ad64fe6775", "78c6a64c6288770f", "0eb7f778b48fa737"
 	lg, err := engine.LoadInputLog(filepath.Join("testdata", "golden", "breakout.input"))
 	if err != nil {
 		t.Fatal(err)
@@ -36,8 +39,8 @@ func TestGoldenRecordingReplays(t *testing.T) {
 			t.Errorf("at %s fps: exit %d, want checksum %s, every checksum matched:\n%s", fps, code, want, out)
 		}
 	}
-	if _, got := run(t, "-headless", "-seconds", "60", "-seed", "11", "-lives", "1"); got != want {
-		t.Errorf("the same run again: checksum %s, want %s", got, want)
+	if _, got := run(t, "-headless", "-seconds", "60", "-seed", "11", "-lives", "1"); got != now {
+		t.Errorf("the same run again: checksum %s, want %s", got, now)
 	}
 }
 
@@ -45,7 +48,9 @@ func TestGoldenRecordingReplays(t *testing.T) {
 // under its import path in this test binary. Its component types (Brick,
 // Power) are part of every checksum, and the engine names them alike in
 // both, so the recording the built game made replays here, in this process,
-// with every checksum matching, as a game's own tests would replay it.
+// with every checksum matching, as a game's own tests would replay it: the
+// golden one, of format 3 (types named by package path, "main." for the
+// game's), and a new one, of format 5 (types named by declared names).
 func TestGoldenRecordingReplaysInTheTestBinary(t *testing.T) {
 	const want = "78c6a64c6288770f"
 	golden, err := filepath.Abs(filepath.Join("testdata", "golden", "breakout.input"))
@@ -62,15 +67,29 @@ func TestGoldenRecordingReplaysInTheTestBinary(t *testing.T) {
 	if m == nil || m[1] != want || !replayedRE.MatchString(out.String()) {
 		t.Errorf("want checksum %s, every checksum matched:\n%s", want, out.String())
 	}
+
+	// And a recording of this build's format, which names component types
+	// by their declared names.
+	rec := filepath.Join(t.TempDir(), "new.input")
+	_, now := run(t, "-headless", "-seconds", "5", "-seed", "11", "-record", rec)
+	out.Reset()
+	app = &cli.App{Name: "breakout", Out: &out, Err: &out}
+	if err := app.Run([]string{"-headless", "-replay", rec}, breakout(app)); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	m = checksumRE.FindStringSubmatch(out.String())
+	if m == nil || m[1] != now || !replayedRE.MatchString(out.String()) {
+		t.Errorf("a new recording: want checksum %s, every checksum matched:\n%s", now, out.String())
+	}
 }
 
 // held is a generic component of the game's package, for the names below.
 type held[T any] struct{ V T }
 
 // The state dump names the game's components as the built game does: a
-// generic one's type arguments of the game's package by the package's
-// name, main, not by the import path this test binary compiles the package
-// under (the component's name, with its type's, is in the checksum too).
+// generic one's type arguments by their names alone, not by the import
+// path this test binary compiles the game's package under, nor by main
+// (the component's name is in the checksum too).
 func TestDumpNamesTheGamesTypesAsTheGameDoes(t *testing.T) {
 	w := donburi.NewWorld()
 	w.Entry(w.Create(BrickC, donburi.NewComponentType[held[Brick]]()))
@@ -79,7 +98,7 @@ func TestDumpNamesTheGamesTypesAsTheGameDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	dump := out.String()
-	for _, name := range []string{"e1v0 Brick.Hits = 0", "e1v0 held[main.Brick].V.Hits = 0"} {
+	for _, name := range []string{"e1v0 Brick.Hits = 0", "e1v0 held[Brick].V.Hits = 0"} {
 		if !strings.Contains(dump, name) {
 			t.Errorf("the dump has no line %q:\n%s", name, dump)
 		}

@@ -13,30 +13,48 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 )
 
-// golden are recordings made by an earlier build of the engine (commit
-// 201c12a) with the command shown, the checksum it printed (its last
-// scene's state checksum, which the recording keeps), and the run's
-// checksum this build prints (every tick's state checksum of every scene
-// chained, computed from the checksums the recording keeps:
-// InputLog.RunChecksum).
+// golden are recordings made by earlier builds of the engine with the
+// command shown, the checksum it printed (its last scene's state
+// checksum, which the recording keeps), and the run's checksum this build
+// prints (every tick's state checksum of every scene chained, computed
+// from the checksums the recording keeps: InputLog.RunChecksum).
+//
+// Those at the top level of testdata/golden were made by commit 201c12a,
+// of input log format 3, whose checksums name component types by
+// their Go package paths: they replay so, and this build records their
+// commands to the files in testdata/golden/v5, of format 5, whose
+// checksums name component types by their declared names (package
+// engine/state).
 // A build that replays them to other checksums, or records the same command
-// to other records, has changed the game or the recording format: both
-// must stay as they are unless the change means to break old recordings.
+// to other records than the v5 files, has changed the game or the recording
+// format: both must stay as they are unless the change means to break old
+// recordings.
 var golden = []struct {
 	file, last, checksum string
 	args                 []string // what recorded it (with -record testdata/golden/<file>)
+	old                  bool     // of a format before 5: replayed only, and recorded again to v5/<file>
 }{
-	{"arena.input", "64a5093ae24294b9", "b8ada7c87920bfd9", []string{"-headless", "-seconds", "5", "-seed", "2", "-fps", "37"}},
-	{"arena-detail.input", "d2d7a24784bee220", "d9e3482e5be3351c", []string{"-headless", "-seconds", "10", "-seed", "7", "-detail"}},
-	{"stress.input", "3976cfe3bf69b002", "0cc955713d32e39a", []string{"-headless", "-scene", "stress", "-bodies", "300", "-seconds", "3", "-seed", "3"}},
+	{"arena.input", "64a5093ae24294b9", "b8ada7c87920bfd9", arenaArgs, true},
+	{"arena-detail.input", "d2d7a24784bee220", "d9e3482e5be3351c", arenaDetailArgs, true},
+	{"stress.input", "3976cfe3bf69b002", "0cc955713d32e39a", stressArgs, true},
 	// Played in a window under Xvfb from the Title, Enter pressed through
 	// the X server: -autopilot -seconds 4 -seed 9.
-	{"window-title.input", "7b757575a1edd5f0", "02b849f82da45c7a", nil},
+	{"window-title.input", "7b757575a1edd5f0", "02b849f82da45c7a", nil, true},
+	{"v5/arena.input", "6a0fd1d6ec621ad9", "ece82befce87859d", arenaArgs, false},
+	{"v5/arena-detail.input", "e2051049268b2427", "71917b207febe6b8", arenaDetailArgs, false},
+	{"v5/stress.input", "126f2f46b1adf88d", "95a76ad491c5cc3b", stressArgs, false},
 }
 
+var (
+	arenaArgs       = []string{"-headless", "-seconds", "5", "-seed", "2", "-fps", "37"}
+	arenaDetailArgs = []string{"-headless", "-seconds", "10", "-seed", "7", "-detail"}
+	stressArgs      = []string{"-headless", "-scene", "stress", "-bodies", "300", "-seconds", "3", "-seed", "3"}
+)
+
 // Every golden recording replays headless, at two frame rates, to the
-// checksums it was recorded with, every checksum on the way matching; its
-// last scene's checksum is the one the earlier build printed.
+// checksums it was recorded with, every checksum on the way matching (a
+// recording of format 3 with its component types named by package path);
+// its last scene's checksum is the one the build that made it printed.
 func TestGoldenRecordingsReplay(t *testing.T) {
 	for _, g := range golden {
 		path := filepath.Join("testdata", "golden", g.file)
@@ -45,7 +63,7 @@ func TestGoldenRecordingsReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := fmt.Sprintf("%016x", lg.Scene(lg.Scenes()-1).Checksum); got != g.last {
-			t.Errorf("%s: the last scene's checksum is %s, the earlier build printed %s", g.file, got, g.last)
+			t.Errorf("%s: the last scene's checksum is %s, the build that made it printed %s", g.file, got, g.last)
 		}
 		if sum, _ := lg.RunChecksum(); fmt.Sprintf("%016x", sum) != g.checksum {
 			t.Errorf("%s: its run checksum is %016x, want %s", g.file, sum, g.checksum)
@@ -60,19 +78,19 @@ func TestGoldenRecordingsReplay(t *testing.T) {
 	}
 }
 
-// Recording a golden recording's command again gives the same records (the
-// files' chunks may be cut elsewhere: they follow real time) and the same
-// checksum. A recording with -detail is left out of the comparison of
+// Recording a golden recording's command again gives the same records as
+// its format-5 file (the files' chunks may be cut elsewhere: they follow
+// real time) and the same checksum. A recording with -detail is left out of the comparison of
 // records: its detail names the systems each tick ran, which a build may
 // change (the Arena's steering became a system of its own after the
 // golden one was made), and its replay above checks all the rest.
 func TestGoldenRecordingsRecordTheSame(t *testing.T) {
 	for _, g := range golden {
-		if g.args == nil {
+		if g.args == nil || g.old {
 			continue
 		}
 		detail := slices.Contains(g.args, "-detail")
-		rec := filepath.Join(t.TempDir(), g.file)
+		rec := filepath.Join(t.TempDir(), filepath.Base(g.file))
 		if got := run(t, append(g.args, "-record", rec)...); got != g.checksum {
 			t.Errorf("%s: checksum %s, want %s", g.file, got, g.checksum)
 		}
@@ -96,7 +114,10 @@ func canonical(t *testing.T, path string) []byte {
 	return b.Bytes()
 }
 
-// -dump-at writes the same text as the earlier build did, byte for byte.
+// -dump-at writes the same text as the golden dump, byte for byte: the
+// earlier build's, but for the physics' two collision event buses, which
+// it named Collision both and this build by their declared names
+// (CollisionBegin, CollisionSeparate).
 func TestGoldenDump(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(demoBin, "-headless", "-seconds", "3", "-seed", "7", "-dump-at", "1:150")

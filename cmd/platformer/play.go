@@ -42,10 +42,10 @@ type Game struct {
 }
 
 var (
-	enemyC = donburi.NewTag()
-	starC  = donburi.NewTag()
-	flagC  = donburi.NewTag()
-	exitC  = donburi.NewTag()
+	enemyC = donburi.NewTag().SetName("Enemy")
+	starC  = donburi.NewTag().SetName("Star")
+	flagC  = donburi.NewTag().SetName("Flag")
+	exitC  = donburi.NewTag().SetName("Exit")
 )
 
 // Play is one level.

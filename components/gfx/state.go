@@ -9,14 +9,12 @@ import (
 )
 
 // How the state hasher (package engine/state) reads the ebiten values a
-// Sprite holds, whose state is behind unexported fields; and the name a
-// Sprite had before it moved here from package components, so that the
-// checksums of recordings made then stay what they were.
+// Sprite holds, whose state is behind unexported fields, and the names it
+// knows their types by.
 func init() {
-	state.KnownAs[Sprite]("github.com/fixedstep/fixedstep/components.Sprite")
-	state.Summarize(summarizeImage)
-	state.Summarize(summarizeColorScale)
-	state.Summarize(summarizeGeoM)
+	state.Summarize("ebiten.Image", summarizeImage)
+	state.Summarize("ebiten.ColorScale", summarizeColorScale)
+	state.Summarize("ebiten.GeoM", summarizeGeoM)
 }
 
 // summarizeImage: an ebiten image's bounds, which for a sub-image of an

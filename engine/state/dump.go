@@ -29,7 +29,7 @@ func (h *Hasher) entities(w donburi.World) []donburi.Entity {
 
 // visitAll visits the entities ents of w.
 func (h *Hasher) visitAll(w donburi.World, ents []donburi.Entity, visit func(v *Value)) {
-	sw := &Writer{plans: h.w.plans, visit: visit}
+	sw := h.w.visitor(visit)
 	for _, e := range ents {
 		h.visitEntity(w, e, sw)
 	}
@@ -41,7 +41,7 @@ func (h *Hasher) VisitEntity(w donburi.World, e donburi.Entity, visit func(v *Va
 	if !w.Valid(e) {
 		return fmt.Errorf("state: entity %s: not in the world", appendEntity(nil, e))
 	}
-	h.visitEntity(w, e, &Writer{plans: h.w.plans, visit: visit})
+	h.visitEntity(w, e, h.w.visitor(visit))
 	return nil
 }
 

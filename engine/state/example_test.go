@@ -144,3 +144,45 @@ func ExampleSummarizer() {
 	// e1v0 Inventory.Items[1].Name = "lamp"
 	// e1v0 Inventory.Weight = 2.5
 }
+
+// Goal and Hazard are a game's components: Goal is plain, its donburi name
+// ("Goal") its own; Hazard is named "Spikes" with SetName. Both tags are
+// named, as two unnamed ones would share the name "Tag".
+type (
+	Goal   struct{ Points int }
+	Hazard struct{ Damage int }
+)
+
+var (
+	GoalC   = donburi.NewComponentType[Goal]()
+	HazardC = donburi.NewComponentType[Hazard]().SetName("Spikes")
+	ExitT   = donburi.NewTag("exit")
+	LockedT = donburi.NewTag("locked")
+)
+
+// The state names each component type by the name it declares, never by
+// its Go package path: Goal, Spikes, exit and locked could move to
+// another package without changing a checksum.
+func ExampleName() {
+	world := donburi.NewWorld()
+	world.Create(GoalC, ExitT, LockedT)
+	world.Create(HazardC)
+	h := state.NewHasher(nil)
+	h.Sum(world)
+	for _, c := range h.ComponentSums() {
+		fmt.Println(c.Name, c.Entities)
+	}
+	if err := h.Dump(world, os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// Goal 1
+	// Spikes 1
+	// exit 1
+	// locked 1
+	// # world: 2 entities
+	// e1v0 Goal.Points = 0
+	// e1v0 exit = "exit"
+	// e1v0 locked = "locked"
+	// e2v0 Spikes.Damage = 0
+}

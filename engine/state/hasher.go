@@ -47,14 +47,15 @@ import (
 //   - Funcs, chans and unsafe.Pointers are skipped. A uintptr is hashed as
 //     a number: do not keep addresses in components.
 //   - Resources owned by the engine's libraries are summarised by what the
-//     simulation sees: a cp.Body by its type, mass, moment, position,
-//     velocity, angle, angular velocity, the force and torque accumulated
-//     for its next step, and whether it sleeps; a cp.Shape by its class and
-//     geometry, sensor, friction, elasticity, mass, collision type and
-//     filter; a cp.Constraint by its class and limits; the random sources
-//     of math/rand/v2 (a PCG, a ChaCha8, a Rand over either) by their
-//     state, so that a draw too many shows. Package components adds
-//     ebiten's: an ebiten.Image by its bounds (a sub-image's rectangle in
+//     simulation sees: the random sources of math/rand/v2 (a PCG, a
+//     ChaCha8, a Rand over either) by their state, so that a draw too many
+//     shows. Package systems/physics adds cp's: a cp.Body by its type,
+//     mass, moment, position, velocity, angle, angular velocity, the force
+//     and torque accumulated for its next step, and whether it sleeps; a
+//     cp.Shape by its class and geometry, sensor, friction, elasticity,
+//     mass, collision type and filter; a cp.Constraint by its class and
+//     limits (a program that holds cp values without that package's
+//     systems imports it for them). Package components/gfx adds ebiten's: an ebiten.Image by its bounds (a sub-image's rectangle in
 //     its atlas, which changes when a sprite switches frame; never its
 //     pixels), an ebiten.ColorScale by its four scales and an ebiten.GeoM
 //     by its six elements. [Summarize] adds others. (Other unexported
@@ -72,16 +73,14 @@ import (
 // not count.
 //
 // Each component type has its own sum over the entities that have it (with
-// their ids); the world's sum combines them in the order of their names.
-// Component types are named as donburi names them (their Go type's name,
-// or the name given with SetName); two types of the same name are ordered
-// by their Go package path, and two of the same name and Go type (two
-// unnamed tags, two event types of one Go type) by the order the program
-// made them in, so give distinct names to tags (donburi.NewTag("ball")).
-// A type's name and Go package path are part of its key in the sum: a
-// component type moved to another package changes the checksum of every
-// world that holds it, and with it every recording of such worlds, unless
-// [KnownAs] gives it back the name it had.
+// their ids); the world's sum combines them, each under its name, in the
+// order of their names. Types are named by the names they declare (see
+// the package doc, # Names), never by their Go package paths: a component
+// type moved to another package keeps the checksums of every world that
+// holds it. Two component types of one name in one world, or two types of
+// one name met in interfaces, are a panic naming both.
+// [Options.PathNames] names them as recordings made before input log
+// format 5 did, to replay those.
 // The hash is XXH64 (github.com/cespare/xxhash), over values in
 // little-endian order: the same in every process, on every platform, for
 // the same state and the same component types.
@@ -103,6 +102,7 @@ type Hasher struct {
 	sums   []ComponentSum
 	total  xxhash.Digest
 	header []byte
+	named  map[string]*compState // by declared name (names.go)
 }
 
 // compState is what the hasher keeps for a component type.
@@ -132,14 +132,23 @@ type Options struct {
 	// state that is presentation only and may differ between runs of the
 	// same game (an animation frame chosen by wall time, a particle).
 	Ignore []donburi.IComponentType
+
+	// PathNames names types as recordings made before format 5 did: a
+	// component type by its donburi name and its Go package path, a type
+	// in an interface by its package path and name. It is for replaying
+	// those recordings alone, whose checksums it gives again: a run's
+	// hasher takes it from engine.Loop.PathNames (package systems/stage
+	// does). Without it, types are named by the names they declare.
+	PathNames bool
 }
 
 // ComponentSum is the hash of one component type's state over every entity
 // that has it, as computed by the last [Hasher.Sum].
 type ComponentSum struct {
-	// Name is the component type's name as donburi gives it (its Go type's
-	// name, or the one set with SetName; the Go type's full name if that
-	// is empty).
+	// Name is the component type's declared name (see the package doc, #
+	// Names): its donburi name, which is its Go type's name unless set with
+	// SetName. (With Options.PathNames, the name the recordings before
+	// format 5 gave it.)
 	Name string
 	// Type is the component type.
 	Type donburi.IComponentType
@@ -153,7 +162,7 @@ type ComponentSum struct {
 // NewHasher returns a hasher that leaves out the component types in
 // opts.Ignore (opts may be nil).
 func NewHasher(opts *Options) *Hasher {
-	h := &Hasher{w: newWriter()}
+	h := &Hasher{w: newWriter(opts != nil && opts.PathNames)}
 	if opts != nil {
 		h.Ignore(opts.Ignore...)
 	}
@@ -187,11 +196,8 @@ func (h *Hasher) state(ct donburi.IComponentType) *compState {
 	if id >= len(h.byID) {
 		h.byID = append(h.byID, make([]*compState, id+1-len(h.byID))...)
 	}
-	cs := &compState{ct: ct, name: componentName(ct), typeName: typeName(ct.Typ())}
-	if cs.name == "" {
-		cs.name = cs.typeName
-	}
-	cs.keyHash = xxhash.Sum64String(cs.name + "\x00" + cs.typeName)
+	cs := &compState{ct: ct}
+	h.nameComponent(cs)
 	cs.plan = h.w.planFor(ct.Typ())
 	cs.eventType = isEventTypeData(ct.Typ())
 	cs.digest.Reset()

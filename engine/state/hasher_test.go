@@ -19,6 +19,7 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine/state"
+	_ "github.com/fixedstep/fixedstep/systems/physics" // cp's summaries
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -241,7 +242,7 @@ func TestStateEveryFieldCounts(t *testing.T) {
 		{"map value", func(k *kinds) { k.M["b"] = 20 }, `kinds.M["b"] `},
 		{"pointer target", func(k *kinds) { k.P.A = 50 }, "kinds.P.A "},
 		{"interface value", func(k *kinds) { k.Any = 8 }, "kinds.Any.(int) "},
-		{"interface with methods", func(k *kinds) { k.Str = label("y") }, "kinds.Str.(state_test.label) "},
+		{"interface with methods", func(k *kinds) { k.Str = label("y") }, "kinds.Str.(label) "},
 		{"nested struct", func(k *kinds) { k.In.B = 90 }, "kinds.In.B "},
 		{"promoted field", func(k *kinds) { k.Promoted = 100 }, "kinds.hidden.Promoted "},
 		{"entity", func(k *kinds) { k.E = donburi.Null }, "kinds.E "},
@@ -263,7 +264,7 @@ func TestStateEveryFieldCounts(t *testing.T) {
 		{"constraint", func(k *kinds) { k.Joint.SetMaxForce(10) }, "kinds.Joint.MaxForce "},
 		{"random source drawn", func(k *kinds) { k.Rng.Uint64() }, "kinds.Rng.(*rand.PCG).State "},
 		{"chacha8 drawn", func(k *kinds) { k.Cha.Uint64() }, "kinds.Cha.State "},
-		{"summarizer's Value", func(k *kinds) { k.Wrapped.in.B = 3 }, "kinds.Wrapped.Inner.(*state_test.inner).B "},
+		{"summarizer's Value", func(k *kinds) { k.Wrapped.in.B = 3 }, "kinds.Wrapped.Inner.(*inner).B "},
 	}
 	for _, c := range cases {
 		w, k := newKinds()
@@ -376,7 +377,7 @@ func TestStatePointers(t *testing.T) {
 	}
 	// Through an interface too.
 	_, ifaceDump := build(func(n *node) { n.Any = n })
-	if !strings.Contains(ifaceDump, "e1v0 node.Any.(*state_test.node) = cycle(^1)\n") {
+	if !strings.Contains(ifaceDump, "e1v0 node.Any.(*node) = cycle(^1)\n") {
 		t.Errorf("cycle through an interface dumped as\n%s", ifaceDump)
 	}
 	// The same values behind other addresses: the same sum.
@@ -638,40 +639,5 @@ func TestStateEventBuses(t *testing.T) {
 	PushedEvent.ProcessEvents(a)
 	if state.Checksum(a) != state.Checksum(build()) {
 		t.Error("a processed bus differs from one that never had events")
-	}
-}
-
-// thingV1, thingV2 and thingV3 are one component type ("Thing") in three
-// places: thingV2 moved from thingV1 and says so (state.KnownAs), thingV3
-// did not.
-type (
-	thingV1 struct{ X, Y float64 }
-	thingV2 struct{ X, Y float64 }
-	thingV3 struct{ X, Y float64 }
-)
-
-func init() {
-	state.KnownAs[thingV2]("github.com/fixedstep/fixedstep/engine/state_test.thingV1")
-}
-
-func TestStateKnownAs(t *testing.T) {
-	sum := func(ct donburi.IComponentType, set func(*donburi.Entry)) uint64 {
-		w := donburi.NewWorld()
-		w.Create(components.TransformC)
-		set(w.Entry(w.Create(components.TransformC, ct)))
-		return state.Checksum(w)
-	}
-	v1 := donburi.NewComponentType[thingV1]().SetName("Thing")
-	v2 := donburi.NewComponentType[thingV2]().SetName("Thing")
-	v3 := donburi.NewComponentType[thingV3]().SetName("Thing")
-	was := sum(v1, func(e *donburi.Entry) { v1.SetValue(e, thingV1{1, 2}) })
-	if got := sum(v2, func(e *donburi.Entry) { v2.SetValue(e, thingV2{1, 2}) }); got != was {
-		t.Errorf("a type known as the one it moved from sums %x, the one it moved from %x", got, was)
-	}
-	if got := sum(v2, func(e *donburi.Entry) { v2.SetValue(e, thingV2{1, 3}) }); got == was {
-		t.Error("a field of the moved type does not count")
-	}
-	if got := sum(v3, func(e *donburi.Entry) { v3.SetValue(e, thingV3{1, 2}) }); got == was {
-		t.Error("a type moved without KnownAs sums as the one it moved from: the package path does not count")
 	}
 }

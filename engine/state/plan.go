@@ -3,10 +3,7 @@ package state
 import (
 	"fmt"
 	"reflect"
-	"strings"
 	"unsafe"
-
-	"github.com/cespare/xxhash/v2"
 
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -67,7 +64,12 @@ type plan struct {
 	mayPoint bool    // can lead to a pointer, interface, map or summary
 	leaf     bool    // a builtin summary: never leads back to a pointer
 	direct   bool    // stored in an interface's data word, not behind it
-	typeHash uint64  // hash of the type's name, written for interfaces
+
+	// The type's name, for a value of it in an interface (see
+	// Writer.nameType): set the first time one is met.
+	named    bool
+	typeHash uint64 // hash of the name, written before the value
+	label    string // the name, as the dump writes it: ".(label)"
 }
 
 // mapScratch iterates a map without allocating: an iterator and settable
@@ -100,7 +102,7 @@ func (w *Writer) planFor(t reflect.Type) *plan {
 	if p, ok := w.plans[t]; ok {
 		return p
 	}
-	p := &plan{typ: t, size: t.Size(), typeHash: xxhash.Sum64String(typeName(t)), direct: isDirect(t)}
+	p := &plan{typ: t, size: t.Size(), direct: isDirect(t)}
 	w.plans[t] = p
 	w.addFields(t, 0, "", &p.fields)
 	p.hash = mergeForHash(p.fields)
@@ -116,81 +118,6 @@ func (w *Writer) planFor(t reflect.Type) *plan {
 		}
 	}
 	return p
-}
-
-// typeName names a type stably across processes and builds: its package
-// path and name, or for an unnamed type its Go syntax. A type of the
-// project's copies of donburi and cp is named by its upstream package
-// path, as before the copies, so that checksums stay those recordings
-// were made with.
-//
-// A type of a command's package (package main) is named as in the
-// command, "main." and its name, under go test too (see inMain).
-func typeName(t reflect.Type) string {
-	if name, ok := knownAs[t]; ok {
-		return name
-	}
-	if t.Name() != "" && t.PkgPath() != "" {
-		if path, ok := inMain(t); ok {
-			return "main." + strings.ReplaceAll(t.Name(), path+".", "main.")
-		}
-		return upstreamPath(t.PkgPath()) + "." + t.Name()
-	}
-	return t.String()
-}
-
-// componentName returns the name of component type ct, as donburi gives
-// it (its type's name unless set), with a command's package path in it
-// written main, as in the command (see inMain).
-func componentName(ct donburi.IComponentType) string {
-	name := ct.Name()
-	if path, ok := inMain(ct.Typ()); ok {
-		name = strings.ReplaceAll(name, path+".", "main.")
-	}
-	return name
-}
-
-// inMain reports whether named type t is of a command's package compiled
-// under its import path, and returns that path. A command's package is
-// "main" in the command, but go test compiles it under its import path,
-// which also names the package's types in the type arguments of a generic
-// type's name (t.Name). The state names them as the command does, so that
-// a game's own tests replay what the game recorded. t.String says the
-// package's name, main, either way, and only a command's package is named
-// main.
-func inMain(t reflect.Type) (path string, ok bool) {
-	path = t.PkgPath()
-	return path, path != "" && path != "main" && strings.HasPrefix(t.String(), "main.")
-}
-
-// knownAs are the names KnownAs gave.
-var knownAs = map[reflect.Type]string{}
-
-// KnownAs makes the hash, the dump and the checksum name T as former, its
-// package path and name before it moved ("example.com/game/components.Sprite"):
-// a type's package path is part of every checksum of a world that holds
-// it, so a component type moved to another package changes the checksums
-// of every recording made before, which then no longer replay. With its
-// former name, and the same fields, it hashes as it did. Call it from an
-// init function of T's package, before any hasher meets T.
-func KnownAs[T any](former string) {
-	knownAs[reflect.TypeFor[T]()] = former
-}
-
-// upstreamPaths are the project's copies of libraries and their upstream
-// package paths.
-var upstreamPaths = [...][2]string{
-	{"github.com/fixedstep/fixedstep/third_party/donburi", "github.com/yohamta/donburi"},
-	{"github.com/fixedstep/fixedstep/third_party/cp", "github.com/jakecoffman/cp/v2"},
-}
-
-func upstreamPath(pkg string) string {
-	for _, p := range upstreamPaths {
-		if rest, ok := strings.CutPrefix(pkg, p[0]); ok && (rest == "" || rest[0] == '/') {
-			return p[1] + rest
-		}
-	}
-	return pkg
 }
 
 // isDirect reports whether an interface holding a t keeps the value itself

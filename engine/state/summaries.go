@@ -6,20 +6,12 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"unsafe"
-
-	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // builtins are the summaries of types whose state is behind unexported
 // fields or handles: what the hash and the dump read of them, wherever they
 // appear (by value, behind a pointer, in a slice or an interface).
-var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){
-	reflect.TypeFor[cp.Body]():       summarizeBody,
-	reflect.TypeFor[cp.Shape]():      summarizeShape,
-	reflect.TypeFor[cp.Constraint](): summarizeConstraint,
-	reflect.TypeFor[rand.PCG]():      summarizePCG,
-	reflect.TypeFor[rand.ChaCha8]():  summarizeChaCha8,
-}
+var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){}
 
 // Summarize makes f what the hash and the dump read of every value of type
 // T, wherever it appears (by value, behind a pointer, in a slice or an
@@ -28,17 +20,25 @@ var builtins = map[reflect.Type]func(p unsafe.Pointer, w *Writer){
 // cannot implement [Summarizer]. f writes as a Summarizer does: it must
 // only read, write the same names and values in the same order for equal
 // states, and allocate nothing if the hash is to stay allocation-free.
+// name is the name the hash and the dump know T by, as [Name] gives it
+// ("cp.Body", "ebiten.Image"): a library's type is named as the library's
+// users write it, whatever the package path it is built from.
 //
 // Call it from an init function, before any hasher meets T: a hasher plans
 // a type the first time it meets it and keeps the plan. This package
-// summarises cp's bodies, shapes and constraints and math/rand/v2's
-// sources; package components, ebiten's images, colour scales and
-// matrices, which its Sprite holds.
-func Summarize[T any](f func(v *T, w *Writer)) {
+// summarises math/rand/v2's sources; package systems/physics, cp's bodies,
+// shapes and constraints; package components/gfx, ebiten's images, colour
+// scales and matrices, which its Sprite holds.
+func Summarize[T any](name string, f func(v *T, w *Writer)) {
+	declare(reflect.TypeFor[T](), name)
 	builtins[reflect.TypeFor[T]()] = func(p unsafe.Pointer, w *Writer) { f((*T)(p), w) }
 }
 
 func init() {
+	Summarize("rand.PCG", func(p *rand.PCG, w *Writer) { summarizePCG(unsafe.Pointer(p), w) })
+	Summarize("rand.ChaCha8", func(c *rand.ChaCha8, w *Writer) { summarizeChaCha8(unsafe.Pointer(c), w) })
+	Name[rand.Rand]("rand.Rand")
+
 	// A rand.Rand is its Source, an unexported field: read it where the
 	// Go release this was built with keeps it (checked here; if not, a
 	// rand.Rand shows no state).
@@ -46,101 +46,6 @@ func init() {
 	if f, ok := t.FieldByName("src"); ok && f.Offset == 0 && f.Type == reflect.TypeFor[rand.Source]() {
 		builtins[t] = summarizeRand
 	}
-}
-
-// summarizeBody: a cp body's type, mass and moment, position, velocity,
-// angle, angular velocity, the force and torque accumulated for its next
-// step, and whether it sleeps. Not its shapes (each entity's shapes are in
-// its Shape component) nor its UserData (the entity).
-func summarizeBody(p unsafe.Pointer, w *Writer) {
-	b := (*cp.Body)(p)
-	w.Text("Type", bodyTypeName(b.GetType()))
-	pos, vel, f := b.Position(), b.Velocity(), b.Force()
-	w.float64s(bodyNames[:], []float64{b.Mass(), b.Moment(), pos.X, pos.Y, vel.X, vel.Y,
-		b.Angle(), b.AngularVelocity(), f.X, f.Y, b.Torque()})
-	w.Bool("Sleeping", b.IsSleeping())
-}
-
-var bodyNames = [...]string{"Mass", "Moment", "Position.X", "Position.Y", "Velocity.X", "Velocity.Y",
-	"Angle", "AngularVelocity", "Force.X", "Force.Y", "Torque"}
-
-func bodyTypeName(t int) string {
-	switch t {
-	case cp.BODY_DYNAMIC:
-		return "dynamic"
-	case cp.BODY_KINEMATIC:
-		return "kinematic"
-	case cp.BODY_STATIC:
-		return "static"
-	}
-	return "unknown"
-}
-
-// summarizeShape: a cp shape's class and geometry in its body's frame
-// (circle: radius and offset; segment: ends and radius; polygon: vertices
-// and radius), sensor, friction, elasticity, mass, collision type and
-// filter. Not its body (the Body component has it) nor its UserData.
-func summarizeShape(p unsafe.Pointer, w *Writer) {
-	s := (*cp.Shape)(p)
-	switch c := s.Class.(type) {
-	case *cp.Circle:
-		w.Text("Class", "circle")
-		w.Float64("Radius", c.Radius())
-		writeVector(w, "Offset", s.CenterOfGravity())
-	case *cp.Segment:
-		w.Text("Class", "segment")
-		writeVector(w, "A", c.A())
-		writeVector(w, "B", c.B())
-		w.Float64("Radius", c.Radius())
-	case *cp.PolyShape:
-		w.Text("Class", "poly")
-		n := c.Count()
-		w.Int("Verts.len", int64(n))
-		w.Enter("Verts")
-		for i := range n {
-			w.EnterIndex(i)
-			v := c.Vert(i)
-			w.Float64("X", v.X)
-			w.Float64("Y", v.Y)
-			w.Leave()
-		}
-		w.Leave()
-		w.Float64("Radius", c.Radius())
-	case nil:
-		w.Text("Class", "nil")
-	default:
-		w.Text("Class", reflect.TypeOf(c).String())
-	}
-	w.Bool("Sensor", s.Sensor())
-	w.float64s(shapeFloatNames[:], []float64{s.Friction(), s.Elasticity(), s.Mass()})
-	w.uint64s(shapeUintNames[:], []uint64{uint64(s.CollisionType()),
-		uint64(s.Filter.Group), uint64(s.Filter.Categories), uint64(s.Filter.Mask)})
-}
-
-var (
-	shapeFloatNames = [...]string{"Friction", "Elasticity", "Mass"}
-	shapeUintNames  = [...]string{"CollisionType", "Filter.Group", "Filter.Categories", "Filter.Mask"}
-)
-
-// summarizeConstraint: a cp constraint's class (its Go type) and its
-// limits. Not its bodies (they are other entities' Body components).
-func summarizeConstraint(p unsafe.Pointer, w *Writer) {
-	c := (*cp.Constraint)(p)
-	if c.Class == nil {
-		w.Text("Class", "nil")
-	} else {
-		w.Text("Class", reflect.TypeOf(c.Class).String())
-	}
-	w.Float64("MaxForce", c.MaxForce())
-	w.Float64("MaxBias", c.MaxBias())
-	w.Float64("ErrorBias", c.ErrorBias())
-}
-
-func writeVector(w *Writer, name string, v cp.Vector) {
-	w.Enter(name)
-	w.Float64("X", v.X)
-	w.Float64("Y", v.Y)
-	w.Leave()
 }
 
 // summarizePCG: a rand.PCG's state (its binary encoding), so that two runs

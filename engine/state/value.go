@@ -35,7 +35,7 @@ type ValueHasher struct {
 
 // NewValueHasher returns a hasher of kept values.
 func NewValueHasher() *ValueHasher {
-	w := newWriter()
+	w := newWriter(false)
 	w.kept = true
 	return &ValueHasher{w: w}
 }

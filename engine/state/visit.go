@@ -271,7 +271,7 @@ func (w *Writer) visitMap(f *field, q unsafe.Pointer) {
 // else as {name=value, ...}.
 func (w *Writer) keyText(pl *plan, p unsafe.Pointer) string {
 	var parts []string
-	kw := &Writer{plans: w.plans, visit: func(v *Value) {
+	kw := w.visitor(func(v *Value) {
 		path := string(v.Path)
 		switch {
 		case v.Kind == Empty:
@@ -279,7 +279,7 @@ func (w *Writer) keyText(pl *plan, p unsafe.Pointer) string {
 		default:
 			parts = append(parts, path+" = "+string(v.AppendText(nil)))
 		}
-	}}
+	})
 	kw.visitValue(pl, p)
 	if len(parts) == 1 && strings.HasPrefix(parts[0], " = ") {
 		return strings.TrimPrefix(parts[0], " = ")

@@ -39,6 +39,7 @@ type Summarizer interface {
 // "<entity> <Component><Path> = <value>").
 type Writer struct {
 	plans map[reflect.Type]*plan
+	names *naming    // how types are named (names.go)
 	kept  bool       // a ValueHasher's: every field, pointers by address
 	stack []followed // pointers being followed, to stop at cycles
 	anys  []any      // values being written by Value
@@ -64,8 +65,14 @@ type followed struct {
 	pl *plan
 }
 
-func newWriter() *Writer {
-	return &Writer{plans: make(map[reflect.Type]*plan)}
+func newWriter(paths bool) *Writer {
+	return &Writer{plans: make(map[reflect.Type]*plan), names: newNaming(paths)}
+}
+
+// visitor returns a writer that shows values to visit, with w's plans and
+// names.
+func (w *Writer) visitor(visit func(v *Value)) *Writer {
+	return &Writer{plans: w.plans, names: w.names, visit: visit}
 }
 
 // Float64 writes a float64 by its bits: -0 and +0 differ, and so do NaNs of
@@ -145,10 +152,10 @@ func (w *Writer) Value(name string, v any) {
 	w.anys = w.anys[:len(w.anys)-1]
 }
 
-// float64s writes vs[i] named names[i], as Float64 would one by one (the
-// hash in one append: the summaries of cp's bodies and shapes run for every
-// body and shape).
-func (w *Writer) float64s(names []string, vs []float64) {
+// Float64s writes vs[i] named names[i], as Float64 would one by one, with
+// the hash's bytes in one append: for a summary that runs for every one of
+// many values (cp's bodies and shapes).
+func (w *Writer) Float64s(names []string, vs []float64) {
 	if w.visit != nil {
 		for i, v := range vs {
 			w.Float64(names[i], v)
@@ -161,8 +168,9 @@ func (w *Writer) float64s(names []string, vs []float64) {
 	}
 }
 
-// uint64s writes vs[i] named names[i], as Uint would one by one.
-func (w *Writer) uint64s(names []string, vs []uint64) {
+// Uint64s writes vs[i] named names[i], as Uint would one by one, with the
+// hash's bytes in one append.
+func (w *Writer) Uint64s(names []string, vs []uint64) {
 	if w.visit != nil {
 		for i, v := range vs {
 			w.Uint(names[i], v)
@@ -399,12 +407,15 @@ func (w *Writer) iface(t reflect.Type, q unsafe.Pointer) {
 		dyn = reflect.NewAt(t, q).Elem().Elem().Type()
 	}
 	pl := w.planFor(dyn)
+	if !pl.named {
+		w.nameType(pl)
+	}
 	data := words[1]
 	if pl.direct {
 		data = unsafe.Pointer(&words[1])
 	}
 	if w.visit != nil {
-		w.enter(".(", dyn.String())
+		w.enter(".(", pl.label)
 		w.path = append(w.path, ')')
 		w.visitValue(pl, data)
 		w.Leave()

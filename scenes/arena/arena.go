@@ -22,7 +22,6 @@ import (
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage/core"
@@ -64,14 +63,6 @@ type Tally struct {
 
 // TallyC is the Tally component type.
 var TallyC = donburi.NewComponentType[Tally]()
-
-// The Arena's component types were declared in package scenes before its
-// simulation moved here: their checksums stay what they were, so that
-// recordings made before keep replaying.
-func init() {
-	state.KnownAs[Tally]("github.com/fixedstep/fixedstep/scenes.Tally")
-	state.KnownAs[goal]("github.com/fixedstep/fixedstep/scenes.goal")
-}
 
 // Kind is what an entity of the Arena is, for its look.
 type Kind int

@@ -24,6 +24,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
+	_ "github.com/fixedstep/fixedstep/systems/physics" // the state hasher's summaries of cp's bodies and shapes
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -134,7 +135,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 		PaddleC.SetValue(e, Paddle{Seat: p, Lives: StartingLives})
 	}
 
-	hasher := state.NewHasher(nil)
+	hasher := state.NewHasher(&state.Options{PathNames: loop.PathNames()})
 	loop.SetChecksum(func() uint64 { return hasher.Sum(w) })
 	loop.SetSceneState(r)
 	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: Hz})

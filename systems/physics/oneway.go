@@ -33,7 +33,7 @@ var OneWayC = donburi.NewComponentType[OneWay]()
 // DropThroughC is the tag of an entity that passes through one-way
 // platforms: add it (donburi.Entry.AddComponent) to drop through the one a
 // player stands on, remove it once below.
-var DropThroughC = donburi.NewTag()
+var DropThroughC = donburi.NewTag().SetName("DropThrough") // its value "", as before it had a name
 
 // OneWayCollisionType is the cp collision type of one-way platforms'
 // shapes: BodyOptions.CollisionType may not take it.

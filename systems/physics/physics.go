@@ -7,7 +7,6 @@ import (
 
 	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine"
-	"github.com/fixedstep/fixedstep/systems"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/features/events"
@@ -138,10 +137,12 @@ func (e *BadBodyError) Error() string {
 }
 
 // Collision names the two entities whose shapes began or stopped touching,
-// A < B. An entity is donburi.Null for a shape that belongs to no entity (for
-// example a wall put straight into the space). It is systems.Collision (see
-// there for why it is declared in that package).
-type Collision = systems.Collision
+// A < B: the event of CollisionBegin and CollisionSeparate. An entity is
+// donburi.Null for a shape that belongs to no entity (for example a wall
+// put straight into the space).
+type Collision struct {
+	A, B donburi.Entity
+}
 
 // CollisionBegin and CollisionSeparate are published on the world when two
 // shapes begin and stop touching, and processed in the same tick, right after
@@ -154,8 +155,8 @@ type Collision = systems.Collision
 // event is published with the next step's, and may name an entity that no
 // longer exists (check world.Valid).
 var (
-	CollisionBegin    = events.NewEventType[Collision]()
-	CollisionSeparate = events.NewEventType[Collision]()
+	CollisionBegin    = events.NewEventType[Collision]().SetName("CollisionBegin")
+	CollisionSeparate = events.NewEventType[Collision]().SetName("CollisionSeparate")
 )
 
 // Physics owns a world's cp.Space and keeps it and the world in step: an
@@ -462,7 +463,7 @@ func (p *Physics) Bodies() (bodies, shapes int) {
 
 // Steer is the steering system: it pushes every agent's body (an entity
 // with a components.Agent and a Body) towards its desired velocity, with
-// at most its MaxForce (see systems.SteeringForce), adding to the forces
+// at most its MaxForce (see components.Agent.SteeringForce), adding to the forces
 // already on the body. The AI decides at its own rate what each agent
 // wants; Steer turns that into forces every physics tick. Add it to the
 // physics group right before Update, which applies the forces in its step:
@@ -485,7 +486,7 @@ func (p *Physics) Steer(w donburi.World, ev engine.Event) {
 			p.report(&BadBodyError{Entity: e.Entity(), Tick: p.tick, Before: true, Field: "desired velocity", Value: a.Desired})
 			return
 		}
-		f := systems.SteeringForce(a, b.Velocity(), b.Mass(), ev.DT)
+		f := a.SteeringForce(b.Velocity(), b.Mass(), ev.DT)
 		b.SetForce(b.Force().Add(f))
 	}
 }

@@ -19,7 +19,7 @@ type Hits struct{ N int }
 
 var (
 	hitsC = donburi.NewComponentType[Hits]()
-	wallT = donburi.NewTag()
+	wallT = donburi.NewTag("wall")
 )
 
 // bin is a physics world for the snapshot tests: balls and boxes poured

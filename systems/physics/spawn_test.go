@@ -18,9 +18,9 @@ import (
 )
 
 var (
-	tagA = donburi.NewComponentType[struct{ N int }]()
-	tagB = donburi.NewComponentType[struct{ N int }]()
-	tagC = donburi.NewComponentType[struct{ N int }]()
+	tagA = donburi.NewComponentType[struct{ N int }]().SetName("tagA")
+	tagB = donburi.NewComponentType[struct{ N int }]().SetName("tagB")
+	tagC = donburi.NewComponentType[struct{ N int }]().SetName("tagC")
 )
 
 func newPhysics(gravity cp.Vector) (donburi.World, *physics.Physics) {

@@ -19,7 +19,7 @@ import (
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
-var starC = donburi.NewTag()
+var starC = donburi.NewTag("star")
 
 // A platformer's scene from its pieces: a Tiled level (ground with a gap,
 // a one-way ledge, the player's start and two stars as objects), a

@@ -264,7 +264,7 @@ func TestControllerAllocatesNothing(t *testing.T) {
 // Controls can drive a character from its own components, without input:
 // an enemy that walks right.
 func TestControlsFromComponents(t *testing.T) {
-	walker := donburi.NewTag()
+	walker := donburi.NewTag("walker")
 	r := newRig(t, cp.Vector{Y: -12})
 	r.w.Entry(r.hero).AddComponent(walker)
 	r.ctl.Controls = func(e *donburi.Entry, in *input.State) sideview.Controls {

@@ -13,7 +13,7 @@ func Encode(run Run, l *Log) ([]byte, error) {
 	if l.Complete {
 		p = append(p, recRunEnd)
 	}
-	return appendChunk(Header(), p), nil
+	return appendChunk(Header(run.Version), p), nil
 }
 
 // CheckSettings refuses a setting longer than MaxSetting.

@@ -1,6 +1,7 @@
 package inputlog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -75,7 +76,7 @@ func Create(path string, run Run) (*File, error) {
 		return nil, fmt.Errorf("engine: record: %w", err)
 	}
 	lf := &File{f: f, path: target, partial: partial, last: time.Now()}
-	header := appendChunk(Header(), appendRunRecord(nil, run))
+	header := appendChunk(Header(run.Version), appendRunRecord(nil, run))
 	if _, err := f.Write(header); err != nil {
 		f.Close()
 		os.Remove(partial)
@@ -203,6 +204,14 @@ func (lf *File) flushTo(n int, ticks []int64, hz float64, scene int, force bool)
 		lf.err = fmt.Errorf("engine: recording to %s: %w", lf.partial, err)
 	}
 	return lf.err
+}
+
+// SetVersion makes the file a recording of format version v (see
+// Run.Version), before any timeline is recorded to it: the next write
+// writes the file again with it.
+func (lf *File) SetVersion(v int) {
+	binary.LittleEndian.PutUint16(lf.head[len(Magic):], uint16(v))
+	lf.restart()
 }
 
 // restart starts the file's timelines over, for them to be written again

@@ -5,8 +5,8 @@
 // it runs, and the walker over a tick's input entry that both replay and
 // the parser use. Package engine's InputLog is the public face of a Log.
 //
-// The file format (version 4; version 3, the same without 'A', is read
-// too), little-endian throughout:
+// The file format (version 5; versions 3 and 4 are read too),
+// little-endian throughout:
 //
 //	file    = "FSTEPINP" version:u16 chunk*
 //	chunk   = n:uvarint payload:n bytes crc:u32
@@ -47,6 +47,12 @@
 // from the held state (pressed: held now, not before); only edges that
 // differ from the derived ones (a key pressed and released between two
 // ticks) are stored. A typical key change costs 6 bytes in all.
+//
+// Versions: 5 holds the same records as 4, but its state checksums
+// ('C', 'D', 'K') name component types by the names they declare
+// (package engine/state); 4 and 3 named them by Go package path, and a
+// replay of one hashes so again (Run.Version says which). 4 added 'A':
+// version 3 is 4 without it.
 package inputlog
 
 import (
@@ -62,10 +68,17 @@ import (
 // The file's magic and version.
 const (
 	Magic   = "FSTEPINP"
-	Version = 4
+	Version = 5
 	// OldestVersion is the oldest version read: version 3 is version 4
 	// without the determinism record.
 	OldestVersion = 3
+	// DeclaredNames is the first version whose state checksums name
+	// component types by their declared names; the versions before named
+	// them by Go package path.
+	DeclaredNames = 5
+	// LastPathNames is the last version that named them by package path:
+	// a run that goes on from such a recording (a save) is recorded as one.
+	LastPathNames = DeclaredNames - 1
 )
 
 // HeaderSize is the size of the magic and the version.
@@ -103,9 +116,12 @@ var ErrMalformed = errors.New("malformed input log")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Header returns the file's header: the magic and the version.
-func Header() []byte {
-	return binary.LittleEndian.AppendUint16([]byte(Magic), Version)
+// Header returns the file's header: the magic and version v (Version when 0).
+func Header(v int) []byte {
+	if v == 0 {
+		v = Version
+	}
+	return binary.LittleEndian.AppendUint16([]byte(Magic), uint16(v))
 }
 
 // CheckHeader checks the magic and the version at the start of data.

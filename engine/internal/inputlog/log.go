@@ -15,7 +15,15 @@ type Run struct {
 	// Determinism is the engine's arithmetic the run was recorded with
 	// (engine.Determinism): 0 for a recording that says none.
 	Determinism int
+	// Version is the file format's version: the one read (Parse), or the
+	// one to write (Encode, Create), Version when 0. Before DeclaredNames,
+	// the run's state checksums name component types by package path.
+	Version int
 }
+
+// PathNames reports whether the run's state checksums name component types
+// by Go package path, as recordings before version DeclaredNames did.
+func (r Run) PathNames() bool { return r.Version != 0 && r.Version < DeclaredNames }
 
 // Log is the record of a run's scene timelines. Recording appends to its
 // slices (allocating now and then, amortised) and, with a File, writes

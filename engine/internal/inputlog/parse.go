@@ -26,6 +26,7 @@ func Parse(data []byte) (Run, *Log, error) {
 		return Run{}, nil, err
 	}
 	p := &logParser{log: &Log{}}
+	p.runRec.Version = int(binary.LittleEndian.Uint16(data[len(Magic):]))
 	off := HeaderSize
 	for off < len(data) {
 		n, k := binary.Uvarint(data[off:])

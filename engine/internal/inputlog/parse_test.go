@@ -14,7 +14,7 @@ import (
 
 // file returns an input log file of one chunk holding the records given.
 func file(records ...[]byte) []byte {
-	return appendChunk(Header(), bytes.Join(records, nil))
+	return appendChunk(Header(0), bytes.Join(records, nil))
 }
 
 // scene returns the record of a scene of the groups named, each at 60 Hz.

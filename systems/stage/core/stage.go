@@ -108,7 +108,7 @@ func New(loop *engine.Loop, opts Options) *Stage {
 	}
 	s.checksum = opts.Checksum
 	if s.checksum == nil {
-		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore})
+		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore, PathNames: loop.PathNames()})
 		s.checksum = func() uint64 { return s.State.Sum(w) }
 		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
 		if loop.Probed() { // the desync bisector and report: the state after every system, per component type

@@ -64,6 +64,16 @@ func NewEventType[T any]() *EventType[T] {
 	return e
 }
 
+// SetName names the event type: the name of the component type that holds
+// its bus in a world (its Go type's name unless set), by which the engine's
+// state checksum and dump name that component. Two event types of one Go
+// type need two names. Call it before the event type is used.
+func (e *EventType[T]) SetName(name string) *EventType[T] {
+	e.eventName = name
+	e.eventBus.SetName(name)
+	return e
+}
+
 // Subscribe registers a subscriber for the event.
 func (e *EventType[T]) Subscribe(w donburi.World, subscriber Subscriber[T]) {
 	eventBus := e.mustFindEventBus(w)
