@@ -97,7 +97,7 @@ func (p *Program) Output() string { return p.out.String() }
 // more is no better), and not past Deadline. A program still running then
 // is killed, and the error says so, with the progress last seen.
 func (p *Program) Wait(stall time.Duration) (string, error) {
-	err := p.await(stall, func() bool { return false })
+	err := p.await(stall, func(int) bool { return false })
 	if exit, ok := err.(exitError); ok {
 		return p.Output(), exit.err
 	}
@@ -108,7 +108,7 @@ func (p *Program) Wait(stall time.Duration) (string, error) {
 // makes progress (as Wait does, with Stall: a program that stalls is
 // killed). It returns an error if the program exits first, or stalls.
 func (p *Program) WaitOutput(s string) error {
-	err := p.await(Stall, func() bool { return strings.Contains(p.Output(), s) })
+	err := p.await(Stall, func(int) bool { return strings.Contains(p.Output(), s) })
 	if exit, ok := err.(exitError); ok {
 		return fmt.Errorf("windowtest: %s exited (%v) without printing %q", p.cmd.Path, exit.err, s)
 	}
@@ -123,16 +123,28 @@ type exitError struct{ err error }
 
 func (e exitError) Error() string { return fmt.Sprintf("exited: %v", e.err) }
 
-// await waits until cond holds (nil), the program exits (an exitError) or
-// stalls for stall (it is then killed).
-func (p *Program) await(stall time.Duration, cond func() bool) error {
+// WaitFrames waits until the program has drawn n frames more in its window
+// (as the X server's DAMAGE reports count them: at least n were drawn),
+// and fails if it exits or stalls for stall before. Without the DAMAGE
+// extension it cannot count and returns an error saying so.
+func (p *Program) WaitFrames(n int, stall time.Duration) error {
+	if !useDamage(p.conn) {
+		return fmt.Errorf("windowtest: the X server has no DAMAGE extension: frames cannot be counted")
+	}
+	return p.await(stall, func(frames int) bool { return frames >= n })
+}
+
+// await waits until cond, given the frames seen drawn since the call,
+// holds (nil), the program exits (an exitError) or stalls for stall (it is
+// then killed).
+func (p *Program) await(stall time.Duration, cond func(frames int) bool) error {
 	frames, stop := p.countFrames()
 	defer stop()
 	watch := NewWatch(func() string {
 		return fmt.Sprintf("%d frames seen drawn, %d bytes of output", frames(), p.out.Len())
 	})
 	watch.Stall = stall
-	for !cond() {
+	for !cond(frames()) {
 		select {
 		case err := <-p.done:
 			p.done <- err // for Close and the next wait
