@@ -1,7 +1,8 @@
 // Package crosscpu checks the engine's promise of one state on every CPU:
-// each program below records a minute of play on this machine (amd64 with
-// the default GOAMD64=v1), and that recording is replayed by the same
-// program built for every other CPU the engine supports, each replay
+// each program below records a minute of play (half a minute for the
+// games: gameSeconds) on this machine (amd64 with the default
+// GOAMD64=v1), and that recording is replayed by the same program built
+// for every other CPU the engine supports, each replay
 // comparing every tick's state checksum with the recording's. A replay that
 // differs stops at the first tick that does and names it, and, the
 // recordings holding the bisector's detail, the first system after which
@@ -40,12 +41,17 @@ type program struct {
 	replay    []string // and to replay the file that follows
 }
 
+// gameSeconds is how long each game plays: half a minute of a game
+// crosses its Title, its play and its physics at rest and in motion; the
+// simulation cores, cheaper to emulate, play a minute.
+const gameSeconds = "30"
+
 var programs = []program{
 	{name: "bounce", pkg: "./cmd/bounce", core: true, record: []string{"-seconds", "60", "-record"}, replay: []string{"-replay"}},
 	{name: "arenacore", pkg: "./internal/crosscpu/arenacore", core: true, record: []string{"-seconds", "60", "-record"}, replay: []string{"-replay"}},
-	{name: "demo", pkg: "./cmd/demo", record: []string{"-headless", "-seconds", "60", "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
-	{name: "breakout", pkg: "./cmd/breakout", record: []string{"-headless", "-seconds", "60", "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
-	{name: "platformer", pkg: "./cmd/platformer", record: []string{"-headless", "-seconds", "60", "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
+	{name: "demo", pkg: "./cmd/demo", record: []string{"-headless", "-seconds", gameSeconds, "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
+	{name: "breakout", pkg: "./cmd/breakout", record: []string{"-headless", "-seconds", gameSeconds, "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
+	{name: "platformer", pkg: "./cmd/platformer", record: []string{"-headless", "-seconds", gameSeconds, "-detail", "-record"}, replay: []string{"-headless", "-replay"}},
 }
 
 // target is a CPU the recordings are replayed on.
@@ -157,11 +163,12 @@ func build(t *testing.T, dir, name, pkg string, env []string) string {
 	return bin
 }
 
-// A minute of each program, recorded on this machine, replays on every
-// other CPU with every tick's state checksum the recording's.
+// A minute of each core and half a minute of each game, recorded on this
+// machine, replays on every other CPU with every tick's state checksum
+// the recording's.
 func TestEveryCPUPlaysTheSameGame(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds every program for five CPUs and plays ten minutes of game under emulation")
+		t.Skip("builds every program for five CPUs and plays some five minutes of game under emulation")
 	}
 	dir := t.TempDir()
 	all := os.Getenv("FIXEDSTEP_CROSSCPU") == "all"
