@@ -246,15 +246,15 @@ func TestDevKeysInTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	time.Sleep(1500 * time.Millisecond) // the autopilot starts a game after a second
-	for _, key := range []string{"F3", "p", "F12"} {
-		if err := x.Tap(key, 100*time.Millisecond); err != nil {
+	time.Sleep(1500 * time.Millisecond)              // the autopilot starts a game after a second
+	for _, key := range []string{"F3", "p", "F12"} { // each held until frames show it was seen
+		if err := x.TapSeen(key); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(700 * time.Millisecond) // the overlay refreshes every 500 ms
 	}
 	time.Sleep(1500 * time.Millisecond) // paused: no game time passes
-	if err := x.Tap("p", 100*time.Millisecond); err != nil {
+	if err := x.TapSeen("p"); err != nil {
 		t.Fatal(err)
 	}
 	out, err := x.Wait(windowtest.Stall)

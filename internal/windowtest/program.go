@@ -200,6 +200,21 @@ func (p *Program) countFrames() (count func() int, stop func()) {
 	return count, func() { damage.Destroy(p.conn, id) }
 }
 
+// TapSeen presses the key named and holds it until the program has drawn
+// two frames (the second frame's update began after the press), then
+// releases it: on a busy machine a frame can take longer than any fixed
+// hold, and a key pressed and released between two frames is never seen.
+func (p *Program) TapSeen(key string) error {
+	if err := p.Press(key); err != nil {
+		return err
+	}
+	if err := p.WaitFrames(2, Stall); err != nil {
+		p.Release(key)
+		return err
+	}
+	return p.Release(key)
+}
+
 // TapAll taps the keys named in turn, each held for hold, with gap before
 // each, and returns the first error.
 func (p *Program) TapAll(hold, gap time.Duration, keys ...string) error {
