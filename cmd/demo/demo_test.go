@@ -523,7 +523,7 @@ func TestInspectorInTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	err = x.Tap("F4", 50*time.Millisecond)
+	err = x.TapSeen("F4")
 	if err == nil {
 		err = x.Click(x.Window, 480, 270, windowtest.ButtonLeft, 50*time.Millisecond)
 	}
@@ -534,7 +534,7 @@ func TestInspectorInTheWindow(t *testing.T) {
 		err = x.WaitFrames(5, windowtest.Stall)
 	}
 	if err == nil {
-		err = x.Tap("F12", 50*time.Millisecond)
+		err = x.TapSeen("F12")
 	}
 	if err == nil { // Left is held until the frame is saved, however slow the frames come
 		err = x.WaitOutput("screenshot saved to ")

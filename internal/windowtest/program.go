@@ -204,10 +204,15 @@ func (p *Program) countFrames() (count func() int, stop func()) {
 // two frames (the second frame's update began after the press), then
 // releases it: on a busy machine a frame can take longer than any fixed
 // hold, and a key pressed and released between two frames is never seen.
-func (p *Program) TapSeen(key string) error {
+func (p *Program) TapSeen(key string) error { return p.hold(key, 0) }
+
+// hold presses the key named, holds it for at least d and until the
+// program has drawn two frames, and releases it.
+func (p *Program) hold(key string, d time.Duration) error {
 	if err := p.Press(key); err != nil {
 		return err
 	}
+	time.Sleep(d)
 	if err := p.WaitFrames(2, Stall); err != nil {
 		p.Release(key)
 		return err
@@ -215,12 +220,13 @@ func (p *Program) TapSeen(key string) error {
 	return p.Release(key)
 }
 
-// TapAll taps the keys named in turn, each held for hold, with gap before
-// each, and returns the first error.
+// TapAll taps the keys named in turn, each held for hold and until the
+// program has drawn two frames (as TapSeen), with gap before each, and
+// returns the first error.
 func (p *Program) TapAll(hold, gap time.Duration, keys ...string) error {
 	for _, k := range keys {
 		time.Sleep(gap)
-		if err := p.Tap(k, hold); err != nil {
+		if err := p.hold(k, hold); err != nil {
 			return err
 		}
 	}
