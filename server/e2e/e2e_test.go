@@ -641,7 +641,7 @@ func TestDemo(t *testing.T) {
 		t.Skip("no display (DISPLAY is empty) for the window: make test runs this under Xvfb")
 	}
 	shot := filepath.Join(dir, "demo.png")
-	out, err = exec.Command(bin, slices.Concat([]string{"-players", "1", "-screenshot", shot, "-frames", "90"}, online)...).CombinedOutput()
+	out, err = exec.Command(bin, slices.Concat([]string{"-players", "1", "-screenshot", shot, "-screenshot-at", "1:90"}, online)...).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "online: player 1 of 1 in match ") {
 		t.Fatalf("the demo in a window: %v\n%s", err, out)
 	}
