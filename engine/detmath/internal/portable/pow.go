@@ -15,7 +15,7 @@ func isOddInt(x float64) bool {
 		// Any number outside this range will be truncated before the decimal point and therefore will always be
 		// an even integer.
 		// Without this check and if x overflows int64 the int64(xi) conversion below may produce incorrect results
-		// on some architectures (and does so on arm64). See issue #57465.
+		// on some architectures (and does so on arm64: Go converts an out-of-range float to int64 there as it saturates).
 		return false
 	}
 
