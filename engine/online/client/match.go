@@ -264,6 +264,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 	}
 	players := make([]input.State, start.Players)
 	var held, sent input.State
+	var lastAt int64          // the stamp of the input sent last
 	var stamped [256]struct { // the inputs sent, by tick
 		tick int64
 		held input.State
@@ -347,16 +348,18 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		default:
 			continue
 		}
-		at := tick + opts.Lead
+		// The server has run the ticks still waiting here too: the input is
+		// stamped Lead ticks past the last of them, so that a client behind
+		// the server (a busy machine, a burst of ticks) still sends inputs
+		// the server runs on time. Stamps only go up, one per tick the
+		// server ran at most while this client catches up: never stale,
+		// never a flood.
+		at := tick + int64(len(m.data)) + opts.Lead
+		if at <= lastAt {
+			continue
+		}
 		if start.Ticks > 0 && at > start.Ticks {
 			continue // past the match's end
-		}
-		if int64(len(m.data)) >= opts.Lead {
-			// Lead ticks or more behind the server: the ticks waiting come
-			// first (an input stamped now would be late, and one for each a
-			// burst). Fewer behind, the input is still ahead of the server:
-			// a client a tick or two behind on a busy machine plays on.
-			continue
 		}
 		if res.Sent > 0 && held.Same(&sent) {
 			continue // the server holds it as it was
@@ -365,7 +368,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if err := m.Send(wire.OpInput, msg); err != nil {
 			return res, err
 		}
-		sent = held
+		sent, lastAt = held, at
 		stamped[at%int64(len(stamped))].tick, stamped[at%int64(len(stamped))].held = at, held
 		res.Sent++
 	}
