@@ -15,11 +15,13 @@ deps:
 # display (all but NORACEPKGS'), the simulation's again without it and with
 # cp's debug asserts, then every fuzz
 # target for TESTFUZZTIME, so that a red fuzz target cannot sit unnoticed.
-# Then the game server's module (server/, a module of its own): Postgres
-# installed when missing, nakama and the plugin built (scripts/server.sh
-# build: 3 to 5 minutes with a cold Go build cache, seconds when warm), vet,
-# and its tests under -race, which start real servers (server/internal/nakamatest),
-# four at a time: they mostly wait on matches played in real time.
+# The game server's module (server/, a module of its own: Postgres
+# installed when missing, nakama and the plugin built by scripts/server.sh
+# build, 3 to 5 minutes with a cold Go build cache, seconds when warm; vet;
+# its tests under -race, which start real servers, server/internal/nakamatest,
+# four at a time) runs beside the debug pass and the fuzz targets, its
+# output printed after them: its tests mostly wait on matches played in
+# real time, and the two passes beside them keep the CPUs busy meanwhile.
 # Every go test here runs with -timeout 0: go test's default of 10 minutes a
 # package is a wall-clock guess that a busy machine reaches (-race, two
 # CPUs shared); the tests that wait bound their waits by the progress they
@@ -56,10 +58,18 @@ test: deps
 		./scenes/... ./cmd/breakout ./cmd/bounce ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input \
 		./systems/aim ./systems/shoot ./systems/health
 	FIXEDSTEP_CROSSCPU=all $(XVFB) $(GO) test -race -p 4 -count=1 -timeout 0 $$($(GO) list ./... | grep -v -x -F $(NORACEPKGS:%=-e %))
-	$(XVFB) $(GO) test -count=1 -timeout 0 -tags debug $(DEBUGPKGS)
-	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s
-	GO=$(GO) bash scripts/server.sh build
-	cd server && $(GO) vet ./... && GO=$(GO) $(XVFB) $(GO) test -race -count=1 -timeout 0 -parallel 4 ./...
+	@serverlog=$$(mktemp); \
+	echo "server (beside the next two stages, its output after them): scripts/server.sh build, vet, go test -race -parallel 4"; \
+	{ GO=$(GO) bash scripts/server.sh build && cd server && $(GO) vet ./... && \
+		GO=$(GO) $(XVFB) $(GO) test -race -count=1 -timeout 0 -parallel 4 ./...; } >"$$serverlog" 2>&1 & server=$$!; \
+	$(XVFB) $(GO) test -count=1 -timeout 0 -tags debug $(DEBUGPKGS); debug=$$?; \
+	GO=$(GO) bash scripts/fuzz.sh $(TESTFUZZTIME) 2s; fuzz=$$?; \
+	wait $$server; srv=$$?; \
+	echo "server:"; cat "$$serverlog"; rm -f "$$serverlog"; \
+	[ $$debug -eq 0 ] || echo "make test: the pass with cp's debug asserts failed"; \
+	[ $$fuzz -eq 0 ] || echo "make test: a fuzz target failed"; \
+	[ $$srv -eq 0 ] || echo "make test: the server's build or tests failed"; \
+	[ $$debug -eq 0 ] && [ $$fuzz -eq 0 ] && [ $$srv -eq 0 ]
 
 # server-build installs Postgres through apt-get when it is missing and builds
 # nakama and our runtime plugin into server/_build/ (nakama, modules/fixedstep.so)
