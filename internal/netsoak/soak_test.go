@@ -37,7 +37,7 @@ var games = []game{
 
 var links = []string{"100ms,10ms,5%", "150ms,20ms,10%"}
 
-const seconds = "30" // game seconds a session plays
+const seconds = "20" // game seconds a session plays
 
 // session is one session of the soak: a game, its players, its link.
 type session struct {
@@ -199,11 +199,11 @@ func (s session) String() string {
 // every session ends with the same checksum, and each one's recording
 // replays alone to it. A desync that one scene end in eight caused would
 // pass unnoticed with a chance of (7/8)^n for n scene ends: the soak
-// crosses some 80 (it logs how many, and fails with fewer than 35, where
+// crosses some 100 in 20 s sessions (it logs how many, and fails with fewer than 35, where
 // the chance passes 1%), so under 10^-4.
 func TestSoak(t *testing.T) {
 	if testing.Short() {
-		t.Skip("twelve networked sessions of 30 s of game time, in real time")
+		t.Skip("twelve networked sessions of 20 s of game time, in real time")
 	}
 	dir := t.TempDir()
 	bins := map[string]string{}
