@@ -44,6 +44,11 @@ DEBUGPKGS    := ./systems/... ./components/... ./third_party/... ./scenes/... ./
 # which it made take 200 s of the race pass; the packages that run worlds
 # on several goroutines (scenes, the server's matches) run cp under it.
 NORACEPKGS   := github.com/fixedstep/fixedstep/third_party/cp github.com/fixedstep/fixedstep/systems/physics
+# RACEFIRST are the race pass's longest packages, started first (go test
+# starts packages in the order it is given them): the soak's and the
+# browser's real time and qemu's emulation then run beside the many short
+# packages, rather than alone at the end of the pass.
+RACEFIRST    := ./internal/netsoak ./internal/crosscpu ./cmd/demo ./cmd/web ./systems/stage ./scenes ./cmd/breakout
 
 test: deps
 	@unformatted="$$(gofmt -l .)" || exit 1; \
@@ -57,7 +62,8 @@ test: deps
 		./components/... ./systems/physics ./systems/sideview ./systems/level ./systems/anim ./systems/camera \
 		./scenes/... ./cmd/breakout ./cmd/bounce ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input \
 		./systems/aim ./systems/shoot ./systems/health
-	FIXEDSTEP_CROSSCPU=all $(XVFB) $(GO) test -race -p 4 -count=1 -timeout 0 $$($(GO) list ./... | grep -v -x -F $(NORACEPKGS:%=-e %))
+	FIXEDSTEP_CROSSCPU=all $(XVFB) $(GO) test -race -p 4 -count=1 -timeout 0 \
+		$$($(GO) list $(RACEFIRST) ./... | awk '!seen[$$0]++' | grep -v -x -F $(NORACEPKGS:%=-e %))
 	@serverlog=$$(mktemp); \
 	echo "server (beside the next two stages, its output after them): scripts/server.sh build, vet, go test -race -parallel 4"; \
 	{ GO=$(GO) bash scripts/server.sh build && cd server && $(GO) vet ./... && \
