@@ -13,39 +13,12 @@ import (
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
-// The protocol: one UDP datagram per message, little-endian throughout,
-// each at most MaxPacket bytes:
-//
-//	packet = "FSNP" version:u8 kind:u8 session:u32 seq:u32 payload crc:u32
-//
-// crc is the CRC-32C of everything before it; session is the number the
-// host gave the session (0 in a hello); seq counts the sender's packets to
-// that receiver, from 1, so that a stale, reordered or replayed packet is
-// known and dropped (inputs are sent again in every packet until acked,
-// so a dropped packet loses nothing). str is a uvarint length and bytes.
-//
-//	hello   nonce:u64 role:u8 game:str version:str determinism:u8 seedGiven:u8 seed:u64 settings:uvarint (key:str value:str)*
-//	welcome nonce:u64 player:u8 players:u8 delay:u8 maxPrediction:u8 seed:u64 settings:uvarint (key:str value:str)*
-//	refuse  nonce:u64 reason:str
-//	start
-//	input   from:u8 tick:uvarint advantage:varint sentAt:u32 echo:u32 echoAge:u16
-//	        acks:u8 (player:u8 tick:uvarint)*
-//	        sumAck:uvarint sums:u8 first:uvarint sum:u64*
-//	        blocks:u8 (player:u8 first:uvarint count:uvarint entry*)
-//	bye     why:u8 last:uvarint message:uvarint bytes (up to maxMessage)
-//	report  tick:uvarint pieces:u16 index:u16 ack:u16 size:uvarint data   (report.go)
-//
-// A hello asks to join (role 0: a player, 1: a spectator) a session of a
-// game and version, with a seed and settings if the joiner was given them; the host
-// answers with a welcome (the player's number, 255 for a spectator, the
-// session's settings) or a refusal that says why, and once every player
-// has joined, start. An input message carries the sender's inputs that the
-// receiver has not acknowledged, as a run of input-log entries (package
-// engine/internal/inputlog's: the changes from the tick before), what the
-// sender holds of each player's input (acks), its final state checksums,
-// and what time synchronisation needs: its tick, how far it is ahead of
-// the receiver as it sees it, and a timestamp to echo for the round trip.
-// A bye says the sender left: finished (its run ended), quit, or failed.
+// The packets' grammar is the package doc's ("The packets"). This file
+// holds what every kind shares: the header, its check, and the field
+// writers and readers. The kinds' payloads are written and read where
+// they are sent and taken: the handshake (hello, welcome, refuse, start)
+// in join.go and netplay.go, input and bye in play.go, report in
+// report.go.
 
 const (
 	magic           = "FSNP"
