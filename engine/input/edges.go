@@ -106,3 +106,22 @@ func setBit8(v uint8, i int, on bool) uint8 {
 	}
 	return v &^ (1 << i)
 }
+
+// Possible reports whether a device could give s: its cursor and wheel
+// finite, each gamepad axis within [-1, 1]. Input from outside (a peer's
+// packet, a server's message) that is not is refused, since a simulation
+// fed a NaN or an axis of 1e300 computes what no player could make it.
+func (s *State) Possible() bool {
+	finite := func(v float64) bool { return v-v == 0 }
+	if !finite(s.CursorX) || !finite(s.CursorY) || !finite(s.WheelX) || !finite(s.WheelY) {
+		return false
+	}
+	for i := range s.Gamepads {
+		for _, a := range s.Gamepads[i].Axes {
+			if !(a >= -1 && a <= 1) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -572,7 +572,7 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 				break
 			}
 			end, err := inputlog.ReadEntry(r.B, r.Off, &held, &s.decoded.in[k])
-			if err != nil || !playable(&s.decoded.in[k]) {
+			if err != nil || !s.decoded.in[k].Possible() {
 				r.Bad = true
 				break
 			}
@@ -626,24 +626,6 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 	if echo != 0 {
 		if rtt := time.Duration(int64(s.clock(now))-int64(echo)-int64(echoAge)) * time.Millisecond; rtt >= 0 {
 			p.rtt = rtt
-		}
-	}
-	return true
-}
-
-// playable reports whether in is an input a player's devices can give:
-// axes in [-1, 1], a finite cursor and wheel. Anything else is refused, so
-// that a hostile peer cannot feed the simulation a NaN.
-func playable(in *input.State) bool {
-	finite := func(v float64) bool { return v-v == 0 }
-	if !finite(in.CursorX) || !finite(in.CursorY) || !finite(in.WheelX) || !finite(in.WheelY) {
-		return false
-	}
-	for i := range in.Gamepads {
-		for _, a := range in.Gamepads[i].Axes {
-			if !(a >= -1 && a <= 1) {
-				return false
-			}
 		}
 	}
 	return true

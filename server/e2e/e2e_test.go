@@ -194,12 +194,12 @@ func TestEightPlayers(t *testing.T) {
 	}
 }
 
-// notHeld is an input message with a press in it, which no honest client
-// sends (the server derives presses from held inputs).
+// notHeld is an input message with a press of its own in it (of a key
+// not held), which no honest client sends (the server derives presses
+// from held inputs).
 func notHeld(tick int64) []byte {
 	var s input.State
-	s.SetKey(input.KeyArrowLeft, true)
-	s.DeriveEdges(&input.State{})
+	s.KeysPressed.Set(input.KeyArrowLeft, true)
 	b := binary.AppendUvarint(nil, uint64(tick))
 	return wire.AppendState(b, &s)
 }

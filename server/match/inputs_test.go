@@ -73,8 +73,7 @@ func TestInputRefusals(t *testing.T) {
 	out := make([]input.State, 2)
 	take(t, in, 1, msg(2, keys(input.KeyArrowRight)))
 	take(t, in, 0, msg(10, keys(input.KeyA)))
-	var pressed input.State
-	pressed.SetKey(input.KeyB, true)
+	var pressed input.State // a press of a key not held: presses are derived, never sent
 	pressed.KeysPressed.Set(input.KeyB, true)
 	refusals := []struct {
 		m    []byte

@@ -29,9 +29,15 @@ const (
 )
 
 // AppendEntry appends the entry of a tick `step` ticks after the group's
-// previous entry, whose input cur differs from prev's held state.
+// previous entry, whose input cur differs from prev's held state: the
+// step, then AppendEntryOps'.
 func AppendEntry(b []byte, step int64, prev, cur *input.State) []byte {
-	b = binary.AppendUvarint(b, uint64(step))
+	return AppendEntryOps(binary.AppendUvarint(b, uint64(step)), prev, cur)
+}
+
+// AppendEntryOps appends the ops of an entry, which change prev's held
+// state into cur, and the end op: what ReadEntry reads.
+func AppendEntryOps(b []byte, prev, cur *input.State) []byte {
 	for w := range cur.Keys {
 		b = appendKeyOps(b, opKey, w, prev.Keys[w]^cur.Keys[w])
 		b = appendKeyOps(b, opKeyPressed, w, cur.KeysPressed[w]^(cur.Keys[w]&^prev.Keys[w]))
@@ -193,6 +199,9 @@ func ReadEntry(data []byte, off int, held, out *input.State) (int, error) {
 			if err := need(1); err != nil {
 				return off, err
 			}
+			if data[off] >= 1<<(input.MouseButtonMax+1) {
+				return off, fmt.Errorf("bad mouse buttons %#x", data[off])
+			}
 			out.Mouse = data[off]
 			off++
 		case opMouseEdges:
@@ -200,6 +209,9 @@ func ReadEntry(data []byte, off int, held, out *input.State) (int, error) {
 				return off, err
 			}
 			mp, mr = data[off], data[off+1]
+			if max(mp, mr) >= 1<<(input.MouseButtonMax+1) {
+				return off, fmt.Errorf("bad mouse buttons %#x, %#x", mp, mr)
+			}
 			off += 2
 		case opPad, opPadButtons, opPadEdges, opPadAxis:
 			if err := need(1); err != nil {

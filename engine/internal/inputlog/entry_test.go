@@ -3,6 +3,7 @@ package inputlog
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine/input"
@@ -84,5 +85,26 @@ func TestEntryRoundTrip(t *testing.T) {
 		}
 		held = cur
 		held.ClearEdges()
+	}
+}
+
+// An entry naming what no device has is refused, saying what: a key past
+// KeyMax, mouse buttons past MouseButtonMax, a gamepad, its button or axis
+// past the last, an unknown op, an entry cut short.
+func TestEntryOfNoDeviceRefused(t *testing.T) {
+	cases := map[string][]byte{
+		"bad key":            {opKey, byte(input.KeyMax) + 1, opEnd},
+		"bad mouse buttons":  {opMouse, 1 << (input.MouseButtonMax + 1), opEnd},
+		"bad mouse buttons ": {opMouseEdges, 1, 1 << (input.MouseButtonMax + 1), opEnd},
+		"bad gamepad":        {opPad, input.MaxGamepads, opEnd},
+		"bad gamepad axis":   {opPadAxis, 0, byte(input.GamepadAxes), 0, 0, 0, 0, 0, 0, 0, 0, opEnd},
+		"unknown input op":   {opCount, opEnd},
+		"runs past":          {opMouse},
+	}
+	for want, entry := range cases {
+		var held, out input.State
+		if _, err := ReadEntry(entry, 0, &held, &out); err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
+			t.Errorf("% x: %v, want an error saying %q", entry, err, want)
+		}
 	}
 }

@@ -5,9 +5,12 @@
 // Over Nakama's socket each message is one match data message (a websocket
 // frame, over TCP): it arrives whole and in order, so the encoding carries
 // no sequence numbers or checksums. Integers are little-endian; a uvarint
-// is encoding/binary's.
+// is encoding/binary's. A state is an input as the input log writes it:
+// the ops of an entry (package engine/internal/inputlog's, the one codec of
+// input in the engine: recordings, saves, netplay's packets and these
+// messages), which change the input before into this one, and the end op.
 //
-//	OpInput   client → server   tick:uvarint state              the client's held input, for tick
+//	OpInput   client → server   tick:uvarint state              the client's held input for tick, from no input
 //	OpTick    server → clients  tick:uvarint sum:u64 changed:u8 state*
 //	OpStart   server → a player JSON Start
 //	OpEnd     server → clients  JSON End
@@ -19,13 +22,15 @@
 // the held state of the tick before. After every tick the server sends the
 // tick's number, the state checksum after it, and the input of every
 // player whose input differs from the tick before's (bit p of changed:
-// player p), presses and releases included: exactly what the tick ran
+// player p), each from that player's held input of the tick before,
+// presses and releases included: exactly what the tick ran
 // with. A client that applies them in order to its own simulation has
 // every player's input of every tick, and checks its checksum against the
 // server's. A player who comes back to a match under way, or a newcomer
-// who takes over a seat its player left, is sent, after its start, the tick messages of every tick run so far, in OpHistory
-// messages of at most MaxHistory bytes: it simulates them to catch up,
-// checking each checksum, and goes on with the live ticks.
+// who takes over a seat its player left, is sent, after its start, the
+// tick messages of every tick run so far, in OpHistory messages of at most
+// MaxHistory bytes: it simulates them to catch up, checking each checksum,
+// and goes on with the live ticks.
 package wire
 
 import (
@@ -36,6 +41,7 @@ import (
 	"math"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 
@@ -54,7 +60,7 @@ const (
 	// MaxInput is the longest input message a server takes: the longest
 	// held state (every key, mouse button, pad button and axis held, the
 	// cursor and the wheel) with the largest tick is under it.
-	MaxInput = 256
+	MaxInput = 512
 
 	// MaxCursor and MaxWheel bound an input message's cursor position and
 	// wheel motion (no device gives more): a server sums the wheel of the
@@ -68,259 +74,30 @@ const (
 	MaxHistory = 1 << 20
 )
 
-// Fields of an encoded state, one bit each in its mask.
-const (
-	fKeys = 1 << iota
-	fKeysPressed
-	fKeysReleased
-	fCursor
-	fMouse
-	fMousePressed
-	fMouseReleased
-	fWheel
-	fPads
-	fAll = 1<<iota - 1
-)
-
-// Fields of a pad, one bit each in its flags.
-const (
-	pConnected = 1 << iota
-	pDown
-	pPressed
-	pReleased
-	pAll = 1<<iota - 1
-)
-
-// Masks of the bits a key set, the mouse and a pad's buttons may hold.
-var (
-	keyMask   = keySetMask()
-	mouseMask = uint8(1<<(input.MouseButtonMax+1) - 1)
-	padMask   = uint32(1<<(input.GamepadButtonMax+1) - 1)
-)
-
-func keySetMask() (m input.KeySet) {
-	for k := input.Key(0); k <= input.KeyMax; k++ {
-		m.Set(k, true)
-	}
-	return m
-}
-
-// AppendState appends s's encoding to b: a field mask, then each field
-// that is not zero (floats by their bits: -0 is kept). It is lossless:
+// AppendState appends s as a state from no input at all: every field of s
+// that is not zero, and its presses and releases where they are not those
+// derived from no input. It is lossless (floats by their bits, -0 kept):
 // DecodeState gives back a State that is Same as s.
-//
-//	state = mask:u16 [keys:u64×KeySetWords]×(held, pressed, released)
-//	        [cursorX:f64 cursorY:f64] [mouse:u8]×(held, pressed, released)
-//	        [wheelX:f64 wheelY:f64] [pads:u8 (flags:u8 [buttons:u32]×(down, pressed, released) axes:u8 axis:f64*)*]
 func AppendState(b []byte, s *input.State) []byte {
-	var mask uint16
-	at := len(b)
-	b = append(b, 0, 0)
-	keys := func(bit uint16, k *input.KeySet) {
-		if *k != (input.KeySet{}) {
-			mask |= bit
-			for _, w := range k {
-				b = binary.LittleEndian.AppendUint64(b, w)
-			}
-		}
-	}
-	keys(fKeys, &s.Keys)
-	keys(fKeysPressed, &s.KeysPressed)
-	keys(fKeysReleased, &s.KeysReleased)
-	if bits(s.CursorX)|bits(s.CursorY) != 0 {
-		mask |= fCursor
-		b = binary.LittleEndian.AppendUint64(b, bits(s.CursorX))
-		b = binary.LittleEndian.AppendUint64(b, bits(s.CursorY))
-	}
-	for i, m := range [3]uint8{s.Mouse, s.MousePressed, s.MouseReleased} {
-		if m != 0 {
-			mask |= fMouse << i
-			b = append(b, m)
-		}
-	}
-	if bits(s.WheelX)|bits(s.WheelY) != 0 {
-		mask |= fWheel
-		b = binary.LittleEndian.AppendUint64(b, bits(s.WheelX))
-		b = binary.LittleEndian.AppendUint64(b, bits(s.WheelY))
-	}
-	var pads uint8
-	for i := range s.Gamepads {
-		if !emptyPad(&s.Gamepads[i]) {
-			pads |= 1 << i
-		}
-	}
-	if pads != 0 {
-		mask |= fPads
-		b = append(b, pads)
-		for i := range s.Gamepads {
-			if pads&(1<<i) != 0 {
-				b = appendPad(b, &s.Gamepads[i])
-			}
-		}
-	}
-	binary.LittleEndian.PutUint16(b[at:], mask)
-	return b
-}
-
-func appendPad(b []byte, p *input.Gamepad) []byte {
-	var flags uint8
-	if p.Connected {
-		flags |= pConnected
-	}
-	at := len(b)
-	b = append(b, 0)
-	for i, v := range [3]uint32{p.Down, p.Pressed, p.Released} {
-		if v != 0 {
-			flags |= pDown << i
-			b = binary.LittleEndian.AppendUint32(b, v)
-		}
-	}
-	b[at] = flags
-	var axes uint8
-	for i, a := range p.Axes {
-		if bits(a) != 0 {
-			axes |= 1 << i
-		}
-	}
-	b = append(b, axes)
-	for i, a := range p.Axes {
-		if axes&(1<<i) != 0 {
-			b = binary.LittleEndian.AppendUint64(b, bits(a))
-		}
-	}
-	return b
-}
-
-func emptyPad(p *input.Gamepad) bool {
-	if p.Connected || p.Down|p.Pressed|p.Released != 0 {
-		return false
-	}
-	for _, a := range p.Axes {
-		if bits(a) != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func bits(f float64) uint64 { return math.Float64bits(f) }
-
-// ErrMalformed is the error of a message or state that does not decode:
-// cut short, with bytes left over, with a bit no key, button or field has,
-// or with a value no device gives (a non-finite number, an axis outside
-// [-1, 1]).
-var ErrMalformed = errors.New("wire: malformed")
-
-// reader reads an encoding; past its end or on a bad value it reads zeros
-// and remembers that the encoding was bad.
-type reader struct{ wirebytes.Reader }
-
-// f64 reads a float that must be finite.
-func (r *reader) f64() float64 {
-	f := math.Float64frombits(r.U64())
-	if f-f != 0 {
-		r.Bad = true
-		return 0
-	}
-	return f
-}
-
-// tick reads a tick: a uvarint from 1 that fits an int64 with room to add
-// to it.
-func (r *reader) tick() int64 {
-	if r.Bad {
-		return 0
-	}
-	v, n := binary.Uvarint(r.B[r.Off:])
-	if n <= 0 || v == 0 || v > math.MaxInt64/2 {
-		r.Bad = true
-		return 0
-	}
-	r.Off += n
-	return int64(v)
-}
-
-// state reads an encoded state into s.
-func (r *reader) state(s *input.State) {
-	*s = input.State{}
-	mask := r.U16()
-	if mask&^fAll != 0 {
-		r.Bad = true
-		return
-	}
-	for i, k := range [3]*input.KeySet{&s.Keys, &s.KeysPressed, &s.KeysReleased} {
-		if mask&(fKeys<<i) == 0 {
-			continue
-		}
-		for w := range k {
-			k[w] = r.U64()
-			if k[w]&^keyMask[w] != 0 {
-				r.Bad = true
-			}
-		}
-	}
-	if mask&fCursor != 0 {
-		s.CursorX, s.CursorY = r.f64(), r.f64()
-	}
-	for i, m := range [3]*uint8{&s.Mouse, &s.MousePressed, &s.MouseReleased} {
-		if mask&(fMouse<<i) != 0 {
-			if *m = r.U8(); *m&^mouseMask != 0 {
-				r.Bad = true
-			}
-		}
-	}
-	if mask&fWheel != 0 {
-		s.WheelX, s.WheelY = r.f64(), r.f64()
-	}
-	if mask&fPads == 0 {
-		return
-	}
-	pads := r.U8()
-	if pads >= 1<<input.MaxGamepads {
-		r.Bad = true
-	}
-	for i := range s.Gamepads {
-		if pads&(1<<i) == 0 {
-			continue
-		}
-		p := &s.Gamepads[i]
-		flags := r.U8()
-		if flags&^pAll != 0 {
-			r.Bad = true
-		}
-		p.Connected = flags&pConnected != 0
-		for j, v := range [3]*uint32{&p.Down, &p.Pressed, &p.Released} {
-			if flags&(pDown<<j) != 0 {
-				if *v = r.U32(); *v&^padMask != 0 {
-					r.Bad = true
-				}
-			}
-		}
-		axes := r.U8()
-		if axes >= 1<<input.GamepadAxes {
-			r.Bad = true
-		}
-		for j := range p.Axes {
-			if axes&(1<<j) != 0 {
-				if p.Axes[j] = r.f64(); !(p.Axes[j] >= -1 && p.Axes[j] <= 1) {
-					r.Bad = true
-				}
-			}
-		}
-	}
+	return inputlog.AppendEntryOps(b, &input.State{}, s)
 }
 
 // DecodeState decodes a state AppendState encoded, refusing (ErrMalformed)
 // anything AppendState does not write or no device gives.
 func DecodeState(b []byte, s *input.State) error {
-	r := reader{wirebytes.Reader{B: b}}
-	r.state(s)
-	if !r.Done() {
+	var none input.State
+	if end, err := inputlog.ReadEntry(b, 0, &none, s); err != nil || end != len(b) || !s.Possible() {
 		*s = input.State{}
 		return ErrMalformed
 	}
 	return nil
 }
+
+// ErrMalformed is the error of a message or state that does not decode:
+// cut short, with bytes left over, with a key, button or op no device or
+// encoder has, or with a value no device gives (a non-finite number, an
+// axis outside [-1, 1]).
+var ErrMalformed = errors.New("wire: malformed")
 
 // Held reports whether s is a held state only: no presses or releases,
 // which the server derives. An input message's state must be.
@@ -336,17 +113,23 @@ func Held(s *input.State) bool {
 	return true
 }
 
+// clearEdges clears s's presses and releases, keeping its wheel's motion
+// (which an input message carries).
+func clearEdges(s *input.State) {
+	wx, wy := s.WheelX, s.WheelY
+	s.ClearEdges()
+	s.WheelX, s.WheelY = wx, wy
+}
+
 // AppendInput appends an input message: the held part of s (its presses
-// and releases left out), for tick.
+// and releases left out), for tick. Its state has no press or release of
+// its own: those of a held state from no input are derived, and written
+// as nothing.
 func AppendInput(b []byte, tick int64, s *input.State) []byte {
+	var none input.State
 	held := *s
-	held.KeysPressed, held.KeysReleased = input.KeySet{}, input.KeySet{}
-	held.MousePressed, held.MouseReleased = 0, 0
-	for i := range held.Gamepads {
-		held.Gamepads[i].Pressed, held.Gamepads[i].Released = 0, 0
-	}
-	b = binary.AppendUvarint(b, uint64(tick))
-	return AppendState(b, &held)
+	held.DeriveEdges(&none)
+	return inputlog.AppendEntry(b, tick, &none, &held)
 }
 
 // Why an input message is refused.
@@ -358,19 +141,26 @@ var (
 // DecodeInput decodes an input message: its tick and its held state. It
 // refuses one longer than MaxInput (ErrOversized), one that does not
 // decode or whose cursor or wheel is beyond MaxCursor or MaxWheel
-// (ErrMalformed), and one with presses or releases (ErrNotHeld).
+// (ErrMalformed), and one whose state has presses or releases other than
+// those derived from no input (ErrNotHeld).
 func DecodeInput(b []byte, s *input.State) (tick int64, err error) {
 	if len(b) > MaxInput {
 		return 0, ErrOversized
 	}
-	r := reader{wirebytes.Reader{B: b}}
-	tick = r.tick()
-	r.state(s)
-	if !r.Done() {
+	var none input.State
+	step, n := binary.Uvarint(b)
+	if n <= 0 || step == 0 || step > math.MaxInt64/2 {
 		*s = input.State{}
 		return 0, ErrMalformed
 	}
-	if !Held(s) {
+	end, err := inputlog.ReadEntry(b, n, &none, s)
+	if err != nil || end != len(b) || !s.Possible() {
+		*s = input.State{}
+		return 0, ErrMalformed
+	}
+	derived := *s
+	derived.DeriveEdges(&none)
+	if !derived.Same(s) {
 		*s = input.State{}
 		return 0, ErrNotHeld
 	}
@@ -379,12 +169,14 @@ func DecodeInput(b []byte, s *input.State) (tick int64, err error) {
 		*s = input.State{}
 		return 0, ErrMalformed
 	}
-	return tick, nil
+	clearEdges(s)
+	return int64(step), nil
 }
 
 // AppendTick appends a tick message: the tick, the state checksum after
 // it, and each player's input that differs from prev's (the tick before's,
-// all zero before the first tick).
+// all zero before the first tick), as a state from that player's held
+// input in prev.
 func AppendTick(b []byte, tick int64, sum uint64, in, prev []input.State) []byte {
 	b = binary.AppendUvarint(b, uint64(tick))
 	b = binary.LittleEndian.AppendUint64(b, sum)
@@ -397,7 +189,9 @@ func AppendTick(b []byte, tick int64, sum uint64, in, prev []input.State) []byte
 	b = append(b, changed)
 	for p := range in {
 		if changed&(1<<p) != 0 {
-			b = AppendState(b, &in[p])
+			held := prev[p]
+			held.ClearEdges()
+			b = inputlog.AppendEntryOps(b, &held, &in[p])
 		}
 	}
 	return b
@@ -414,25 +208,47 @@ func DecodeTick(b []byte, players []input.State) (tick int64, sum uint64, err er
 	if len(players) > input.MaxPlayers {
 		return 0, 0, ErrMalformed
 	}
-	r := reader{wirebytes.Reader{B: b}}
-	tick = r.tick()
+	r := wirebytes.Reader{B: b}
+	tick = readTick(&r)
 	sum = r.U64()
 	changed := r.U8()
-	if int(changed) >= 1<<len(players) {
+	if r.Bad || int(changed) >= 1<<len(players) {
 		return 0, 0, ErrMalformed
 	}
 	var next [input.MaxPlayers]input.State
 	copy(next[:], players)
 	for p := range players {
-		if changed&(1<<p) != 0 {
-			r.state(&next[p])
+		if changed&(1<<p) == 0 {
+			continue
 		}
+		held := players[p]
+		held.ClearEdges()
+		end, err := inputlog.ReadEntry(r.B, r.Off, &held, &next[p])
+		if err != nil || !next[p].Possible() {
+			return 0, 0, ErrMalformed
+		}
+		r.Off = end
 	}
 	if !r.Done() {
 		return 0, 0, ErrMalformed
 	}
 	copy(players, next[:len(players)])
 	return tick, sum, nil
+}
+
+// readTick reads a tick: a uvarint from 1 that fits an int64 with room to
+// add to it.
+func readTick(r *wirebytes.Reader) int64 {
+	if r.Bad {
+		return 0
+	}
+	v, n := binary.Uvarint(r.B[r.Off:])
+	if n <= 0 || v == 0 || v > math.MaxInt64/2 {
+		r.Bad = true
+		return 0
+	}
+	r.Off += n
+	return int64(v)
 }
 
 // AppendHistory appends a tick message (AppendTick's) to a history.

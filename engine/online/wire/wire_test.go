@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -98,7 +99,7 @@ func TestBadInputsRefused(t *testing.T) {
 	var stick input.State
 	stick.SetGamepadAxis(0, input.AxisLeftStickHorizontal, 0.5)
 	good := wire.AppendInput(nil, 9, &stick)
-	axisAt := len(good) - 8 // the axis's float is last
+	axisAt := len(good) - 9 // the axis's float is last, before the end op
 	withAxis := func(v float64) []byte {
 		b := bytes.Clone(good)
 		for i := range 8 {
@@ -106,11 +107,13 @@ func TestBadInputsRefused(t *testing.T) {
 		}
 		return b
 	}
-	var pressed input.State
-	pressed.SetKey(input.KeySpace, true)
+	var pressed input.State // a press of a key not held: no device's
 	pressed.KeysPressed.Set(input.KeySpace, true)
 	pressedMsg := []byte{9}
 	pressedMsg = wire.AppendState(pressedMsg, &pressed)
+	var released input.State // a key held and not pressed: from no input, its press is derived
+	released.SetKey(input.KeySpace, true)
+	releasedMsg := wire.AppendState([]byte{9}, &released)
 	var wheel, cursor input.State
 	wheel.WheelX = 1.7e308 // finite, but two of them summed are not
 	cursor.CursorX, cursor.CursorY = 10, -2e7
@@ -128,9 +131,12 @@ func TestBadInputsRefused(t *testing.T) {
 		{"NaN axis", withAxis(math.NaN()), wire.ErrMalformed},
 		{"infinite axis", withAxis(math.Inf(1)), wire.ErrMalformed},
 		{"axis past 1", withAxis(1.5), wire.ErrMalformed},
-		{"unknown field", []byte{9, 0, 0x80}, wire.ErrMalformed},
-		{"key past KeyMax", append([]byte{9, 1, 0}, bytes.Repeat([]byte{0xff}, 8*input.KeySetWords)...), wire.ErrMalformed},
+		{"unknown op", []byte{9, 0x80, 0}, wire.ErrMalformed},
+		{"no end op", []byte{9}, wire.ErrMalformed},
+		{"key past KeyMax", append(binary.AppendUvarint([]byte{9, 1}, uint64(input.KeyMax)+1), 0), wire.ErrMalformed},
+		{"mouse button past MouseButtonMax", []byte{9, 6, 1 << (input.MouseButtonMax + 1), 0}, wire.ErrMalformed},
 		{"a press (the server derives them)", pressedMsg, wire.ErrNotHeld},
+		{"a held key's press cancelled", releasedMsg, wire.ErrNotHeld},
 		{"oversized", append(bytes.Clone(good), make([]byte, wire.MaxInput)...), wire.ErrOversized},
 	}
 	for _, c := range cases {
