@@ -5,6 +5,11 @@
 // simulation is made of, links no graphics library, so that a server or a
 // bot runs a game's simulation without it.
 //
+// A sprite is fitted to a box with [Sprite.FitBox] (its origin and scale
+// derived from the box: stretched over it, contained in it, or standing on
+// its bottom edge, [Fit]), and to its body's box when spawned with
+// [Sprite.Fitted], given as physics.BodyOptions.Sprite.
+//
 // The state hasher (package engine/state) reads a Sprite as it reads any
 // component; this package tells it how to read the ebiten values a Sprite
 // holds (an image by its bounds, a colour scale by its four scales, a
