@@ -11,14 +11,15 @@ import (
 
 // Fill is how an entity's shapes are drawn, where a [Sprite] (one image at
 // the body's origin) cannot draw them: each segment as the rectangle along
-// it, 2r thick, its ends squared off r past its end points (so that the
-// segments of an outline, physics.SpawnWalls', meet at their corners), and
-// each box (a polygon of four right-angled corners: physics.SpawnBox's)
-// over its outline, its rounded corners filled. Circles and other polygons
-// are not drawn. The render system (systems/render's Sprites) draws it
-// among the sprites, at the entity's interpolated components.Transform,
-// through the camera, from the shapes of its components.Shape: an entity
-// needs a Transform, a Shape and a Fill, and no extra entity per wall.
+// it, 2r thick (nothing for a radius of 0), its ends squared off r past its
+// end points (so that the segments of an outline, physics.SpawnWalls',
+// meet at their corners), and each box (a polygon of four right-angled
+// corners: physics.SpawnBox's) over its outline, its rounded corners
+// filled. Circles and other polygons are not drawn. The render system
+// (systems/render's Sprites) draws it among the sprites, at the entity's
+// interpolated components.Transform, through the camera, from the shapes
+// of its components.Shape (read, never changed): an entity needs a
+// Transform, a Shape and a Fill, and no extra entity per wall.
 //
 // A part is filled with Image, stretched over it, or drawn as a nine-slice
 // when Border is set; left nil, with a white pixel of the render system's
