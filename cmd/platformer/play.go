@@ -133,23 +133,21 @@ func (p *Play) build() (*sideview.Rules, error) {
 	o := lv.Objects("player")[0]
 	start := cp.Vector{X: o.X, Y: o.Y - 12}
 	p.hero = phys.SpawnBox(12, 22, &physics.BodyOptions{Position: start, Moment: math.Inf(1),
-		Sprite: &gfx.Sprite{Image: p.clips["idle"].Frames[0]}}, sideview.CharacterC, sideview.HeroC, anim.AnimationC, sideview.LooksC)
+		Sprite: (&gfx.Sprite{Image: p.clips["idle"].Frames[0]}).Fitted(gfx.Feet)}, sideview.CharacterC, sideview.HeroC, anim.AnimationC, sideview.LooksC)
 	sideview.LooksC.SetValue(st.World.Entry(p.hero), sideview.Looks{Idle: p.clips["idle"], Run: p.clips["run"],
 		Jump: p.clips["jump"], Flip: true})
 	sideview.CharacterC.SetValue(st.World.Entry(p.hero), sideview.Character{RunSpeed: 150, JumpSpeed: 380})
 	sideview.HeroC.SetValue(st.World.Entry(p.hero), sideview.Hero{Lives: p.Lives, Checkpoint: start, Stomps: p.Stomped,
 		Counts: [4]int{p.Stars}})
-	creature := st.Sprite(assets.SpriteAgent)
-	creature.ScaleX, creature.ScaleY = 0.6, 0.6
 	for _, o := range lv.Objects("enemy") {
 		e := phys.SpawnBox(14, 14, &physics.BodyOptions{Position: cp.Vector{X: o.X, Y: o.Y - 7}, Moment: math.Inf(1),
-			Sprite: creature}, sideview.CharacterC, sideview.PatrolC, enemyC)
+			Sprite: st.Sprite(assets.SpriteAgent).Fitted(gfx.Feet)}, sideview.CharacterC, sideview.PatrolC, enemyC)
 		sideview.CharacterC.SetValue(st.World.Entry(e), sideview.Character{RunSpeed: 40, GroundAccel: 400})
 		sideview.PatrolC.SetValue(st.World.Entry(e), sideview.Patrol{Dir: -1, Ledges: true})
 	}
 	for _, o := range lv.Objects("star") {
 		phys.SpawnCircle(6, &physics.BodyOptions{Kind: physics.Static, Sensor: true, Position: cp.Vector{X: o.X, Y: o.Y},
-			Sprite: st.Sprite(assets.SpriteGoal)}, starC)
+			Sprite: st.Sprite(assets.SpriteGoal).Fitted(gfx.Contain)}, starC)
 	}
 	for _, o := range lv.Objects("lift") {
 		m, err := sideview.MoverFrom(lv, o)
@@ -157,7 +155,7 @@ func (p *Play) build() (*sideview.Rules, error) {
 			return nil, err
 		}
 		e := phys.SpawnBox(o.Width, o.Height, &physics.BodyOptions{Kind: physics.Kinematic, Position: m.At(0),
-			Sprite: st.Rect(o.Width, o.Height, color.RGBA{170, 120, 70, 255})}, sideview.MoverC)
+			Sprite: st.Fill(color.RGBA{170, 120, 70, 255})}, sideview.MoverC)
 		sideview.MoverC.SetValue(st.World.Entry(e), m)
 	}
 	for _, c := range []struct {
@@ -167,7 +165,7 @@ func (p *Play) build() (*sideview.Rules, error) {
 	}{{"checkpoint", flagC, color.RGBA{120, 180, 240, 255}}, {"exit", exitC, color.RGBA{90, 220, 120, 255}}} {
 		for _, o := range lv.Objects(c.class) {
 			phys.SpawnBox(o.Width, o.Height, &physics.BodyOptions{Kind: physics.Static, Sensor: true,
-				Position: cp.Vector{X: o.X + o.Width/2, Y: o.Y + o.Height/2}, Sprite: st.Rect(o.Width, o.Height, c.look)}, c.tag)
+				Position: cp.Vector{X: o.X + o.Width/2, Y: o.Y + o.Height/2}, Sprite: st.Fill(c.look)}, c.tag)
 		}
 	}
 	phys.OnCollide(sideview.HeroC, exitC, func(donburi.World, physics.Contact) { p.exit = true })

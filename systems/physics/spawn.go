@@ -149,8 +149,11 @@ type BodyOptions struct {
 	// Sprite, if set, is how the entity is drawn: a *gfx.Sprite (package
 	// components/gfx) gives the entity that Sprite, with its origin at the
 	// centre of its Image when OriginX and OriginY are both zero; its Image
-	// must be set. Left nil (or a nil *gfx.Sprite), as a server's
-	// simulation leaves it, the entity has no look.
+	// must be set. A *gfx.FittedSprite (Sprite.Fitted) gives it the Sprite
+	// fitted to the body's box; a *gfx.Fill draws the body's segments and
+	// boxes themselves (walls, platforms) with no sprite. Left nil (or a
+	// nil pointer), as a server's simulation leaves it, the entity has no
+	// look.
 	Sprite Look
 }
 

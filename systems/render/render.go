@@ -39,6 +39,12 @@ import (
 // source-over blend and shader, so ebiten merges the calls of the two kinds
 // into the same GPU draw commands.
 //
+// It draws fills too ([gfx.Fill]: the segments and boxes of an entity
+// with a Transform, a [components.Shape] and a Fill, such as the walls of
+// physics.SpawnWalls), a quad a part (nine for a nine-slice), in their
+// layers among the sprites, under the sprites of their own layer; Filled
+// counts them. Their shapes are read, never changed.
+//
 // A sprite wholly off the screen is culled: a bounds test (an upright
 // sprite's quad; a turned one's circle around its origin, before its sine
 // and cosine), without its vertices (Culled counts them). One that covers
@@ -78,8 +84,10 @@ import (
 // frame: one for a thousand sprites from one atlas, as for the DrawImage
 // loop.
 type Sprites struct {
-	sprites *donburi.Query
-	cameras *donburi.Query
+	sprites   *donburi.Query
+	cameras   *donburi.Query
+	fillQuery *donburi.Query
+	white     *ebiten.Image // a white pixel, for fills without an image (fill.go)
 
 	// The frame's quads, four vertices a slot, and each slot's source
 	// image: the spans' slots, in layer order.
@@ -104,6 +112,7 @@ type Sprites struct {
 	indices   []uint32 // 0, 1, 2, 1, 2, 3, then the same 4 higher per quad
 	opts      ebiten.DrawTrianglesOptions
 	drawn     int
+	filled    int
 	culled    int
 	drawCalls int
 }
@@ -192,14 +201,16 @@ type spillKey struct {
 // be nil.
 func New(w donburi.World) *Sprites {
 	r := &Sprites{
-		sprites: donburi.NewQuery(filter.Contains(components.TransformC, gfx.SpriteC)),
-		cameras: donburi.NewQuery(filter.Contains(components.CameraC, components.TransformC)),
+		sprites:   donburi.NewQuery(filter.Contains(components.TransformC, gfx.SpriteC)),
+		cameras:   donburi.NewQuery(filter.Contains(components.CameraC, components.TransformC)),
+		fillQuery: donburi.NewQuery(filter.Contains(components.TransformC, components.ShapeC, gfx.FillC)),
 		// The vertices carry a ColorScale's components, which are premultiplied.
 		opts: ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha},
 	}
 	if w != nil {
 		r.sprites.Count(w)
 		r.cameras.Count(w)
+		r.fillQuery.Count(w)
 	}
 	return r
 }
@@ -207,8 +218,12 @@ func New(w donburi.World) *Sprites {
 // Drawn returns the number of sprites the last Draw drew.
 func (r *Sprites) Drawn() int { return r.drawn }
 
-// Culled returns the number of sprites the last Draw left out because they
-// were wholly off the screen.
+// Filled returns the number of quads the last Draw drew for fills
+// ([gfx.Fill]): one a part, up to nine for a nine-slice.
+func (r *Sprites) Filled() int { return r.filled }
+
+// Culled returns the number of sprites, and of fills' parts, the last Draw
+// left out because they were wholly off the screen.
 func (r *Sprites) Culled() int { return r.culled }
 
 // DrawCalls returns the number of DrawTriangles32 calls the last Draw made:
@@ -223,13 +238,13 @@ func (r *Sprites) DrawCalls() int { return r.drawCalls }
 // r.Draw). With no screen (headless) it returns at once. Hidden sprites and
 // sprites without an image are skipped.
 func (r *Sprites) Draw(w donburi.World, ev engine.Event) {
-	r.drawn, r.culled, r.drawCalls = 0, 0, 0
+	r.drawn, r.filled, r.culled, r.drawCalls = 0, 0, 0, 0
 	screen := window.Screen(ev)
 	if screen == nil {
 		return
 	}
 	n := r.build(w, ev.Alpha, screen.Bounds())
-	r.drawn = n
+	r.drawn = n - r.filled
 	r.submit(screen, n)
 }
 
@@ -275,9 +290,11 @@ func (r *Sprites) build(w donburi.World, alpha float64, sb image.Rectangle) int 
 	}
 	r.vector.clip = clip
 
-	// Each sprite's pose at alpha, its quad on the screen, its vertices in
-	// its layer's span, a chunk of sprites at a time.
+	// The fills' quads first, each in its layer's span; then each sprite's
+	// pose at alpha, its quad on the screen, its vertices in its layer's
+	// span, a chunk of sprites at a time.
 	r.begin()
+	r.filled = r.fills(w, alpha, &v, &clip)
 	var batch [chunk]pending
 	for cols := range donburi.Columns2(r.sprites, w, components.TransformC, gfx.SpriteC) {
 		entities, transforms, sprites := cols.Entities, cols.A, cols.B

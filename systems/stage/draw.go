@@ -36,6 +36,17 @@ func (s *Stage) Rect(w, h float64, c color.Color) *gfx.Sprite {
 	return sp
 }
 
+// Fill returns a new fill of colour c ([gfx.Fill]: how a body's segments
+// and boxes are drawn, such as the walls of Physics.SpawnWalls, with no
+// sprite entity per wall): the bundle's white pixel (assets.SpritePixel),
+// tinted, in the same batch as the other sprites. Give it to
+// BodyOptions.Sprite; change Layer as wanted.
+func (s *Stage) Fill(c color.Color) *gfx.Fill {
+	f := &gfx.Fill{Image: s.Bundle.MustSprite(assets.SpritePixel), Atlas: s.Bundle.Atlas()}
+	f.Color.ScaleWithColor(c)
+	return f
+}
+
 // Text draws str on dst in the bundle's font, size pixels high, in colour
 // c, with its top at y and, by align, its left (text.AlignStart), centre
 // (text.AlignCenter) or right (text.AlignEnd) at x; lines break at "\n".

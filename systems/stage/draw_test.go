@@ -11,7 +11,10 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/internal/ebitentest"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
+	"github.com/fixedstep/fixedstep/third_party/cp"
 )
 
 // Text draws the pixels text.Draw draws, for strings laid out anew, kept
@@ -92,5 +95,40 @@ func TestTextDrawsAsTextDraw(t *testing.T) {
 		t.Logf("-race: %v allocations a call not checked", allocs)
 	} else if allocs != 0 {
 		t.Errorf("Text of a kept string allocates %v times a call", allocs)
+	}
+}
+
+// A Stage's Fill draws a body's walls in its colour, from the atlas's
+// white pixel: in the same batch as the stage's sprites (one call).
+func TestStageFillDrawsWalls(t *testing.T) {
+	var f ebitentest.Frame
+	var calls int
+	scene := engine.NewScene("Fill", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := stage.New(loop, stage.Options{Physics: &physics.Config{}})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		ebitentest.OnGame(t, func() {
+			red := color.RGBA{255, 0, 0, 255}
+			st.Physics.SpawnWalls([]cp.Vector{{X: 10, Y: 10}, {X: 50, Y: 10}, {X: 50, Y: 40}}, 2, &physics.BodyOptions{Sprite: st.Fill(red)})
+			st.SpawnSprite(30, 25, st.Rect(4, 4, color.RGBA{0, 0, 255, 255}))
+			dst := ebiten.NewImage(64, 64)
+			r := render.New(st.World)
+			r.Draw(st.World, engine.Event{Kind: engine.Render, Screen: dst})
+			f, calls = ebitentest.ReadFrame(dst), r.DrawCalls()
+		})
+		return nil, nil
+	})
+	if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	red := color.RGBA{255, 0, 0, 255}
+	if f.At(30, 9) != red || f.At(51, 30) != red || f.At(51, 9) != red || f.At(30, 12) == red || f.At(47, 30) == red {
+		t.Errorf("the walls from (10, 10) to (50, 10) to (50, 40), 4 thick: %v %v %v at (30, 9), (51, 30), (51, 9); %v %v beside them",
+			f.At(30, 9), f.At(51, 30), f.At(51, 9), f.At(30, 12), f.At(47, 30))
+	}
+	if calls != 1 {
+		t.Errorf("%d draw calls, want the walls and the sprite in one", calls)
 	}
 }
