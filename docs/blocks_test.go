@@ -41,7 +41,11 @@ package docs_test
 //
 // Names: every test, benchmark, fuzz target and example function a guide
 // names (TestX, BenchmarkX/sub, FuzzX, ExampleX) is a function of some
-// _test.go file of the repository (the server module's included).
+// _test.go file of the repository (the server module's included); and
+// every Go name in a code span, pkg.Name, pkg.Type.Member or Type.Member
+// (Loop.Rewind), is a declaration, method or field of the code (see
+// TestNamedIdentifiersExist), so that a rename fails here until the guides
+// follow it.
 //
 // The package picture: in architecture.md's first text block, each row's
 // packages import only packages on rows below (see TestLayoutPicture).
@@ -49,6 +53,9 @@ package docs_test
 import (
 	"bufio"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"maps"
 	"os"
@@ -478,4 +485,196 @@ func TestLayoutPicture(t *testing.T) {
 	if !strings.Contains(picture, "ebiten enters here") {
 		t.Error("the picture no longer says where ebiten enters")
 	}
+}
+
+// A goType is what a guide may name of a type: its methods and fields, and
+// the types it embeds (whose methods and fields it promotes).
+type goType struct {
+	members map[string]bool
+	embeds  []string
+}
+
+// goPackage is a package's exported names: its top-level declarations and
+// its types.
+type goPackage struct {
+	names map[string]bool
+	types map[string]*goType
+}
+
+// exported parses the Go packages of the repository (the server module's
+// too, without tests) and returns them by package name; packages of one
+// name are merged.
+func exported(t *testing.T) map[string]*goPackage {
+	t.Helper()
+	pkgs := map[string]*goPackage{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == ".git" || n == "testdata" || n == "_build" || n == "node_modules" || n == "web" && path == "../web" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil // a file of another build (a generator's template) is not the guides' business
+		}
+		p := pkgs[f.Name.Name]
+		if p == nil {
+			p = &goPackage{names: map[string]bool{}, types: map[string]*goType{}}
+			pkgs[f.Name.Name] = p
+		}
+		typ := func(name string) *goType {
+			if p.types[name] == nil {
+				p.types[name] = &goType{members: map[string]bool{}}
+			}
+			return p.types[name]
+		}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if decl.Recv == nil {
+					p.names[decl.Name.Name] = true
+					continue
+				}
+				recv := decl.Recv.List[0].Type
+				for {
+					switch r := recv.(type) {
+					case *ast.StarExpr:
+						recv = r.X
+						continue
+					case *ast.IndexExpr:
+						recv = r.X
+						continue
+					case *ast.IndexListExpr:
+						recv = r.X
+						continue
+					}
+					break
+				}
+				if id, ok := recv.(*ast.Ident); ok {
+					typ(id.Name).members[decl.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							p.names[n.Name] = true
+						}
+					case *ast.TypeSpec:
+						p.names[spec.Name.Name] = true
+						ty := typ(spec.Name.Name)
+						var fields *ast.FieldList
+						switch st := spec.Type.(type) {
+						case *ast.StructType:
+							fields = st.Fields
+						case *ast.InterfaceType:
+							fields = st.Methods
+						}
+						if fields == nil {
+							continue
+						}
+						for _, fl := range fields.List {
+							for _, n := range fl.Names {
+								ty.members[n.Name] = true
+							}
+							if len(fl.Names) == 0 { // embedded: its last name
+								e := fl.Type
+								if s, ok := e.(*ast.StarExpr); ok {
+									e = s.X
+								}
+								switch e := e.(type) {
+								case *ast.Ident:
+									ty.embeds = append(ty.embeds, e.Name)
+								case *ast.SelectorExpr:
+									ty.embeds = append(ty.embeds, e.Sel.Name)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// The Go names a guide shows in code spans are the code's: pkg.Name,
+// pkg.Type.Member, and Type.Member for a type of the module (Loop.Next,
+// Physics.OnCollide), so that a rename finds the guides that name the old
+// name. Packages are known by their names (engine, stage, physics, cp,
+// donburi, ...); a name of a package the module does not have (math.Exp,
+// ebiten.RunGame) is not checked, nor is a value's (st.Physics.Update),
+// nor a name the module shares with the standard library (math).
+func TestNamedIdentifiersExist(t *testing.T) {
+	// Package names the module shares with the standard library, which the
+	// guides mean (math.Exp): donburi's features/math is also math.
+	stdNames := map[string]bool{"math": true}
+	pkgs := exported(t)
+	// typesByName: every package with a type of that name.
+	typesByName := map[string][]*goPackage{}
+	for _, p := range pkgs {
+		for name := range p.types {
+			if p.names[name] {
+				typesByName[name] = append(typesByName[name], p)
+			}
+		}
+	}
+	// hasMember: the type (in any package that has it) or a type it
+	// embeds has the member.
+	var hasMember func(name, member string, depth int) bool
+	hasMember = func(name, member string, depth int) bool {
+		for _, p := range typesByName[name] {
+			ty := p.types[name]
+			if ty.members[member] {
+				return true
+			}
+			for _, e := range ty.embeds {
+				if depth < 4 && hasMember(e, member, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	span := regexp.MustCompile("`([^`\n]+)`")
+	chain := regexp.MustCompile(`(?:^|[^\w.])([a-z]\w*|[A-Z]\w*)\.([A-Z]\w*)(?:\.([A-Z]\w*))?`)
+	checked := 0
+	for _, g := range guides(t) {
+		for i, l := range strings.Split(read(t, g), "\n") {
+			for _, s := range span.FindAllStringSubmatch(l, -1) {
+				for _, m := range chain.FindAllStringSubmatch(s[1], -1) {
+					first, second, third := m[1], m[2], m[3]
+					where := fmt.Sprintf("%s:%d: `%s`", g, i+1, s[1])
+					if p := pkgs[first]; p != nil && first[0] >= 'a' && first[0] <= 'z' && !stdNames[first] {
+						checked++
+						if !p.names[second] {
+							t.Errorf("%s: package %s has no %s", where, first, second)
+						} else if third != "" && p.types[second] != nil && !hasMember(second, third, 0) {
+							t.Errorf("%s: %s.%s has no %s", where, first, second, third)
+						}
+						continue
+					}
+					if first[0] >= 'A' && first[0] <= 'Z' && len(typesByName[first]) > 0 {
+						checked++
+						if !hasMember(first, second, 0) {
+							t.Errorf("%s: %s has no %s", where, first, second)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d names checked", checked)
 }
