@@ -4,7 +4,8 @@ package docs_test
 // the module's root and every docs/*.md; their code blocks are read from
 // the Markdown as it is.
 //
-// Go blocks (```go). Each one is compiled, all in one go build:
+// Go blocks (```go). Each one is compiled, all in one go build, and must
+// be as gofmt leaves it:
 //   - A block that begins with a package clause is a file of its own (the
 //     README's game is one: package main).
 //   - Any other block is a fragment, and the HTML comment right before it
@@ -54,6 +55,7 @@ import (
 	"bufio"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -187,6 +189,38 @@ func source(b block) (string, error) {
 		b.guide, b.wrapLine+at+1, strings.Join(wrap[at+1:], "\n")), nil
 }
 
+// formatted reports whether a block is as gofmt leaves it: a file block
+// alone, a fragment inside its wrapper, indented as the BLOCK line is (so
+// a wrapper must be gofmt's too).
+func formatted(b block) error {
+	src := b.code
+	if b.wrap != "" {
+		var sb strings.Builder
+		for _, l := range strings.Split(b.wrap, "\n") {
+			if strings.TrimSpace(l) != "BLOCK" {
+				sb.WriteString(l + "\n")
+				continue
+			}
+			indent := l[:len(l)-len(strings.TrimLeft(l, "\t "))]
+			for _, c := range strings.Split(strings.TrimSuffix(b.code, "\n"), "\n") {
+				if c != "" {
+					c = indent + c
+				}
+				sb.WriteString(c + "\n")
+			}
+		}
+		src = sb.String()
+	}
+	out, err := format.Source([]byte(src))
+	if err != nil {
+		return nil // the build says what is wrong
+	}
+	if string(out) != src {
+		return fmt.Errorf("%s:%d: the block (in its wrapper) is not as gofmt leaves it; gofmt gives:\n%s", b.guide, b.line, out)
+	}
+	return nil
+}
+
 // name is a block's package directory: the guide's name and the block's line.
 func (b block) name() string {
 	base := strings.TrimSuffix(filepath.Base(b.guide), ".md")
@@ -226,6 +260,9 @@ func TestGoBlocks(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 			continue
+		}
+		if err := formatted(b); err != nil {
+			t.Error(err)
 		}
 		pkg := filepath.Join(dir, b.name())
 		if err := os.Mkdir(pkg, 0o755); err != nil {
