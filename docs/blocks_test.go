@@ -48,6 +48,9 @@ package docs_test
 // TestNamedIdentifiersExist), so that a rename fails here until the guides
 // follow it.
 //
+// Links: every link to a file of the repository finds it, and every
+// #anchor a heading of the guide it names (TestLinks).
+//
 // The package picture: in architecture.md's first text block, each row's
 // packages import only packages on rows below (see TestLayoutPicture).
 
@@ -714,4 +717,65 @@ func TestNamedIdentifiersExist(t *testing.T) {
 		}
 	}
 	t.Logf("%d names checked", checked)
+}
+
+// Every link of a guide to a file of the repository names a file that is
+// there, and every #anchor one of the headings of the guide it names (as
+// GitHub makes them: lower case, spaces to hyphens, punctuation dropped).
+func TestLinks(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchors := map[string]map[string]bool{} // by guide path from the root
+	headings := func(guide string) map[string]bool {
+		if a, ok := anchors[guide]; ok {
+			return a
+		}
+		a := map[string]bool{}
+		inCode := false
+		for _, l := range strings.Split(read(t, guide), "\n") {
+			if strings.HasPrefix(l, "```") {
+				inCode = !inCode
+			}
+			if inCode || !strings.HasPrefix(l, "#") {
+				continue
+			}
+			h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, "#")))
+			var sb strings.Builder
+			for _, r := range h {
+				switch {
+				case r == ' ':
+					sb.WriteRune('-')
+				case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+					sb.WriteRune(r)
+				}
+			}
+			a[sb.String()] = true
+		}
+		anchors[guide] = a
+		return a
+	}
+	n := 0
+	for _, g := range guides(t) {
+		for i, l := range strings.Split(read(t, g), "\n") {
+			for _, m := range link.FindAllStringSubmatch(l, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				n++
+				file, anchor, _ := strings.Cut(target, "#")
+				path := g
+				if file != "" {
+					path = filepath.ToSlash(filepath.Join(filepath.Dir(g), file))
+					if _, err := os.Stat(filepath.Join("..", path)); err != nil {
+						t.Errorf("%s:%d: a link to %s, which is not there", g, i+1, target)
+						continue
+					}
+				}
+				if anchor != "" && strings.HasSuffix(path, ".md") && !headings(path)[anchor] {
+					t.Errorf("%s:%d: a link to %s, whose guide has no heading #%s", g, i+1, target, anchor)
+				}
+			}
+		}
+	}
+	t.Logf("%d links checked", n)
 }
