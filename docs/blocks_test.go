@@ -51,6 +51,9 @@ package docs_test
 // Links: every link to a file of the repository finds it, and every
 // #anchor a heading of the guide it names (TestLinks).
 //
+// Checksums: the checksums the guides print (determinism.md's table,
+// recording.md's run) are what the programs print (TestChecksums).
+//
 // The package picture: in architecture.md's first text block, each row's
 // packages import only packages on rows below (see TestLayoutPicture).
 
@@ -67,6 +70,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -313,11 +317,31 @@ var commandRun = regexp.MustCompile(`(cd server && )?go run (?:\./|github\.com/f
 // flagWord is a word that is a flag: -name or -name=value.
 var flagWord = regexp.MustCompile(`^--?([a-z][a-z0-9-]*)(=.*)?$`)
 
-// flagsOf builds the command (cmd/NAME, or server/cmd/NAME in the server's
-// module) and returns the flags its -h lists.
-func flagsOf(t *testing.T, bin, name string) map[string]bool {
+// binDir holds the commands the tests build, each built once per run of the
+// tests (see command); TestMain removes it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "docs-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// command builds cmd/NAME (or server/cmd/NAME in the server's module, or
+// any main package of the module named from its root), once, and returns
+// the program's path.
+func command(t *testing.T, name string) string {
 	t.Helper()
-	exe := filepath.Join(bin, strings.ReplaceAll(name, "/", "_"))
+	exe := filepath.Join(binDir, strings.ReplaceAll(name, "/", "_"))
+	if _, err := os.Stat(exe); err == nil {
+		return exe
+	}
 	build := exec.Command("go", "build", "-o", exe, "../"+name)
 	if mod, ok := strings.CutPrefix(name, "server/"); ok {
 		build = exec.Command("go", "build", "-o", exe, "./"+mod)
@@ -326,7 +350,13 @@ func flagsOf(t *testing.T, bin, name string) map[string]bool {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./%s: %v\n%s", name, err, out)
 	}
-	out, _ := exec.Command(exe, "-h").CombinedOutput() // flag's -h exits 0 or 2
+	return exe
+}
+
+// flagsOf returns the flags a command's -h lists.
+func flagsOf(t *testing.T, name string) map[string]bool {
+	t.Helper()
+	out, _ := exec.Command(command(t, name), "-h").CombinedOutput() // flag's -h exits 0 or 2
 	flags := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`).FindAllSubmatch(out, -1) {
 		flags[string(m[1])] = true
@@ -390,10 +420,9 @@ func TestShellFlags(t *testing.T) {
 	if len(uses["cmd/demo"]) == 0 {
 		t.Fatal("found no flag of the demo in the guides")
 	}
-	bin := t.TempDir()
 	n := 0
 	for _, name := range slices.Sorted(maps.Keys(uses)) {
-		flags := flagsOf(t, bin, name)
+		flags := flagsOf(t, name)
 		for _, u := range uses[name] {
 			n++
 			if !flags[u.flag] && u.flag != "h" && u.flag != "help" {
@@ -778,4 +807,59 @@ func TestLinks(t *testing.T) {
 		}
 	}
 	t.Logf("%d links checked", n)
+}
+
+// The checksums the guides print are what the programs print today: the
+// table of determinism.md (its amd64 v1 column: this machine's, with the
+// default GOAMD64), and the recorded run of recording.md. A change to a
+// game's simulation changes them, and this test says which line to write
+// again.
+func TestChecksums(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the games (-short)")
+	}
+	if runtime.GOARCH != "amd64" || os.Getenv("GOAMD64") != "" && os.Getenv("GOAMD64") != "v1" {
+		t.Skip("the table's column is amd64 v1's")
+	}
+	table := read(t, "docs/determinism.md")
+	programs := []struct {
+		row, pkg string
+		args     []string
+	}{
+		{"| demo (the Arena) |", "cmd/demo", []string{"-headless"}},
+		{"| Breakout |", "cmd/breakout", []string{"-headless"}},
+		{"| platformer |", "cmd/platformer", []string{"-headless"}},
+		{"| bounce (core alone) |", "cmd/bounce", nil},
+		{"| the Arena's core, autopilot |", "internal/crosscpu/arenacore", nil},
+	}
+	sum := regexp.MustCompile(`checksum ([0-9a-f]{16})\n$`)
+	run := func(where, pkg string, args ...string) string {
+		out, err := exec.Command(command(t, pkg), args...).CombinedOutput()
+		m := sum.FindSubmatch(out)
+		if err != nil || m == nil {
+			t.Fatalf("%s: %s %q: %v\n%s", where, pkg, args, err, out)
+		}
+		return string(m[1])
+	}
+	for _, p := range programs {
+		i := strings.Index(table, p.row)
+		if i < 0 {
+			t.Errorf("docs/determinism.md has no row %q", p.row)
+			continue
+		}
+		line := table[i : i+strings.Index(table[i:], "\n")]
+		want := regexp.MustCompile("`([0-9a-f]{16})`").FindStringSubmatch(line)
+		got := run("docs/determinism.md", p.pkg, append(p.args, "-seconds", "60", "-seed", "1")...)
+		if want == nil || want[1] != got {
+			t.Errorf("docs/determinism.md: row %s: %s -seconds 60 -seed 1 prints checksum %s; the table says %q", p.row, p.pkg, got, line)
+		}
+	}
+	// recording.md: a 20 s run recorded headless, replayed at 37 fps.
+	rec := filepath.Join(t.TempDir(), "run.input")
+	recorded := run("docs/recording.md", "cmd/demo", "-headless", "-seconds", "20", "-record", rec)
+	replayed := run("docs/recording.md", "cmd/demo", "-headless", "-replay", rec, "-fps", "37")
+	guide := read(t, "docs/recording.md")
+	if recorded != replayed || !strings.Contains(guide, "\nchecksum "+replayed+"\n```") {
+		t.Errorf("docs/recording.md: the 20 s run recorded and replayed at 37 fps prints checksum %s (recorded: %s); the guide shows another", replayed, recorded)
+	}
 }
