@@ -9,7 +9,7 @@
 // A game is usually built on the kit above this package: package
 // engine/cli for its main and command line (cli.App), and package
 // systems/stage for each scene's world, scheduler, assets and dev keys (the
-// README's "A game of your own" is a whole one). What follows is what they
+// README's "A short game" is a whole one). What follows is what they
 // are made of, used bare: a complete program, one scene with a 60 Hz
 // physics group, run headless for five seconds of game time, recorded and
 // replayed to the same state.

@@ -12,7 +12,7 @@ import (
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
-// Controls is the table of keys, shown on the Title screen and in the README.
+// Controls is the table of keys, shown on the Title screen and in docs/demo.md.
 var Controls = [][2]string{
 	{"Arrows / WASD / left stick", "move"},
 	{"Up, Down, Enter / D-pad, A", "menu"},

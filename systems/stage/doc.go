@@ -11,7 +11,7 @@
 // helpers, without one through [Stage.SpawnSprite]), adds its systems
 // (systems.PlayerControl, Physics.Update, its rules, render.Sprites for
 // the sprites, [Stage.Text] for words on screen) and runs it: see [Stage]
-// for a whole one, and the README's "A game of your own" for a whole game.
+// for a whole one, and the README's "A short game" for a whole game.
 //
 // # Its simulation alone
 //

@@ -13,8 +13,9 @@ import (
 	"github.com/fixedstep/fixedstep/internal/windowtest"
 )
 
-// readmeGame returns the Go program under the README's "A game of your
-// own".
+// readmeGame returns the Go program under the README's "A short game"
+// (docs/blocks_test.go builds and runs it too, with every other Go block of
+// the guides).
 func readmeGame(t *testing.T) string {
 	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
@@ -22,10 +23,10 @@ func readmeGame(t *testing.T) string {
 		t.Fatal(err)
 	}
 	src := string(readme)
-	i := strings.Index(src, "## A game of your own")
+	i := strings.Index(src, "## A short game")
 	j := strings.Index(src[max(i, 0):], "```go\n")
 	if i < 0 || j < 0 {
-		t.Fatal("README.md has no Go program under \"A game of your own\"")
+		t.Fatal("README.md has no Go program under \"A short game\"")
 	}
 	code := src[i+j+len("```go\n"):]
 	return code[:strings.Index(code, "```")]
