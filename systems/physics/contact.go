@@ -116,7 +116,8 @@ type contactRecord struct {
 // contactHandlers are the handlers and the contacts noted for them.
 type contactHandlers struct {
 	begin, separate   []contactHandler
-	begins, separates []contactRecord // noted since the last dispatch
+	touch             []contactHandler // OnTouch's (touch.go)
+	begins, separates []contactRecord  // noted since the last dispatch
 	// the other pair of buffers: dispatching swaps them with begins and
 	// separates, so that contacts ended by a handler's removals are noted
 	// apart from the batch being dispatched
@@ -130,20 +131,14 @@ func (p *Physics) noteContact(arb *cp.Arbiter, c Collision, begin bool) {
 	if begin && len(h.begin) == 0 || !begin && len(h.separate) == 0 {
 		return
 	}
-	sa, sb := arb.Shapes()
+	sa, sb := orient(arb, c)
 	r := contactRecord{a: c.A, b: c.B, sa: sa, sb: sb}
 	if begin {
 		set := arb.ContactPointSet()
-		r.normal = set.Normal
-		for i := range set.Count {
-			r.point = r.point.Add(set.Points[i].PointA).Add(set.Points[i].PointB)
+		r.normal, r.point = set.Normal, meanPoint(&set)
+		if first, _ := arb.Shapes(); first != sa { // cp's first shape is B's
+			r.normal = r.normal.Neg()
 		}
-		if set.Count > 0 {
-			r.point = r.point.Mult(0.5 / float64(set.Count))
-		}
-	}
-	if entityOf(sa) != c.A { // cp's first shape is B's
-		r.sa, r.sb, r.normal = sb, sa, r.normal.Neg()
 	}
 	r.ha, r.hb = r.sa.HashId(), r.sb.HashId()
 	if begin {
@@ -154,10 +149,11 @@ func (p *Physics) noteContact(arb *cp.Arbiter, c Collision, begin bool) {
 }
 
 // dispatchContacts calls the handlers for the contacts noted since the last
-// call (see OnCollide).
+// call and for the pairs touching (see OnCollide and OnTouch).
 func (p *Physics) dispatchContacts(w donburi.World) {
 	h := &p.contacts
-	if len(h.begins) == 0 && len(h.separates) == 0 {
+	touching := len(h.touch) > 0 && len(p.touches.touching) > 0
+	if len(h.begins) == 0 && len(h.separates) == 0 && !touching {
 		return
 	}
 	begins, separates := h.begins, h.separates
@@ -166,6 +162,9 @@ func (p *Physics) dispatchContacts(w donburi.World) {
 	slices.SortFunc(separates, compareContacts)
 	for i := range begins {
 		dispatchContact(w, h.begin, &begins[i])
+	}
+	if touching {
+		p.dispatchTouches(w)
 	}
 	for i := range separates {
 		dispatchContact(w, h.separate, &separates[i])
