@@ -20,11 +20,11 @@ import (
 // the order of pairs (by their two entities' ids, then by their shapes'),
 // the checks before each call and the panics are OnCollide's.
 //
-// Normal and Point are the contact's now, at the end of the step (cp's
-// arbiter for the two shapes, [cp.Space.ArbiterFor]): the direction to push
-// a body pressed against another. A pair stays touching while its bodies
-// sleep (cp keeps its contact as it was). An overlap a one-way platform
-// lets through is not a touch.
+// Normal and Point are the contact's now, at the end of the step (read
+// from cp's arbiter for the two shapes): the direction to push a body
+// pressed against another. A pair stays touching while its bodies sleep,
+// with the contact cp kept from when they fell asleep. An overlap a one-way
+// platform lets through is not a touch.
 //
 // # Removing entities
 //
@@ -48,7 +48,7 @@ import (
 // begins or ends; otherwise the step's begun contacts are sorted and merged
 // into the pairs touching (linear in them). Each step OnTouch walks the
 // pairs touching, checks their components against each handler and, for
-// the pairs a handler takes, finds cp's arbiter and its contact points
+// the pairs a handler takes, reads the contact points of cp's arbiter
 // (BenchmarkTouching measures it beside the step). It allocates nothing
 // once the buffers have grown to the most pairs touching at once.
 func (p *Physics) OnTouch(a, b donburi.IComponentType, f ContactFunc) {
@@ -84,13 +84,16 @@ func (p *Physics) Touching(a, b donburi.IComponentType, dst []Contact) []Contact
 }
 
 // touch is a pair of shapes touching: entities a < b (as in Collision),
-// a's shape and b's, and the shapes' hash ids at the begin (the order of
-// pairs of the same entities). ended marks a pair that stopped touching
-// since the last step (a removal): skipped, and dropped by the next step.
+// a's shape and b's, the shapes' hash ids at the begin (the order of pairs
+// of the same entities), and cp's arbiter of the pair, which cp keeps (the
+// same object, asleep or awake) from the begin to the separate, and a
+// snapshot restores. ended marks a pair that stopped touching since the
+// last step (a removal): skipped, and dropped by the next step.
 type touch struct {
 	a, b   donburi.Entity
 	sa, sb *cp.Shape
 	ha, hb cp.HashValue
+	arb    *cp.Arbiter
 	ended  bool
 }
 
@@ -119,7 +122,7 @@ func compareTouches(x, y touch) int {
 // beginTouch notes that the shapes of c (from cp's begin) began touching.
 func (p *Physics) beginTouch(arb *cp.Arbiter, c Collision) {
 	sa, sb := orient(arb, c)
-	p.touches.begun = append(p.touches.begun, touch{a: c.A, b: c.B, sa: sa, sb: sb, ha: sa.HashId(), hb: sb.HashId()})
+	p.touches.begun = append(p.touches.begun, touch{a: c.A, b: c.B, sa: sa, sb: sb, ha: sa.HashId(), hb: sb.HashId(), arb: arb})
 }
 
 // endTouch notes that the shapes of c (from cp's separate) stopped
@@ -225,12 +228,10 @@ func (p *Physics) dispatchTouches(w donburi.World) {
 // cp's arbiter now; swapped puts b's entity in the role of A.
 func (p *Physics) touchContact(t *touch, swapped bool) Contact {
 	c := Contact{A: t.a, B: t.b, ShapeA: t.sa, ShapeB: t.sb}
-	if arb := p.space.ArbiterFor(t.sa, t.sb); arb != nil {
-		set := arb.ContactPointSet()
-		c.Normal, c.Point = set.Normal, meanPoint(&set)
-		if first, _ := arb.Shapes(); first != t.sa {
-			c.Normal = c.Normal.Neg()
-		}
+	set := t.arb.ContactPointSet()
+	c.Normal, c.Point = set.Normal, meanPoint(&set)
+	if first, _ := t.arb.Shapes(); first != t.sa {
+		c.Normal = c.Normal.Neg()
 	}
 	if swapped {
 		c.A, c.B, c.ShapeA, c.ShapeB, c.Normal = c.B, c.A, c.ShapeB, c.ShapeA, c.Normal.Neg()
