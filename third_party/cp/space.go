@@ -395,16 +395,6 @@ func (space *Space) FilterArbiters(body *Body, filter *Shape) {
 	space.Unlock(true)
 }
 
-// ArbiterFor returns the arbiter the space keeps for shapes a and b (in
-// either order), or nil. cp keeps one from the step two shapes begin
-// touching until a few steps after they part (its Count is 0 once they
-// have); a sleeping pair's stays as it was when it fell asleep. Read it
-// between steps; it allocates nothing. (Added in this copy: see FORK.md.)
-func (space *Space) ArbiterFor(a, b *Shape) *Arbiter {
-	hash := HashPair(HashValue(uintptr(unsafe.Pointer(a))), HashValue(uintptr(unsafe.Pointer(b))))
-	return space.cachedArbiters.Find(hash, ShapePair{a, b})
-}
-
 func (space *Space) ContainsConstraint(constraint *Constraint) bool {
 	return constraint.space == space
 }
