@@ -369,12 +369,15 @@ func TestTouchingAllocatesNothing(t *testing.T) {
 // of tagB 20 balls wide, settled for 4 s: a pile whose balls touch each
 // other and the walls, three pairs a ball or so.
 func touchPile(n int) (donburi.World, *physics.Physics) {
-	return touchPileCfg(n, physics.Config{Gravity: cp.Vector{Y: 300}})
+	return touchPileCfg(n, physics.Config{Gravity: cp.Vector{Y: 300}}, false)
 }
 
-func touchPileCfg(n int, cfg physics.Config) (donburi.World, *physics.Physics) {
+func touchPileCfg(n int, cfg physics.Config, untracked bool) (donburi.World, *physics.Physics) {
 	w := donburi.NewWorld()
 	p := physics.New(w, cfg)
+	if untracked {
+		physics.TrackNoTouches(p)
+	}
 	const width = 20 * 10
 	p.SpawnWalls([]cp.Vector{{X: 0, Y: -2000}, {X: 0, Y: 0}, {X: width, Y: 0}, {X: width, Y: -2000}}, 2,
 		&physics.BodyOptions{Friction: 0.5}, tagB)
@@ -387,57 +390,87 @@ func touchPileCfg(n int, cfg physics.Config) (donburi.World, *physics.Physics) {
 	return w, p
 }
 
-// BenchmarkTouching measures what touching contacts cost a step, on a
-// settled pile of balls (touchPile, pairs=N pairs touching): four copies of
-// the scene stepped in lockstep, each step timed (in this thread's CPU
-// time, which other processes on a busy machine do not inflate): one made with
-// NoCollisionEvents (the step with no contact events at all), one with
-// events and no handler (the step as every game has it, pairs tracked:
-// step-ns), one with an OnTouch handler (ontouch-ns), one that calls
-// Touching after each step (query-ns). It reports each one's median step,
-// and the median extra cost of OnTouch and of Touching per pair touching.
+// BenchmarkTouching measures what touching contacts cost a step. Copies of
+// a scene are stepped in lockstep, each first in turn, each step timed in
+// this thread's CPU time (which other processes on a busy machine do not
+// inflate), and it reports each copy's median step: untracked-ns, the
+// physics with the tracking of touching pairs turned off (a test hook: the
+// baseline, the step as it was before touching contacts), step-ns, the
+// same with pairs tracked and no handler (every game's step now),
+// ontouch-ns, with an OnTouch handler that takes every pair, and query-ns,
+// with a Touching call after each step that lists every pair; and the
+// extra cost of each over the baseline, per pair touching.
+//
+// pile=N is a settled pile of N balls (touchPile): many pairs touching,
+// few beginning or ending. blink=N is blinkScene: N pairs begin or end
+// every step, tracking's worst case.
 func BenchmarkTouching(b *testing.B) {
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
-	for _, balls := range []int{100, 1000} {
-		wq, pq := touchPileCfg(balls, physics.Config{Gravity: cp.Vector{Y: 300}, NoCollisionEvents: true})
-		ws, ps := touchPile(balls)
-		wo, po := touchPile(balls)
-		wt, pt := touchPile(balls)
-		po.OnTouch(tagA, nil, func(donburi.World, physics.Contact) {})
-		pairs := len(pt.Touching(nil, nil, nil))
-		b.Run(fmt.Sprintf("balls=%d", balls), func(b *testing.B) {
+	type scene struct {
+		w    donburi.World
+		p    *physics.Physics
+		tick func() // before each step
+	}
+	type setup struct {
+		name  string
+		make  func(untracked bool) scene
+		pairs func(s scene) int
+	}
+	pile := func(n int) setup {
+		return setup{fmt.Sprintf("pile=%d", n), func(untracked bool) scene {
+			w, p := touchPileCfg(n, physics.Config{Gravity: cp.Vector{Y: 300}}, untracked)
+			return scene{w, p, func() {}}
+		}, func(s scene) int { return len(s.p.Touching(nil, nil, nil)) }}
+	}
+	blink := func(n int) setup {
+		return setup{fmt.Sprintf("blink=%d", n), func(untracked bool) scene {
+			w, p, blink, _ := blinkScene(n, false)
+			if untracked {
+				physics.TrackNoTouches(p)
+			}
+			tick := 0
+			return scene{w, p, func() { tick++; blink(tick) }}
+		}, func(scene) int { return n / 2 }} // touching half the steps
+	}
+	for _, su := range []setup{pile(100), pile(1000), blink(100)} {
+		b.Run(su.name, func(b *testing.B) {
+			untracked, plain, ontouch, query := su.make(true), su.make(false), su.make(false), su.make(false)
+			ontouch.p.OnTouch(nil, nil, func(donburi.World, physics.Contact) {})
 			var buf []physics.Contact
-			var quiet, plain, ontouch, query []float64
-			runtime.LockOSThread() // this thread's CPU time times each step
+			all := []scene{untracked, plain, ontouch, query}
+			for range 10 {
+				for _, s := range all {
+					s.tick()
+					s.p.Update(s.w, ev)
+				}
+			}
+			pairs := float64(su.pairs(plain))
+			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			timed := func(dst *[]float64, f func()) {
-				t := threadTime()
-				f()
-				*dst = append(*dst, float64(threadTime()-t))
-			}
-			steps := []func(){
-				func() { timed(&quiet, func() { pq.Update(wq, ev) }) },
-				func() { timed(&plain, func() { ps.Update(ws, ev) }) },
-				func() { timed(&ontouch, func() { po.Update(wo, ev) }) },
-				func() {
-					timed(&query, func() { pt.Update(wt, ev); buf = pt.Touching(tagA, nil, buf[:0]) })
-				},
-			}
+			times := make([][]float64, len(all))
 			i := 0
 			for b.Loop() {
-				for k := range steps { // each first in turn
-					steps[(i+k)%len(steps)]()
+				for k := range all {
+					j := (i + k) % len(all)
+					s := all[j]
+					s.tick()
+					t := threadTime()
+					s.p.Update(s.w, ev)
+					if j == 3 {
+						buf = s.p.Touching(nil, nil, buf[:0])
+					}
+					times[j] = append(times[j], float64(threadTime()-t))
 				}
 				i++
 			}
-			p := float64(pairs)
-			b.ReportMetric(float64(pairs), "pairs")
-			b.ReportMetric(median(quiet), "no-events-ns")
-			b.ReportMetric(median(plain), "step-ns")
-			b.ReportMetric(median(ontouch), "ontouch-ns")
-			b.ReportMetric(median(query), "query-ns")
-			b.ReportMetric((median(ontouch)-median(plain))/p, "ontouch-ns/pair")
-			b.ReportMetric((median(query)-median(plain))/p, "query-ns/pair")
+			base := median(times[0])
+			b.ReportMetric(pairs, "pairs")
+			for j, name := range []string{"untracked", "step", "ontouch", "query"} {
+				b.ReportMetric(median(times[j]), name+"-ns")
+				if j > 0 {
+					b.ReportMetric((median(times[j])-base)/pairs, name+"-ns/pair")
+				}
+			}
 		})
 	}
 }
