@@ -8,9 +8,10 @@ import (
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
-// Contact is two entities' shapes beginning or ending a touch, as a handler
-// registered with [Physics.OnCollide] or [Physics.OnSeparate] receives it: A
-// has the handler's first component type, B its second.
+// Contact is two entities' shapes beginning, continuing or ending a touch,
+// as a handler registered with [Physics.OnCollide], [Physics.OnTouch] or
+// [Physics.OnSeparate] receives it and [Physics.Touching] lists it: A has
+// the handler's first component type, B its second.
 type Contact struct {
 	A, B           donburi.Entity
 	ShapeA, ShapeB *cp.Shape // A's and B's shape (an outline from SpawnWalls has one per segment)
@@ -18,7 +19,8 @@ type Contact struct {
 	// Normal is the unit contact normal, pointing from A towards B, and
 	// Point where they touch (the mean of cp's contact points, each midway
 	// between the two surfaces), in world units, as they were at the end of
-	// the step where the touch began. Both are zero in OnSeparate.
+	// the step where the touch began (OnCollide) or of the last step
+	// (OnTouch, Touching). Both are zero in OnSeparate.
 	Normal, Point cp.Vector
 }
 
@@ -38,7 +40,8 @@ type ContactFunc func(w donburi.World, c Contact)
 //
 // Handlers run in [Physics.Update], right after the step and after the
 // [CollisionBegin] and [CollisionSeparate] events: first every new contact
-// of the step, then every ended one ([Physics.OnSeparate]); contacts sorted
+// of the step, then every pair touching ([Physics.OnTouch]), then every
+// ended contact ([Physics.OnSeparate]); contacts sorted
 // by their two entities' ids (lower first), then by their shapes' cp hash
 // ids (the order shapes were added to the space); for each contact, the
 // handlers in the order they were registered. The order depends only on the
@@ -53,7 +56,8 @@ type ContactFunc func(w donburi.World, c Contact)
 // earlier handler gets no more calls, for this contact or any later one. A
 // removed entity's contacts end silently: no OnSeparate call follows, since
 // the entity can no longer be asked what it was (count contacts with that in
-// mind). Removing an entity makes cp end its shapes' contacts at once;
+// mind, or ask [Physics.Touching], which drops the removed entity's pairs at
+// once). Removing an entity makes cp end its shapes' contacts at once;
 // those ends are noted with the next step's and dropped there, as they name
 // a removed entity.
 //
@@ -81,7 +85,8 @@ func (p *Physics) OnCollide(a, b donburi.IComponentType, f ContactFunc) {
 // whose entities have the component types a and b that stopped touching in
 // that step, as [Physics.OnCollide] does for new contacts (same roles, order
 // and rules, and panics); Normal and Point are zero. No call follows the
-// removal of either entity.
+// removal of either entity. A pair that touched for N steps had N
+// [Physics.OnTouch] calls before it.
 func (p *Physics) OnSeparate(a, b donburi.IComponentType, f ContactFunc) {
 	p.mustReportContacts("OnSeparate", f)
 	p.contacts.separate = append(p.contacts.separate, contactHandler{a, b, f})
@@ -116,7 +121,8 @@ type contactRecord struct {
 // contactHandlers are the handlers and the contacts noted for them.
 type contactHandlers struct {
 	begin, separate   []contactHandler
-	begins, separates []contactRecord // noted since the last dispatch
+	touch             []contactHandler // OnTouch's (touch.go)
+	begins, separates []contactRecord  // noted since the last dispatch
 	// the other pair of buffers: dispatching swaps them with begins and
 	// separates, so that contacts ended by a handler's removals are noted
 	// apart from the batch being dispatched
@@ -130,20 +136,14 @@ func (p *Physics) noteContact(arb *cp.Arbiter, c Collision, begin bool) {
 	if begin && len(h.begin) == 0 || !begin && len(h.separate) == 0 {
 		return
 	}
-	sa, sb := arb.Shapes()
+	sa, sb := orient(arb, c)
 	r := contactRecord{a: c.A, b: c.B, sa: sa, sb: sb}
 	if begin {
 		set := arb.ContactPointSet()
-		r.normal = set.Normal
-		for i := range set.Count {
-			r.point = r.point.Add(set.Points[i].PointA).Add(set.Points[i].PointB)
+		r.normal, r.point = set.Normal, meanPoint(&set)
+		if first, _ := arb.Shapes(); first != sa { // cp's first shape is B's
+			r.normal = r.normal.Neg()
 		}
-		if set.Count > 0 {
-			r.point = r.point.Mult(0.5 / float64(set.Count))
-		}
-	}
-	if entityOf(sa) != c.A { // cp's first shape is B's
-		r.sa, r.sb, r.normal = sb, sa, r.normal.Neg()
 	}
 	r.ha, r.hb = r.sa.HashId(), r.sb.HashId()
 	if begin {
@@ -154,10 +154,11 @@ func (p *Physics) noteContact(arb *cp.Arbiter, c Collision, begin bool) {
 }
 
 // dispatchContacts calls the handlers for the contacts noted since the last
-// call (see OnCollide).
+// call and for the pairs touching (see OnCollide and OnTouch).
 func (p *Physics) dispatchContacts(w donburi.World) {
 	h := &p.contacts
-	if len(h.begins) == 0 && len(h.separates) == 0 {
+	touching := len(h.touch) > 0 && len(p.touches.touching) > 0
+	if len(h.begins) == 0 && len(h.separates) == 0 && !touching {
 		return
 	}
 	begins, separates := h.begins, h.separates
@@ -166,6 +167,9 @@ func (p *Physics) dispatchContacts(w donburi.World) {
 	slices.SortFunc(separates, compareContacts)
 	for i := range begins {
 		dispatchContact(w, h.begin, &begins[i])
+	}
+	if touching {
+		p.dispatchTouches(w)
 	}
 	for i := range separates {
 		dispatchContact(w, h.separate, &separates[i])

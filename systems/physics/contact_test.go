@@ -101,7 +101,8 @@ func TestOnCollideSameTypeAndAny(t *testing.T) {
 // breakout is a walled box with bricks and balls bouncing without loss; a
 // ball that begins touching a brick removes it, inside the handler. It
 // returns a hash of every handler call (tick, kind, entities, normal and
-// point bits) and the counts of bricks hit and of separations.
+// point bits; OnTouch's too) and of the pairs Touching lists after each
+// step, and the counts of bricks hit and of separations.
 func breakout(t testing.TB) (sum uint64, hits, separates int) {
 	w, p := newPhysics(cp.Vector{})
 	ballC, brickC, wallC := tagA, tagB, tagC
@@ -140,10 +141,16 @@ func breakout(t testing.TB) (sum uint64, hits, separates int) {
 		separates++
 		record("separate", c)
 	})
+	var touching []physics.Contact
+	p.OnTouch(ballC, nil, func(w donburi.World, c physics.Contact) { record("touch", c) })
 	for range 900 {
 		tick++
 		last = [2]donburi.Entity{}
 		step(w, p, 1)
+		touching = p.Touching(nil, nil, touching[:0])
+		for _, c := range touching {
+			record("touching", c)
+		}
 	}
 	bodies, _ := p.Bodies()
 	if n := donburi.NewQuery(filter.Contains(components.BodyC)).Count(w); bodies != n || n != 31 {
@@ -155,7 +162,7 @@ func breakout(t testing.TB) (sum uint64, hits, separates int) {
 // Handler calls come in the same order, with the same normals and points,
 // in two runs of a process and in two other processes with different GC
 // settings (cp's Separate callbacks come in pointer-hash order), while
-// handlers remove the bricks they hit.
+// handlers remove the bricks they hit; so do the pairs touching.
 func TestContactOrderIsDeterministic(t *testing.T) {
 	if os.Getenv("SYSTEMS_CONTACT_CHILD") == "1" {
 		sum, hits, seps := breakout(t)
@@ -331,7 +338,8 @@ func TestContactHandlersAllocateNothing(t *testing.T) {
 // identical scenes where 100 contacts begin or end every step (sensors moved
 // onto still balls and off them, blinkScene), one with an OnCollide and an
 // OnSeparate handler registered, one with none (only the CollisionBegin and
-// CollisionSeparate events), stepped in lockstep, alternating which goes
+// CollisionSeparate events, and the pairs touching tracked: BenchmarkTouching
+// times that), stepped in lockstep, alternating which goes
 // first, each step timed. It reports the median step of each per contact
 // (engine-ns/entity with handlers, raw-ns/entity without: an "entity" here
 // is a contact), the median per-step ratio minus one (overhead-%), and the
@@ -398,6 +406,11 @@ func TestOnCollideRefusesWhatCannotWork(t *testing.T) {
 			quiet.OnSeparate(tagA, tagB, func(donburi.World, physics.Contact) {})
 		}},
 		{"OnCollide with a nil handler", func() { p.OnCollide(tagA, tagB, nil) }},
+		{"OnTouch on a Physics made with NoCollisionEvents", func() {
+			quiet.OnTouch(tagA, tagB, func(donburi.World, physics.Contact) {})
+		}},
+		{"OnTouch with a nil handler", func() { p.OnTouch(tagA, tagB, nil) }},
+		{"Touching on a Physics made with NoCollisionEvents", func() { quiet.Touching(tagA, tagB, nil) }},
 	} {
 		func() {
 			defer func() {

@@ -10,8 +10,10 @@
 // with [Physics.QueryNearest], [Physics.QueryPoint],
 // [Physics.QuerySegmentFirst], [Physics.QuerySegment] and
 // [Physics.QueryBox] ([Hit]), reacts to contacts between entities with
-// given components with [Physics.OnCollide] and [Physics.OnSeparate]
-// ([Contact]), and steers AI agents with [Physics.Steer]. [Config] sets up
+// given components with [Physics.OnCollide] (a touch begins),
+// [Physics.OnTouch] (every step it lasts) and [Physics.OnSeparate] (it
+// ends), or asks which pairs touch now with [Physics.Touching] ([Contact]),
+// and steers AI agents with [Physics.Steer]. [Config] sets up
 // the space (gravity, solver iterations, sleeping, the spatial hash).
 //
 // A spawn helper's last arguments are the entity's own component types,

@@ -87,3 +87,50 @@ func ExamplePhysics_QuerySegmentFirst() {
 	// true true 90.000000,0.000000 -1 90
 	// 1 true
 }
+
+type spikes struct{}
+type crate struct{ HP int }
+
+var (
+	spikesC = donburi.NewComponentType[spikes]()
+	crateC  = donburi.NewComponentType[crate]()
+)
+
+// A crate resting on spikes loses 1 HP every tick it touches them (OnTouch),
+// from the tick it lands (OnCollide) until it is lifted off (OnSeparate);
+// Touching says what touches now.
+func ExamplePhysics_OnTouch() {
+	world := donburi.NewWorld()
+	phys := physics.New(world, physics.Config{Gravity: cp.Vector{Y: 500}}) // y down
+	phys.SpawnBox(200, 20, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{Y: 100}}, spikesC)
+	box := phys.SpawnBox(20, 20, &physics.BodyOptions{Position: cp.Vector{Y: 70}}, crateC)
+	crateC.SetValue(world.Entry(box), crate{HP: 100})
+
+	tick := 0
+	phys.OnCollide(crateC, spikesC, func(w donburi.World, c physics.Contact) {
+		fmt.Println("tick", tick, "lands, HP", crateC.Get(w.Entry(c.A)).HP)
+	})
+	phys.OnTouch(crateC, spikesC, func(w donburi.World, c physics.Contact) {
+		crateC.Get(w.Entry(c.A)).HP--
+	})
+	phys.OnSeparate(crateC, spikesC, func(w donburi.World, c physics.Contact) {
+		fmt.Println("tick", tick, "lifted off, HP", crateC.Get(w.Entry(c.A)).HP)
+	})
+	var touching []physics.Contact // reused: Touching allocates only to grow it
+	for tick = 1; tick <= 60; tick++ {
+		if tick == 50 {
+			phys.Body(box).SetVelocity(0, -400)
+		}
+		phys.Update(world, engine.Event{Kind: engine.Update, DT: 1.0 / 60})
+		touching = phys.Touching(crateC, spikesC, touching[:0])
+		if tick == 49 {
+			fmt.Printf("tick 49: %d touching, pressing down (normal y %.0f)\n", len(touching), touching[0].Normal.Y)
+		}
+	}
+	fmt.Println("touching at the end:", len(touching))
+	// Output:
+	// tick 13 lands, HP 100
+	// tick 49: 1 touching, pressing down (normal y 1)
+	// tick 50 lifted off, HP 63
+	// touching at the end: 0
+}

@@ -194,7 +194,8 @@ type Physics struct {
 	begins, separate []Collision
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
-	contacts         contactHandlers // OnCollide and OnSeparate (contact.go)
+	contacts         contactHandlers // OnCollide, OnTouch and OnSeparate (contact.go)
+	touches          touches         // the pairs of shapes touching (touch.go)
 	noEvents         bool            // Config.NoCollisionEvents
 	queries          *queryState     // made by the first query (query.go)
 }
@@ -280,7 +281,8 @@ func (p *Physics) onRemove(w donburi.World, e donburi.Entity) {
 // own, run before it), steps the space, moves every Transform to its
 // body's pose (the old pose becomes Prev), checking it, then publishes and
 // processes the step's collisions, sorted, and calls the contact handlers
-// (see OnCollide). Once a bad body has been found (see Err) it does nothing.
+// (see OnCollide and OnTouch). Once a bad body has been found (see Err) it
+// does nothing.
 func (p *Physics) Update(w donburi.World, ev engine.Event) {
 	if p.err != nil {
 		return
@@ -291,6 +293,7 @@ func (p *Physics) Update(w donburi.World, ev engine.Event) {
 		return
 	}
 	p.space.Step(ev.DT)
+	p.settleTouches()
 	p.Sync(w)
 	if p.err != nil {
 		return
@@ -416,6 +419,7 @@ func (p *Physics) onBegin(arb *cp.Arbiter, _ *cp.Space, _ any) bool {
 	}
 	if c, ok := collision(arb); ok && !p.noEvents {
 		p.begins = append(p.begins, c)
+		p.beginTouch(arb, c)
 		p.noteContact(arb, c, true)
 	}
 	return true
@@ -427,6 +431,7 @@ func (p *Physics) onSeparate(arb *cp.Arbiter, _ *cp.Space, _ any) {
 	}
 	if c, ok := collision(arb); ok {
 		p.separate = append(p.separate, c)
+		p.endTouch(arb, c)
 		p.noteContact(arb, c, false)
 	}
 }

@@ -3,6 +3,7 @@ package physics_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -217,5 +218,54 @@ func BenchmarkPhysicsSnapshot(b *testing.B) {
 			b.ReportMetric((s+r)/st, "snapshot+restore/step")
 			b.ReportMetric(float64(snap.Bytes()), "bytes/snapshot")
 		})
+	}
+}
+
+// What the physics noted between two ticks is state too: an entity removed
+// after a step separates at once and is reported with the next step's
+// events; a snapshot taken in between has the next step report it again
+// after a restore, and a restore to before it was noted forgets it (its
+// entity may not exist in the world restored).
+func TestSnapshotKeepsWhatWasNotedBetweenTicks(t *testing.T) {
+	w, p := newPhysics(cp.Vector{Y: 200})
+	p.SpawnBox(400, 20, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{Y: 100}}, tagB)
+	ball := p.SpawnCircle(5, &physics.BodyOptions{Position: cp.Vector{Y: 85}}, tagA)
+	var log []string
+	physics.CollisionSeparate.Subscribe(w, func(_ donburi.World, c physics.Collision) { log = append(log, fmt.Sprint("event ", c.A, c.B)) })
+	p.OnSeparate(nil, nil, func(_ donburi.World, c physics.Contact) { log = append(log, fmt.Sprint("separate ", c.A, c.B)) })
+	step(w, p, 5)
+	var before, noted physics.Snapshot
+	if err := p.Snapshot(&before); err != nil {
+		t.Fatal(err)
+	}
+	late := p.SpawnCircle(5, &physics.BodyOptions{Position: cp.Vector{X: 50, Y: 85}}, tagA)
+	step(w, p, 2)
+	w.Remove(ball)
+	w.Remove(late)
+	if err := p.Snapshot(&noted); err != nil {
+		t.Fatal(err)
+	}
+	step(w, p, 1)
+	want := slices.Clone(log)
+	if len(want) != 2 {
+		t.Fatalf("the step after the removals reported %q, want the two separations' events", want)
+	}
+	log = log[:0]
+	if err := p.Restore(&noted); err != nil {
+		t.Fatal(err)
+	}
+	step(w, p, 1)
+	if !slices.Equal(log, want) {
+		t.Errorf("restored between the removals and the step: %q, want %q", log, want)
+	}
+
+	w.Remove(ball) // noted, then undone by the restore
+	log = log[:0]
+	if err := p.Restore(&before); err != nil {
+		t.Fatal(err)
+	}
+	step(w, p, 1)
+	if len(log) != 0 || !w.Valid(ball) {
+		t.Errorf("restored to before the removal: %q reported", log)
 	}
 }
