@@ -216,16 +216,11 @@ func (r *recorder) atRecordingEnd(g int) bool {
 }
 
 // replayInput sets players[p] to the input tick `tick` of group g saw for
-// player p when recorded, and reports whether it did (false: the run is
-// not replayed).
-func (r *recorder) replayInput(g int, tick int64, players []input.State) bool {
-	if r.replay == nil {
-		return false
-	}
+// player p when recorded, in a replay.
+func (r *recorder) replayInput(g int, tick int64, players []input.State) {
 	for p := range players {
 		r.cursors[g*len(players)+p].Apply(tick, &players[p])
 	}
-	return true
 }
 
 // tickDelivered records the players' input of the tick just delivered,
