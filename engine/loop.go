@@ -625,11 +625,6 @@ func (l *Loop) Ticks(g int) int64 {
 	return l.groups[g].ticks
 }
 
-// SyncTest returns Options.SyncTest: how many ticks the scene should roll
-// back and simulate again before each tick of its first group, checking
-// that it is deterministic (0: not at all). stage.Stage does it.
-func (l *Loop) SyncTest() int { return l.syncTest }
-
 // GameTime returns game time in the current timeline.
 func (l *Loop) GameTime() time.Duration { return l.gameTime }
 
@@ -715,7 +710,7 @@ func (l *Loop) CountSound() { l.stats.Sounds++ }
 func (l *Loop) Stop() { l.stopWanted.Store(true) }
 
 // stopAfter stops the loop after the tick just delivered (Options.StopAt):
-// in a session, once every tick is final (see Loop.Settle), so that every
+// in a session, once every tick is final (see LoopSession.Settle), so that every
 // player's run ends on the same state.
 func (l *Loop) stopAfter() {
 	if l.net.session != nil {
@@ -768,7 +763,7 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 }
 
 // Run runs the scene chain that starts with first on the loop, as [Run]
-// does (with rewinds: [Loop.Rewind] makes it run again from a fresh first
+// does (with rewinds: [Rewinder.Back] makes it run again from a fresh first
 // scene), then ends the loop ([Loop.Finish]) and returns the chain's
 // error. Call it once.
 func (l *Loop) Run(first Scene) error {

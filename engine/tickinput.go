@@ -31,7 +31,7 @@ import (
 // once, recorded, and the record is what every tick simulated again gets.
 // A replay does not ask it; nor do the ticks a session's rollback
 // simulates again ([Options.Session]), the sync test's second pass
-// ([Options.SyncTest]) or a step back from a keyframe ([Loop.Rewind]):
+// ([Options.SyncTest]) or a step back from a keyframe ([Rewinder.Back]):
 // they restore the scene's state and give the ticks after it their
 // recorded input. So a source may keep state of its own (a random source,
 // a plan, a counter), which moves on once per tick asked, and may read the
