@@ -441,8 +441,8 @@ func (r *recorder) rollBack(logged []input.State, m *inputlog.Mark) {
 //
 //	loop.Recording().SetChecksum(func() uint64 { return hasher.Sum(world) })
 //
-// It is a handle on the loop, free to copy; its methods allocate nothing
-// and are called from the loop's goroutine.
+// It is a handle on the loop, free to copy: getting it allocates nothing.
+// Call its methods from the loop's goroutine.
 type Recording struct{ l *Loop }
 
 // Recording returns the loop's recording side (see [Recording]).

@@ -25,8 +25,8 @@ import (
 //
 //	if err := loop.Rewinder().Back(1); err != nil { ... }
 //
-// It is a handle on the loop, free to copy; call its methods from the
-// loop's goroutine.
+// It is a handle on the loop, free to copy: getting it allocates nothing.
+// Call its methods from the loop's goroutine.
 type Rewinder struct{ l *Loop }
 
 // Rewinder returns the loop's rewinder (see [Rewinder]).

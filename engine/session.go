@@ -157,9 +157,9 @@ type Follower interface {
 //
 //	if over && loop.Session().Settle() { return next, nil }
 //
-// Outside a session it answers as a run that never rolls back. It is a
-// handle on the loop, free to copy; its methods allocate nothing and are
-// called from the loop's goroutine.
+// Outside a session Settle reports true at once, Waiting false and Stats
+// zeros. It is a handle on the loop, free to copy: getting it allocates
+// nothing. Call its methods from the loop's goroutine.
 type LoopSession struct{ l *Loop }
 
 // Session returns the loop's session side (see [LoopSession]).
