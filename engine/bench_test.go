@@ -171,7 +171,7 @@ func recordedFrame(b *testing.B, rec *engine.InputLog) func() {
 	if err != nil {
 		b.Fatal(err)
 	}
-	loop.SetChecksum(func() uint64 { return x*0x9e3779b97f4a7c15 ^ v })
+	loop.Recording().SetChecksum(func() uint64 { return x*0x9e3779b97f4a7c15 ^ v })
 	if err := loop.Start(s.Groups()...); err != nil {
 		b.Fatal(err)
 	}

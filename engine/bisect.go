@@ -73,7 +73,7 @@ type systemDiff struct {
 // desync bisector (see InputLog.Detail): then a scene's scheduler should
 // have the loop as its probe (Scheduler.SetProbe) and the loop should have
 // the scene's state parts (SetStateParts). stage.Stage does both.
-func (l *Loop) Detailed() bool { return l.rec.detailed() }
+func (r Recording) Detailed() bool { return r.l.rec.detailed() }
 
 func (r *recorder) detailed() bool {
 	return r.record != nil && r.record.Detail || r.replay != nil && (r.replay.Detail || r.replay.log.Detailed)
@@ -84,22 +84,26 @@ func (r *recorder) detailed() bool {
 // loop calls checksum (SetChecksum), then parts, which appends to dst the
 // parts of the state just hashed, in a stable order. Run clears it before
 // each scene.
-func (l *Loop) SetStateParts(parts func(dst []StatePart) []StatePart) { l.rec.bisect.parts = parts }
+func (r Recording) SetStateParts(parts func(dst []StatePart) []StatePart) {
+	r.l.rec.bisect.parts = parts
+}
 
 // SetStateDump gives the loop a writer of the scene's state as text (a
 // world dump), for DumpState. Run clears it before each scene.
-func (l *Loop) SetStateDump(dump func(w io.Writer) error) { l.rec.bisect.dump = dump }
+func (r Recording) SetStateDump(dump func(w io.Writer) error) { r.l.rec.bisect.dump = dump }
 
 // ErrNoStateDump is DumpState's error when the scene gave the loop no dump.
-var ErrNoStateDump = errors.New("engine: the scene has no state dump (Loop.SetStateDump)")
+var ErrNoStateDump = errors.New("engine: the scene has no state dump (Recording.SetStateDump)")
 
 // DumpState writes the scene's state as text with the scene's dump
 // (SetStateDump), or returns ErrNoStateDump.
-func (l *Loop) DumpState(w io.Writer) error {
-	if l.rec.bisect.dump == nil {
+func (r Recording) DumpState(w io.Writer) error { return r.l.rec.dumpState(w) }
+
+func (r *recorder) dumpState(w io.Writer) error {
+	if r.bisect.dump == nil {
 		return ErrNoStateDump
 	}
-	return l.rec.bisect.dump(w)
+	return r.bisect.dump(w)
 }
 
 // Scene returns the number of the current scene timeline in the run, from
@@ -112,7 +116,8 @@ func (l *Loop) Scene() (int, string) { return l.scenes, l.sceneName }
 // keeps the first system after which they differ; in a networked run
 // making a desync report, it keeps it for the report. Otherwise, or
 // without a state checksum, it does nothing.
-func (l *Loop) AfterSystem(ev Event, name string) {
+func (r Recording) AfterSystem(ev Event, name string) {
+	l := r.l
 	if l.net.report != nil {
 		l.net.probe(l, ev, name)
 	}

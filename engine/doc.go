@@ -44,7 +44,7 @@
 //				f.y, f.v = -f.y, -0.8*f.v
 //			}
 //		})
-//		loop.SetChecksum(func() uint64 { return math.Float64bits(f.y) ^ math.Float64bits(f.v) })
+//		loop.Recording().SetChecksum(func() uint64 { return math.Float64bits(f.y) ^ math.Float64bits(f.v) })
 //		// Run: pull events until done, then hand the loop on.
 //		for ev := range loop.Events(sched.Groups()...) {
 //			sched.Handle(ev)
@@ -79,12 +79,12 @@
 //   - [input.State] is what a tick sees of the keyboard, mouse and gamepads;
 //     a [TickInput] gives ticks their input one at a time (an autopilot, a
 //     script, a bot). [InputLog] records a run and replays it, checking the
-//     state against the recording's checksums ([Loop.SetChecksum]; package
+//     state against the recording's checksums ([Recording.SetChecksum]; package
 //     engine/state hashes a donburi world with no code per component).
 //   - A replay that drifts says where: the tick, and with the detail of a
 //     recording (InputLog.Detail) the system and the component types
-//     ([DivergenceError]); [Loop.DumpState] writes the state as text.
-//     [Loop.Rewind] steps a paused game back, exactly: from a keyframe of
+//     ([DivergenceError]); [Recording.DumpState] writes the state as text.
+//     [Rewinder.Back] steps a paused game back, exactly: from a keyframe of
 //     the scene's state ([SceneState], Options.Keyframes) in constant time,
 //     or by re-running the run. [Loop.Save] writes a save game, and
 //     Options.Load goes on from one ([LoadSave]).
@@ -92,8 +92,8 @@
 //     (Options.Session; package engine/netplay's, over UDP): each Update
 //     event holds every player's input ([Event.Players]), and the loop
 //     rolls back and simulates again where a prediction proves wrong
-//     ([Loop.Resimulating]); a scene ends once its last tick is final
-//     ([Loop.Settle]).
+//     ([LoopSession.Resimulating]); a scene ends once its last tick is final
+//     ([LoopSession.Settle]).
 //   - [Clock]: [RealClock] for play, [ManualClock] for tests and simulation.
 //
 // # Game decisions happen on Update events

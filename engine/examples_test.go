@@ -161,7 +161,7 @@ func (f *fall) Run(loop *engine.Loop) (engine.Scene, error) {
 			f.y, f.v = -f.y, -0.8*f.v
 		}
 	})
-	loop.SetChecksum(func() uint64 { return math.Float64bits(f.y) ^ math.Float64bits(f.v) })
+	loop.Recording().SetChecksum(func() uint64 { return math.Float64bits(f.y) ^ math.Float64bits(f.v) })
 	for ev := range loop.Events(sched.Groups()...) {
 		sched.Handle(ev)
 	}

@@ -133,7 +133,7 @@ func streamLog(tb testing.TB, seed uint64, frames int) []byte {
 		Headless: &engine.Headless{FPS: 60, Frames: int64(frames)}}
 	n := 0
 	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(func() uint64 { return uint64(n) })
+		loop.Recording().SetChecksum(func() uint64 { return uint64(n) })
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
 			if ev.Kind == engine.Update {
 				n++
@@ -201,11 +201,11 @@ func detailedLog(tb testing.TB) []byte {
 	rec := &engine.InputLog{Seed: 9, Settings: map[string]string{"level": "2", "mode": "hard"}, Detail: true}
 	var x, v float64
 	fails := engine.NewScene("Fails", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(func() uint64 { return math.Float64bits(x) })
+		loop.Recording().SetChecksum(func() uint64 { return math.Float64bits(x) })
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 			if ev.Kind == engine.Update {
 				x += ev.Player(0).CursorX * 1e-3
-				loop.AfterSystem(ev, "drift")
+				loop.Recording().AfterSystem(ev, "drift")
 				if ev.Tick == 30 {
 					return nil, errors.New("the level's exit is missing")
 				}
@@ -215,8 +215,8 @@ func detailedLog(tb testing.TB) []byte {
 	})
 	spring := engine.NewScene("Spring", func(loop *engine.Loop) (engine.Scene, error) {
 		x, v = 1, 0
-		loop.SetChecksum(func() uint64 { return math.Float64bits(x) ^ math.Float64bits(v)<<1 })
-		loop.SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
+		loop.Recording().SetChecksum(func() uint64 { return math.Float64bits(x) ^ math.Float64bits(v)<<1 })
+		loop.Recording().SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
 			return append(dst, engine.StatePart{Name: "Position", Sum: math.Float64bits(x)},
 				engine.StatePart{Name: "Velocity", Sum: math.Float64bits(v)})
 		})
@@ -228,9 +228,9 @@ func detailedLog(tb testing.TB) []byte {
 			if ev.Player(0).KeyDown(input.KeySpace) {
 				v += 0.1
 			}
-			loop.AfterSystem(ev, "spring")
+			loop.Recording().AfterSystem(ev, "spring")
 			x += v * ev.DT
-			loop.AfterSystem(ev, "move")
+			loop.Recording().AfterSystem(ev, "move")
 			if ev.Group == 0 && ev.Tick == 90 {
 				return fails, nil
 			}

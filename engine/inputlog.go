@@ -38,7 +38,7 @@ import (
 //     at the same tick.
 //
 // A log also holds checksums of the game state: when a scene gives the loop
-// a state hash ([Loop.SetChecksum]), recording stores its value every
+// a state hash ([Recording.SetChecksum]), recording stores its value every
 // ChecksumEvery ticks of the scene's first group, and replaying compares the
 // replayed state with it at the same ticks and stops at the first mismatch
 // with a [*DivergenceError] naming the tick.
@@ -72,7 +72,7 @@ type InputLog struct {
 	Players int
 
 	// Detail, when recording, also keeps what the desync bisector needs
-	// (see Loop.Detailed): after every tick of every group, a 32-bit hash of
+	// (see Recording.Detailed): after every tick of every group, a 32-bit hash of
 	// the state after each update system, and after every checked tick of
 	// the first group a hash of each part of the state (each component
 	// type). A replay that diverges then names the first system whose
@@ -84,7 +84,7 @@ type InputLog struct {
 	log inputlog.Log // the timelines, and the file they are written to (see Create)
 
 	determinism int // the arithmetic it was recorded with: see Determinism
-	version     int // its file format's version, 0 for this engine's (see Loop.PathNames)
+	version     int // its file format's version, 0 for this engine's (see Recording.PathNames)
 	replayed    ReplayReport
 }
 
@@ -174,7 +174,7 @@ func (lg *InputLog) Scene(i int) SceneRecord {
 // It is kept as the run is recorded, at the cost of one 16-byte XXH64 write
 // per checksum and no allocation (BenchmarkRunChecksumOverhead), and goes
 // back with the recording when a rollback or a step back cuts it
-// ([Loop.Rewind], [Options.Session]), so that it is always that of the
+// ([Rewinder.Back], [Options.Session]), so that it is always that of the
 // run the recording holds; a log read from a file computes it from the
 // checksums stored in it, so that a replay's recording and the file it
 // replays have the same one. The command line's summary prints it as the
@@ -399,7 +399,7 @@ func (lg *InputLog) run() inputlog.Run {
 
 // pathNames reports whether the log's state checksums name component types
 // by Go package path: a recording made before the format named them by
-// their declared names (see Loop.PathNames).
+// their declared names (see Recording.PathNames).
 func (lg *InputLog) pathNames() bool {
 	return inputlog.Run{Version: lg.version}.PathNames()
 }

@@ -56,7 +56,7 @@ func playChecked(fps float64, input engine.InputSource, record, replay *engine.I
 	scene := func(i int, groups []engine.Group, ticks int64, next engine.Scene) engine.Scene {
 		return engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
 			s := &out[i]
-			loop.SetChecksum(s.checksum)
+			loop.Recording().SetChecksum(s.checksum)
 			for ev := range loop.Events(groups...) {
 				if ev.Kind != engine.Update {
 					continue
@@ -247,7 +247,7 @@ func TestReplayWithChecksums(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s steer
-	loop.SetChecksum(s.checksum)
+	loop.Recording().SetChecksum(s.checksum)
 	if err := loop.Start(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}); err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func TestKilledFastRunLosesAtMostASecond(t *testing.T) {
 func TestRunChecksumChainsEveryScene(t *testing.T) {
 	run := func(first uint64) *engine.InputLog {
 		results := engine.NewScene("Results", func(loop *engine.Loop) (engine.Scene, error) {
-			loop.SetChecksum(func() uint64 { return 7 }) // an empty results screen
+			loop.Recording().SetChecksum(func() uint64 { return 7 }) // an empty results screen
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update && ev.Tick == 3 {
 					return nil, nil
@@ -363,7 +363,7 @@ func TestRunChecksumChainsEveryScene(t *testing.T) {
 			return nil, loop.Err()
 		})
 		play := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
-			loop.SetChecksum(func() uint64 { return first })
+			loop.Recording().SetChecksum(func() uint64 { return first })
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update && ev.Tick == 10 {
 					return results, nil

@@ -64,12 +64,12 @@ type SceneState interface {
 }
 
 // SetSceneState gives the loop the scene's state, for keyframes (see
-// Options.Keyframes): [Loop.Rewind] then restores one and simulates the few
+// Options.Keyframes): [Rewinder.Back] then restores one and simulates the few
 // ticks after it again, instead of re-running the run. [Run] clears it
 // before each scene. stage.Stage sets it.
-func (l *Loop) SetSceneState(s SceneState) {
-	l.rec.state = s
-	l.rec.keys.clear()
+func (r Recording) SetSceneState(s SceneState) {
+	r.l.rec.state = s
+	r.l.rec.keys.clear()
 }
 
 // keyframe is the loop's side of one keyframe: taken before tick `tick`+1
@@ -102,7 +102,7 @@ func (k *keyframes) clear() { k.first, k.n, k.stopped = 0, 0, nil }
 // current timeline (a keyframe too large: see KeyframeMaxBytes), nil while
 // it takes them. A step back
 // past the keyframes it holds re-runs the run.
-func (l *Loop) KeyframesStopped() error { return l.rec.keys.stopped }
+func (r Rewinder) KeyframesStopped() error { return r.l.rec.keys.stopped }
 
 // dropAfter forgets the keyframes taken after tick `tick` of the first
 // group: a session's rollback to the tick after it made them wrong.

@@ -40,8 +40,8 @@ func (r *keyframeRig) scene() engine.Scene {
 		r.setups++
 		var s steer
 		r.state = &steerState{s: &s}
-		loop.SetChecksum(s.checksum)
-		loop.SetSceneState(r.state)
+		loop.Recording().SetChecksum(s.checksum)
+		loop.Recording().SetSceneState(r.state)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
 			switch ev.Kind {
 			case engine.Update:
@@ -49,7 +49,7 @@ func (r *keyframeRig) scene() engine.Scene {
 				if ev.Group != 0 {
 					continue
 				}
-				if loop.Rewinding() {
+				if loop.Rewinder().Active() {
 					r.resim++
 				} else if !r.rewound {
 					r.first[ev.Tick] = s.checksum()
@@ -64,8 +64,8 @@ func (r *keyframeRig) scene() engine.Scene {
 			case engine.Input:
 				if loop.Paused() && !r.rewound {
 					r.rewound = true
-					r.err = loop.Rewind(r.back)
-				} else if loop.Paused() && !loop.Rewinding() {
+					r.err = loop.Rewinder().Back(r.back)
+				} else if loop.Paused() && !loop.Rewinder().Active() {
 					r.pausedAt = loop.Ticks(0)
 					if got, want := s.checksum(), r.first[r.pausedAt]; got != want {
 						r.err = fmt.Errorf("after the step back to tick %d the state is %x; the first pass left %x", r.pausedAt, got, want)
@@ -189,13 +189,13 @@ func TestKeyframesStopWhenTooLarge(t *testing.T) {
 	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
 		var s steer
 		state.s = &s
-		loop.SetChecksum(s.checksum)
-		loop.SetSceneState(state)
+		loop.Recording().SetChecksum(s.checksum)
+		loop.Recording().SetSceneState(state)
 		for ev := range loop.Events() {
 			if ev.Kind == engine.Update {
 				s.update(ev)
 				if ev.Tick == 300 {
-					stopped = loop.KeyframesStopped()
+					stopped = loop.Rewinder().KeyframesStopped()
 					loop.Stop()
 				}
 			}

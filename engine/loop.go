@@ -445,7 +445,7 @@ func (l *Loop) beginFrame() bool {
 	if l.cfg.Overrun == Drop && !l.stepping && l.rec.seek == nil {
 		l.dropOverrun()
 	}
-	held := (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil
+	held := l.held()
 	for i := range l.groups {
 		g := &l.groups[i]
 		g.inFrame = 0
@@ -457,18 +457,44 @@ func (l *Loop) beginFrame() bool {
 	return true
 }
 
-// nextTick delivers the next due tick, if any, by the rules of the loop.
+// nextTick delivers the next due tick, if any, in steps: which group's
+// tick is due, whether it may run now, the session's and the recorder's
+// work before it, its input, and the Update event.
 func (l *Loop) nextTick() bool {
-	// Rule 3: paused or held, no tick runs, but a single step's (and a
-	// rewind's re-run, which goes back to a paused game).
-	if (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil {
+	i := l.dueGroup()
+	if i < 0 {
 		return false
 	}
-	// A session rolls back first when a tick ran with a wrong prediction.
+	g := &l.groups[i]
+	fresh := g.ticks >= g.ran // not a rollback's tick simulated again
+	if !l.mayRun(i, fresh) || !l.beforeTick(i, fresh) {
+		return false
+	}
+	l.startTick(g, fresh)
+	l.tickInputOf(i, g)
+	l.deliver(i, g)
+	return true
+}
+
+// held reports whether game time stands still (rule 3): paused or held by
+// the driver, but for a single step and a rewind's re-run (which goes back
+// to a paused game).
+func (l *Loop) held() bool {
+	return (l.paused || l.focusPaused) && !l.stepping && l.rec.seek == nil
+}
+
+// dueGroup returns the group whose next tick is due first (rule 2: ties in
+// declaration order), or -1: none is due, game time is held (rule 3), or a
+// session's rollback failed. A session rolls back first when a tick ran
+// with a wrong prediction: the tick due is then the one after the tick it
+// went back to.
+func (l *Loop) dueGroup() int {
+	if l.held() {
+		return -1
+	}
 	if l.net.session != nil && !l.net.rollback(l) {
-		return false
+		return -1
 	}
-	// Rule 2: the tick due first, of any group; ties in declaration order.
 	best := -1
 	for i := range l.groups {
 		g := &l.groups[i]
@@ -476,58 +502,25 @@ func (l *Loop) nextTick() bool {
 			best = i
 		}
 	}
-	if best < 0 {
+	return best
+}
+
+// mayRun reports whether the due tick of group i may run in this frame:
+// a replay runs no tick past its recording's end (rule 10); at most
+// tickLimit fresh ticks of a group run between two renders (rule 5: Drop
+// has cut game time already, this bounds Carry), while a rollback's ticks
+// simulated again do not count; and in a session no fresh tick of any group
+// runs once the scene, or the run, is over.
+func (l *Loop) mayRun(i int, fresh bool) bool {
+	switch {
+	case !l.rec.mayTick(i):
+		return false
+	case !fresh:
+		return true
+	case l.groups[i].inFrame >= l.tickLimit(i):
 		return false
 	}
-	// Rule 10: a replay runs no tick past its recording's end.
-	if !l.rec.mayTick(best) {
-		return false
-	}
-	// Rule 5: at most MaxUpdatesPerFrame ticks of a group between two
-	// renders (Drop has cut game time already; this bounds Carry); a
-	// rollback's ticks simulated again do not count.
-	g := &l.groups[best]
-	fresh := g.ticks >= g.ran
-	if fresh && g.inFrame >= l.tickLimit(best) {
-		return false
-	}
-	if fresh && l.net.session != nil && (l.net.settle || l.net.stopWhenFinal) {
-		return false // the scene is over, or the run: no tick of any group runs past its last
-	}
-	if best == 0 && l.net.session != nil && !l.net.beforeTick(l, fresh) {
-		return false
-	}
-	if best == 0 && l.keyframes > 0 && l.rec.state != nil {
-		if err := l.rec.maybeKeyframe(); err != nil {
-			l.fail(err)
-			return false
-		}
-	}
-	g.ticks++
-	if fresh {
-		g.ran = g.ticks
-		g.inFrame++
-	}
-	l.net.resim = !fresh
-	g.lastDue, g.nextDue = g.nextDue, g.rate.Due(g.ticks+1)
-	l.tickedUntil = g.lastDue
-	// Rule 4: the tick sees every press since the group's last tick (in a
-	// session, every player's input from the session).
-	if l.net.session != nil {
-		l.net.tickInput(l, best, g)
-	} else {
-		l.tickInputOf(best, g)
-	}
-	// Rule 10: the recording keeps the tick's input; its checksum is due.
-	players := g.players[:l.players]
-	l.rec.tickDelivered(best, g.ticks, players)
-	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: best, Tick: g.ticks,
-		DT: g.dt, Input: &g.players[0], Players: players}
-	l.updateDone = false
-	if best == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
-		l.stopAfter() // after this tick: Options.StopAt
-	}
-	return true
+	return l.net.session == nil || !l.net.settle && !l.net.stopWhenFinal
 }
 
 // tickLimit is how many ticks of group g a frame may run (rule 5): a
@@ -545,37 +538,50 @@ func (l *Loop) tickLimit(g int) int {
 	return l.cfg.MaxUpdatesPerFrame
 }
 
-// tickInputOf gives group g's tick its input (rule 4): the presses since
-// its last tick, then the recording's input in a replay, or the tick
-// source's (which keeps the live edges it does not override).
-func (l *Loop) tickInputOf(i int, g *group) {
-	if l.rec.replayInput(i, g.ticks, g.players[:l.players]) {
-		g.pending.ClearEdges()
-		g.srcPrev = g.players[0] // what the source gave when recorded: a run going on live from here derives its edges from it
-		if src := l.tickSource(i); src != nil && l.rec.asksAgain(i) {
-			// A load, or a re-run from fresh scenes: a new source is asked
-			// as it was, its answer replaced by the recording's (see
-			// asksAgain).
-			l.scratch = g.pending
-			l.askSource(src, TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &l.scratch)
-		}
-		return
+// beforeTick does what is due before a tick of the first group, and
+// reports whether the tick runs now: the session may hold it back (its
+// players' input is not there yet) and keeps the state before it, for a
+// rollback; the recorder takes a keyframe when one is due
+// (Options.Keyframes).
+func (l *Loop) beforeTick(i int, fresh bool) bool {
+	if i != 0 {
+		return true
 	}
-	l.liveInput(i, g, &g.players[0])
+	if l.net.session != nil && !l.net.beforeTick(l, fresh) {
+		return false
+	}
+	if l.keyframes > 0 && l.rec.state != nil {
+		if err := l.rec.maybeKeyframe(); err != nil {
+			l.fail(err)
+			return false
+		}
+	}
+	return true
 }
 
-// liveInput sets in to the live input of group g's tick (rule 4): the
-// presses since its last tick, and the tick source's (which keeps the live
-// edges it does not override).
-func (l *Loop) liveInput(i int, g *group, in *input.State) {
-	*in = g.pending
-	g.pending.ClearEdges()
-	if src := l.tickSource(i); src != nil {
-		live := *in
-		l.askSource(src, TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, in)
-		in.DeriveEdges(&g.srcPrev)
-		in.AddEdges(&live)
-		g.srcPrev = *in
+// startTick moves group g's clock on to its due tick.
+func (l *Loop) startTick(g *group, fresh bool) {
+	g.ticks++
+	if fresh {
+		g.ran = g.ticks
+		g.inFrame++
+	}
+	l.net.resim = !fresh
+	g.lastDue, g.nextDue = g.nextDue, g.rate.Due(g.ticks+1)
+	l.tickedUntil = g.lastDue
+}
+
+// deliver makes the Update event of group g's tick, whose input is set:
+// the recording keeps the input and the state checksum is due (rule 10),
+// and the first group's tick that reaches Options.StopAt is the run's last.
+func (l *Loop) deliver(i int, g *group) {
+	players := g.players[:l.players]
+	l.rec.tickDelivered(i, g.ticks, players)
+	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: i, Tick: g.ticks,
+		DT: g.dt, Input: &g.players[0], Players: players}
+	l.updateDone = false
+	if i == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
+		l.stopAfter() // after this tick: Options.StopAt
 	}
 }
 
@@ -618,11 +624,6 @@ func (l *Loop) Ticks(g int) int64 {
 	}
 	return l.groups[g].ticks
 }
-
-// SyncTest returns Options.SyncTest: how many ticks the scene should roll
-// back and simulate again before each tick of its first group, checking
-// that it is deterministic (0: not at all). stage.Stage does it.
-func (l *Loop) SyncTest() int { return l.syncTest }
 
 // GameTime returns game time in the current timeline.
 func (l *Loop) GameTime() time.Duration { return l.gameTime }
@@ -709,7 +710,7 @@ func (l *Loop) CountSound() { l.stats.Sounds++ }
 func (l *Loop) Stop() { l.stopWanted.Store(true) }
 
 // stopAfter stops the loop after the tick just delivered (Options.StopAt):
-// in a session, once every tick is final (see Loop.Settle), so that every
+// in a session, once every tick is final (see LoopSession.Settle), so that every
 // player's run ends on the same state.
 func (l *Loop) stopAfter() {
 	if l.net.session != nil {
@@ -762,7 +763,7 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 }
 
 // Run runs the scene chain that starts with first on the loop, as [Run]
-// does (with rewinds: [Loop.Rewind] makes it run again from a fresh first
+// does (with rewinds: [Rewinder.Back] makes it run again from a fresh first
 // scene), then ends the loop ([Loop.Finish]) and returns the chain's
 // error. Call it once.
 func (l *Loop) Run(first Scene) error {

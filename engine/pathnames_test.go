@@ -10,7 +10,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 )
 
-// namesGame is a one-scene game that notes what Loop.PathNames said, and
+// namesGame is a one-scene game that notes what Recording.PathNames said, and
 // saves after its tick 10 when asked to.
 type namesGame struct {
 	save      string // where to save, "" for no save
@@ -19,9 +19,9 @@ type namesGame struct {
 
 func (g *namesGame) scene() engine.Scene {
 	return engine.NewScene("Names", func(loop *engine.Loop) (engine.Scene, error) {
-		g.pathNames = append(g.pathNames, loop.PathNames())
+		g.pathNames = append(g.pathNames, loop.Recording().PathNames())
 		var n uint64
-		loop.SetChecksum(func() uint64 { return n })
+		loop.Recording().SetChecksum(func() uint64 { return n })
 		for ev := range loop.Events() {
 			if ev.Kind == engine.Update {
 				n = n*31 + uint64(ev.Tick)

@@ -216,16 +216,11 @@ func (r *recorder) atRecordingEnd(g int) bool {
 }
 
 // replayInput sets players[p] to the input tick `tick` of group g saw for
-// player p when recorded, and reports whether it did (false: the run is
-// not replayed).
-func (r *recorder) replayInput(g int, tick int64, players []input.State) bool {
-	if r.replay == nil {
-		return false
-	}
+// player p when recorded, in a replay.
+func (r *recorder) replayInput(g int, tick int64, players []input.State) {
 	for p := range players {
 		r.cursors[g*len(players)+p].Apply(tick, &players[p])
 	}
-	return true
 }
 
 // tickDelivered records the players' input of the tick just delivered,
@@ -437,6 +432,22 @@ func (r *recorder) rollBack(logged []input.State, m *inputlog.Mark) {
 	r.checkRecord, r.checkReplay = false, false
 }
 
+// Recording is the loop's side of the run's recording, replay and state
+// checks (rule 10; see [InputLog]): a scene gives it the hash of its state
+// (SetChecksum), the state itself for keyframes and a session's rollbacks
+// (SetSceneState), and the desync bisector's parts and dump, and asks it
+// how the run is checked (PathNames, Detailed, Probed). Reach it with
+// [Loop.Recording]:
+//
+//	loop.Recording().SetChecksum(func() uint64 { return hasher.Sum(world) })
+//
+// It is a handle on the loop, free to copy: getting it allocates nothing.
+// Call its methods from the loop's goroutine.
+type Recording struct{ l *Loop }
+
+// Recording returns the loop's recording side (see [Recording]).
+func (l *Loop) Recording() Recording { return Recording{l} }
+
 // sceneStarts forgets the scene before's checksum and bisector hooks.
 func (r *recorder) sceneStarts() {
 	r.checksum, r.state = nil, nil
@@ -451,13 +462,13 @@ func (r *recorder) sceneStarts() {
 // [Loop.Err], and returned by [Run]). sum is called on the next call to
 // [Loop.Next] after the scene has handled the tick, so the state it hashes
 // includes everything that tick did (a scene that ends on a tick calls
-// [Loop.Checkpoint] to have that last tick checked). It must not depend on the frame rate
+// [Recording.Checkpoint] to have that last tick checked). It must not depend on the frame rate
 // (render state, real time) and, to keep replay free of allocation, should
 // not allocate.
 //
 // [Run] clears it before each scene: a scene sets its own, before or after
 // [Loop.Start]; nil turns checksums off.
-func (l *Loop) SetChecksum(sum func() uint64) { l.rec.checksum = sum }
+func (r Recording) SetChecksum(sum func() uint64) { r.l.rec.checksum = sum }
 
 // PathNames reports whether the run's state checksums name component types
 // by their Go package paths, as recordings made before input log format 5
@@ -468,10 +479,10 @@ func (l *Loop) SetChecksum(sum func() uint64) { l.rec.checksum = sum }
 // the checksums they hold; package systems/stage does. It is false for
 // every run that is not one of those, whose checksums name types by the
 // names they declare.
-func (l *Loop) PathNames() bool { return l.pathNames }
+func (r Recording) PathNames() bool { return r.l.pathNames }
 
 // Checkpoint follows up the tick just handled now (its state checksum, the
 // bisector's detail, Options.AfterUpdate), instead of at the next call to
 // Next. A scene that returns right after a tick calls it before it releases
 // its world, so that its last tick is checked too (stage.Stage does).
-func (l *Loop) Checkpoint() { l.followUp() }
+func (r Recording) Checkpoint() { r.l.followUp() }

@@ -39,7 +39,7 @@ type game struct {
 
 func (g *game) first() engine.Scene {
 	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(g.play.checksum)
+		loop.Recording().SetChecksum(g.play.checksum)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
 			switch {
 			case ev.Kind == engine.Input && g.onInput && ev.Input.KeyPressed(input.KeyEscape):
@@ -59,7 +59,7 @@ func (g *game) first() engine.Scene {
 
 func (g *game) second() engine.Scene {
 	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(g.menu.checksum)
+		loop.Recording().SetChecksum(g.menu.checksum)
 		for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
 			if ev.Kind == engine.Update {
 				g.menu.update(ev)
@@ -314,7 +314,7 @@ func TestCutShortRecordingReplaysToItsLastTick(t *testing.T) {
 	var sums = map[int64]uint64{}
 	var s steer
 	scene := engine.NewScene("Long", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(s.checksum)
+		loop.Recording().SetChecksum(s.checksum)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 			if ev.Kind == engine.Update {
 				s.update(ev)
@@ -358,7 +358,7 @@ func TestCutShortRecordingReplaysToItsLastTick(t *testing.T) {
 	}
 	var r steer
 	replay := engine.NewScene("Long", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(r.checksum)
+		loop.Recording().SetChecksum(r.checksum)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 			if ev.Kind == engine.Update {
 				r.update(ev)
@@ -384,8 +384,8 @@ func TestDamagedChecksumSaysNothingDiffers(t *testing.T) {
 		var x, v float64
 		scene := engine.NewScene("Spring", func(loop *engine.Loop) (engine.Scene, error) {
 			sum := func() uint64 { return math.Float64bits(x) ^ math.Float64bits(v)<<1 }
-			loop.SetChecksum(sum)
-			loop.SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
+			loop.Recording().SetChecksum(sum)
+			loop.Recording().SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
 				return append(dst, engine.StatePart{Name: "Position", Sum: math.Float64bits(x)},
 					engine.StatePart{Name: "Velocity", Sum: math.Float64bits(v)})
 			})
@@ -394,9 +394,9 @@ func TestDamagedChecksumSaysNothingDiffers(t *testing.T) {
 					continue
 				}
 				v -= x * ev.DT
-				loop.AfterSystem(ev, "spring")
+				loop.Recording().AfterSystem(ev, "spring")
 				x += v * ev.DT
-				loop.AfterSystem(ev, "move")
+				loop.Recording().AfterSystem(ev, "move")
 				if ev.Tick == 120 {
 					return nil, nil
 				}

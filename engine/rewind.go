@@ -20,6 +20,18 @@ import (
 // replaying). A re-run's cost is that of simulating the run so far again
 // (BenchmarkStepBack's rerun/at=1m).
 
+// Rewinder steps a paused game back, exactly (see [Rewinder.Back]). Reach
+// it with [Loop.Rewinder]:
+//
+//	if err := loop.Rewinder().Back(1); err != nil { ... }
+//
+// It is a handle on the loop, free to copy: getting it allocates nothing.
+// Call its methods from the loop's goroutine.
+type Rewinder struct{ l *Loop }
+
+// Rewinder returns the loop's rewinder (see [Rewinder]).
+func (l *Loop) Rewinder() Rewinder { return Rewinder{l} }
+
 // seekTarget is where a rewind goes: after tick `tick` of the first group of
 // timeline `scene`, live (the run's own recording) or replaying.
 type seekTarget struct {
@@ -33,7 +45,7 @@ type seekTarget struct {
 // errRewind ends a chain that is to be re-run for a rewind.
 var errRewind = errors.New("engine: rewind")
 
-// Rewind steps the game back n ticks of the first group (to the scene's
+// Back steps the game back n ticks of the first group (to the scene's
 // start at most) while paused, and stays paused there. It is exact: the
 // game is deterministic and the recording's checksums are checked on the
 // way. From a keyframe (see Options.Keyframes) it restores the scene's
@@ -53,7 +65,8 @@ var errRewind = errors.New("engine: rewind")
 // before the step back is taken (a Stop in the same frame, a failure, a
 // closed window) drops it: the run ends as it stood. Call it from the loop's
 // goroutine (an input system: devtools.Keys binds it to the comma key).
-func (l *Loop) Rewind(n int64) error {
+func (r Rewinder) Back(n int64) error {
+	l := r.l
 	switch {
 	case !l.paused:
 		return errors.New("engine: rewind: only while paused")
@@ -81,9 +94,9 @@ func (l *Loop) Rewind(n int64) error {
 	return nil
 }
 
-// Rewinding reports whether a rewind is under way: asked for (the scene is
+// Active reports whether a rewind is under way: asked for (the scene is
 // about to return, to be made anew) or re-running the run.
-func (l *Loop) Rewinding() bool { return l.rec.rewind != nil || l.rec.seek != nil }
+func (r Rewinder) Active() bool { return r.l.rec.rewind != nil || r.l.rec.seek != nil }
 
 // runChains runs the chain from first, again from a fresh first scene
 // (Options.Restart) each time a rewind asks for it.

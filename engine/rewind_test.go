@@ -30,7 +30,7 @@ func (r *rewindRig) menu() engine.Scene {
 	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
 		r.menus++
 		var s steer
-		loop.SetChecksum(s.checksum)
+		loop.Recording().SetChecksum(s.checksum)
 		for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
 			if ev.Kind == engine.Update {
 				s.update(ev)
@@ -48,7 +48,7 @@ func (r *rewindRig) play() engine.Scene {
 		var s steer
 		sums := map[int64]uint64{}
 		r.plays = append(r.plays, sums)
-		loop.SetChecksum(s.checksum)
+		loop.Recording().SetChecksum(s.checksum)
 		paused := 0
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "ai", Hz: 10}) {
 			switch ev.Kind {
@@ -61,12 +61,12 @@ func (r *rewindRig) play() engine.Scene {
 					loop.SetPaused(true)
 				}
 			case engine.Input:
-				if loop.Paused() && !r.rewound && !loop.Rewinding() {
+				if loop.Paused() && !r.rewound && !loop.Rewinder().Active() {
 					r.rewound = true
-					r.rewindErr = loop.Rewind(r.back)
+					r.rewindErr = loop.Rewinder().Back(r.back)
 				}
 			case engine.Render:
-				if loop.Paused() && r.rewound && !loop.Rewinding() {
+				if loop.Paused() && r.rewound && !loop.Rewinder().Active() {
 					if paused++; paused == 3 { // a few frames at the tick rewound to, then stop
 						r.resumed = append(r.resumed, loop.Ticks(0))
 						loop.Stop()
@@ -140,9 +140,9 @@ func TestRewindRefusals(t *testing.T) {
 	scene := engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
 		for ev := range loop.Events() {
 			if ev.Kind == engine.Update && ev.Tick == 5 {
-				errs = append(errs, loop.Rewind(1))
+				errs = append(errs, loop.Rewinder().Back(1))
 				loop.SetPaused(true)
-				errs = append(errs, loop.Rewind(1))
+				errs = append(errs, loop.Rewinder().Back(1))
 				loop.Stop()
 			}
 		}
@@ -169,9 +169,9 @@ func TestRewindTwiceInAFrame(t *testing.T) {
 				loop.SetPaused(true)
 			case ev.Kind == engine.Input && loop.Paused() && !asked:
 				asked = true
-				first = loop.Rewind(10)
-				second = loop.Rewind(3)
-			case ev.Kind == engine.Render && asked && !loop.Rewinding():
+				first = loop.Rewinder().Back(10)
+				second = loop.Rewinder().Back(3)
+			case ev.Kind == engine.Render && asked && !loop.Rewinder().Active():
 				resumed = loop.Ticks(0)
 				loop.Stop()
 			}
@@ -210,14 +210,14 @@ func TestRewindInAReplay(t *testing.T) {
 	first, _ := mk()
 	opts := &engine.Options{Headless: &engine.Headless{FPS: 50}, Replay: rec, Restart: mk,
 		OnEvent: []engine.EventHook{func(loop *engine.Loop, ev engine.Event) {
-			if scene, _ := loop.Scene(); scene != 2 || ev.Kind != engine.Input || loop.Rewinding() {
+			if scene, _ := loop.Scene(); scene != 2 || ev.Kind != engine.Input || loop.Rewinder().Active() {
 				return
 			}
 			switch {
 			case !rewound && loop.Ticks(0) >= 20:
 				loop.SetPaused(true)
 				rewound = true
-				if err := loop.Rewind(15); err != nil {
+				if err := loop.Rewinder().Back(15); err != nil {
 					t.Error(err)
 				}
 			case rewound && !resumed && loop.Paused():
@@ -251,8 +251,8 @@ func TestStepBackKeepsThePartialRecordingWhole(t *testing.T) {
 	rewound, read := false, false
 	scene := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 		var s steer
-		loop.SetChecksum(s.checksum)
-		loop.SetSceneState(&steerState{s: &s})
+		loop.Recording().SetChecksum(s.checksum)
+		loop.Recording().SetSceneState(&steerState{s: &s})
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 			switch ev.Kind {
 			case engine.Update:
@@ -263,12 +263,12 @@ func TestStepBackKeepsThePartialRecordingWhole(t *testing.T) {
 			case engine.Input:
 				if loop.Paused() && !rewound {
 					rewound = true
-					if err := loop.Rewind(30); err != nil {
+					if err := loop.Rewinder().Back(30); err != nil {
 						return nil, err
 					}
 				}
 			case engine.Render:
-				if rewound && !read && !loop.Rewinding() {
+				if rewound && !read && !loop.Rewinder().Active() {
 					read = true
 					after, _ = os.ReadFile(rec.Path()) // what a kill now would leave
 					loop.Stop()
@@ -315,8 +315,8 @@ func TestStopInTheFrameOfAStepBack(t *testing.T) {
 			return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 				runs++
 				var s steer
-				loop.SetChecksum(s.checksum)
-				loop.SetSceneState(&steerState{s: &s})
+				loop.Recording().SetChecksum(s.checksum)
+				loop.Recording().SetSceneState(&steerState{s: &s})
 				for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 					switch ev.Kind {
 					case engine.Update:
@@ -328,7 +328,7 @@ func TestStopInTheFrameOfAStepBack(t *testing.T) {
 					case engine.Input:
 						if loop.Paused() && !asked {
 							asked = true
-							if err := loop.Rewind(10); err != nil {
+							if err := loop.Rewinder().Back(10); err != nil {
 								t.Fatalf("%s: Rewind: %v", c.name, err)
 							}
 							loop.Stop()

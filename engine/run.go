@@ -48,7 +48,7 @@ type Options struct {
 	// it runs: before every tick of its first group, roll its state back
 	// SyncTest ticks, simulate them again with the same input, and compare
 	// every tick's state checksum with the first pass's (the test mode of
-	// rollback netcode, as GGRS's SyncTest). The loop only carries it (Loop.SyncTest); a
+	// rollback netcode, as GGRS's SyncTest). The loop only carries it (LoopSession.SyncTest); a
 	// scene built on stage.Stage does the checking. At most MaxSyncTest.
 	//
 	// The check never changes the run: the ticks simulated again get the
@@ -63,7 +63,7 @@ type Options struct {
 	// Keyframes, when positive, has the loop take a keyframe of the
 	// scene's state (a SceneState: stage.Stage gives it) every Keyframes
 	// ticks of its first group, keeping the last KeyframeSlots, so that
-	// Loop.Rewind restores one and simulates fewer than Keyframes ticks
+	// Rewinder.Back restores one and simulates fewer than Keyframes ticks
 	// again instead of re-running the run (see SceneState). A keyframe
 	// costs about one physics step of the scene (BenchmarkStepBack, package
 	// scenes, measures both). cli.App sets DefaultKeyframes for a window
@@ -86,7 +86,7 @@ type Options struct {
 
 	// AfterUpdate's hooks are called, in order, once the scene has handled
 	// each Update event (at the next call to Loop.Next): the state after
-	// that tick, for a dump (Loop.DumpState) or a measurement.
+	// that tick, for a dump (Recording.DumpState) or a measurement.
 	AfterUpdate []EventHook
 
 	// OnFinish's hooks are called, in order, once when the run ends
@@ -95,11 +95,11 @@ type Options struct {
 	OnFinish []FinishHook
 
 	// OnDivergence, if set, is told of a replay's divergence as it is
-	// found, with the scene's state still as it diverged (Loop.DumpState
+	// found, with the scene's state still as it diverged (Recording.DumpState
 	// writes it); it may fill in the error's Dump.
 	OnDivergence func(loop *Loop, err *DivergenceError)
 
-	// Restart, if set, makes the run's first scene anew, for Loop.Rewind,
+	// Restart, if set, makes the run's first scene anew, for Rewinder.Back,
 	// which re-runs the run from it. cli.App sets it.
 	Restart func() (Scene, error)
 
@@ -118,8 +118,8 @@ type Options struct {
 	// Session, if set, makes the run networked (package engine/netplay):
 	// every tick's players' input comes from it, and the loop rolls back
 	// and simulates again where a prediction proves wrong (see Session).
-	// It needs scenes that give the loop their state (SetSceneState) and
-	// end through Loop.Settle (stage.Stage does both); with Replay, Load
+	// It needs scenes that give the loop their state (Recording.SetSceneState) and
+	// end through LoopSession.Settle (stage.Stage does both); with Replay, Load
 	// or SyncTest it is an error.
 	Session Session
 

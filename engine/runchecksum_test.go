@@ -35,7 +35,7 @@ func TestRunChecksumSeesEveryTick(t *testing.T) {
 	run := func(press bool) *engine.InputLog {
 		scene := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 			var x uint64
-			loop.SetChecksum(func() uint64 { return x })
+			loop.Recording().SetChecksum(func() uint64 { return x })
 			for ev := range loop.Events() {
 				if ev.Kind != engine.Update {
 					continue
@@ -46,7 +46,7 @@ func TestRunChecksumSeesEveryTick(t *testing.T) {
 					x = 0 // back where the other run is
 				}
 				if ev.Tick == 100 {
-					loop.Checkpoint()
+					loop.Recording().Checkpoint()
 					return nil, nil
 				}
 			}
@@ -130,7 +130,7 @@ func TestRunChecksumFollowsTheRecordingBack(t *testing.T) {
 		var stats engine.SessionStats
 		r := &duoRig{}
 		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: newLagSession(2, 2, lag), TickInput: keys,
-			Record: rec, StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}}
+			Record: rec, StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.Session().Stats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestRunChecksumChainsNames(t *testing.T) {
 				next = scenes[len(scenes)-1]
 			}
 			scenes = append(scenes, engine.NewScene(names[i], func(loop *engine.Loop) (engine.Scene, error) {
-				loop.SetChecksum(func() uint64 { return 1 })
+				loop.Recording().SetChecksum(func() uint64 { return 1 })
 				for ev := range loop.Events() {
 					if ev.Kind == engine.Update && ev.Tick == 5 {
 						return next, nil

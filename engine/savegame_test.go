@@ -34,7 +34,7 @@ func (c *saveChain) menu() engine.Scene {
 	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
 		c.menus++
 		var s steer
-		loop.SetChecksum(s.checksum)
+		loop.Recording().SetChecksum(s.checksum)
 		for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
 			if ev.Kind == engine.Update {
 				s.update(ev)
@@ -52,7 +52,7 @@ func (c *saveChain) play(carried int) engine.Scene {
 	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 		var s steer
 		sum := func() uint64 { return s.checksum() ^ uint64(carried)<<40 }
-		loop.SetChecksum(sum)
+		loop.Recording().SetChecksum(sum)
 		groups := []engine.Group{{Name: "physics", Hz: 60}, {Name: "odd", Hz: 45}, {Name: "ai", Hz: 10}}
 		for ev := range loop.Events(groups...) {
 			if ev.Kind == engine.Update {

@@ -93,15 +93,15 @@ type Scheduler struct {
 }
 
 // A SystemProbe sees the state after every update system (the desync
-// bisector: [Loop] is one, see [Loop.Detailed]).
+// bisector: the loop's [Recording] is one, see [Recording.Detailed]).
 type SystemProbe interface {
 	AfterSystem(ev Event, name string)
 }
 
 // SetProbe makes p see the state after every update system, in every tick
-// (nil: none, the default). stage.Stage sets the loop as the probe when
-// the run records or replays the detail the desync bisector needs. The
-// probe's time is not counted in the systems' timings.
+// (nil: none, the default). stage.Stage sets the loop's Recording as the
+// probe when the run records or replays the detail the desync bisector
+// needs. The probe's time is not counted in the systems' timings.
 func (s *Scheduler) SetProbe(p SystemProbe) { s.probe = p }
 
 // SetTiming turns the timing of system calls on (the default) or off.

@@ -214,7 +214,7 @@ func TestRecordedFrameAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop.SetChecksum(func() uint64 { return sum })
+	loop.Recording().SetChecksum(func() uint64 { return sum })
 	if err := loop.Start(s.Groups()...); err != nil {
 		t.Fatal(err)
 	}

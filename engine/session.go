@@ -20,7 +20,7 @@ import (
 // predicted input that proved wrong, it rolls back: it restores the state
 // before that tick, cuts the recording back there, and delivers the ticks
 // from there to the last one run again, in the same frame, with the inputs
-// now known, as Update events for which Loop.Resimulating reports true. A
+// now known, as Update events for which LoopSession.Resimulating reports true. A
 // rolled-back run is bit for bit the run that had every input from the
 // start, and its recording holds only that run.
 //
@@ -28,7 +28,7 @@ import (
 // ticks: the held state of the last one delivered, with every press and
 // release since the group's own previous tick. A tick is final once every
 // player's input up to it is confirmed and none it ran with proved wrong:
-// a scene ends only on a final tick (Loop.Settle), and the run stops
+// a scene ends only on a final tick (LoopSession.Settle), and the run stops
 // (Options.StopAt) only once final, so that every player's run ends on the
 // same state. A session cannot pause, step or rewind.
 
@@ -94,7 +94,7 @@ type Session interface {
 
 	// Discard tells the session that the ticks after t, simulated before,
 	// were not: a scene ended on tick t as a rollback simulated it again
-	// (Loop.Settle), so the ticks after it are the next scene's, to be
+	// (LoopSession.Settle), so the ticks after it are the next scene's, to be
 	// simulated anew. What they ran with and their checksums no longer
 	// count; the local player's input given for them (Local) stands.
 	Discard(t int64)
@@ -106,7 +106,7 @@ type netplay struct {
 	base          int64        // first-group ticks of the timelines before this one
 	hold          bool         // this frame's game time stands still (Session.Hold)
 	behind        int64        // this frame's ticks to catch up with (Follower.Behind)
-	settle        bool         // the scene asked to end (Loop.Settle): no new tick until every tick is final
+	settle        bool         // the scene asked to end (LoopSession.Settle): no new tick until every tick is final
 	stopWhenFinal bool         // Options.StopAt was reached: stop once every tick is final
 	resim         bool         // the Update being delivered simulates a tick again
 	sampled       int64        // the last session tick whose local input was given (Session.Local)
@@ -150,13 +150,28 @@ type Follower interface {
 	Behind() int64
 }
 
-// WaitsForSession reports whether the frame's next tick waits for a
+// LoopSession is the loop's side of simulating ticks again: a networked
+// session's rollbacks ([Options.Session]), and the sync test that checks
+// that a scene survives them ([Options.SyncTest]). Reach it with
+// [Loop.Session]:
+//
+//	if over && loop.Session().Settle() { return next, nil }
+//
+// Outside a session Settle reports true at once, Waiting false and Stats
+// zeros. It is a handle on the loop, free to copy: getting it allocates
+// nothing. Call its methods from the loop's goroutine.
+type LoopSession struct{ l *Loop }
+
+// Session returns the loop's session side (see [LoopSession]).
+func (l *Loop) Session() LoopSession { return LoopSession{l} }
+
+// Waiting reports whether the frame's next tick waits for a
 // session's players' input (Session.Ready): a driver that sleeps between
 // frames wakes soon to try again.
-func (l *Loop) WaitsForSession() bool { return l.net.waiting }
+func (s LoopSession) Waiting() bool { return s.l.net.waiting }
 
-// SessionStats returns the session's counters; all zero outside a session.
-func (l *Loop) SessionStats() SessionStats { return l.net.stats }
+// Stats returns the session's counters; all zero outside a session.
+func (s LoopSession) Stats() SessionStats { return s.l.net.stats }
 
 // Players returns how many players' input every Update event holds
 // (Event.Players): 1, but in a session or a replay of one.
@@ -166,16 +181,22 @@ func (l *Loop) Players() int { return l.players }
 // again a tick that ran before: a session's rollback, which delivers the
 // ticks after the tick it goes back to again with the inputs now known, or
 // the sync test's second pass ([Options.SyncTest], which a scene runs in
-// [Loop.SimulateAgain]). What a player perceives once per tick (a sound, a
+// [LoopSession.SimulateAgain]). What a player perceives once per tick (a sound, a
 // particle burst) is not played for such a tick. (A rewind's re-run:
-// Loop.Rewinding.)
-func (l *Loop) Resimulating() bool { return l.net.resim || l.again }
+// Rewinder.Active.)
+func (s LoopSession) Resimulating() bool { return s.l.net.resim || s.l.again }
+
+// SyncTest returns Options.SyncTest: how many ticks the scene should roll
+// back and simulate again before each tick of its first group, checking
+// that it is deterministic (0: not at all). stage.Stage does it.
+func (s LoopSession) SyncTest() int { return s.l.syncTest }
 
 // SimulateAgain calls again, during which Resimulating reports true: a
 // scene that simulates a past tick again on its own, as stage.Stage's sync
 // test does, handles its Update events inside it (one call a tick, which
 // LoopStats.SimulatedAgain counts).
-func (l *Loop) SimulateAgain(again func()) {
+func (s LoopSession) SimulateAgain(again func()) {
+	l := s.l
 	was := l.again
 	l.again = true
 	again()
@@ -198,7 +219,8 @@ func (l *Loop) SimulateAgain(again func()) {
 // there: the ticks after it, of every group, that ran before the rollback
 // are not delivered again (the session is told: Session.Discard), and
 // their session ticks become the next scene's first ticks.
-func (l *Loop) Settle() bool {
+func (s LoopSession) Settle() bool {
+	l := s.l
 	if l.net.session == nil {
 		return true
 	}
@@ -332,7 +354,7 @@ func (n *netplay) rollback(l *Loop) bool {
 	}
 	if t <= n.base {
 		l.fail(fmt.Errorf("engine: session: tick %d ran with a wrong prediction, but it belongs to the scene before "+
-			"(a scene ended on a tick that was not final: end scenes after Loop.Settle reports true; stage.Stage does)", t))
+			"(a scene ended on a tick that was not final: end scenes after LoopSession.Settle reports true; stage.Stage does)", t))
 		return false
 	}
 	if n.ring[t%RollbackSlots].tick != t {
@@ -387,7 +409,7 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 		return false
 	}
 	if l.rec.state == nil {
-		l.fail(errors.New("engine: session: the scene gives the loop no state to roll back (Loop.SetSceneState; stage.Stage does)"))
+		l.fail(errors.New("engine: session: the scene gives the loop no state to roll back (Recording.SetSceneState; stage.Stage does)"))
 		return false
 	}
 	if _, reports := n.session.(Reporter); t <= n.session.Confirmed() && !reports {
@@ -484,7 +506,7 @@ func (n *netplay) flushMark(l *Loop) (m *inputlog.Mark, ok bool) {
 // run goes back to the state before the tick before it, as a rollback does,
 // and simulates the two ticks again with the scene's scheduler probed: the
 // state checksum after every update system from the previous tick's
-// checksum to the desynced tick's (Loop.AfterSystem; stage.Stage probes its
+// checksum to the desynced tick's (Recording.AfterSystem; stage.Stage probes its
 // scheduler in a networked run), then after the tick the checksum of each
 // component type and the world as text. The session sends it to the
 // other player, and ends the run with both (netplay.DesyncError names the
@@ -511,11 +533,11 @@ type DesyncReport struct {
 	// Systems is the state checksum (its low 32 bits) after every update
 	// system run from the checksum after the tick before to the one after
 	// Tick, in the order they ran; none when the scene's scheduler is not
-	// probed (see Loop.Probed).
+	// probed (see Recording.Probed).
 	Systems []SystemSum
 	// Parts is the checksum of each component type after the tick.
 	Parts []StatePart
-	// Dump is the world after the tick, as text (Loop.DumpState).
+	// Dump is the world after the tick, as text (Recording.DumpState).
 	Dump []byte
 }
 
@@ -553,9 +575,9 @@ type desyncProbe struct {
 
 // Probed reports whether a scene should give the loop its scheduler's
 // probe (Scheduler.SetProbe) and its state parts (SetStateParts): for the
-// desync bisector (Loop.Detailed) or a networked run's desync report.
+// desync bisector (Recording.Detailed) or a networked run's desync report.
 // stage.Stage does both.
-func (l *Loop) Probed() bool { return l.rec.detailed() || l.net.session != nil }
+func (r Recording) Probed() bool { return r.l.rec.detailed() || r.l.net.session != nil }
 
 // startReport goes back to the state before tick t-1 to make the report of
 // the desync at t, or to the state before t when t is the scene's first
@@ -585,7 +607,7 @@ func (n *netplay) startReport(l *Loop, t int64) {
 	}
 }
 
-// probe is told of every update system run (Loop.AfterSystem): while the
+// probe is told of every update system run (Recording.AfterSystem): while the
 // report's window is open it keeps the state checksum after it.
 func (n *netplay) probe(l *Loop, ev Event, name string) {
 	p := n.report
@@ -627,7 +649,7 @@ func (n *netplay) finishReport(l *Loop) {
 	}
 	if p.r.Simulated {
 		var b bytes.Buffer
-		if l.DumpState(&b) == nil {
+		if l.rec.dumpState(&b) == nil {
 			p.r.Dump = b.Bytes()
 		}
 	}

@@ -220,12 +220,12 @@ type duoRig struct {
 func (r *duoRig) scene(i int, groups []engine.Group, next engine.Scene) engine.Scene {
 	return engine.NewScene(fmt.Sprintf("S%d", i+1), func(loop *engine.Loop) (engine.Scene, error) {
 		d := &duo{}
-		loop.SetChecksum(d.checksum)
-		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: &r.saves})
+		loop.Recording().SetChecksum(d.checksum)
+		loop.Recording().SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: &r.saves})
 		for ev := range loop.Events(groups...) {
 			if ev.Kind == engine.Update {
 				d.update(ev)
-				if ev.Group == 0 && loop.Resimulating() {
+				if ev.Group == 0 && loop.Session().Resimulating() {
 					r.resim++
 				} else if ev.Group == 0 {
 					r.fresh++
@@ -235,9 +235,9 @@ func (r *duoRig) scene(i int, groups []engine.Group, next engine.Scene) engine.S
 				}
 			}
 			r.final[i] = d.checksum()
-			if d.ended && loop.Settle() {
+			if d.ended && loop.Session().Settle() {
 				r.ended[i] = loop.Ticks(0)
-				loop.Checkpoint()
+				loop.Recording().Checkpoint()
 				return next, nil
 			}
 		}
@@ -269,7 +269,7 @@ func TestSessionRollbackIsExact(t *testing.T) {
 		r := &duoRig{}
 		var stats engine.SessionStats
 		opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Session: s, TickInput: keys, Record: rec,
-			StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}}
+			StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.Session().Stats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			var se *engine.SceneError
 			if errors.As(err, &se) && se.Panic != nil {
@@ -353,7 +353,7 @@ func TestConfirmedTicksKeepNoState(t *testing.T) {
 		r := &duoRig{}
 		var stats engine.SessionStats
 		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: keys,
-			StopAt: 3 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}}
+			StopAt: 3 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.Session().Stats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +418,7 @@ func TestFollowerCatchesUp(t *testing.T) {
 			OnEvent: []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 				if ev.Kind == engine.Render {
 					if frames++; frames == 150 {
-						ticks, stats = l.Ticks(0), l.SessionStats()
+						ticks, stats = l.Ticks(0), l.Session().Stats()
 						l.Stop()
 					}
 				}
@@ -503,8 +503,8 @@ type menuRig struct {
 func (r *menuRig) first() engine.Scene {
 	play := engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 		d := &duo{}
-		loop.SetChecksum(d.checksum)
-		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: new(int)})
+		loop.Recording().SetChecksum(d.checksum)
+		loop.Recording().SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: new(int)})
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 			if ev.Kind == engine.Update {
 				d.update(ev)
@@ -515,8 +515,8 @@ func (r *menuRig) first() engine.Scene {
 	})
 	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
 		d := &duo{}
-		loop.SetChecksum(d.checksum)
-		loop.SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: new(int)})
+		loop.Recording().SetChecksum(d.checksum)
+		loop.Recording().SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: new(int)})
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "slow", Hz: 10}) {
 			if ev.Kind == engine.Update {
 				if d.ended {
@@ -527,14 +527,14 @@ func (r *menuRig) first() engine.Scene {
 					r.seen = max(r.seen, ev.Tick)
 					if ev.Player(1).KeyPressed(input.KeySpace) {
 						d.ended = true
-						r.endResim = loop.Resimulating()
+						r.endResim = loop.Session().Resimulating()
 					}
 				}
 			}
 			r.final[0] = d.checksum()
-			if d.ended && loop.Settle() {
+			if d.ended && loop.Session().Settle() {
 				r.ended = loop.Ticks(0)
-				loop.Checkpoint()
+				loop.Recording().Checkpoint()
 				return play, nil
 			}
 		}

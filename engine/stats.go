@@ -32,6 +32,6 @@ type LoopStats struct {
 	Sounds int64
 
 	// SimulatedAgain counts the ticks scenes simulated again on their own
-	// (Loop.SimulateAgain): 0 under Options.SyncTest says no scene checked.
+	// (LoopSession.SimulateAgain): 0 under Options.SyncTest says no scene checked.
 	SimulatedAgain int64
 }

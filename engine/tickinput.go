@@ -31,7 +31,7 @@ import (
 // once, recorded, and the record is what every tick simulated again gets.
 // A replay does not ask it; nor do the ticks a session's rollback
 // simulates again ([Options.Session]), the sync test's second pass
-// ([Options.SyncTest]) or a step back from a keyframe ([Loop.Rewind]):
+// ([Options.SyncTest]) or a step back from a keyframe ([Rewinder.Back]):
 // they restore the scene's state and give the ticks after it their
 // recorded input. So a source may keep state of its own (a random source,
 // a plan, a counter), which moves on once per tick asked, and may read the
@@ -122,5 +122,55 @@ func (l *Loop) askSource(src TickInput, t TickInfo, in *input.State) {
 	src.SampleTick(t, in)
 	if err := c.AfterSample(src, t); err != nil {
 		l.fail(err)
+	}
+}
+
+// tickInputOf gives tick g.ticks of group i its players' input (rule 4),
+// from one of four sources:
+//
+//   - a session's (Options.Session): every player's input, the local
+//     player's taken live, as below, once a tick;
+//   - a replay's: the input the tick saw when recorded;
+//   - a tick source's (SetTickInput, Options.TickInput), asked with the
+//     live input, which it keeps or overrides;
+//   - the devices' (the driver's or Options.Input): every press since the
+//     group's last tick.
+func (l *Loop) tickInputOf(i int, g *group) {
+	switch {
+	case l.net.session != nil:
+		l.net.tickInput(l, i, g)
+	case l.rec.replay != nil:
+		l.replayedInput(i, g)
+	default:
+		l.liveInput(i, g, &g.players[0])
+	}
+}
+
+// replayedInput gives group g's tick the recording's input: the live
+// presses since the group's last tick are spent on it. A tick source is
+// still asked when a run that goes on live from here needs it asked as it
+// was (see asksAgain), its answer replaced by the recording's.
+func (l *Loop) replayedInput(i int, g *group) {
+	l.rec.replayInput(i, g.ticks, g.players[:l.players])
+	g.pending.ClearEdges()
+	g.srcPrev = g.players[0] // what the source gave when recorded: a run going on live from here derives its edges from it
+	if src := l.tickSource(i); src != nil && l.rec.asksAgain(i) {
+		l.scratch = g.pending
+		l.askSource(src, TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, &l.scratch)
+	}
+}
+
+// liveInput sets in to the live input of group g's tick: the devices'
+// presses since its last tick, then the tick source's, which keeps the
+// live edges it does not override.
+func (l *Loop) liveInput(i int, g *group, in *input.State) {
+	*in = g.pending
+	g.pending.ClearEdges()
+	if src := l.tickSource(i); src != nil {
+		live := *in
+		l.askSource(src, TickInfo{Scene: l.sceneName, Group: i, Tick: g.ticks, Time: g.lastDue}, in)
+		in.DeriveEdges(&g.srcPrev)
+		in.AddEdges(&live)
+		g.srcPrev = *in
 	}
 }

@@ -75,7 +75,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 		AddRender(1, "sprites", a.render.Draw).
 		AddRender(2, "hud", a.drawHUD)
 	next, err := st.Run()
-	if err != nil || a.game.Quit() || loop.Rewinding() {
+	if err != nil || a.game.Quit() || loop.Rewinder().Active() {
 		return next, err
 	}
 	lines := make([]string, a.game.Players())

@@ -79,7 +79,7 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 					switch {
 					case ev.Kind == engine.Input:
 						frameStart, ticked, resim = time.Now(), false, false
-					case ev.Kind == engine.Update && l.Resimulating():
+					case ev.Kind == engine.Update && l.Session().Resimulating():
 						resim = true
 					case ev.Kind == engine.Update:
 						ticked = true
@@ -93,7 +93,7 @@ func playArena(tb testing.TB, n int, link netsim.Link, seconds float64, drift in
 						r.frames = append(r.frames, d)
 					}
 				}},
-				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.SessionStats() }}})
+				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.Session().Stats() }}})
 			r.wall = time.Since(began)
 			s.Close()
 			r.net = s.Stats()

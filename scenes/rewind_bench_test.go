@@ -10,7 +10,7 @@ import (
 
 // stepBack plays the Arena (headless, the autopilot playing) to tick `at`
 // of its physics group, pauses, steps back one tick, and returns how long
-// the step back took: from Loop.Rewind to the first frame drawn at the tick
+// the step back took: from Rewinder.Back to the first frame drawn at the tick
 // it went to. With keyframes (Options.Keyframes) the step back restores
 // the last keyframe and simulates the ticks after it again; without, it
 // re-runs the Arena from its start. It also returns the checksum the
@@ -34,10 +34,10 @@ func stepBack(tb testing.TB, at int64, keyframes int) (took time.Duration, first
 		case !rewound && ev.Kind == engine.Input && loop.Paused():
 			rewound = true
 			asked = time.Now()
-			if err := loop.Rewind(1); err != nil {
+			if err := loop.Rewinder().Back(1); err != nil {
 				tb.Fatal(err)
 			}
-		case rewound && ev.Kind == engine.Render && !loop.Rewinding() && took == 0:
+		case rewound && ev.Kind == engine.Render && !loop.Rewinder().Active() && took == 0:
 			took = time.Since(asked)
 			again = st.st.State.Sum(st.st.World)
 			var snap physics.Snapshot // what a keyframe of the Arena holds, but a few kept values

@@ -133,7 +133,7 @@ func BenchmarkLoad(b *testing.B) {
 				start := time.Now()
 				var took time.Duration
 				stop := func(loop *engine.Loop, ev engine.Event) {
-					if ev.Kind == engine.Render && !loop.Rewinding() && took == 0 {
+					if ev.Kind == engine.Render && !loop.Rewinder().Active() && took == 0 {
 						took = time.Since(start)
 						loop.Stop()
 					}

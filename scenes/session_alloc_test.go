@@ -119,7 +119,7 @@ func sessionTickAllocs(t *testing.T, lag int64) map[int64]uint64 {
 	allocs := map[int64]uint64{}
 	var stats engine.SessionStats
 	hook := func(loop *engine.Loop, ev engine.Event) {
-		if ev.Kind != engine.Update || ev.Group != 0 || loop.Resimulating() {
+		if ev.Kind != engine.Update || ev.Group != 0 || loop.Session().Resimulating() {
 			return
 		}
 		runtime.ReadMemStats(&ms)
@@ -133,7 +133,7 @@ func sessionTickAllocs(t *testing.T, lag int64) map[int64]uint64 {
 	}
 	err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, OnEvent: []engine.EventHook{hook},
 		Record: &engine.InputLog{}, Session: &lateSession{lag: lag},
-		OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.SessionStats() }}})
+		OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.Session().Stats() }}})
 	if err != nil {
 		t.Fatal(err)
 	}

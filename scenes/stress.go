@@ -67,7 +67,7 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 	s.st = st
 	s.build()
 	next, err := st.Run()
-	if err != nil || s.quit || loop.Rewinding() {
+	if err != nil || s.quit || loop.Rewinder().Active() {
 		return next, err
 	}
 	bodies, _ := st.Physics.Bodies()

@@ -73,8 +73,8 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 	PaddleC.SetValue(paddle, Paddle{Lives: startingLives})
 	balls := donburi.NewQuery(filter.Contains(BallC, BodyC))
 
-	hasher := state.NewHasher(&state.Options{PathNames: loop.PathNames()}) // names as the recording replayed does
-	loop.SetChecksum(func() uint64 { return hasher.Sum(w) })
+	hasher := state.NewHasher(&state.Options{PathNames: loop.Recording().PathNames()}) // names as the recording replayed does
+	loop.Recording().SetChecksum(func() uint64 { return hasher.Sum(w) })
 	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: 60})
 	var lost []donburi.Entity
 	over := false
@@ -147,7 +147,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 	for ev := range loop.Events(sched.Groups()...) {
 		sched.Handle(ev)
 		if over && ev.Kind == engine.Update {
-			loop.Checkpoint()
+			loop.Recording().Checkpoint()
 			return &Round{Seed: r.Seed, Count: r.Count + 1}, nil
 		}
 	}

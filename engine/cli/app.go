@@ -103,7 +103,7 @@ import (
 // renamed over it once whole, so that nothing half written is left there.
 //
 // The run is recorded in memory (or to -record's file) whatever the flags,
-// and first is the run's Options.Restart, so that engine.Loop.Rewind (the
+// and first is the run's Options.Restart, so that engine.Rewinder.Back (the
 // dev keys' comma) can go back to an earlier tick: from the keyframes a
 // window run keeps (engine.DefaultKeyframes, -keyframes), or by re-running
 // the run. A window run with no summary keeps no state checksum: nothing

@@ -48,10 +48,10 @@ func (g *appGame) first() (engine.Scene, error) {
 	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
 		var p cart
 		p.x = float64(seed)
-		loop.SetChecksum(func() uint64 { return math.Float64bits(p.x) ^ math.Float64bits(p.v) })
+		loop.Recording().SetChecksum(func() uint64 { return math.Float64bits(p.x) ^ math.Float64bits(p.v) })
 		saved := map[int]cart{} // for rollbacks, in a networked run
-		loop.SetSceneState(cartState{save: func(slot int) { saved[slot] = p }, restore: func(slot int) { p = saved[slot] }})
-		loop.SetStateDump(func(w io.Writer) error {
+		loop.Recording().SetSceneState(cartState{save: func(slot int) { saved[slot] = p }, restore: func(slot int) { p = saved[slot] }})
+		loop.Recording().SetStateDump(func(w io.Writer) error {
 			_, err := fmt.Fprintf(w, "x = %v\nv = %v\n", p.x, p.v)
 			return err
 		})
@@ -374,7 +374,7 @@ func TestAppSummaryNamesTheScenes(t *testing.T) {
 	var chain func(i int) engine.Scene
 	chain = func(i int) engine.Scene {
 		return engine.NewScene(fmt.Sprint("S", i), func(loop *engine.Loop) (engine.Scene, error) {
-			loop.SetChecksum(func() uint64 { return uint64(i) })
+			loop.Recording().SetChecksum(func() uint64 { return uint64(i) })
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update {
 					break // the scene's one tick

@@ -21,7 +21,7 @@ func ExampleApp() {
 	first := func() (engine.Scene, error) {
 		return engine.NewScene("Count", func(loop *engine.Loop) (engine.Scene, error) {
 			n := 0
-			loop.SetChecksum(func() uint64 { return uint64(n) }) // the game state, for recordings
+			loop.Recording().SetChecksum(func() uint64 { return uint64(n) }) // the game state, for recordings
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update {
 					n += *step
@@ -49,7 +49,7 @@ func ExampleApp_modes() {
 	first := func() (engine.Scene, error) {
 		return engine.NewScene("Rally", func(loop *engine.Loop) (engine.Scene, error) {
 			ticks := uint64(0)
-			loop.SetChecksum(func() uint64 { return ticks })
+			loop.Recording().SetChecksum(func() uint64 { return ticks })
 			for ev := range loop.Events() {
 				if ev.Kind == engine.Update {
 					ticks += uint64(len(ev.Players)) // every player's input, each tick: one here

@@ -187,7 +187,7 @@ func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
 // writeDump writes the loop's scene state to a new file at path.
 func writeDump(loop *engine.Loop, path string) error {
 	var buf bytes.Buffer
-	if err := loop.DumpState(&buf); err != nil {
+	if err := loop.Recording().DumpState(&buf); err != nil {
 		return err
 	}
 	return atomicfile.Write(path, buf.Bytes())

@@ -73,7 +73,7 @@ func (r *Run) summarized() bool {
 // options are the loop's options for the run: its settings, the mode's
 // session, and a recording. The run is recorded in memory (or to
 // -record's file), for its summary, for saves and for rewinds
-// (Loop.Rewind simulates again from the recording, from a keyframe or
+// (Rewinder.Back simulates again from the recording, from a keyframe or
 // from a fresh first scene). A run with no summary keeps no state
 // checksum.
 func (r *Run) options(ctx context.Context, first func() (engine.Scene, error)) *engine.Options {
@@ -99,7 +99,7 @@ func (r *Run) options(ctx context.Context, first func() (engine.Scene, error)) *
 	}
 	opts.OnFinish = append(opts.OnFinish, func(l *engine.Loop) {
 		st := l.Stats()
-		r.stats.sounds, r.stats.frames, r.stats.simulatedAgain, r.stats.session = st.Sounds, st.Frames, st.SimulatedAgain, l.SessionStats()
+		r.stats.sounds, r.stats.frames, r.stats.simulatedAgain, r.stats.session = st.Sounds, st.Frames, st.SimulatedAgain, l.Session().Stats()
 	})
 	return opts
 }

@@ -55,7 +55,7 @@ func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr e
 	switch {
 	case a.f.syncTest == 0 || runErr != nil:
 	case r.stats.simulatedAgain == 0:
-		fmt.Fprintln(out, "synctest: nothing checked: no scene simulated a tick again (scenes on stage.Stage run the check; see engine.Loop.SimulateAgain)")
+		fmt.Fprintln(out, "synctest: nothing checked: no scene simulated a tick again (scenes on stage.Stage run the check; see engine.LoopSession.SimulateAgain)")
 	default:
 		fmt.Fprintf(out, "synctest: every tick simulated again from %d ticks back, every state the same\n", a.f.syncTest)
 	}
@@ -77,7 +77,7 @@ func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr e
 		fmt.Fprintln(out, "checksum none (no tick ran)")
 		return
 	}
-	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Loop.SetChecksum)")
+	fmt.Fprintln(out, "checksum none (no scene gave the loop a state checksum: see Recording.SetChecksum)")
 }
 
 // sceneNames lists the names of the recording's scenes, in order: the

@@ -367,13 +367,13 @@ func readSeed(t *testing.T, file string) []byte {
 func probed(drift bool, final *uint64) engine.Scene {
 	return engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
 		a := &arena{n: loop.Players()}
-		loop.SetChecksum(a.checksum)
-		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
-		loop.SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
+		loop.Recording().SetChecksum(a.checksum)
+		loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.Recording().SetStateParts(func(dst []engine.StatePart) []engine.StatePart {
 			return append(dst, engine.StatePart{Name: "Puck", Sum: math.Float64bits(a.x[0]) ^ math.Float64bits(a.y[0])},
 				engine.StatePart{Name: "Kicks", Sum: uint64(a.kicks)})
 		})
-		loop.SetStateDump(func(w io.Writer) error {
+		loop.Recording().SetStateDump(func(w io.Writer) error {
 			h := a.checksum()
 			for k := range 200 { // hashes: text that gzip hardly shrinks
 				h = (h ^ uint64(k)) * 1099511628211
@@ -384,11 +384,11 @@ func probed(drift bool, final *uint64) engine.Scene {
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "kicks", Hz: 10}) {
 			if ev.Kind == engine.Update {
 				a.update(ev)
-				loop.AfterSystem(ev, "move")
+				loop.Recording().AfterSystem(ev, "move")
 				if drift && ev.Group == 0 && ev.Tick > 120 {
 					a.vx[0] *= 0.999
 				}
-				loop.AfterSystem(ev, "drag")
+				loop.Recording().AfterSystem(ev, "drag")
 				*final = a.checksum()
 			}
 		}

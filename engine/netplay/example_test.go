@@ -28,8 +28,8 @@ func (s *counterState) RestoreState(slot int) error { *s.c = s.slots[slot]; retu
 // count is the game: every tick, each player who pressed Space counts one.
 func count(c *counters) engine.Scene {
 	return engine.NewScene("Count", func(loop *engine.Loop) (engine.Scene, error) {
-		loop.SetChecksum(func() uint64 { return uint64(c.n[0])<<32 | uint64(c.n[1]) })
-		loop.SetSceneState(&counterState{c: c, slots: map[int]counters{}})
+		loop.Recording().SetChecksum(func() uint64 { return uint64(c.n[0])<<32 | uint64(c.n[1]) })
+		loop.Recording().SetSceneState(&counterState{c: c, slots: map[int]counters{}})
 		for ev := range loop.Events() {
 			if ev.Kind != engine.Update {
 				continue

@@ -122,7 +122,7 @@ func TestPlayerLeaves(t *testing.T) {
 		// a busy machine does not starve one of them into silence.
 		runs := play(t, setup{players: 3, seconds: 5, timeout: 2 * time.Second, realtime: true,
 			afterUpdate: func(i int, r *peerRun, l *engine.Loop, ev engine.Event) {
-				if r.session.Player() == 2 && ev.Group == 0 && ev.Tick == 60 && !l.Resimulating() {
+				if r.session.Player() == 2 && ev.Group == 0 && ev.Tick == 60 && !l.Session().Resimulating() {
 					if vanish {
 						r.session.Vanish()
 						r.vanished = true
@@ -178,8 +178,8 @@ func TestDesyncAtTheFirstTick(t *testing.T) {
 				if i == 1 {
 					a.vx[0] = 1 // another setup
 				}
-				loop.SetChecksum(a.checksum)
-				loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+				loop.Recording().SetChecksum(a.checksum)
+				loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
 				for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 					if ev.Kind == engine.Update {
 						a.update(ev)
@@ -207,8 +207,8 @@ func TestDesyncAtTheFirstTick(t *testing.T) {
 func drifting(drift bool, final *uint64) engine.Scene {
 	return engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
 		a := &arena{n: loop.Players()}
-		loop.SetChecksum(a.checksum)
-		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.Recording().SetChecksum(a.checksum)
+		loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "kicks", Hz: 10}) {
 			if ev.Kind == engine.Update {
 				a.update(ev)
@@ -262,7 +262,7 @@ func TestBadPacketsChangeNothing(t *testing.T) {
 			}()
 		},
 		afterUpdate: func(i int, r *peerRun, l *engine.Loop, ev engine.Event) {
-			if i != 0 || ev.Group != 0 || l.Resimulating() || ev.Tick%20 != 0 {
+			if i != 0 || ev.Group != 0 || l.Session().Resimulating() || ev.Tick%20 != 0 {
 				return
 			}
 			// From the joiner's own address, as a forger on the path would.
@@ -321,17 +321,17 @@ func bumpSeq(b []byte, d uint32) []byte {
 func menuThen(end int64, final *uint64) engine.Scene {
 	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
 		a := &arena{n: loop.Players()}
-		loop.SetChecksum(a.checksum)
-		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
-		loop.SetStateDump(a.dump)
+		loop.Recording().SetChecksum(a.checksum)
+		loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.Recording().SetStateDump(a.dump)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
 			if ev.Kind == engine.Update {
 				a.update(ev)
 				a.ended = a.ended || ev.Tick == end
 				*final = a.checksum()
 			}
-			if a.ended && loop.Settle() {
-				loop.Checkpoint()
+			if a.ended && loop.Session().Settle() {
+				loop.Recording().Checkpoint()
 				return game(final), nil
 			}
 		}

@@ -108,7 +108,7 @@ func TestTooManyChecksumsDropped(t *testing.T) {
 	runs := play(t, setup{players: 2, seconds: 2, realtime: true,
 		lobby: func(addr net.Addr) { f = forgeSpectator(t, addr) },
 		afterUpdate: func(i int, r *peerRun, l *engine.Loop, ev engine.Event) {
-			if ev.Group != 0 || l.Resimulating() {
+			if ev.Group != 0 || l.Session().Resimulating() {
 				return
 			}
 			last[i] = ev.Tick

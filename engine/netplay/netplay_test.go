@@ -94,9 +94,9 @@ func game(final *uint64) engine.Scene {
 		for p := range a.n {
 			a.x[p], a.y[p] = float64(40+60*p), 100
 		}
-		loop.SetChecksum(a.checksum)
-		loop.SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
-		loop.SetStateDump(a.dump)
+		loop.Recording().SetChecksum(a.checksum)
+		loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.Recording().SetStateDump(a.dump)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "kicks", Hz: 10}) {
 			if ev.Kind == engine.Update {
 				a.update(ev)
@@ -107,7 +107,7 @@ func game(final *uint64) engine.Scene {
 	})
 }
 
-// dump writes the arena as text (Loop.SetStateDump).
+// dump writes the arena as text (Recording.SetStateDump).
 func (a *arena) dump(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "%+v\n", *a)
 	return err
@@ -225,7 +225,7 @@ func play(t testing.TB, su setup) []*peerRun {
 			r.session = s
 			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec,
 				Headless: &engine.Headless{Realtime: su.realtime}, StopAt: time.Duration(su.seconds * float64(time.Second)),
-				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.SessionStats() }}}
+				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.Session().Stats() }}}
 			opts.AfterUpdate = []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 				if i == 0 && su.lateAt > 0 && ev.Group == 0 && ev.Tick >= su.lateAt {
 					lateOnce.Do(func() { close(late) })

@@ -89,7 +89,7 @@ func (e *DesyncError) Error() string {
 	case e.OtherReport == nil:
 		fmt.Fprintf(&b, "; player %d's report did not arrive", e.Other+1)
 	case len(e.Report.Systems) == 0:
-		b.WriteString("; the scene's systems are not probed (see engine.Loop.Probed): no system named")
+		b.WriteString("; the scene's systems are not probed (see engine.Recording.Probed): no system named")
 	}
 	e.writeDumps(&b)
 	return b.String()

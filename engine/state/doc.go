@@ -43,7 +43,7 @@
 // Recordings made before input log format 5 named types by their Go
 // package paths (and the project's types by where they were then); their
 // replays hash so again, with [Options.PathNames], which package
-// systems/stage sets from engine.Loop.PathNames.
+// systems/stage sets from engine.Recording.PathNames.
 //
 // # Outline
 //

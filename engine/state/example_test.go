@@ -39,7 +39,7 @@ func ExampleHasher() {
 	if err != nil {
 		panic(err)
 	}
-	loop.SetChecksum(func() uint64 { return hasher.Sum(world) })
+	loop.Recording().SetChecksum(func() uint64 { return hasher.Sum(world) })
 	for ev := range loop.Events(sched.Groups()...) {
 		sched.Handle(ev)
 	}

@@ -16,7 +16,7 @@ import (
 // entity's components, by reflection over the world's archetypes, with no
 // hasher written by hand. It also shows the same state value by value
 // ([Hasher.Visit]) and writes it as text ([Hasher.Dump]). A recording stores the hash after every tick and
-// a replay compares it (engine.Loop.SetChecksum), so that a replay that
+// a replay compares it (engine.Recording.SetChecksum), so that a replay that
 // drifts stops at the first tick that differs; [Hasher.ComponentSums]
 // then says which component types differ, and [Hasher.Dump] writes the
 // same state as text to diff.
@@ -137,7 +137,7 @@ type Options struct {
 	// component type by its donburi name and its Go package path, a type
 	// in an interface by its package path and name. It is for replaying
 	// those recordings alone, whose checksums it gives again: a run's
-	// hasher takes it from engine.Loop.PathNames (package systems/stage
+	// hasher takes it from engine.Recording.PathNames (package systems/stage
 	// does). Without it, types are named by the names they declare.
 	PathNames bool
 }

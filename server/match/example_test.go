@@ -26,8 +26,8 @@ type tug struct {
 func (g *tug) Name() string { return "Tug" }
 
 func (g *tug) Run(loop *engine.Loop) (engine.Scene, error) {
-	loop.SetChecksum(func() uint64 { return math.Float64bits(g.knot) })
-	loop.SetSceneState(g)
+	loop.Recording().SetChecksum(func() uint64 { return math.Float64bits(g.knot) })
+	loop.Recording().SetSceneState(g)
 	for ev := range loop.Events(engine.Group{Name: "pull", Hz: 60}) {
 		if ev.Kind != engine.Update {
 			continue
@@ -37,8 +37,8 @@ func (g *tug) Run(loop *engine.Loop) (engine.Scene, error) {
 				g.knot += float64(1 - 2*(p%2)) // even players pull one way, odd ones the other
 			}
 		}
-		if math.Abs(g.knot) > 100 && loop.Settle() { // it ends on a tick every run ends on
-			loop.Checkpoint() // the last tick's checksum is taken
+		if math.Abs(g.knot) > 100 && loop.Session().Settle() { // it ends on a tick every run ends on
+			loop.Recording().Checkpoint() // the last tick's checksum is taken
 			return nil, nil
 		}
 	}

@@ -117,14 +117,14 @@ type walkers struct {
 func (w *walkers) Name() string { return "Walkers" }
 
 func (w *walkers) Run(loop *engine.Loop) (engine.Scene, error) {
-	loop.SetChecksum(func() uint64 {
+	loop.Recording().SetChecksum(func() uint64 {
 		var h uint64
 		for _, x := range w.at {
 			h = h*31 + math.Float64bits(x)
 		}
 		return h
 	})
-	loop.SetSceneState(w)
+	loop.Recording().SetSceneState(w)
 	for ev := range loop.Events(engine.Group{Name: "walk", Hz: 60}) {
 		if ev.Kind != engine.Update {
 			continue
@@ -491,12 +491,12 @@ func TestMatchEndsWithItsReason(t *testing.T) {
 		New: func(uint64, map[string]string) (engine.Scene, sim.Bot, error) {
 			return engine.NewScene("Short", func(loop *engine.Loop) (engine.Scene, error) {
 				var n uint64
-				loop.SetChecksum(func() uint64 { return n })
-				loop.SetSceneState(noState{})
+				loop.Recording().SetChecksum(func() uint64 { return n })
+				loop.Recording().SetSceneState(noState{})
 				for ev := range loop.Events() {
 					if ev.Kind == engine.Update {
-						if n++; n == 30 && loop.Settle() {
-							loop.Checkpoint() // the last tick checked too
+						if n++; n == 30 && loop.Session().Settle() {
+							loop.Recording().Checkpoint() // the last tick checked too
 							break
 						}
 					}

@@ -135,9 +135,9 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 		PaddleC.SetValue(e, Paddle{Seat: p, Lives: StartingLives})
 	}
 
-	hasher := state.NewHasher(&state.Options{PathNames: loop.PathNames()})
-	loop.SetChecksum(func() uint64 { return hasher.Sum(w) })
-	loop.SetSceneState(r)
+	hasher := state.NewHasher(&state.Options{PathNames: loop.Recording().PathNames()})
+	loop.Recording().SetChecksum(func() uint64 { return hasher.Sum(w) })
+	loop.Recording().SetSceneState(r)
 	sched := engine.NewScheduler(w, engine.Group{Name: "physics", Hz: Hz})
 	var lost []donburi.Entity
 	sched.AddUpdate(0, "serve", func(w donburi.World, ev engine.Event) {
@@ -197,8 +197,8 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 		sched.Handle(ev)
 		// Over is read from the world, never kept beside it: a rollback to
 		// before the last life was lost plays on.
-		if over(w) && loop.Settle() { // the round ends on a tick every run ends on
-			loop.Checkpoint() // its last tick's checksum is taken
+		if over(w) && loop.Session().Settle() { // the round ends on a tick every run ends on
+			loop.Recording().Checkpoint() // its last tick's checksum is taken
 			return r.next(), nil
 		}
 	}

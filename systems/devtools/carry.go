@@ -44,7 +44,7 @@ func carry(loop *engine.Loop, overlay *Overlay, ins *Inspector) {
 // inspector shown or hidden as they were, the same entity picked. Outside
 // a re-run it does nothing. stage.New calls it.
 func CarryOver(loop *engine.Loop, overlay *Overlay, ins *Inspector) {
-	if !loop.Rewinding() {
+	if !loop.Rewinder().Active() {
 		return
 	}
 	carriedMu.Lock()

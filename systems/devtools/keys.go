@@ -21,7 +21,7 @@ import (
 //	F4      the inspector (click an entity, or Tab, to see its components)
 //	P       pause
 //	.       a single step while paused
-//	,       a step back while paused (engine.Loop.Rewind: to one tick before, from a keyframe)
+//	,       a step back while paused (engine.Rewinder.Back: to one tick before, from a keyframe)
 //	[ and ] time scale halved and doubled (1/16 to 16)
 //	F11     fullscreen
 //	F12     a screenshot of the next frame, to a PNG file
@@ -29,7 +29,7 @@ import (
 // They act on the frame's live input (Input events): they change how the
 // game is shown and how fast it runs, never what happens in it, so replays
 // are the same with or without them. A step back goes to the tick before,
-// exactly (engine.Loop.Rewind: from the last keyframe, or by re-running the
+// exactly (engine.Rewinder.Back: from the last keyframe, or by re-running the
 // run); it needs a run made by cli.App (or recorded, with Options.Keyframes
 // or Options.Restart), and the recording then goes on from the tick
 // stepped back to. Add Input as an input system
@@ -81,11 +81,11 @@ func (d *Keys) Input(_ donburi.World, ev engine.Event) {
 	if in.KeyPressed(input.KeyComma) {
 		to := l.Ticks(0) - 1
 		carry(l, d.overlay, d.Inspector)
-		if err := l.Rewind(1); err != nil {
+		if err := l.Rewinder().Back(1); err != nil {
 			fmt.Fprintf(d.log(), "rewind: %v\n", err)
 		} else {
 			fmt.Fprintf(d.log(), "rewind: back to tick %d\n", max(to, 0))
-			if err := l.KeyframesStopped(); err != nil {
+			if err := l.Rewinder().KeyframesStopped(); err != nil {
 				fmt.Fprintf(d.log(), "rewind: %v (a step back past them re-runs the run)\n", err)
 			}
 		}

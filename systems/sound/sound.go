@@ -109,7 +109,7 @@ func (s *System) Play(ev engine.Event, name string) {
 	// The tick is the game's newest, not one simulated again (a rollback,
 	// -synctest's second pass), and the loop is not re-running ticks (a
 	// step back, a load).
-	if ev.Kind != engine.Update || s.loop.Rewinding() || s.loop.Resimulating() || ev.Tick != s.loop.Ticks(ev.Group) {
+	if ev.Kind != engine.Update || s.loop.Rewinder().Active() || s.loop.Session().Resimulating() || ev.Tick != s.loop.Ticks(ev.Group) {
 		return
 	}
 	s.queue = append(s.queue, name)

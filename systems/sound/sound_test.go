@@ -83,10 +83,10 @@ func TestSoundsNotTakenAgainByAStepBack(t *testing.T) {
 					l.SetPaused(true)
 				case !back && ev.Kind == engine.Input && l.Paused():
 					back = true
-					if err := l.Rewind(100); err != nil {
+					if err := l.Rewinder().Back(100); err != nil {
 						t.Fatal(err)
 					}
-				case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinding():
+				case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinder().Active():
 					l.SetPaused(false)
 				}
 			}}}

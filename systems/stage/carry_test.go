@@ -34,7 +34,7 @@ func TestStepBackKeepsTheDevView(t *testing.T) {
 			st.World.Create(counterC)
 			picked = st.World.Create(counterC)
 			st.Sched.AddUpdate(0, "count", func(w donburi.World, ev engine.Event) {})
-			if !loop.Rewinding() && loop.Ticks(0) == 0 {
+			if !loop.Rewinder().Active() && loop.Ticks(0) == 0 {
 				st.Inspector.Select(picked)
 			}
 			last = st

@@ -88,7 +88,7 @@ type Options struct {
 	Background color.Color
 
 	// Checksum, if set, replaces the default state checksum that recordings
-	// store and replays compare (see engine.Loop.SetChecksum): a
+	// store and replays compare (see engine.Recording.SetChecksum): a
 	// state.Hasher over every component of the world (Stage.State).
 	Checksum func() uint64
 

@@ -89,10 +89,10 @@ func TestSyncTestAfterAStepBack(t *testing.T) {
 				l.SetPaused(true)
 			case !back && ev.Kind == engine.Input && l.Paused():
 				back = true
-				if err := l.Rewind(10); err != nil {
+				if err := l.Rewinder().Back(10); err != nil {
 					t.Fatal(err)
 				}
-			case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinding():
+			case back && ev.Kind == engine.Input && l.Paused() && !l.Rewinder().Active():
 				l.SetPaused(false)
 			}
 		}}}
@@ -103,7 +103,7 @@ func TestSyncTestAfterAStepBack(t *testing.T) {
 
 // The sync test's second pass gives each tick the input the first pass
 // gave it, every player's (Event.Players as well as Event.Input), while
-// Loop.Resimulating reports true: a system that moves by a player's input
+// LoopSession.Resimulating reports true: a system that moves by a player's input
 // changing from tick to tick passes, and runs again only in the second
 // pass's ticks.
 func TestSyncTestGivesEveryPlayersInput(t *testing.T) {
@@ -120,7 +120,7 @@ func TestSyncTestGivesEveryPlayersInput(t *testing.T) {
 		}))
 		e := st.World.Entry(st.World.Create(counterC))
 		st.Sched.AddUpdate(0, "steer", func(w donburi.World, ev engine.Event) {
-			if loop.Resimulating() {
+			if loop.Session().Resimulating() {
 				again++
 			} else {
 				first++

@@ -76,8 +76,8 @@ type Runner struct {
 }
 
 // New starts a run of the scene chain that begins with first. The scene
-// must give the loop its state checksum (Loop.SetChecksum) and its state
-// (Loop.SetSceneState): a networked run needs both. New runs the loop up
+// must give the loop its state checksum (Recording.SetChecksum) and its state
+// (Recording.SetSceneState): a networked run needs both. New runs the loop up
 // to its first tick: the first scene is built, and waits for Step to give
 // tick 1's input.
 func New(first engine.Scene, opts Options) (*Runner, error) {
@@ -139,7 +139,7 @@ func (r *Runner) Step(in []input.State) (tick int64, sum uint64, err error) {
 		if r.ended {
 			return 0, 0, r.doneErr()
 		}
-		return 0, 0, fmt.Errorf("sim: tick %d ran without a state checksum (Loop.SetChecksum)", s.last)
+		return 0, 0, fmt.Errorf("sim: tick %d ran without a state checksum (Recording.SetChecksum)", s.last)
 	}
 	return s.last, s.sum, nil
 }

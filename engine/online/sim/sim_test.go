@@ -26,8 +26,8 @@ func (c *counter) SaveState(slot int) error {
 func (c *counter) RestoreState(int) error { return nil }
 
 func (c *counter) Run(loop *engine.Loop) (engine.Scene, error) {
-	loop.SetChecksum(func() uint64 { return uint64(c.presses) })
-	loop.SetSceneState(c)
+	loop.Recording().SetChecksum(func() uint64 { return uint64(c.presses) })
+	loop.Recording().SetSceneState(c)
 	for ev := range loop.Events(engine.Group{Name: "tick", Hz: 60}) {
 		if ev.Kind == engine.Update {
 			for p := range ev.Players {

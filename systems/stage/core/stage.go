@@ -79,7 +79,7 @@ type Options struct {
 	Physics *physics.Config
 
 	// Checksum, if set, replaces the default state checksum that recordings
-	// store and replays compare (see engine.Loop.SetChecksum): a
+	// store and replays compare (see engine.Recording.SetChecksum): a
 	// state.Hasher over every component of the world (Stage.State).
 	Checksum func() uint64
 
@@ -107,17 +107,18 @@ func New(loop *engine.Loop, opts Options) *Stage {
 		s.Physics = physics.New(w, cfg)
 	}
 	s.checksum = opts.Checksum
+	rec := loop.Recording()
 	if s.checksum == nil {
-		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore, PathNames: loop.PathNames()})
+		s.State = state.NewHasher(&state.Options{Ignore: opts.Ignore, PathNames: rec.PathNames()})
 		s.checksum = func() uint64 { return s.State.Sum(w) }
-		loop.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
-		if loop.Probed() { // the desync bisector and report: the state after every system, per component type
-			s.Sched.SetProbe(loop)
-			loop.SetStateParts(s.parts)
+		rec.SetStateDump(func(out io.Writer) error { return s.State.Dump(w, out) })
+		if rec.Probed() { // the desync bisector and report: the state after every system, per component type
+			s.Sched.SetProbe(rec)
+			rec.SetStateParts(s.parts)
 		}
 	}
-	if n := loop.SyncTest(); n > 0 {
-		s.sync = newSyncTest(s, n, opts.Checksum == nil && loop.Detailed())
+	if n := loop.Session().SyncTest(); n > 0 {
+		s.sync = newSyncTest(s, n, opts.Checksum == nil && rec.Detailed())
 	}
 	return s
 }
@@ -155,7 +156,7 @@ func (s *Stage) parts(dst []engine.StatePart) []engine.StatePart {
 // rule for game decisions). Called on another event, it panics. The first
 // call decides: a later one in the same tick (another system's) is ignored.
 // In a networked run the scene ends once the tick is final (see
-// engine.Loop.Settle): the decision is part of the state a rollback
+// engine.LoopSession.Settle): the decision is part of the state a rollback
 // restores, and is made again, or not, by the ticks simulated again.
 func (s *Stage) End(next engine.Scene) {
 	if s.event != engine.Update {
@@ -177,8 +178,8 @@ func (s *Stage) Ended() bool { return s.ended }
 // When it returns, the world is as the last tick left it (a final score
 // may be read, a checksum taken) until Release.
 func (s *Stage) Run() (engine.Scene, error) {
-	s.Loop.SetChecksum(s.checksum)
-	s.Loop.SetSceneState(&sceneState{s: s})
+	s.Loop.Recording().SetChecksum(s.checksum)
+	s.Loop.Recording().SetSceneState(&sceneState{s: s})
 	for ev := range s.Loop.Events(s.Sched.Groups()...) {
 		if s.sync != nil && ev.Kind == engine.Update {
 			if err := s.sync.update(s, ev); err != nil {
@@ -190,8 +191,8 @@ func (s *Stage) Run() (engine.Scene, error) {
 		s.Sched.Handle(ev)
 		// A scene that is over ends once its last tick is final: in a
 		// networked run a rollback may undo it (restoring ended) first.
-		if s.ended && s.Loop.Settle() {
-			s.Loop.Checkpoint() // the last tick is checked before the world goes
+		if s.ended && s.Loop.Session().Settle() {
+			s.Loop.Recording().Checkpoint() // the last tick is checked before the world goes
 			return s.next, nil
 		}
 	}

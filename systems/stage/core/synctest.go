@@ -91,7 +91,7 @@ func (t *syncTest) AfterSystem(ev engine.Event, name string) {
 		sl.sums = append(sl.sums, systemSum{name, sum})
 	}
 	if t.probed {
-		t.s.Loop.AfterSystem(ev, name)
+		t.s.Loop.Recording().AfterSystem(ev, name)
 	}
 }
 
@@ -136,7 +136,7 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 				}
 			}
 			t.resim, t.cursor = sl, 0
-			s.Loop.SimulateAgain(func() {
+			s.Loop.Session().SimulateAgain(func() {
 				for i := range sl.events {
 					e := &sl.events[i]
 					ev := e.ev
