@@ -44,7 +44,7 @@ package docs_test
 // names (TestX, BenchmarkX/sub, FuzzX, ExampleX) is a function of some
 // _test.go file of the repository (the server module's included); and
 // every Go name in a code span, pkg.Name, pkg.Type.Member or Type.Member
-// (Loop.Rewind), is a declaration, method or field of the code (see
+// (Rewinder.Back), is a declaration, method or field of the code (see
 // TestNamedIdentifiersExist), so that a rename fails here until the guides
 // follow it.
 //
