@@ -124,7 +124,7 @@ func TestWindowRecordingFromTheTitleReplaysHeadless(t *testing.T) {
 	}{{"Return", 100 * time.Millisecond}, {"Right", 400 * time.Millisecond}, {"space", 100 * time.Millisecond},
 		{"Left", 700 * time.Millisecond}, {"Escape", 100 * time.Millisecond}} {
 		time.Sleep(200 * time.Millisecond)
-		if err := x.Tap(step.key, step.hold); err != nil {
+		if err := x.Hold(step.key, step.hold); err != nil {
 			t.Fatal(err)
 		}
 	}

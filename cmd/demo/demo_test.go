@@ -525,7 +525,7 @@ func TestInspectorInTheWindow(t *testing.T) {
 	defer x.Close()
 	err = x.TapSeen("F4")
 	if err == nil {
-		err = x.Click(x.Window, 480, 270, windowtest.ButtonLeft, 50*time.Millisecond)
+		err = x.ClickSeen(480, 270, windowtest.ButtonLeft)
 	}
 	if err == nil { // the player runs left: its values change (drawn in yellow) as the shot is taken
 		err = x.Press("Left")

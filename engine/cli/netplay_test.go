@@ -59,7 +59,9 @@ type peerArgs struct {
 
 // playPeers runs the game on cli.App, a host and peers, in this process
 // over 127.0.0.1, with each one's arguments, and returns their output and
-// errors, the host's first.
+// errors, the host's first. A peer has a minute of silence before it has
+// left (-peer-timeout), not 5 s: a busy machine can stall the whole test
+// binary for seconds, and these tests are not about a peer that vanished.
 func playPeers(t *testing.T, host []string, peers ...peerArgs) ([]string, []error) {
 	t.Helper()
 	all := append([]peerArgs{{args: host}}, peers...)
@@ -72,7 +74,7 @@ func playPeers(t *testing.T, host []string, peers ...peerArgs) ([]string, []erro
 		outs[i] = &lineWriter{lines: make(chan string, 100)}
 		g := newAppGame(&netplaymode.Mode{})
 		g.app.Out, g.app.Err = outs[i], outs[i]
-		args := p.args
+		args := append([]string{"-peer-timeout", "1m"}, p.args...)
 		if i == 1 {
 			select {
 			case addr = <-hostAt:
@@ -184,6 +186,28 @@ func TestNetsimFlagRanges(t *testing.T) {
 		var fe *cli.FlagError
 		if !errors.As(err, &fe) || fe.Flag != "netsim" || !strings.Contains(err.Error(), says) || g.seen != -1 {
 			t.Errorf("-netsim %s: %v (first scene made: %v), want a FlagError saying %q", link, err, g.seen != -1, says)
+		}
+	}
+}
+
+// -peer-timeout is refused, before any scene is made, outside its range
+// and without a networked run.
+func TestPeerTimeoutFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-host", "127.0.0.1:0", "-peer-timeout", "10ms"}, "must be 100ms to 1h"},
+		{[]string{"-host", "127.0.0.1:0", "-peer-timeout", "2h"}, "must be 100ms to 1h"},
+		{[]string{"-host", "127.0.0.1:0", "-peer-timeout", "-1s"}, "must be 100ms to 1h"},
+		{[]string{"-seconds", "1", "-peer-timeout", "30s"}, "goes with -host, -join or -spectate"},
+	} {
+		g := newAppGame(&netplaymode.Mode{})
+		g.seen = -1
+		_, err := g.run(append([]string{"-headless"}, c.args...)...)
+		var fe *cli.FlagError
+		if !errors.As(err, &fe) || fe.Flag != "peer-timeout" || !strings.Contains(err.Error(), c.says) || g.seen != -1 {
+			t.Errorf("%v: %v (first scene made: %v), want a FlagError saying %q", c.args, err, g.seen != -1, c.says)
 		}
 	}
 }

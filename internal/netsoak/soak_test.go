@@ -150,7 +150,10 @@ func (p *peer) parse() {
 
 // play plays one session and returns its peers, the host's first.
 func play(t *testing.T, bin, dir string, s session) []*peer {
-	base := []string{"-headless", "-seconds", seconds, "-netsim", s.link}
+	// A minute of silence before a peer has left, not 5 s: a busy machine
+	// stalls a peer for seconds, and the soak is about desyncs
+	// (TestPeerEnds, about peers that vanish, keeps the 5 s).
+	base := []string{"-headless", "-seconds", seconds, "-netsim", s.link, "-peer-timeout", "1m"}
 	peers := make([]*peer, s.players)
 	hostLines := make(chan string, 64)
 	rec := func(i int) string { return filepath.Join(dir, fmt.Sprintf("peer%d.input", i+1)) }

@@ -204,20 +204,54 @@ func (p *Program) countFrames() (count func() int, stop func()) {
 // two frames (the second frame's update began after the press), then
 // releases it: on a busy machine a frame can take longer than any fixed
 // hold, and a key pressed and released between two frames is never seen.
-func (p *Program) TapSeen(key string) error { return p.hold(key, 0) }
+func (p *Program) TapSeen(key string) error { return p.Hold(key, 0) }
 
-// hold presses the key named, holds it for at least d and until the
-// program has drawn two frames, and releases it.
-func (p *Program) hold(key string, d time.Duration) error {
+// Hold presses the key named, holds it for at least d and until the
+// program has drawn two frames (as TapSeen), and releases it. A program
+// that exits while the key is held is no error here (a key that quits
+// it, as Esc often does): Wait says how it ended.
+func (p *Program) Hold(key string, d time.Duration) error {
 	if err := p.Press(key); err != nil {
 		return err
 	}
 	time.Sleep(d)
-	if err := p.WaitFrames(2, Stall); err != nil {
+	if err := p.held(); err != nil {
 		p.Release(key)
 		return err
 	}
 	return p.Release(key)
+}
+
+// held waits, while a key or a button is held, until the program has drawn
+// two frames or exited.
+func (p *Program) held() error {
+	if err := p.WaitFrames(2, Stall); err != nil {
+		if _, exited := err.(exitError); !exited {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClickSeen moves the pointer to (wx, wy) of the program's window and
+// clicks button b there, as TapSeen taps a key: the pointer rests, and the
+// button is held, until the program has drawn two frames (or, the button
+// held, exited).
+func (p *Program) ClickSeen(wx, wy, b int) error {
+	if err := p.MovePointer(p.Window, wx, wy); err != nil {
+		return err
+	}
+	if err := p.WaitFrames(2, Stall); err != nil {
+		return err
+	}
+	if err := p.MouseDown(b); err != nil {
+		return err
+	}
+	if err := p.held(); err != nil {
+		p.MouseUp(b)
+		return err
+	}
+	return p.MouseUp(b)
 }
 
 // TapAll taps the keys named in turn, each held for hold and until the
@@ -226,7 +260,7 @@ func (p *Program) hold(key string, d time.Duration) error {
 func (p *Program) TapAll(hold, gap time.Duration, keys ...string) error {
 	for _, k := range keys {
 		time.Sleep(gap)
-		if err := p.hold(k, hold); err != nil {
+		if err := p.Hold(k, hold); err != nil {
 			return err
 		}
 	}

@@ -207,15 +207,41 @@ func inspectorWindowChild(t *testing.T, dir string) {
 		if err == nil {
 			err = x.Focus(win)
 		}
+		// framesDrawn waits until n more frames were drawn: a key or a
+		// button is held that long, since a busy machine's frame outlasts
+		// any fixed hold, and a press and release between two frames is
+		// never seen. (The watchdog ends the child if frames stop.)
+		framesDrawn := func(n int) {
+			var start, now int
+			state(func() { start = frames })
+			for now-start < n {
+				time.Sleep(5 * time.Millisecond)
+				state(func() { now = frames })
+			}
+		}
+		click := func(wx, wy int) error {
+			if err := x.MovePointer(win, wx, wy); err != nil {
+				return err
+			}
+			framesDrawn(2)
+			if err := x.MouseDown(windowtest.ButtonLeft); err != nil {
+				return err
+			}
+			framesDrawn(2)
+			return x.MouseUp(windowtest.ButtonLeft)
+		}
 		wait("the first frame", func() bool { return circle != donburi.Null })
 		if err == nil {
-			err = x.Tap("F4", 50*time.Millisecond)
+			if err = x.Press("F4"); err == nil {
+				framesDrawn(2)
+				err = x.Release("F4")
+			}
 		}
 		wait("the inspector", func() bool { return visible })
 		var px, py float64
 		state(func() { px, py = cx, cy })
 		if err == nil {
-			err = x.Click(win, int(px), int(py), windowtest.ButtonLeft, 50*time.Millisecond)
+			err = click(int(px), int(py))
 		}
 		wait("the circle picked", func() bool { return picked == circle && strings.Contains(panelTxt, "[-] Shape") })
 		// A click on "[-] Shape" in the panel: row k of the panel is line k
@@ -231,7 +257,7 @@ func inspectorWindowChild(t *testing.T, dir string) {
 			}
 		})
 		if err == nil {
-			err = x.Click(win, hx, hy, windowtest.ButtonLeft, 50*time.Millisecond)
+			err = click(hx, hy)
 		}
 		wait("Shape folded", func() bool { return strings.Contains(panelTxt, "[+] Shape") })
 		state(func() { shoot = true })

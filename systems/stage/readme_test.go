@@ -76,7 +76,7 @@ func TestReadmeGame(t *testing.T) {
 		key  string
 		hold time.Duration
 	}{{"Right", 1200 * time.Millisecond}, {"Down", 700 * time.Millisecond}, {"Right", 400 * time.Millisecond}, {"Escape", 100 * time.Millisecond}} {
-		if err := x.Tap(step.key, step.hold); err != nil {
+		if err := x.Hold(step.key, step.hold); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
@@ -39,12 +40,13 @@ type Mode struct {
 	host, join, spectate string
 	netLink              string // -netsim
 	delay                int
+	timeout              time.Duration // -peer-timeout
 	fs                   *flag.FlagSet
 	session              *netplay.Session
 }
 
-// Flags defines -host, -join, -spectate, -players, -delay and -netsim;
-// the first three start the mode.
+// Flags defines -host, -join, -spectate, -players, -delay, -peer-timeout
+// and -netsim; the first three start the mode.
 func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	m.fs = fs
 	fs.StringVar(&m.host, "host", "", "host a networked game on this address (:7777, 127.0.0.1:7777): the other players -join it")
@@ -58,6 +60,8 @@ func (m *Mode) Flags(fs *flag.FlagSet) []string {
 		fs.Int("players", 2, usage)
 	}
 	fs.IntVar(&m.delay, "delay", netplay.DefaultDelay, "with -host: the input delay in ticks: a press plays this many ticks later, and fewer are predicted")
+	fs.DurationVar(&m.timeout, "peer-timeout", netplay.DefaultTimeout, "how long a peer may be silent before it has left "+
+		"(a longer one waits out a machine that stalls; a shorter one notices a crash sooner)")
 	fs.StringVar(&m.netLink, "netsim", "", "send this player's packets through a bad link: latency[,jitter[,loss[,duplicate[,reorder]]]] (80ms,10ms,2%)")
 	return []string{"host", "join", "spectate"}
 }
@@ -92,6 +96,10 @@ func (m *Mode) Check(r *cli.Run) error {
 		return &cli.FlagError{Flag: "delay", Value: fmt.Sprint(m.delay), Reason: fmt.Sprintf("must be 0 to %d ticks", netplay.MaxDelay)}
 	case r.Given("delay") && m.host == "":
 		return &cli.FlagError{Flag: "delay", Value: fmt.Sprint(m.delay), Reason: "goes with -host: the host sets the session's delay"}
+	case m.timeout < 100*time.Millisecond || m.timeout > time.Hour:
+		return &cli.FlagError{Flag: "peer-timeout", Value: m.timeout.String(), Reason: "must be 100ms to 1h"}
+	case r.Given("peer-timeout") && !mine:
+		return &cli.FlagError{Flag: "peer-timeout", Value: m.timeout.String(), Reason: "goes with -host, -join or -spectate"}
 	}
 	if m.netLink != "" {
 		if _, err := netsim.ParseLink(m.netLink); err != nil {
@@ -125,7 +133,7 @@ func (m *Mode) Check(r *cli.Run) error {
 func (m *Mode) config(r *cli.Run, addr string) netplay.Config {
 	g := r.Game()
 	cfg := netplay.Config{Addr: addr, Game: g.Name, Version: g.Version, Seed: r.App().Seed(), SeedGiven: r.Given("seed"),
-		Players: m.players(), Delay: m.delay, DelayGiven: true, Log: r.Log()}
+		Players: m.players(), Delay: m.delay, DelayGiven: true, Timeout: m.timeout, Log: r.Log()}
 	if m.netLink != "" {
 		link, _ := netsim.ParseLink(m.netLink) // checked with the flags
 		cfg.Link = &link
