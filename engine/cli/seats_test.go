@@ -53,8 +53,8 @@ func TestSeatsFlag(t *testing.T) {
 func TestSeatsFlagRefusesBadSeats(t *testing.T) {
 	for spec, want := range map[string]string{
 		"kb1,joystick":      `unknown device "joystick"`,
-		"kb1,kb1":           "seat 2 (kb1): the device is player 1's already",
-		"kb,kb2":            "seat 2 (kb2): the device is player 1's already (kb)",
+		"kb1,kb1":           "seat 2 (kb1): player 1 plays at kb1 already: a device plays one seat",
+		"kb,kb2":            "seat 2 (kb2): player 1 plays at kb, which holds it",
 		"kb1,kb2,pad0,pad1": "4 players: game seats at most 3",
 		"kb1,pad0@2":        "seat 2 (pad0@2) is on networked player 2's machine, and the run has 1: that needs a networked run",
 	} {

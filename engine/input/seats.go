@@ -225,7 +225,10 @@ func (s *Seats) Add(st Seat) error {
 		return fmt.Errorf("seat %d: no device", s.N+1)
 	}
 	if i, taken := s.Taken(st); taken {
-		return fmt.Errorf("seat %d (%v): the device is player %d's already (%v): a device plays one seat", s.N+1, st, i+1, s.Seat[i])
+		if s.Seat[i] == st {
+			return fmt.Errorf("seat %d (%v): player %d plays at %v already: a device plays one seat", s.N+1, st, i+1, st)
+		}
+		return fmt.Errorf("seat %d (%v): player %d plays at %v, which holds it: a device plays one seat", s.N+1, st, i+1, s.Seat[i])
 	}
 	if int(s.N) >= MaxPlayers {
 		return fmt.Errorf("seat %d (%v): a run has at most %d players", s.N+1, st, MaxPlayers)
