@@ -47,7 +47,13 @@ func (a *App) checkSeats() error {
 	}
 	if peers := s.Peers(); peers > 1 {
 		machines := 1
-		if a.run != nil && a.run.mode != nil {
+		switch {
+		case a.f.replay != "" || a.f.load != "":
+			machines = input.MaxPlayers // the recording's machines: it was checked as it was made
+			if a.run != nil && a.run.replay != nil {
+				machines = max(a.run.replay.Players, 1)
+			}
+		case a.run != nil && a.run.mode != nil:
 			machines = input.MaxPlayers // a joiner learns the session's players from the host
 			if n, err := strconv.Atoi(a.run.Value("players")); err == nil && a.run.Given("players") {
 				machines = n
