@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
+	"github.com/fixedstep/fixedstep/engine/cli/onlinemode"
 )
 
 // seatsGame is the test game with -seats for up to three players.
@@ -70,5 +71,16 @@ func TestSeatsFlagRefusesBadSeats(t *testing.T) {
 	_, err := seatsGame(&netplaymode.Mode{}).run("-headless", "-host", ":0", "-players", "2", "-seats", "kb1,pad0@3")
 	if err == nil || !strings.Contains(err.Error(), "seat 2 (pad0@3) is on networked player 3's machine, and the run has 2") {
 		t.Errorf("a seat on player 3's machine in a run of 2: %v", err)
+	}
+}
+
+// A game server's match seats one player a machine: -seats with -server
+// is refused before anything connects.
+func TestSeatsWithAServer(t *testing.T) {
+	g := seatsGame(&netplaymode.Mode{}, &onlinemode.Mode{Game: testGame})
+	_, err := g.run("-server", "http://127.0.0.1:9", "-seats", "kb1,kb2")
+	var fe *cli.FlagError
+	if !errors.As(err, &fe) || fe.Flag != "seats" || !strings.Contains(err.Error(), "drop -seats") {
+		t.Fatalf("-seats with -server: %v", err)
 	}
 }
