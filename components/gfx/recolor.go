@@ -7,12 +7,14 @@ import (
 )
 
 // SeatColors are the players' colours, by seat (player 1 first): cyan,
-// the engine's player sprite's own, then orange, green and violet, far
-// apart in hue so that players tell their bodies apart at a glance.
-// stage.Stage.SeatSprite draws a player's sprite in its seat's colour.
+// the engine's player sprite's own, then magenta, green and violet, far
+// apart in hue so that players tell their bodies apart at a glance (and
+// from the demo's orange agents and yellow stars). stage.Stage.SeatSprite
+// draws a player's sprite in its seat's colour. A game with a palette of
+// its own recolours with gfx.Recolor (stage.Stage.RecolorSprite).
 var SeatColors = [4]color.RGBA{
 	{0x4a, 0xc8, 0xf0, 0xff},
-	{0xf0, 0x8a, 0x4a, 0xff},
+	{0xf0, 0x4a, 0xd0, 0xff},
 	{0x8a, 0xf0, 0x4a, 0xff},
 	{0xd0, 0x6a, 0xf0, 0xff},
 }
