@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -192,5 +193,63 @@ func TestSetSeatsOnATickPanics(t *testing.T) {
 	err := engine.Run(scene, nil)
 	if err == nil || !strings.Contains(err.Error(), "SetSeats() first called on a tick") {
 		t.Fatalf("SetSeats on a tick: %v", err)
+	}
+}
+
+// couchTickAllocations plays 600 ticks of three seated players whose
+// systems read their inputs (ev.Player) and move a walker each, and
+// returns the ticks from 100 on that saw allocations, with their count.
+func couchTickAllocations(t *testing.T) map[int64]uint64 {
+	var ms runtime.MemStats
+	var last uint64
+	allocs := map[int64]uint64{}
+	scene := engine.NewScene("Alloc", func(loop *engine.Loop) (engine.Scene, error) {
+		st := core.New(loop, core.Options{})
+		defer st.Release()
+		seats, _ := input.ParseSeats("kb1,kb2,pad1")
+		st.SetSeats(seats)
+		var walkers [3]donburi.Entity
+		for p := range walkers {
+			walkers[p] = st.World.Create(walkerC)
+		}
+		loop.SetTickInput(0, engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
+			in.SetKey(input.KeyD, t.Tick%30 < 15)
+			in.SetKey(input.KeyArrowRight, t.Tick%20 < 10)
+			in.SetGamepadAxis(1, input.AxisLeftStickHorizontal, float64(t.Tick%7)/7)
+		}))
+		st.Sched.AddUpdate(0, "walk", func(w donburi.World, ev engine.Event) {
+			for p := range st.Players() {
+				in := ev.Player(p)
+				if in.KeyDown(input.KeyD) || in.KeyDown(input.KeyArrowRight) || in.GamepadAxis(0, input.AxisLeftStickHorizontal) > 0.5 {
+					walkerC.Get(w.Entry(walkers[p])).X++
+				}
+			}
+			runtime.ReadMemStats(&ms)
+			if n := ms.Mallocs - last; ev.Tick > 100 && n > 0 {
+				allocs[ev.Tick] = n
+			}
+			last = ms.Mallocs
+			if ev.Tick == 600 {
+				st.End(nil)
+			}
+		})
+		return st.Run()
+	})
+	if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	return allocs
+}
+
+// A tick of seated players allocates nothing: the loop's input, the
+// stage's split by the seats and the systems reading each player's. The
+// process's count sees other goroutines too, so the run is played twice:
+// an allocation of its own comes back at the same tick.
+func TestSeatedTicksAllocateNothing(t *testing.T) {
+	first, second := couchTickAllocations(t), couchTickAllocations(t)
+	for tick, n := range first {
+		if m, ok := second[tick]; ok {
+			t.Errorf("tick %d allocated in both runs (%d, %d)", tick, n, m)
+		}
 	}
 }
