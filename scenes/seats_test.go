@@ -97,3 +97,78 @@ func TestArenaForTwoAtOneKeyboard(t *testing.T) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// spy is a scene that runs another and keeps the scenes it led to.
+type spy struct {
+	engine.Scene
+	seen *[]engine.Scene
+}
+
+func (s spy) Name() string { return engine.SceneName(s.Scene) }
+
+func (s spy) Run(loop *engine.Loop) (engine.Scene, error) {
+	*s.seen = append(*s.seen, s.Scene)
+	next, err := s.Scene.Run(loop)
+	if next != nil {
+		next = spy{next, s.seen}
+	}
+	return next, err
+}
+
+// lobbyScript chooses Local players on the Title, then seats two players
+// in the Lobby (Space: the keyboard's left half, tick 5; pad 2's A, tick
+// 12), and plays the Arena with D held (the left half's right).
+func lobbyScript(t engine.TickInfo, in *input.State) {
+	switch t.Scene {
+	case "Title":
+		in.SetKey(input.KeyArrowDown, t.Tick == 3)
+		in.SetKey(input.KeyEnter, t.Tick == 8)
+	case "Lobby":
+		in.SetKey(input.KeySpace, t.Tick == 5)
+		in.SetGamepadButton(2, input.GamepadRightBottom, t.Tick == 12)
+	case "Arena":
+		in.SetKey(input.KeyD, true)
+	}
+}
+
+// The demo's join screen: Local players on the Title opens the Lobby,
+// where each device pressed takes the next seat; the Arena starts
+// LobbyWait ticks after the last join with one body a seat, in the
+// seats' order. The run's recording replays to the same checksum.
+func TestLobbySeatsWhoPressed(t *testing.T) {
+	play := func(opts engine.Options) ([]engine.Scene, uint64) {
+		t.Helper()
+		var seen []engine.Scene
+		if opts.Record == nil {
+			opts.Record = &engine.InputLog{}
+		}
+		if opts.Headless == nil {
+			opts.Headless = &engine.Headless{}
+		}
+		opts.Headless.Frames = 2000 // a menu that never ends fails the test, not the machine
+		if err := engine.Run(spy{&Title{opts: &Options{Seed: 5, Seconds: 1}}, &seen}, &opts); err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := opts.Record.RunChecksum()
+		return seen, sum
+	}
+	rec := &engine.InputLog{}
+	seen, sum := play(engine.Options{TickInput: engine.TickInputFunc(lobbyScript), Record: rec})
+	if len(seen) != 3 {
+		t.Fatalf("%d scenes, want the Title, the Lobby and the Arena", len(seen))
+	}
+	a, ok := seen[2].(*Arena)
+	if _, lobby := seen[1].(*Lobby); !lobby || !ok {
+		t.Fatalf("the scenes: %T, %T, %T", seen[0], seen[1], seen[2])
+	}
+	if s := a.opts.Seats.String(); s != "kb1,pad2" || a.game.Players() != 2 {
+		t.Fatalf("the Arena's seats: %q, %d players", s, a.game.Players())
+	}
+	if got := rec.Scene(1).Ticks[0]; got != 12+LobbyWait {
+		t.Errorf("the Lobby ran %d ticks, want %d", got, 12+LobbyWait)
+	}
+	replayed, again := play(engine.Options{Replay: rec, Headless: &engine.Headless{FPS: 50}})
+	if again != sum || len(replayed) != 3 || replayed[2].(*Arena).opts.Seats != a.opts.Seats {
+		t.Fatalf("the replay: checksum %016x, want %016x; scenes %v", again, sum, replayed)
+	}
+}
