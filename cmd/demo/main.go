@@ -13,7 +13,8 @@
 // with -host :7777 on one machine and -join HOST:7777 on the other (each
 // with their own keys or pad; -autopilot lets a pilot play for one); two
 // to four at one machine with -seats kb1,kb2 (WASD and the arrows; pad0 to
-// pad3 for gamepads), each body in its seat's colour. With
+// pad3 for gamepads) or from the Title's Local players (a join screen: a
+// key or button pressed takes a seat), each body in its seat's colour. With
 // -server URL it plays an online match of the Arena on a game server
 // (make server): one found or made for -players, the server's simulation
 // authoritative and every tick checked against it.
