@@ -52,9 +52,12 @@ const (
 // PlayerC is the Player component type.
 var PlayerC = donburi.NewComponentType[Player]()
 
-// Seat says which player of a run of several drives a Player entity (a
-// networked run's: engine.Event.Players[Seat.Player], from 0). An entity
-// without one is the first player's.
+// Seat says which player of a run of several drives a Player entity:
+// engine.Event.Players[Seat.Player], from 0. The players are a networked
+// run's, or the seats of one machine or several (local multiplayer:
+// core.Stage.SetSeats, input.Seats), each seat's input holding only its
+// device's keys or its pad (in slot 0: leave Player.Pad 0). An entity
+// without one is the first player's, and reads the machine's whole input.
 type Seat struct {
 	Player int
 }

@@ -37,10 +37,6 @@ type Arena struct {
 // Name names the scene.
 func (a *Arena) Name() string { return "Arena" }
 
-// playerTints tell the players' bodies apart in a networked run: the
-// sprite is cyan, so they scale its green and blue (blue, green, dim).
-var playerTints = [...][3]float32{{1, 1, 1}, {1, 0.4, 1}, {1, 1, 0.2}, {1, 0.55, 0.55}}
-
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
@@ -57,7 +53,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	a.game = arena.Build(st.Stage, &arena.Options{
 		Seed: a.opts.Seed, Seconds: a.roundSeconds(), Autopilot: a.opts.Autopilot, Player: a.opts.Player,
 		Churn: a.opts.Churn, Undying: a.opts.Undying, Drift: a.opts.drift, IgnoreEsc: a.opts.Online,
-		Looks: &looks{st: st, players: loop.Players()}, Next: a.next,
+		Seats: a.opts.Seats, Looks: &looks{st: st, players: max(loop.Players(), int(a.opts.Seats.N))}, Next: a.next,
 	})
 	if a.opts.Online { // Esc leaves the match (the game plays on for the others)
 		st.Sched.AddInput("leave", func(_ donburi.World, ev engine.Event) {
@@ -114,7 +110,8 @@ func (a *Arena) next(o arena.Outcome) engine.Scene {
 }
 
 // looks are the Arena's sprites, from the stage's bundle: the players'
-// tinted apart in a networked run, fleeing agents pale.
+// each in their seat's colour in a run of several (stage.SeatSprite),
+// fleeing agents pale.
 type looks struct {
 	st      *stage.Stage
 	players int
@@ -129,12 +126,13 @@ var looksOf = [...]struct {
 }
 
 func (l *looks) Look(k arena.Kind, player int) physics.Look {
-	s := l.st.Sprite(looksOf[k].name)
-	s.Layer = looksOf[k].layer
+	var s *gfx.Sprite
 	if k == arena.Player && l.players > 1 {
-		tint := playerTints[player]
-		s.Color.Scale(tint[0], tint[1], tint[2], 1)
+		s = l.st.SeatSprite(looksOf[k].name, player)
+	} else {
+		s = l.st.Sprite(looksOf[k].name)
 	}
+	s.Layer = looksOf[k].layer
 	return s
 }
 

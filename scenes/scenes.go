@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage"
@@ -38,6 +39,10 @@ type Options struct {
 	// Player is the local player's number in a networked run (0: the
 	// host, or a run of one player): the one the autopilot steers.
 	Player int
+	// Seats, when it has any, seats the Arena's players on this machine
+	// (or several: a networked run's), one body each (arena.Options.Seats):
+	// the demo's -seats.
+	Seats input.Seats
 	// Churn, when positive, makes the Arena remove its Churn oldest props
 	// (boxes and balls) and spawn as many new ones, away from the player,
 	// every second of game time: constant spawning and despawning at a

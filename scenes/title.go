@@ -27,11 +27,12 @@ var Controls = [][2]string{
 }
 
 var (
-	menu       = []string{"Play", "Stress test", "Quit"}
-	menuChosen = []string{"> Play", "> Stress test", "> Quit"}
+	menu       = []string{"Play", "Local players", "Stress test", "Quit"}
+	menuChosen = []string{"> Play", "> Local players", "> Stress test", "> Quit"}
 )
 
-// Title is the menu: Play, Stress test or Quit, by keyboard or gamepad.
+// Title is the menu: Play, Local players (the Lobby), Stress test or
+// Quit, by keyboard or gamepad.
 type Title struct {
 	opts   *Options
 	st     *stage.Stage
@@ -79,6 +80,8 @@ func (t *Title) choose(_ donburi.World, ev engine.Event) {
 	case 0:
 		t.st.End(&Arena{opts: t.opts})
 	case 1:
+		t.st.End(&Lobby{opts: t.opts})
+	case 2:
 		t.st.End(&Stress{opts: t.opts})
 	default:
 		t.st.End(nil)
@@ -98,7 +101,7 @@ func (t *Title) draw(_ donburi.World, ev engine.Event) {
 			c = color.RGBA{255, 220, 80, 255}
 			item = menuChosen[i]
 		}
-		t.st.Text(screen, item, 80, 130+float64(i)*56, 40, c, text.AlignStart) //detcheck:ok a drawing's position, not game state
+		t.st.Text(screen, item, 80, 130+float64(i)*46, 36, c, text.AlignStart) //detcheck:ok a drawing's position, not game state
 	}
 	for i, row := range Controls {
 		y := 320 + float64(i)*20 //detcheck:ok a drawing's position, not game state

@@ -16,9 +16,12 @@ import (
 // [components.Player] and a [components.Body] from its player's input for
 // the tick: engine.Event.Input, or for an entity with a
 // [components.Seat], that seat's player's (engine.Event.Player), as in a
-// networked game. A seat the run has no player for (a run of one player,
-// and a second seat) steers nowhere: the body brakes, and a game that
-// wants it driven drives it with a system of its own. The arrow keys or
+// networked game or a local one (core.Stage.SetSeats: each seat's input
+// holds only its device, a half of the keyboard or a pad in slot 0, so
+// two players on one keyboard each move by their own keys). A seat the
+// run has no player for (a run of one player, and a second seat) steers
+// nowhere: the body brakes, and a game that wants it driven drives it
+// with a system of its own. The arrow keys or
 // WASD, plus the left stick of the player's gamepad slot, make a direction
 // of length at most 1
 // ([PlayerInput]); the body is pushed towards that direction times

@@ -11,7 +11,10 @@
 // -record, -replay, -screenshot, -cpuprofile, -host, -join, ...) and its
 // own: -scene, -bodies, -autopilot, -undying, -churn, -online. Two people play the Arena together
 // with -host :7777 on one machine and -join HOST:7777 on the other (each
-// with their own keys or pad; -autopilot lets a pilot play for one). With
+// with their own keys or pad; -autopilot lets a pilot play for one); two
+// to four at one machine with -seats kb1,kb2 (WASD and the arrows; pad0 to
+// pad3 for gamepads) or from the Title's Local players (a join screen: a
+// key or button pressed takes a seat), each body in its seat's colour. With
 // -server URL it plays an online match of the Arena on a game server
 // (make server): one found or made for -players, the server's simulation
 // authoritative and every tick checked against it.
@@ -36,6 +39,7 @@ func main() {
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
 		Modes:           []cli.Mode{&netplaymode.Mode{}, online}, // -host, -join, -spectate; -server
 		PerPlayer:       []string{"autopilot"},
+		MaxSeats:        4,                                               // -seats kb1,kb2: the Arena for two on one keyboard
 		RecordedWhenSet: []string{"undying", "churn", "online", "round"}} // newer than the golden recordings
 	app.Main(demo(app, online))
 }
@@ -62,7 +66,7 @@ func demo(app *cli.App, online *onlinemode.Mode) func() (engine.Scene, error) {
 				return nil, &cli.FlagError{Flag: "scene", Value: "title", Reason: "needs a window, -autopilot (its menus too) or -replay of a recording"}
 			}
 		}
-		opts.Seed, opts.Player = app.Seed(), app.Player()
+		opts.Seed, opts.Player, opts.Seats = app.Seed(), app.Player(), app.Seats()
 		if opts.Round == 0 { // -seconds is the Arena's length, and the run ends after it
 			opts.Seconds = app.Seconds()
 		} // else rounds of -round follow each other, and -seconds stops the run where it is

@@ -255,3 +255,43 @@ func TestPlayTogetherInAWindow(t *testing.T) {
 		t.Fatalf("the window ended on %s, the headless peer on %s", sums[0], sums[1])
 	}
 }
+
+// Seats on two machines in one networked run: the host seats two players
+// (kb1 and pad0) and the joiner one (pad0@2), each machine's autopilot at
+// its pad 0's stick; the joiner takes the seats from the host's settings,
+// both split every machine's input the same way and end on the same state,
+// and each one's recording replays alone to it.
+func TestPlayTogetherWithSeats(t *testing.T) {
+	dir := t.TempDir()
+	h, addr := host(t, dir, "-headless", "-seconds", "4", "-players", "2", "-seats", "kb1,pad0,pad0@2")
+	j := start(t, filepath.Join(dir, "join.input"), nil, "-headless", "-join", addr)
+	var sums []string
+	for i, p := range []*peer{h, j} {
+		if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
+			t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
+		}
+		sum := p.checksum()
+		if sum == "" {
+			t.Fatalf("peer %d printed no checksum:\n%s", i+1, p.output())
+		}
+		sums = append(sums, sum)
+		if got := run(t, "-headless", "-replay", p.rec, "-fps", "41"); got != sum {
+			t.Fatalf("peer %d's recording replays to %s, the run ended on %s", i+1, got, sum)
+		}
+	}
+	if sums[0] != sums[1] {
+		t.Fatalf("the host ended on %s, the joiner on %s", sums[0], sums[1])
+	}
+	// The same run with the joiner's seat left out ends elsewhere: the
+	// third body is there, and moved by the joiner's pad.
+	h2, addr2 := host(t, dir, "-headless", "-seconds", "4", "-players", "2", "-seats", "kb1,pad0")
+	j2 := start(t, filepath.Join(dir, "join2.input"), nil, "-headless", "-join", addr2)
+	for i, p := range []*peer{h2, j2} {
+		if code := p.wait(t, fmt.Sprintf("peer %d without the joiner's seat", i+1)); code != 0 {
+			t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
+		}
+	}
+	if h2.checksum() == sums[0] || h2.checksum() != j2.checksum() {
+		t.Fatalf("without the joiner's seat: the host ended on %s, the joiner on %s; with it on %s", h2.checksum(), j2.checksum(), sums[0])
+	}
+}

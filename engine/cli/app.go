@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
 
@@ -69,6 +70,9 @@ import (
 //	-save FILE        save the game to FILE after tick T of scene S (-save-at S:T)
 //	-load FILE        go on from a save: its seed and settings too; the saved run is
 //	                  simulated again (checked) and played on, in a window or headless
+//
+// A game that seats several players on one machine (MaxSeats) adds
+// -seats kb1,kb2,pad0: a device a player (see App.Seats).
 //
 // The modes a game lists (Modes) add theirs, which recordings leave out:
 // netplaymode's -host ADDR, -join ADDR, -spectate ADDR, -players N, -delay
@@ -154,6 +158,14 @@ type App struct {
 	// that names both flags, before anything runs.
 	Reads, Writes []string
 
+	// MaxSeats, when positive, is the most players the game seats on one
+	// machine (at most input.MaxPlayers), and gives it -seats kb1,kb2,...:
+	// one device a player, checked (an unknown device, one taken twice,
+	// more players than MaxSeats are *FlagErrors), kept in recordings when
+	// set, shared with a networked session's players, and read with
+	// App.Seats. 0: the game has no -seats.
+	MaxSeats int
+
 	// Modes are the ways to play beside a run on one machine that the
 	// game opts into, each with its flags, its session and its summary
 	// lines: networked play (netplaymode: -host, -join, -spectate) and
@@ -167,9 +179,10 @@ type App struct {
 	Out, Err io.Writer
 
 	flags *flag.FlagSet
-	f     flagValues // the standard flags' values
-	modes modeFlags  // the flags the modes define
-	run   *Run       // the run under way, or the last one
+	f     flagValues  // the standard flags' values
+	modes modeFlags   // the flags the modes define
+	run   *Run        // the run under way, or the last one
+	seats input.Seats // -seats, checked
 }
 
 // flagValues are the standard flags' values (flags.go).
@@ -181,6 +194,7 @@ type flagValues struct {
 	record, replay, shot, cpuOut       string
 	dumpAt, shotAt, saveAt, save, load string
 	frames, syncTest, keyframes        int
+	seats                              string
 }
 
 // Flags returns the App's flag set, for the game's own flags: define them
@@ -193,6 +207,7 @@ func (a *App) Flags() *flag.FlagSet {
 	for i := range standardFlags {
 		standardFlags[i].define(fs, a)
 	}
+	a.defineSeats(fs)
 	a.defineModes(fs)
 	a.flags = fs
 	return fs

@@ -253,7 +253,10 @@ func (a *App) check() error {
 			}
 		}
 	}
-	return a.checkModes()
+	if err := a.checkModes(); err != nil {
+		return err
+	}
+	return a.checkSeats()
 }
 
 // checkWritable checks that a file can be written at path, leaving nothing.

@@ -37,7 +37,7 @@ func (a *App) settings() map[string]string {
 	m := map[string]string{}
 	a.flags.VisitAll(func(f *flag.Flag) {
 		if a.unrecorded(f.Name) || slices.Contains(a.Unrecorded, f.Name) ||
-			slices.Contains(a.RecordedWhenSet, f.Name) && f.Value.String() == f.DefValue {
+			(slices.Contains(a.RecordedWhenSet, f.Name) || f.Name == "seats" && a.MaxSeats > 0) && f.Value.String() == f.DefValue {
 			return
 		}
 		m[f.Name] = f.Value.String()

@@ -120,6 +120,11 @@ type Options struct {
 	// game otherwise): a server's match, which a player leaves by closing
 	// their window rather than by ending everyone's game.
 	IgnoreEsc bool
+	// Seats, when it has any, are the players' (local multiplayer: a
+	// device each, core.Stage.SetSeats), one body a seat; none: one body
+	// for each of the loop's players. The autopilot steers pad 0's stick:
+	// the player seated at pad0.
+	Seats input.Seats
 	// Looks, if set, dresses the entities for drawing.
 	Looks Looks
 	// Next, if set, is the scene after the game, told how it ended; nil:
@@ -230,8 +235,12 @@ func (a *Arena) build() {
 		a.spawnTile(Width, y, wall)
 	}
 
-	// the players: one in the middle, or several in a row across it
-	n := loop.Players()
+	// the players: one in the middle, or several in a row across it; with
+	// seats, one a seat (local multiplayer), else one a networked player
+	if a.opts.Seats.N > 0 {
+		a.st.SetSeats(a.opts.Seats)
+	}
+	n := a.st.Players()
 	a.players = a.players[:0]
 	for p := range n {
 		pos := cp.Vector{X: Width / 2, Y: Height / 2}

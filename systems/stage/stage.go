@@ -56,8 +56,9 @@ type Stage struct {
 	// shows it (see devtools.Keys).
 	Inspector *devtools.Inspector
 
-	opts     Options
-	released bool
+	opts      Options
+	released  bool
+	recolored recolorCache // SeatSprite's and RecolorSprite's
 }
 
 // Options configure a [Stage]. The zero value is one 60 Hz group named
@@ -176,6 +177,7 @@ func (s *Stage) Release() Leftovers {
 	s.released = true
 	c := s.Stage.Release()
 	s.Bundle.Deallocate()
+	s.releaseRecolored()
 	left := s.leftovers(c)
 	if s.opts.OnRelease != nil {
 		s.opts.OnRelease(left)

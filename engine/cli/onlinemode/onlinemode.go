@@ -105,6 +105,8 @@ func (m *Mode) Check(r *cli.Run) error {
 		return &cli.FlagError{Flag: "server", Value: m.server, Reason: "a match starts from the first scene: drop -load"}
 	case r.Value("synctest") != "0":
 		return &cli.FlagError{Flag: "server", Value: m.server, Reason: "drop -synctest: the server's ticks are final"}
+	case r.Value("seats") != "":
+		return &cli.FlagError{Flag: "seats", Value: r.Value("seats"), Reason: "a game server's match seats one player a machine: drop -seats"}
 	case players < 1 || players > input.MaxPlayers:
 		return &cli.FlagError{Flag: "players", Value: fmt.Sprint(players), Reason: fmt.Sprintf("must be 1 to %d", input.MaxPlayers)}
 	case m.device != "" && (len(m.device) < 10 || len(m.device) > 128):

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -64,6 +65,11 @@ type Stage struct {
 	keepers   []keeper           // Keep's
 	keptHash  *state.ValueHasher // their sums (keep.go)
 	sync      *syncTest          // with engine.Options.SyncTest
+
+	seated   bool                          // SetSeats was called: Update events are split by seats
+	seats    input.Seats                   // the players' seats (kept)
+	seatIn   [input.MaxPlayers]input.State // the seats' input of the Update event being handled
+	machines []input.State                 // the machines' input of the Update event being handled
 }
 
 // Options configure a [Stage]. The zero value is one 60 Hz group named
@@ -188,7 +194,7 @@ func (s *Stage) Run() (engine.Scene, error) {
 			}
 		}
 		s.event = ev.Kind
-		s.Sched.Handle(ev)
+		s.Sched.Handle(s.split(ev))
 		// A scene that is over ends once its last tick is final: in a
 		// networked run a rollback may undo it (restoring ended) first.
 		if s.ended && s.Loop.Session().Settle() {

@@ -142,7 +142,7 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 					ev := e.ev
 					ev.Input, ev.Players = &e.in[0], e.in[:len(ev.Players)]
 					s.event = engine.Update
-					s.Sched.Handle(ev)
+					s.Sched.Handle(s.split(ev))
 				}
 			})
 		}
