@@ -157,7 +157,7 @@ func TestJoinScreenReplays(t *testing.T) {
 				seats := st.Seats()
 				if seats.Join(st.Machines(), 3) > 0 {
 					st.SetSeats(seats)
-					if !loop.Resimulating() { // what the player sees, once: not state
+					if !loop.Session().Resimulating() { // what the player sees, once: not state
 						*seen = append(*seen, fmt.Sprintf("%d:%v", ev.Tick, seats))
 					}
 				}
