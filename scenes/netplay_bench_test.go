@@ -11,7 +11,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/netplay"
-	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
 
 // netRun is what one peer of a networked Arena measured.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 	"github.com/fixedstep/fixedstep/internal/wirebytes"
 )
 

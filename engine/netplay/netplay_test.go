@@ -14,7 +14,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/netplay"
-	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
 
 // arena is a small game of up to four players: each moves a puck by its

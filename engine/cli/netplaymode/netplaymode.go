@@ -31,7 +31,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/atomicfile"
 	"github.com/fixedstep/fixedstep/engine/netplay"
-	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
 
 // Mode is networked play, a cli.Mode: its zero value is ready to list in

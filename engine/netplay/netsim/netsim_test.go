@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixedstep/fixedstep/engine/netsim"
+	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
 
 // A link reads from the command line's form, and a bad one is refused by
