@@ -49,11 +49,8 @@ import (
 // into the pairs touching (linear in them). Each step OnTouch walks the
 // pairs touching, checks their components against each handler and, for
 // the pairs a handler takes, reads the contact points of cp's arbiter.
-// BenchmarkTouching measures both beside the step with no tracking, on a
-// 2-core machine: on a pile at rest, tracking costs nothing measurable and
-// OnTouch or Touching about 80 to 190 ns a pair touching (+15% on a step of
-// 100 balls with 187 pairs); with 100 contacts begun or ended every step,
-// tracking costs about 40 ns each (+10%). It allocates nothing once the
+// BenchmarkTouching measures both beside the step with no tracking
+// (BENCHMARKS.md, "The kit's pieces"). It allocates nothing once the
 // buffers have grown to the most pairs touching at once.
 func (p *Physics) OnTouch(a, b donburi.IComponentType, f ContactFunc) {
 	p.mustReportContacts("OnTouch", f)
