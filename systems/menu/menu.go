@@ -19,8 +19,9 @@
 // Enter, Space or the gamepad's bottom face button chooses; Up, W or the
 // D-pad's up and Down, S or the D-pad's down move the choice (wrapping
 // round); Esc goes back ([Screen.Back]), and wins over a choice pressed on
-// the same tick. Pad 0's buttons are read, from the tick's input
-// (ev.Input): a replay, a netplay peer and an autopilot drive it alike.
+// the same tick. The keys and pad 0 are read from the tick's input
+// (ev.Input; in a networked run, the first player's), so a replay and an
+// autopilot drive it as the player did.
 //
 // # State
 //
@@ -214,7 +215,7 @@ func newMenu(s *Screen, st *stage.Stage) *menu {
 	item := fill(Line{Size: ch.Size, Color: ch.Color})
 	step := ch.Step
 	if step == 0 {
-		step = item.Size * 1.25
+		step = float64(item.Size * 1.25) // a drawing's spacing, rounded as detcheck asks
 	}
 	m.chosen = ch.Chosen
 	if m.chosen == nil {
