@@ -151,7 +151,8 @@ type Screen struct {
 // first group (the keys, on every tick) and a render system "menu" in
 // Layer (the words), and runs the stage until a choice or Esc ends it,
 // returning the scene that follows; the stage is released when it
-// returns. A tick and a frame allocate nothing.
+// returns. A tick allocates nothing, nor does a frame once its strings
+// are laid out, when they are no more than Stage.Text keeps (32).
 func (s *Screen) Run(loop *engine.Loop) (engine.Scene, error) {
 	st, err := stage.New(loop, s.Stage)
 	if err != nil {
