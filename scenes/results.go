@@ -5,13 +5,10 @@ import (
 	"image/color"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/systems/menu"
 	"github.com/fixedstep/fixedstep/systems/stage"
-	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 // Results shows the score and the time played, then goes back to the Title
@@ -21,7 +18,6 @@ type Results struct {
 	score  int
 	played time.Duration
 	health float64
-	lines  []string
 }
 
 // Name names the scene.
@@ -29,36 +25,19 @@ func (r *Results) Name() string { return "Results" }
 
 // Run shows the results until the player moves on.
 func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := newStage(loop, r.Name(), r.opts, stage.Options{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
-	if err != nil {
-		return nil, err
-	}
-	defer st.Release()
 	verdict := "Time is up"
 	if r.health <= 0 {
 		verdict = "Worn out"
 	}
-	r.lines = []string{verdict, fmt.Sprintf("Score: %d", r.score), fmt.Sprintf("Time: %.1f s", r.played.Seconds()),
-		fmt.Sprintf("Health left: %.0f", r.health), "Enter: back to the title"}
-	if r.opts.Autopilot { // three seconds on the results, then the Title
-		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 90))
+	title := &Title{opts: r.opts}
+	m := &menu.Screen{Stage: stageOptions(r.Name(), r.opts, stage.Options{Groups: []engine.Group{{Name: "menu", Hz: 30}},
+		Background: color.RGBA{24, 18, 36, 255}}), X: 80, Size: 32, Next: title, Back: title}
+	for i, l := range []string{verdict, fmt.Sprintf("Score: %d", r.score), fmt.Sprintf("Time: %.1f s", r.played.Seconds()),
+		fmt.Sprintf("Health left: %.0f", r.health), "Enter: back to the title"} {
+		m.Lines = append(m.Lines, menu.Line{Text: l, Y: 80 + float64(i)*60}) //detcheck:ok a drawing's position, not game state
 	}
-	st.Sched.AddUpdate(0, "next", func(_ donburi.World, ev engine.Event) {
-		in := ev.Input
-		if in.KeyPressed(input.KeyEnter) || in.KeyPressed(input.KeySpace) || in.KeyPressed(input.KeyEscape) ||
-			in.GamepadPressed(0, input.GamepadRightBottom) {
-			st.End(&Title{opts: r.opts})
-		}
-	})
-	st.Sched.AddRender(0, "results", func(_ donburi.World, ev engine.Event) {
-		screen := window.Screen(ev)
-		if screen == nil {
-			return
-		}
-		screen.Fill(color.RGBA{24, 18, 36, 255})
-		for i, l := range r.lines {
-			st.Text(screen, l, 80, 80+float64(i)*60, 32, color.White, text.AlignStart) //detcheck:ok a drawing's position, not game state
-		}
-	})
-	return st.Run()
+	if r.opts.Autopilot { // three seconds on the results, then the Title
+		m.Autopilot = engine.KeyFrom(input.KeyEnter, 90)
+	}
+	return m.Run(loop)
 }

@@ -116,10 +116,16 @@ func First(name string, opts *Options) (engine.Scene, error) {
 // newStage makes a scene's stage, telling Options.OnRelease what its
 // release leaves.
 func newStage(loop *engine.Loop, name string, opts *Options, so stage.Options) (*stage.Stage, error) {
+	return stage.New(loop, stageOptions(name, opts, so))
+}
+
+// stageOptions returns so with an OnRelease that tells Options.OnRelease
+// what the scene's release leaves.
+func stageOptions(name string, opts *Options, so stage.Options) stage.Options {
 	if opts.OnRelease != nil {
 		so.OnRelease = func(left stage.Leftovers) { opts.OnRelease(name, left) }
 	}
-	return stage.New(loop, so)
+	return so
 }
 
 // report writes the summary of a gameplay scene: ticks per group, frames,

@@ -20,13 +20,15 @@
 // drops power-ups. Sprites come from the embedded atlas and are drawn
 // interpolated by render.Sprites.
 //
-// Size: 616 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// Size: 592 lines in main.go, play.go and screens.go (gofmt'd, comments and
 // blank lines included), of which 53 are plumbing, lines a game would not
 // write if the engine did them:
 //
 //   - 4 in main.go: the headless defaults;
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
-//     does not allocate (2), hooking up the autopilot (6);
+//     does not allocate (2), hooking up the autopilot (6); the screens
+//     are menu.Screen values (package systems/menu), their words and
+//     what follows them;
 //   - 41 in play.go: queries, reusable buffers and closures for iterating
 //     and removing entities without allocating (20), the HUD's text cache
 //     (5), hooking up the autopilot (4), a note on the serve's height (2),

@@ -8,10 +8,9 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/systems/menu"
 	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
-	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 var (
@@ -36,39 +35,26 @@ type Progress struct {
 
 // Run shows the title until a key starts a game (or Esc quits).
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := stage.New(loop, stage.Options{Background: background})
-	if err != nil {
-		return nil, err
+	m := &menu.Screen{Stage: stage.Options{Background: background}, X: width / 2, Align: text.AlignCenter, Color: white,
+		Lines: []menu.Line{{Text: "BREAKOUT", Y: 100, Size: 48},
+			{Text: "Enter or Space to play   Esc to quit", Y: 290},
+			{Text: "arrows or A/D move   Space serves   F3 P . [ ] F11 F12", Y: 320, Color: grey}},
+		Next: &Play{Settings: t.Settings, Progress: Progress{Best: t.Best, Games: t.Games + 1}},
+		Setup: func(st *stage.Stage) {
+			for i, c := range rowColours { // a strip of bricks, for the look of it
+				for col := range 10 {
+					st.SpawnSprite(77+float64(col)*54, 190+float64(i)*10, st.Rect(50, 7, c)) //detcheck:ok a drawing's position, not game state
+				}
+			}
+			st.Sched.AddRender(0, "sprites", render.New(st.World).Draw)
+		}}
+	if t.Best > 0 {
+		m.Lines = append(m.Lines, menu.Line{Text: fmt.Sprintf("best %d", t.Best), Y: 360, Color: grey})
 	}
-	defer st.Release()
 	if t.Autopilot {
-		loop.SetTickInput(0, engine.KeyFrom(input.KeySpace, 60)) // a second on the title, then start
+		m.Autopilot = engine.KeyFrom(input.KeySpace, 60) // a second on the title, then start
 	}
-	for i, c := range rowColours { // a strip of bricks, for the look of it
-		for col := range 10 {
-			st.SpawnSprite(77+float64(col)*54, 190+float64(i)*10, st.Rect(50, 7, c)) //detcheck:ok a drawing's position, not game state
-		}
-	}
-	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
-		switch {
-		case started(ev.Input):
-			st.End(&Play{Settings: t.Settings, Progress: Progress{Best: t.Best, Games: t.Games + 1}})
-		case ev.Input.KeyPressed(input.KeyEscape):
-			st.End(nil)
-		}
-	})
-	best := fmt.Sprintf("best %d", t.Best)
-	st.Sched.AddRender(0, "sprites", render.New(st.World).Draw)
-	st.Sched.AddRender(1, "text", func(_ donburi.World, ev engine.Event) {
-		screen := window.Screen(ev) // nil headless: Text draws nothing
-		st.Text(screen, "BREAKOUT", width/2, 100, 48, white, text.AlignCenter)
-		st.Text(screen, "Enter or Space to play   Esc to quit", width/2, 290, 16, white, text.AlignCenter)
-		st.Text(screen, "arrows or A/D move   Space serves   F3 P . [ ] F11 F12", width/2, 320, 16, grey, text.AlignCenter)
-		if t.Best > 0 {
-			st.Text(screen, best, width/2, 360, 16, grey, text.AlignCenter)
-		}
-	})
-	return st.Run()
+	return m.Run(loop)
 }
 
 // Over shows the score of the game that ended, and why; Enter, Space or Esc
@@ -83,26 +69,14 @@ type Over struct {
 // Run shows the result until a key goes back to the Title.
 func (o *Over) Run(loop *engine.Loop) (engine.Scene, error) {
 	o.Best = max(o.Best, o.Score)
-	st, err := stage.New(loop, stage.Options{Background: background})
-	if err != nil {
-		return nil, err
-	}
-	defer st.Release()
+	title := &Title{Settings: o.Settings, Progress: o.Progress}
+	m := &menu.Screen{Stage: stage.Options{Background: background}, X: width / 2, Align: text.AlignCenter, Size: 18, Color: white,
+		Lines: []menu.Line{{Text: "GAME OVER", Y: 140, Size: 40}, {Text: o.Why, Y: 220, Color: grey},
+			{Text: fmt.Sprintf("score %d   level %d   best %d", o.Score, o.Level, o.Best), Y: 260},
+			{Text: "Enter to continue", Y: 330, Color: grey}},
+		Next: title, Back: title}
 	if o.Autopilot {
-		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 180))
+		m.Autopilot = engine.KeyFrom(input.KeyEnter, 180)
 	}
-	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
-		if started(ev.Input) || ev.Input.KeyPressed(input.KeyEscape) {
-			st.End(&Title{Settings: o.Settings, Progress: o.Progress})
-		}
-	})
-	lines := [...]string{o.Why, fmt.Sprintf("score %d   level %d   best %d", o.Score, o.Level, o.Best)}
-	st.Sched.AddRender(0, "text", func(_ donburi.World, ev engine.Event) {
-		screen := window.Screen(ev)
-		st.Text(screen, "GAME OVER", width/2, 140, 40, white, text.AlignCenter)
-		st.Text(screen, lines[0], width/2, 220, 18, grey, text.AlignCenter)
-		st.Text(screen, lines[1], width/2, 260, 18, white, text.AlignCenter)
-		st.Text(screen, "Enter to continue", width/2, 330, 18, grey, text.AlignCenter)
-	})
-	return st.Run()
+	return m.Run(loop)
 }

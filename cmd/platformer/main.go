@@ -22,13 +22,15 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 459 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 50 (10.9%) are plumbing, lines a game would
+// Size: 425 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 50 (11.8%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 4 in main.go: the headless defaults;
 //   - 8 in screens.go: colours kept as color.Color so that drawing text
-//     does not allocate (2), hooking up the autopilot (6);
+//     does not allocate (2), hooking up the autopilot (6); the screens
+//     are menu.Screen values (package systems/menu), their words and
+//     what follows them;
 //   - 38 in play.go: embedding the data (5), loading and releasing the
 //     level (5) and the hero's sheet (5), adding the level's tile layers'
 //     render systems (3), the sound system (4), the state outside the
@@ -61,7 +63,6 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
-	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
 )
 
@@ -97,11 +98,4 @@ func platformer(app *cli.App) func() (engine.Scene, error) {
 		}
 		return &Title{Settings: s}, nil
 	}
-}
-
-// started reports whether the tick's input starts something: Enter, Space,
-// or the gamepad's bottom face button.
-func started(in *input.State) bool {
-	return in.KeyPressed(input.KeyEnter) || in.KeyPressed(input.KeySpace) ||
-		in.GamepadPressed(0, input.GamepadRightBottom)
 }

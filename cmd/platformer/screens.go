@@ -8,9 +8,8 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/systems/menu"
 	"github.com/fixedstep/fixedstep/systems/stage"
-	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
 
 var (
@@ -29,33 +28,18 @@ type Title struct {
 
 // Run shows the title until a key starts a game (or Esc quits).
 func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := stage.New(loop, stage.Options{Background: sky})
-	if err != nil {
-		return nil, err
+	m := &menu.Screen{Stage: stage.Options{Background: sky}, X: width / 2, Align: text.AlignCenter, Color: white,
+		Lines: []menu.Line{{Text: "PLATFORMER", Y: 90, Size: 48},
+			{Text: "Enter or Space to play   Esc to quit", Y: 200},
+			{Text: "arrows or A/D run   Space or Up jumps   Down+Jump drops through a plank", Y: 230, Size: 14, Color: grey}},
+		Next: &Play{Settings: t.Settings, Game: Game{Level: 1, Lives: t.StartLives, Best: t.Best}}}
+	if t.Best > 0 {
+		m.Lines = append(m.Lines, menu.Line{Text: fmt.Sprintf("best: %d stars", t.Best), Y: 270, Color: grey})
 	}
-	defer st.Release()
 	if t.Autopilot {
-		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 60)) // a second on the title, then start
+		m.Autopilot = engine.KeyFrom(input.KeyEnter, 60) // a second on the title, then start
 	}
-	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
-		switch {
-		case started(ev.Input):
-			st.End(&Play{Settings: t.Settings, Game: Game{Level: 1, Lives: t.StartLives, Best: t.Best}})
-		case ev.Input.KeyPressed(input.KeyEscape):
-			st.End(nil)
-		}
-	})
-	best := fmt.Sprintf("best: %d stars", t.Best)
-	st.Sched.AddRender(1, "text", func(_ donburi.World, ev engine.Event) {
-		screen := window.Screen(ev) // nil headless: Text draws nothing
-		st.Text(screen, "PLATFORMER", width/2, 90, 48, white, text.AlignCenter)
-		st.Text(screen, "Enter or Space to play   Esc to quit", width/2, 200, 16, white, text.AlignCenter)
-		st.Text(screen, "arrows or A/D run   Space or Up jumps   Down+Jump drops through a plank", width/2, 230, 14, grey, text.AlignCenter)
-		if t.Best > 0 {
-			st.Text(screen, best, width/2, 270, 16, grey, text.AlignCenter)
-		}
-	})
-	return st.Run()
+	return m.Run(loop)
 }
 
 // Results shows how the game ended; Enter, Space or Esc go back to the
@@ -68,30 +52,18 @@ type Results struct {
 
 // Run shows the results until a key goes back to the Title.
 func (r *Results) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := stage.New(loop, stage.Options{Background: sky})
-	if err != nil {
-		return nil, err
-	}
-	defer st.Release()
-	if r.Autopilot {
-		loop.SetTickInput(0, engine.KeyFrom(input.KeyEnter, 120))
-	}
-	best := max(r.Best, r.Stars)
-	st.Sched.AddUpdate(0, "menu", func(_ donburi.World, ev engine.Event) {
-		if started(ev.Input) || ev.Input.KeyPressed(input.KeyEscape) {
-			st.End(&Title{Settings: r.Settings, Best: best})
-		}
-	})
 	head := "GAME OVER"
 	if r.Won {
 		head = "YOU MADE IT"
 	}
-	line := fmt.Sprintf("%d stars   %d enemies stomped   level %d", r.Stars, r.Stomped, r.Level)
-	st.Sched.AddRender(0, "text", func(_ donburi.World, ev engine.Event) {
-		screen := window.Screen(ev)
-		st.Text(screen, head, width/2, 110, 40, white, text.AlignCenter)
-		st.Text(screen, line, width/2, 190, 18, white, text.AlignCenter)
-		st.Text(screen, "Enter to continue", width/2, 250, 16, grey, text.AlignCenter)
-	})
-	return st.Run()
+	title := &Title{Settings: r.Settings, Best: max(r.Best, r.Stars)}
+	m := &menu.Screen{Stage: stage.Options{Background: sky}, X: width / 2, Align: text.AlignCenter, Color: white,
+		Lines: []menu.Line{{Text: head, Y: 110, Size: 40},
+			{Text: fmt.Sprintf("%d stars   %d enemies stomped   level %d", r.Stars, r.Stomped, r.Level), Y: 190, Size: 18},
+			{Text: "Enter to continue", Y: 250, Color: grey}},
+		Next: title, Back: title}
+	if r.Autopilot {
+		m.Autopilot = engine.KeyFrom(input.KeyEnter, 120)
+	}
+	return m.Run(loop)
 }
