@@ -197,7 +197,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 func (p *Play) spawnWave(w donburi.World) {
 	p.wave++
 	count := min(3+2*p.wave, 24)
-	speed := min(70+8*float64(p.wave), 150)
+	speed := min(70+float64(8*float64(p.wave)), 150)
 	for i := range count {
 		at := gates[(i+p.rng.IntN(len(gates)))%len(gates)]
 		at.X += float64(p.rng.IntN(21) - 10)
@@ -274,7 +274,7 @@ func (p *Play) drawHUD(w donburi.World, ev engine.Event) {
 	now[0] = p.wave
 	for i, e := range p.ships {
 		if w.Valid(e) {
-			now[1+2*i] = int(health.HealthC.Get(w.Entry(e)).HP)
+			now[1+2*i] = int(health.HealthC.Get(w.Entry(e)).HP) //detcheck:ok HP is 0 to -hp (at most 99), whole: shown, not game state
 		}
 		now[2+2*i] = p.scores[i]
 	}
@@ -309,13 +309,13 @@ func (p *Play) autopilot(t engine.TickInfo, in *input.State) {
 		return
 	}
 	d := p.pilot.nearest.Sub(p.pilot.from)
-	steer(in, d.X, d.Y, 0.4*max(abs(d.X), abs(d.Y)), input.KeyJ, input.KeyL, input.KeyI, input.KeyK)
+	steer(in, d.X, d.Y, float64(0.4*max(abs(d.X), abs(d.Y))), input.KeyJ, input.KeyL, input.KeyI, input.KeyK)
 	in.SetKey(input.KeySpace, true)
 	// Too close: back off, sideways now and then; but one stretch of 4 s in
 	// three it stands its ground (and is caught sooner or later).
 	if p.pilot.best < 160*160 && t.Tick/240%3 != 2 {
 		side := float64(1 - 2*(t.Tick/90%2))
-		steer(in, float64(-d.X+side*d.Y), float64(-d.Y-side*d.X), 20, input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown)
+		steer(in, -d.X+float64(side*d.Y), -d.Y-float64(side*d.X), 20, input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown)
 	} else {
 		steer(in, width/2-me.X, height/2-me.Y, 60, input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown)
 	}
