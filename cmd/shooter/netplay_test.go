@@ -3,11 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fixedstep/fixedstep/internal/cmdtest"
 )
@@ -17,12 +21,16 @@ var hostingRE = regexp.MustCompile(`hosting shooter on (\S+) for`)
 // Two headless peers play from the Title over UDP on 127.0.0.1, each by
 // its autopilot (the host's passes the Title's menu, the joiner's flies its
 // own ship), through a link of 100 ms, 10 ms of jitter and 5% loss each
-// way: both end on the same checksum, having rolled back.
+// way: both end on the same checksum, having rolled back. The peers are
+// killed, and the test fails, if neither prints nor records anything for
+// stall: a busy machine's peers make progress slowly, hung ones none.
 func TestNetplayFromTheTitle(t *testing.T) {
 	link := []string{"-headless", "-seconds", "30", "-seed", "5", "-netsim", "100ms,10ms,5%", "-peer-timeout", "1m"}
+	dir := t.TempDir()
+	recs := [2]string{filepath.Join(dir, "host.input"), filepath.Join(dir, "join.input")}
 	var outs [2]bytes.Buffer
 	var mu sync.Mutex
-	host := exec.Command(bin, append(link, "-host", "127.0.0.1:0", "-players", "2")...)
+	host := exec.Command(bin, append(link, "-host", "127.0.0.1:0", "-players", "2", "-record", recs[0])...)
 	host.Stdout = &lockedBuffer{&mu, &outs[0]}
 	stderr, err := host.StderrPipe()
 	if err != nil {
@@ -50,14 +58,51 @@ func TestNetplayFromTheTitle(t *testing.T) {
 	case <-done:
 		t.Fatalf("the host ended before it listened:\n%s", outs[0].String())
 	}
-	join := exec.Command(bin, append(link[:len(link):len(link)], "-join", where)...)
+	join := exec.Command(bin, append(link[:len(link):len(link)], "-join", where, "-record", recs[1])...)
 	join.Stdout, join.Stderr = &lockedBuffer{&mu, &outs[1]}, &lockedBuffer{&mu, &outs[1]}
-	if err := join.Run(); err != nil {
-		t.Fatalf("joiner: %v\n%s", err, outs[1].String())
+	if err := join.Start(); err != nil {
+		t.Fatal(err)
 	}
+	stop := make(chan struct{})
+	var stalled atomic.Bool
+	go func() { // the watchdog: progress is output printed and input recorded
+		last, since := int64(-1), time.Now()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			mu.Lock()
+			n := int64(outs[0].Len() + outs[1].Len())
+			mu.Unlock()
+			for _, r := range recs {
+				n += fileSize(r) + fileSize(r+".partial")
+			}
+			if n != last {
+				last, since = n, time.Now()
+			} else if time.Since(since) > stall {
+				stalled.Store(true)
+				host.Process.Kill()
+				join.Process.Kill()
+				return
+			}
+		}
+	}()
+	joinErr := join.Wait()
 	<-done
-	if err := host.Wait(); err != nil {
-		t.Fatalf("host: %v\n%s", err, outs[0].String())
+	hostErr := host.Wait()
+	close(stop)
+	if stalled.Load() {
+		t.Fatalf("the peers printed and recorded nothing for %v: killed\nhost:\n%s\njoiner:\n%s", stall, outs[0].String(), outs[1].String())
+	}
+	if joinErr != nil {
+		t.Fatalf("joiner: %v\n%s", joinErr, outs[1].String())
+	}
+	if hostErr != nil {
+		t.Fatalf("host: %v\n%s", hostErr, outs[0].String())
 	}
 	var sums [2]string
 	for i := range outs {
@@ -89,4 +134,17 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
+}
+
+// stall is how long the peers may go without printing or recording
+// anything before they are taken as hung.
+const stall = 2 * time.Minute
+
+// fileSize is the size of the file at path, 0 when there is none.
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
