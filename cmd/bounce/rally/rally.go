@@ -1,6 +1,10 @@
-// Package rally is a game for 1 to 4 players on the engine's simulation
-// core alone (no graphics, no cgo): what a game server runs as an
-// authoritative match and its headless clients simulate to check it.
+// Package rally is a paddle game for 1 to 4 players on the engine's
+// simulation core alone (no graphics, no cgo): one simulation (rules,
+// scene, bot) that command bounce, beside it, plays standalone with one
+// player, and that a game server runs as an authoritative match (Spec, an
+// engine/online/sim Game) and its headless clients simulate to check it.
+// It lives under cmd/bounce, as the game of the example program it is,
+// and is importable so that the server module registers the same game.
 //
 // Each player moves a paddle along the floor of a shared box, in a lane of
 // its own, under cp's gravity; balls drop into the box and bounce off the
