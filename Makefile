@@ -60,7 +60,7 @@ test: deps
 	$(GO) vet ./...
 	$(GO) run ./cmd/detcheck ./engine/detmath ./third_party/cp ./third_party/donburi/features/... \
 		./components/... ./systems/physics ./systems/sideview ./systems/level ./systems/anim ./systems/camera \
-		./scenes/... ./cmd/breakout ./cmd/bounce ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input \
+		./scenes/... ./cmd/breakout ./cmd/bounce/... ./cmd/platformer ./cmd/demo ./systems ./systems/path ./engine ./engine/input \
 		./systems/aim ./systems/shoot ./systems/health ./systems/menu ./cmd/shooter
 	FIXEDSTEP_CROSSCPU=all $(XVFB) $(GO) test -race -p 4 -count=1 -timeout 0 \
 		$$($(GO) list $(RACEFIRST) ./... | awk '!seen[$$0]++' | grep -v -x -F $(NORACEPKGS:%=-e %))

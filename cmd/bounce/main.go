@@ -4,9 +4,11 @@
 // engine/input and engine/state, with donburi and cp), and records and
 // replays its runs as every game on the engine does.
 //
-// A bot plays it: it moves a paddle along the floor of a box under cp's
-// gravity, keeping balls in the air; every ball that reaches the floor
-// costs a life, and a round ends when the lives are gone, for the next one.
+// It plays rally (package rally beside it, the game a game server runs as
+// an online match) with one player, its bot: it moves a paddle along the
+// floor of a box under cp's gravity, keeping balls in the air; every ball
+// that reaches the floor costs a life, and a round ends when the lives are
+// gone, for the next one.
 //
 //	go run ./cmd/bounce -seconds 30 -record run.input   # a run, recorded; then:
 //	go run ./cmd/bounce -replay run.input -fps 24        # the same run, checked tick by tick
@@ -26,7 +28,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 )
 
 func main() {
@@ -68,7 +72,12 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	err := engine.Run(&Round{Seed: *seed}, opts)
+	// The bot plays seat 0. It is asked before each tick runs, from the
+	// state the tick before left, so it plays the same at any frame rate;
+	// its input is recorded like a player's.
+	g := &rally.Game{Seed: *seed}
+	opts.TickInput = engine.TickInputFunc(func(_ engine.TickInfo, in *input.State) { rally.Bot(g.World(), 0, in) })
+	err := engine.Run(g.First(), opts)
 	if cerr := opts.Record.Close(); err == nil {
 		err = cerr
 	}

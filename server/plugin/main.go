@@ -12,10 +12,10 @@ import (
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
+	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/rally"
 )
 
 // InitModule is what Nakama calls when it loads the plugin.

@@ -23,12 +23,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/client"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/match"
-	"github.com/fixedstep/fixedstep/server/rally"
 )
 
 // served are the games a server of this module serves, by name.

@@ -29,12 +29,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/client"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
 	enginewindow "github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/server/rally"
 )
 
 func main() {

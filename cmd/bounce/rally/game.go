@@ -2,6 +2,8 @@ package rally
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -32,7 +34,8 @@ var Spec = sim.Game{
 // A client that shows the match makes its own with it, to read its world.
 func NewGame(seed uint64, settings map[string]string) (*Game, error) {
 	g := &Game{Seed: seed}
-	for k, v := range settings {
+	for _, k := range slices.Sorted(maps.Keys(settings)) { // the first error, the same every run
+		v := settings[k]
 		switch k {
 		case "rounds":
 			n, err := strconv.Atoi(v)

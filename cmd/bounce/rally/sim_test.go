@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/sim"
-	"github.com/fixedstep/fixedstep/server/rally"
 )
 
 // botInputs sets in to every seat's bot input for the next tick, from g's

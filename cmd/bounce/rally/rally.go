@@ -1,6 +1,10 @@
-// Package rally is a game for 1 to 4 players on the engine's simulation
-// core alone (no graphics, no cgo): what a game server runs as an
-// authoritative match and its headless clients simulate to check it.
+// Package rally is a paddle game for 1 to 4 players on the engine's
+// simulation core alone (no graphics, no cgo): one simulation (rules,
+// scene, bot) that command bounce, beside it, plays standalone with one
+// player, and that a game server runs as an authoritative match (Spec, an
+// engine/online/sim Game) and its headless clients simulate to check it.
+// It lives under cmd/bounce, as the game of the example program it is,
+// and is importable so that the server module registers the same game.
 //
 // Each player moves a paddle along the floor of a shared box, in a lane of
 // its own, under cp's gravity; balls drop into the box and bounce off the
@@ -35,7 +39,7 @@ import (
 // change a run's states.
 const (
 	Name    = "rally"
-	Version = "1"
+	Version = "2" // 2: its float products rounded, so that it plays the same on every CPU
 )
 
 // The box, in world units (y up: cp's gravity pulls towards -y).
@@ -121,7 +125,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 	r.game.round = r
 	seed := r.game.Seed
 	space.SetGravity(cp.Vector{Y: -400})
-	boxW := LaneW * float64(players)
+	boxW := float64(LaneW * float64(players))
 	walls := []cp.Vector{{X: 0, Y: BoxH}, {X: 0, Y: 0}, {X: boxW, Y: 0}, {X: boxW, Y: BoxH}}
 	for i := range len(walls) - 1 {
 		space.AddShape(cp.NewSegment(space.StaticBody, walls[i], walls[i+1], 2)).SetElasticity(1)
@@ -129,7 +133,7 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 	for p := range players {
 		e := w.Entry(w.Create(BodyC, PaddleC))
 		b := space.AddBody(cp.NewKinematicBody())
-		b.SetPosition(cp.Vector{X: LaneW * (float64(p) + 0.5), Y: PaddleY})
+		b.SetPosition(cp.Vector{X: float64(LaneW * (float64(p) + 0.5)), Y: PaddleY})
 		space.AddShape(cp.NewBox(b, PaddleW, 10, 0)).SetElasticity(1)
 		BodyC.SetValue(e, Body{b})
 		PaddleC.SetValue(e, Paddle{Seat: p, Lives: StartingLives})
@@ -146,8 +150,8 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 		}
 		h := mix(seed, uint64(r.Count), uint64(ev.Tick))
 		b := space.AddBody(cp.NewBody(1, cp.MomentForCircle(1, 0, BallR, cp.Vector{})))
-		b.SetPosition(cp.Vector{X: 40 + unit(h)*(boxW-80), Y: BoxH - 40})
-		b.SetVelocity(unit(mix(h))*200-100, 0)
+		b.SetPosition(cp.Vector{X: 40 + float64(unit(h)*(boxW-80)), Y: BoxH - 40})
+		b.SetVelocity(float64(unit(mix(h))*200)-100, 0)
 		space.AddShape(cp.NewCircle(b, BallR, cp.Vector{})).SetElasticity(0.9)
 		e := w.Entry(w.Create(BodyC, BallC))
 		BodyC.SetValue(e, Body{b})
@@ -156,10 +160,10 @@ func (r *Round) Run(loop *engine.Loop) (engine.Scene, error) {
 			p, b := PaddleC.Get(e), BodyC.Get(e).Body
 			vx := 0.0
 			if p.Lives > 0 {
-				vx = PaddleSpeed * Push(ev.Player(p.Seat))
+				vx = float64(PaddleSpeed * Push(ev.Player(p.Seat)))
 			}
-			lo, hi := LaneW*float64(p.Seat)+PaddleW/2, LaneW*float64(p.Seat+1)-PaddleW/2
-			if x := b.Position().X + vx*ev.DT; x < lo || x > hi {
+			lo, hi := float64(LaneW*float64(p.Seat))+PaddleW/2, float64(LaneW*float64(p.Seat+1))-PaddleW/2
+			if x := b.Position().X + float64(vx*ev.DT); x < lo || x > hi {
 				vx = 0 // the paddle stays in its lane
 			}
 			b.SetVelocity(vx, 0)
@@ -257,7 +261,7 @@ func paddleUnder(w donburi.World, x float64) *donburi.Entry {
 
 // paddleOfLane returns the paddle of the lane x is in.
 func paddleOfLane(w donburi.World, x float64) *donburi.Entry {
-	seat := int(x / LaneW)
+	seat := int(max(-1, min(x/LaneW, input.MaxPlayers))) //detcheck:ok a ball is in the box; bounded to [-1, MaxPlayers] first
 	for e := range paddles.Iter(w) {
 		if PaddleC.Get(e).Seat == seat {
 			return e
@@ -347,7 +351,7 @@ func Bot(w donburi.World, seat int, in *input.State) {
 	if !found {
 		return
 	}
-	lo, hi := LaneW*float64(seat), LaneW*float64(seat+1)
+	lo, hi := float64(LaneW*float64(seat)), float64(LaneW*float64(seat+1))
 	target, best := 0.0, math.Inf(1)
 	for e := range balls.Iter(w) {
 		b := BodyC.Get(e).Body
