@@ -15,11 +15,11 @@ import (
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/cli/netplaymode"
 	"github.com/fixedstep/fixedstep/engine/cli/onlinemode"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // testGame is a game a server plays, for -server's tests.
-var testGame = &sim.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
+var testGame = &lockstep.Game{Name: "game", Version: "1", MaxPlayers: 4, Hz: 60}
 
 // -server's flags are checked before anything connects: a game without
 // online play, a URL that is not a server's HTTP API, and what a match

@@ -8,14 +8,14 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // MaxChurn bounds the Arena's "churn" setting.
 const MaxChurn = 100
 
 // Spec is the Arena as a game server's matches run it (package
-// engine/online/sim; the server's plugin registers it), for 1 to 4
+// engine/lockstep; the server's plugin registers it), for 1 to 4
 // players, at Hz. Its settings: "undying" ("true": the game goes on when
 // the players' health runs out, until its time does) and "churn" (props
 // replaced every second, 0 to MaxChurn). The game lasts Limit of game
@@ -23,12 +23,12 @@ const MaxChurn = 100
 // autopilot (Pilot). A window that plays a server's match (the demo's
 // -server) builds the same simulation from the same seed and settings
 // (OptionsFrom).
-var Spec = sim.Game{
+var Spec = lockstep.Game{
 	Name:       Name,
 	Version:    Version,
 	MaxPlayers: input.MaxPlayers,
 	Hz:         Hz,
-	New: func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
+	New: func(seed uint64, settings map[string]string) (engine.Scene, lockstep.Bot, error) {
 		opts, err := OptionsFrom(seed, settings)
 		if err != nil {
 			return nil, nil, err

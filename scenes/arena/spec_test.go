@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 )
 
@@ -32,7 +32,7 @@ func TestArenaRunsWithItsBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sim.New(scene, sim.Options{Players: 3, Ticks: int64(5 * arena.Spec.Hz)})
+	r, err := lockstep.New(scene, lockstep.Options{Players: 3, Ticks: int64(5 * arena.Spec.Hz)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/client"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/internal/cputime"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
@@ -66,7 +66,7 @@ func sway(tick int64, in *input.State) {
 // between two MatchLoop calls (Nakama's ticker: 16.7 ms when it keeps up)
 // and of the simulation's tick; and the CPU this process's clients took
 // (clients-ms/match-s: the machine is shared with them). Its baseline,
-// "bare", runs the same game in this process, sim.Runner alone with no
+// "bare", runs the same game in this process, lockstep.Runner alone with no
 // server: the CPU a match's simulation needs per second of play (this
 // process's CPU time). Run with -benchtime 1x (an iteration is a whole set
 // of matches): make bench-server.
@@ -81,7 +81,7 @@ func BenchmarkServer(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			r, err := sim.New(scene, sim.Options{Players: 2})
+			r, err := lockstep.New(scene, lockstep.Options{Players: 2})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -29,8 +29,8 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/client"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
@@ -464,7 +464,7 @@ func TestFind(t *testing.T) {
 		t.Errorf("five players asking at once for a match of two were given matches of %v players", sizes)
 	}
 	// A game the server does not serve is named as such.
-	other := &sim.Game{Name: "pinball", Version: "1", MaxPlayers: 2, Hz: 60}
+	other := &lockstep.Game{Name: "pinball", Version: "1", MaxPlayers: 2, Hz: 60}
 	if _, err := dial(t, srv, "find-other").Find(ctx, other, 2, 5); err == nil ||
 		!strings.Contains(err.Error(), "this server does not serve pinball (it has no RPC pinball_find)") {
 		t.Errorf("finding a match of a game the server does not serve: %v", err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/server/match"
 )
 
@@ -50,9 +50,9 @@ func (g *tug) RestoreState(n int) error { g.knot = g.slots[n]; return nil }
 
 // tugGame is the game as a server's matches run it and its clients join
 // it: a client of another name or version is refused.
-var tugGame = sim.Game{
+var tugGame = lockstep.Game{
 	Name: "tug", Version: "1", MaxPlayers: 4, Hz: 60,
-	New: func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
+	New: func(seed uint64, settings map[string]string) (engine.Scene, lockstep.Bot, error) {
 		if len(settings) > 0 {
 			return nil, nil, fmt.Errorf("tug has no settings")
 		}
@@ -71,19 +71,19 @@ func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runti
 }
 
 // A game of one's own on the server: a scene that gives the loop its
-// checksum and state, a sim.Game naming it, and a plugin that registers
+// checksum and state, a lockstep.Game naming it, and a plugin that registers
 // it. Clients (package client) find, join and play its matches as they do
 // rally's.
 func Example() {
 	_ = InitModule // what Nakama calls as it loads the plugin
 
 	// The server's simulation of a match, and each client's, is a
-	// sim.Runner stepping the game with every player's input of each tick.
+	// lockstep.Runner stepping the game with every player's input of each tick.
 	// Step takes each input as the tick is to see it, edges and all: a
 	// bot gives the held input, and DeriveEdges adds the presses and
 	// releases since the tick before (a server's match does the same).
 	first, bot, _ := tugGame.New(0, nil)
-	r, _ := sim.New(first, sim.Options{Players: 2, Ticks: 60 * 60}) // a minute at most
+	r, _ := lockstep.New(first, lockstep.Options{Players: 2, Ticks: 60 * 60}) // a minute at most
 	defer r.Close()
 	in, prev := make([]input.State, 2), make([]input.State, 2)
 	var tick int64

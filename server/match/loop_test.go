@@ -13,7 +13,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/server/match"
 )
@@ -143,8 +143,8 @@ func (w *walkers) Run(loop *engine.Loop) (engine.Scene, error) {
 func (w *walkers) SaveState(n int) error    { w.slots[n] = w.at; return nil }
 func (w *walkers) RestoreState(n int) error { w.at = w.slots[n]; return nil }
 
-var walkersGame = sim.Game{Name: "walkers", Version: "1", MaxPlayers: input.MaxPlayers, Hz: 60,
-	New: func(uint64, map[string]string) (engine.Scene, sim.Bot, error) { return &walkers{}, nil, nil }}
+var walkersGame = lockstep.Game{Name: "walkers", Version: "1", MaxPlayers: input.MaxPlayers, Hz: 60,
+	New: func(uint64, map[string]string) (engine.Scene, lockstep.Bot, error) { return &walkers{}, nil, nil }}
 
 // A match's tick (MatchLoop: the inputs taken, the game's tick run, the
 // tick broadcast) allocates nothing once the match runs, when the game's
@@ -487,8 +487,8 @@ func TestNewcomerTakesALeftSeat(t *testing.T) {
 // A match ends with its reason: "the match's time ran out" when its length
 // is played, "the game ended" when the game's scene chain ends first.
 func TestMatchEndsWithItsReason(t *testing.T) {
-	ends := sim.Game{Name: "walkers", Version: "1", MaxPlayers: input.MaxPlayers, Hz: 60,
-		New: func(uint64, map[string]string) (engine.Scene, sim.Bot, error) {
+	ends := lockstep.Game{Name: "walkers", Version: "1", MaxPlayers: input.MaxPlayers, Hz: 60,
+		New: func(uint64, map[string]string) (engine.Scene, lockstep.Bot, error) {
 			return engine.NewScene("Short", func(loop *engine.Loop) (engine.Scene, error) {
 				var n uint64
 				loop.Recording().SetChecksum(func() uint64 { return n })
@@ -505,7 +505,7 @@ func TestMatchEndsWithItsReason(t *testing.T) {
 			}), nil, nil
 		}}
 	for _, c := range []struct {
-		game    *sim.Game
+		game    *lockstep.Game
 		seconds int
 		tick    int64
 		why     string

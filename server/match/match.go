@@ -1,4 +1,4 @@
-// Package match runs a game (a sim.Game) as an authoritative match on a
+// Package match runs a game (a lockstep.Game) as an authoritative match on a
 // Nakama server: the server simulates the game on the engine's core at the
 // match's tick rate, from the inputs its players' clients send, and
 // broadcasts every tick's inputs and state checksum, so that every client
@@ -21,7 +21,7 @@
 //     future-stamped, stale, malformed or oversized one is refused and
 //     counted, and can change nothing);
 //  2. every player's input of the tick is decided (Inputs.Tick) and the
-//     simulation runs the tick (sim.Runner.Step);
+//     simulation runs the tick (lockstep.Runner.Step);
 //  3. the tick's number, its inputs that changed and the state checksum
 //     after it are broadcast (wire.OpTick).
 //
@@ -72,7 +72,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
@@ -119,7 +119,7 @@ func (p *Params) asMap() map[string]any {
 }
 
 // parseParams reads the params nk.MatchCreate was given.
-func parseParams(g *sim.Game, m map[string]any) (Params, error) {
+func parseParams(g *lockstep.Game, m map[string]any) (Params, error) {
 	p := Params{Players: 2, Seconds: DefaultSeconds}
 	num := func(k string, v any) (int64, error) {
 		switch n := v.(type) {
@@ -198,11 +198,11 @@ type Label struct {
 // Handler is a match of a game: Nakama's runtime.Match. Register makes one
 // per match.
 type Handler struct {
-	game *sim.Game
+	game *lockstep.Game
 }
 
 // NewHandler returns a handler of a match of game.
-func NewHandler(game *sim.Game) *Handler { return &Handler{game: game} }
+func NewHandler(game *lockstep.Game) *Handler { return &Handler{game: game} }
 
 // phases of a match.
 const (
@@ -236,7 +236,7 @@ type state struct {
 	phase   int
 	seats   []player
 	inputs  *Inputs
-	runner  *sim.Runner
+	runner  *lockstep.Runner
 	ticks   int64         // the run's length in ticks; 0: until the game ends
 	in      []input.State // this tick's inputs
 	prev    []input.State // the tick before's
@@ -466,7 +466,7 @@ func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
 		return err
 	}
 	n := len(s.seats)
-	r, err := sim.New(first, sim.Options{Players: n, Ticks: s.ticks})
+	r, err := lockstep.New(first, lockstep.Options{Players: n, Ticks: s.ticks})
 	if err != nil {
 		return err
 	}
@@ -563,7 +563,7 @@ func (s *state) leftSeatOf(user string) int {
 // end tells the players the match is over, and why.
 // endedWhy says why a match whose run is done ended: its length played,
 // or the game over.
-func endedWhy(r *sim.Runner) string {
+func endedWhy(r *lockstep.Runner) string {
 	if r.TimeUp() {
 		return "the match's time ran out"
 	}
@@ -666,7 +666,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	s.step.Record(time.Since(stepBegan))
 	if err != nil {
 		why := endedWhy(s.runner)
-		if !errors.Is(err, sim.ErrDone) {
+		if !errors.Is(err, lockstep.ErrDone) {
 			why = fmt.Sprintf("the server's simulation failed: %v", err)
 			logger.Error("%s match %s: tick %d: %v", h.game.Name, s.id, t, err)
 		}

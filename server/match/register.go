@@ -11,7 +11,7 @@ import (
 	"github.com/heroiclabs/nakama-common/runtime"
 
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // Register registers game's matches with a Nakama server (from the
@@ -25,7 +25,7 @@ import (
 //     for its players comes first, then one under way with a seat its
 //     player left (see SeatHeld).
 //   - "<name>_stats", payload {"match_id": id}: returns the match's Stats.
-func Register(initializer runtime.Initializer, game *sim.Game) error {
+func Register(initializer runtime.Initializer, game *lockstep.Game) error {
 	seats := &finder{handed: map[string]*handout{}}
 	if game.MaxPlayers < 1 || game.MaxPlayers > input.MaxPlayers || game.Hz < 1 || game.Hz > 60 {
 		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to %d players (the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
@@ -123,7 +123,7 @@ type handout struct {
 
 // find returns the id of an open match of game for players, handing out
 // one of its seats, or of a match create makes.
-func (f *finder) find(ctx context.Context, nk runtime.NakamaModule, game *sim.Game, players int, create func() (string, error)) (string, error) {
+func (f *finder) find(ctx context.Context, nk runtime.NakamaModule, game *lockstep.Game, players int, create func() (string, error)) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := time.Now()

@@ -13,14 +13,14 @@ import (
 	"github.com/heroiclabs/nakama-common/runtime"
 
 	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/match"
 )
 
 // InitModule is what Nakama calls when it loads the plugin.
 func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, initializer runtime.Initializer) error {
-	for _, g := range []*sim.Game{&arena.Spec, &rally.Spec} {
+	for _, g := range []*lockstep.Game{&arena.Spec, &rally.Spec} {
 		if err := match.Register(initializer, g); err != nil {
 			return err
 		}

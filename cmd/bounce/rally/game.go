@@ -8,7 +8,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // MaxRounds bounds the "rounds" setting.
@@ -16,12 +16,12 @@ const MaxRounds = 1000
 
 // Spec is rally as a server's matches run it: settings "rounds" (the
 // rounds to play, 0 or absent: no limit).
-var Spec = sim.Game{
+var Spec = lockstep.Game{
 	Name:       Name,
 	Version:    Version,
 	MaxPlayers: input.MaxPlayers,
 	Hz:         Hz,
-	New: func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
+	New: func(seed uint64, settings map[string]string) (engine.Scene, lockstep.Bot, error) {
 		g, err := NewGame(seed, settings)
 		if err != nil {
 			return nil, nil, err

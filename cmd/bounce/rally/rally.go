@@ -2,7 +2,7 @@
 // simulation core alone (no graphics, no cgo): one simulation (rules,
 // scene, bot) that command bounce, beside it, plays standalone with one
 // player, and that a game server runs as an authoritative match (Spec, an
-// engine/online/sim Game) and its headless clients simulate to check it.
+// engine/lockstep Game) and its headless clients simulate to check it.
 // It lives under cmd/bounce, as the game of the example program it is,
 // and is importable so that the server module registers the same game.
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // botInputs sets in to every seat's bot input for the next tick, from g's
@@ -32,13 +32,13 @@ func TestRunnersAgree(t *testing.T) {
 	const players, seconds, seed = 3, 40, 7
 	rec := &engine.InputLog{Seed: seed}
 	games := [2]*rally.Game{{Seed: seed}, {Seed: seed}}
-	var runners [2]*sim.Runner
+	var runners [2]*lockstep.Runner
 	for i := range runners {
-		opts := sim.Options{Players: players, Ticks: seconds * rally.Hz}
+		opts := lockstep.Options{Players: players, Ticks: seconds * rally.Hz}
 		if i == 0 {
 			opts.Record = rec
 		}
-		r, err := sim.New(games[i].First(), opts)
+		r, err := lockstep.New(games[i].First(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestRunnersAgree(t *testing.T) {
 	if rounds := rec.Scenes(); rounds < 2 {
 		t.Errorf("%d rounds played in %d s: the game should have gone on to another", rounds, seconds)
 	}
-	if _, _, err := runners[0].Step(in); !errors.Is(err, sim.ErrDone) || !runners[0].Done() {
+	if _, _, err := runners[0].Step(in); !errors.Is(err, lockstep.ErrDone) || !runners[0].Done() {
 		t.Fatalf("a step past the run's ticks: %v, want ErrDone", err)
 	}
 	if err := runners[0].Close(); err != nil {
@@ -85,7 +85,7 @@ func TestRunnersAgree(t *testing.T) {
 // last tick, and Close returns nil.
 func TestChainEnds(t *testing.T) {
 	g := &rally.Game{Seed: 3, Rounds: 1}
-	r, err := sim.New(g.First(), sim.Options{Players: 1})
+	r, err := lockstep.New(g.First(), lockstep.Options{Players: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestChainEnds(t *testing.T) {
 		in[0] = input.State{} // no one plays: the balls fall
 		_ = prev
 		tick, _, err := r.Step(in)
-		if errors.Is(err, sim.ErrDone) {
+		if errors.Is(err, lockstep.ErrDone) {
 			break
 		}
 		if err != nil {
@@ -115,7 +115,7 @@ func TestChainEnds(t *testing.T) {
 // Closing a runner in the middle of its run ends it, with no error.
 func TestCloseMidRun(t *testing.T) {
 	g := &rally.Game{Seed: 3}
-	r, err := sim.New(g.First(), sim.Options{Players: 2})
+	r, err := lockstep.New(g.First(), lockstep.Options{Players: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestCloseMidRun(t *testing.T) {
 	if err := r.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if _, _, err := r.Step(in); !errors.Is(err, sim.ErrDone) {
+	if _, _, err := r.Step(in); !errors.Is(err, lockstep.ErrDone) {
 		t.Fatalf("a step after Close: %v, want ErrDone", err)
 	}
 }
@@ -136,7 +136,7 @@ func TestCloseMidRun(t *testing.T) {
 // The runner and the game link the simulation core alone: no graphics, no
 // cgo.
 func TestLinksTheCoreAlone(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".", "github.com/fixedstep/fixedstep/engine/online/sim").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", ".", "github.com/fixedstep/fixedstep/engine/lockstep").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)
 	}

@@ -19,7 +19,7 @@
 //
 // The player's input is the loop's, as in any run: the devices, or the
 // scene's engine.TickInput (an autopilot: the demo's -autopilot);
-// headless without one, the player holds nothing (sim.Game's bot plays
+// headless without one, the player holds nothing (lockstep.Game's bot plays
 // server/cmd/bots's clients, not the App's).
 //
 // It links the Nakama client (engine/online/client: websocket, protobuf),
@@ -36,14 +36,14 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // Mode is online play, a cli.Mode. Use it by pointer, in one App.
 type Mode struct {
 	// Game is the game a game server plays (its name and version): -server
 	// plays a match of it. Nil: -server is refused.
-	Game *sim.Game
+	Game *lockstep.Game
 
 	// Silence is how long the client waits for a server that sends
 	// nothing (client.Options.Silence); 0 means client.DefaultSilence.

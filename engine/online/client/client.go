@@ -41,7 +41,7 @@ import (
 	"github.com/heroiclabs/nakama-common/rtapi"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
@@ -475,7 +475,7 @@ func (c *Client) RPC(ctx context.Context, id, payload string) (string, error) {
 // Find returns the id of an open match of game for players players, or
 // of one made for them, of seconds (0: the server's default) when none
 // is open (the server's RPC "<game>_find").
-func (c *Client) Find(ctx context.Context, game *sim.Game, players, seconds int) (string, error) {
+func (c *Client) Find(ctx context.Context, game *lockstep.Game, players, seconds int) (string, error) {
 	return c.matchRPC(ctx, game, "_find", map[string]int{"players": players, "seconds": seconds})
 }
 
@@ -484,13 +484,13 @@ func (c *Client) Find(ctx context.Context, game *sim.Game, players, seconds int)
 // seconds, seed, settings), or any value with the same JSON, such as
 // map[string]any{"players": 2, "settings": map[string]string{"win": "3"}},
 // for a client that does not import the server's module.
-func (c *Client) Create(ctx context.Context, game *sim.Game, params any) (string, error) {
+func (c *Client) Create(ctx context.Context, game *lockstep.Game, params any) (string, error) {
 	return c.matchRPC(ctx, game, "_create", params)
 }
 
 // matchRPC calls game's RPC "<game>" + verb with payload, and returns the
 // match id it answers.
-func (c *Client) matchRPC(ctx context.Context, game *sim.Game, verb string, payload any) (string, error) {
+func (c *Client) matchRPC(ctx context.Context, game *lockstep.Game, verb string, payload any) (string, error) {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return "", err

@@ -11,7 +11,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
@@ -28,7 +28,7 @@ const largeMessage = 64 << 10
 // A Match is a match the client joined.
 type Match struct {
 	c          *Client
-	game       *sim.Game
+	game       *lockstep.Game
 	id         string
 	data       chan *message // the messages queued, in order; closed when the socket closes, or when it overflowed
 	free       chan *message // the messages handed back, for the socket's reader to fill again
@@ -46,7 +46,7 @@ type message struct {
 	data []byte
 }
 
-func newMatch(c *Client, game *sim.Game, id string) *Match {
+func newMatch(c *Client, game *lockstep.Game, id string) *Match {
 	// Messages are made when none is free: at most queued in data, one
 	// held by the consumer and one being filled, all of which free holds.
 	return &Match{c: c, game: game, id: id, data: make(chan *message, queued), free: make(chan *message, queued+2)}
@@ -93,7 +93,7 @@ func (m *Match) ID() string { return m.id }
 // Join joins the match id of game, telling the server the game's name
 // and version: the server refuses a client of another game or version,
 // and one that comes once the match is full or has begun.
-func (c *Client) Join(ctx context.Context, game *sim.Game, id string) (*Match, error) {
+func (c *Client) Join(ctx context.Context, game *lockstep.Game, id string) (*Match, error) {
 	m := newMatch(c, game, id)
 	c.mu.Lock()
 	if c.err != nil {
@@ -145,7 +145,7 @@ func (m *Match) Leave(ctx context.Context) error {
 type Play struct {
 	// Bot gives the player's held input for the tick ahead from the state
 	// of the client's own run, after each tick; nil: the game's own bot.
-	Bot sim.Bot
+	Bot lockstep.Bot
 
 	// Script, if set, gives the player's held input for tick instead of a
 	// bot (a client that does not simulate needs one to play).
@@ -168,7 +168,7 @@ type Play struct {
 	// OnTick, if set, is called after each tick the client ran and
 	// checked (or, blind, received), with the tick's number. It runs
 	// between ticks, where the client's run can be read as a Bot reads it
-	// (through what sim.Game.New made). After a match's last tick the run
+	// (through what lockstep.Game.New made). After a match's last tick the run
 	// has ended and its scene has released its world: a game that wants
 	// its final state shown keeps it as its last tick ends.
 	OnTick func(tick int64)
@@ -204,7 +204,7 @@ type DesyncError struct {
 
 func (e *DesyncError) Error() string {
 	return fmt.Sprintf("client: tick %d: the server's state checksum is %016x, this client's %016x: the two builds of the game "+
-		"differ (a change to its simulation needs a new sim.Game.Version, on both), or its simulation is not deterministic "+
+		"differ (a change to its simulation needs a new lockstep.Game.Version, on both), or its simulation is not deterministic "+
 		"(-synctest checks it)", e.Tick, e.Server, e.Client)
 }
 
@@ -246,7 +246,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		res.BytesIn, res.BytesOut = in1-in0, out1-out0
 	}()
 
-	var runner *sim.Runner
+	var runner *lockstep.Runner
 	bot := opts.Bot
 	if !opts.Blind {
 		first, own, err := m.game.New(start.Seed, start.Settings)
@@ -256,7 +256,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if bot == nil {
 			bot = own
 		}
-		runner, err = sim.New(first, sim.Options{Players: start.Players, Ticks: start.Ticks})
+		runner, err = lockstep.New(first, lockstep.Options{Players: start.Players, Ticks: start.Ticks})
 		if err != nil {
 			return res, err
 		}

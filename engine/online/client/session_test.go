@@ -10,7 +10,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
@@ -25,7 +25,7 @@ type server struct {
 
 func newServer(t *testing.T, players, seat int) (*server, *Session) {
 	t.Helper()
-	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
+	game := &lockstep.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
 	m := newMatch(&Client{}, game, "m1")
 	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Determinism: engine.Determinism, Match: "m1", Players: players, Seat: seat, Seed: 7, MaxLead: 120})
 	m.queue(wire.OpStart, start)
@@ -167,7 +167,7 @@ func TestSessionBehind(t *testing.T) {
 // A match whose server's engine computes with another determinism version
 // (an older server says none: 0) is refused by name before it is played.
 func TestMatchOfAnotherDeterminismRefused(t *testing.T) {
-	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
+	game := &lockstep.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
 	m := newMatch(&Client{}, game, "m1")
 	start, _ := json.Marshal(wire.Start{Game: "g", Version: "1", Match: "m1", Players: 2, Seat: 1, Seed: 7, MaxLead: 120})
 	m.queue(wire.OpStart, start)

@@ -16,7 +16,7 @@ import (
 	"github.com/heroiclabs/nakama-common/rtapi"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // testSilence stands for the client's 30 s in these tests; a server
@@ -150,7 +150,7 @@ func TestDialUnansweredUpgrade(t *testing.T) {
 func TestSilentAfterUpgrade(t *testing.T) {
 	url, sockets := fakeServer(t, nil)
 	host := strings.TrimPrefix(url, "http://")
-	game := &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
+	game := &lockstep.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}
 	c, err := Dial(context.Background(), url, Options{Device: "silent-test-device", Silence: testSilence})
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
 
@@ -91,7 +91,7 @@ func joinFake(t testing.TB) (*Client, *Match, *websocket.Conn) {
 		}
 		joined <- err
 	}()
-	m, err := c.Join(ctx, &sim.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}, matchID)
+	m, err := c.Join(ctx, &lockstep.Game{Name: "g", Version: "1", MaxPlayers: 4, Hz: 60}, matchID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,14 +25,14 @@ import (
 
 	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/client"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 	"github.com/fixedstep/fixedstep/server/match"
 )
 
 // served are the games a server of this module serves, by name.
-var served = map[string]*sim.Game{arena.Spec.Name: &arena.Spec, rally.Spec.Name: &rally.Spec}
+var served = map[string]*lockstep.Game{arena.Spec.Name: &arena.Spec, rally.Spec.Name: &rally.Spec}
 
 func main() {
 	server := flag.String("server", "http://127.0.0.1:7350", "the server's HTTP API")
@@ -56,7 +56,7 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, game *sim.Game, server, key string, matches, players, seconds int, blind bool) error {
+func run(ctx context.Context, game *lockstep.Game, server, key string, matches, players, seconds int, blind bool) error {
 	run := time.Now().UnixNano()
 	errs := make([]error, matches)
 	var wg sync.WaitGroup
@@ -70,7 +70,7 @@ func run(ctx context.Context, game *sim.Game, server, key string, matches, playe
 }
 
 // playMatch plays one match with players clients.
-func playMatch(ctx context.Context, game *sim.Game, server, key, name string, players, seconds int, blind bool) error {
+func playMatch(ctx context.Context, game *lockstep.Game, server, key, name string, players, seconds int, blind bool) error {
 	clients := make([]*client.Client, players)
 	for i := range clients {
 		c, err := client.Dial(ctx, server, client.Options{ServerKey: key, Device: fmt.Sprintf("%s-%d", name, i)})

@@ -32,8 +32,8 @@ import (
 	"github.com/fixedstep/fixedstep/cmd/bounce/rally"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/client"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
 	enginewindow "github.com/fixedstep/fixedstep/engine/window"
 )
 
@@ -116,7 +116,7 @@ func (w *window) playErr(server, key, device string, players, seconds int, useBo
 	defer c.Close()
 	var g *rally.Game
 	spec := rally.Spec
-	spec.New = func(seed uint64, settings map[string]string) (engine.Scene, sim.Bot, error) {
+	spec.New = func(seed uint64, settings map[string]string) (engine.Scene, lockstep.Bot, error) {
 		var err error
 		g, err = rally.NewGame(seed, settings)
 		if err != nil {

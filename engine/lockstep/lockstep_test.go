@@ -1,11 +1,11 @@
-package sim_test
+package lockstep_test
 
 import (
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/online/sim"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
 )
 
 // counter is a scene whose state is a count of its players' presses: it
@@ -47,7 +47,7 @@ func (c *counter) Name() string { return "counter" }
 // snapshot of its world every tick for nothing).
 func TestStepKeepsNoState(t *testing.T) {
 	c := &counter{}
-	r, err := sim.New(c, sim.Options{Players: 2})
+	r, err := lockstep.New(c, lockstep.Options{Players: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package sim runs a game's simulation one tick at a time, with every
+// Package lockstep runs a game's simulation one tick at a time, with every
 // player's input given for each tick and final: the way an authoritative
 // server runs a match, and the way its clients check it.
 //
@@ -12,7 +12,7 @@
 // its Runner; a client steps its own with the inputs the server broadcast
 // and compares checksums.
 //
-//	r, err := sim.New(&arena.Scene{Options: arena.Options{Seed: 1}}, sim.Options{Players: 2})
+//	r, err := lockstep.New(&arena.Scene{Options: arena.Options{Seed: 1}}, lockstep.Options{Players: 2})
 //	tick, sum, err := r.Step(inputs) // inputs[p]: player p's input for the tick
 //	r.Close()
 //
@@ -32,7 +32,7 @@
 //		bot(p, &in[p])
 //		in[p].DeriveEdges(&prev)
 //	}
-package sim
+package lockstep
 
 import (
 	"context"

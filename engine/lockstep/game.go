@@ -1,4 +1,4 @@
-package sim
+package lockstep
 
 import (
 	"github.com/fixedstep/fixedstep/engine"
