@@ -53,11 +53,27 @@ func TestNetplayFromTheTitle(t *testing.T) {
 		}
 	}()
 	var where string
-	select {
-	case where = <-addr:
-	case <-done:
-		t.Fatalf("the host ended before it listened:\n%s", outs[0].String())
+	tick := time.NewTicker(time.Second)
+	last, since := -1, time.Now()
+	for where == "" {
+		select {
+		case where = <-addr:
+		case <-done:
+			t.Fatalf("the host ended before it listened:\n%s", outs[0].String())
+		case <-tick.C:
+			mu.Lock()
+			n := outs[0].Len()
+			mu.Unlock()
+			if n != last {
+				last, since = n, time.Now()
+			} else if time.Since(since) > stall {
+				host.Process.Kill()
+				<-done
+				t.Fatalf("the host printed nothing for %v and did not listen: killed\n%s", stall, outs[0].String())
+			}
+		}
 	}
+	tick.Stop()
 	join := exec.Command(bin, append(link[:len(link):len(link)], "-join", where, "-record", recs[1])...)
 	join.Stdout, join.Stderr = &lockedBuffer{&mu, &outs[1]}, &lockedBuffer{&mu, &outs[1]}
 	if err := join.Start(); err != nil {
