@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"net"
 	"time"
@@ -103,20 +102,11 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 			s.write(host.udpAddr, s.w.end())
 			lastHello = time.Now()
 		}
-		s.udp.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		n, from, err := s.udp.ReadFromUDPAddrPort(d.b[:])
+		from, h, payload, ok, err := s.readHandshake(&d, 50*time.Millisecond)
 		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return err
-			}
-			continue
+			return err
 		}
-		from = unmap(from)
-		s.stats.PacketsReceived++
-		s.stats.BytesReceived += int64(n)
-		h, payload, why, ok := parseHeader(d.b[:n])
 		if !ok {
-			s.stats.Dropped[why]++
 			continue
 		}
 		if from != host.addr {

@@ -347,8 +347,7 @@ func (s *Session) lobby(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("netplay: waiting for players: %w", err)
 		}
-		s.udp.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-		n, from, err := s.udp.ReadFromUDPAddrPort(d.b[:])
+		from, h, payload, ok, err := s.readHandshake(&d, 100*time.Millisecond)
 		if time.Since(lastWelcome) > time.Second { // the joiners waiting know the host is there
 			for _, p := range s.peers {
 				s.welcome(p)
@@ -356,17 +355,9 @@ func (s *Session) lobby(ctx context.Context) error {
 			lastWelcome = time.Now()
 		}
 		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return err
-			}
-			continue
+			return err
 		}
-		from = unmap(from)
-		s.stats.PacketsReceived++
-		s.stats.BytesReceived += int64(n)
-		h, payload, why, ok := parseHeader(d.b[:n])
 		if !ok {
-			s.stats.Dropped[why]++
 			continue
 		}
 		if h.kind != kindHello || h.session != 0 {
@@ -540,6 +531,29 @@ func (s *Session) read() {
 		d.n, d.from = n, unmap(from)
 		s.in <- d
 	}
+}
+
+// readHandshake reads a datagram of the handshake into d, waiting up to
+// wait, counts it, and returns its sender, header and payload: ok is false
+// when none came (the wait ended) or it was dropped (counted, with why),
+// err non-nil once the socket is closed.
+func (s *Session) readHandshake(d *datagram, wait time.Duration) (from netip.AddrPort, h header, payload []byte, ok bool, err error) {
+	s.udp.SetReadDeadline(time.Now().Add(wait))
+	n, from, err := s.udp.ReadFromUDPAddrPort(d.b[:])
+	if err != nil {
+		if errors.Is(err, net.ErrClosed) {
+			return from, h, nil, false, err
+		}
+		return from, h, nil, false, nil
+	}
+	from = unmap(from)
+	s.stats.PacketsReceived++
+	s.stats.BytesReceived += int64(n)
+	h, payload, why, ok := parseHeader(d.b[:n])
+	if !ok {
+		s.stats.Dropped[why]++
+	}
+	return from, h, payload, ok, nil
 }
 
 // unmap returns a, an IPv4 address in IPv6's form as an IPv4 address, so
