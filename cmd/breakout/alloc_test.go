@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/internal/cmdtest"
 )
 
 // Once warmed up (the wall has stepped down once, at 15 s, and cp has
@@ -21,19 +22,7 @@ import (
 // game is deterministic, and an allocation of its own comes back at the
 // same tick.
 func TestTicksAllocateNothing(t *testing.T) {
-	first, second := tickAllocations(t), tickAllocations(t)
-	both := map[int][2]uint64{}
-	for tick, n := range first {
-		if m, ok := second[tick]; ok {
-			both[tick] = [2]uint64{n, m}
-		}
-	}
-	if len(both) > 0 {
-		t.Errorf("%d of the ticks from 1001 on allocated in both runs (tick: allocations): %v", len(both), both)
-	}
-	if len(first)+len(second) > 0 {
-		t.Logf("ticks that allocated in one run only (other goroutines): %v, %v", first, second)
-	}
+	cmdtest.AllocatedTwice(t, "the ticks from 1001 on", func() map[int]uint64 { return tickAllocations(t) })
 }
 
 // tickAllocations plays 40 s of a game with the ball held on the paddle and

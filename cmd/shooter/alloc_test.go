@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/internal/cmdtest"
 	"github.com/fixedstep/fixedstep/systems/shoot"
 )
 
@@ -23,19 +24,7 @@ import (
 // other goroutines, so the game is played twice: the game is
 // deterministic, and an allocation of its own comes back at the same tick.
 func TestFiringAllocatesNothing(t *testing.T) {
-	first, second := tickAllocations(t), tickAllocations(t)
-	both := map[int][2]uint64{}
-	for tick, n := range first {
-		if m, ok := second[tick]; ok {
-			both[tick] = [2]uint64{n, m}
-		}
-	}
-	if len(both) > 0 {
-		t.Errorf("%d of the ticks from 301 on allocated in both runs (tick: allocations): %v", len(both), both)
-	}
-	if len(first)+len(second) > 0 {
-		t.Logf("ticks that allocated in one run only (other goroutines): %v, %v", first, second)
-	}
+	cmdtest.AllocatedTwice(t, "the ticks from 301 on", func() map[int]uint64 { return tickAllocations(t) })
 }
 
 // tickAllocations plays 20 s of a game firing at the walls and returns the

@@ -96,3 +96,26 @@ func DocCounts(t testing.TB, files ...string) {
 		t.Errorf("the doc says %s lines of plumbing, its parts add up to %d", p[1], sum)
 	}
 }
+
+// AllocatedTwice plays a deterministic run twice (run returns the ticks
+// that allocated, with their counts) and fails t naming the ticks that
+// allocated in both runs. The process's allocation count also sees other
+// goroutines (the runtime's, the race detector's), whose allocations do not
+// come back at the same tick; the game's own do. ticks says which ticks run
+// counts ("the ticks from 301 on").
+func AllocatedTwice(t testing.TB, ticks string, run func() map[int]uint64) {
+	t.Helper()
+	first, second := run(), run()
+	both := map[int][2]uint64{}
+	for tick, n := range first {
+		if m, ok := second[tick]; ok {
+			both[tick] = [2]uint64{n, m}
+		}
+	}
+	if len(both) > 0 {
+		t.Errorf("%d of %s allocated in both runs (tick: allocations): %v", len(both), ticks, both)
+	}
+	if len(first)+len(second) > 0 {
+		t.Logf("ticks that allocated in one run only (other goroutines): %v, %v", first, second)
+	}
+}
