@@ -52,6 +52,7 @@ func Reasons() []string { return reasonNames[:] }
 type SeatStats struct {
 	Taken   int64          // input messages taken
 	Late    int64          // of them, stamped for a tick already run: applied at the next tick run
+	Last    int64          // the stamp of the last one taken (0: none)
 	Refused [reasons]int64 // refused, by reason
 }
 
@@ -139,7 +140,7 @@ func (in *Inputs) Take(seat int, msg []byte) (Reason, bool) {
 		return why, false
 	}
 	s.arrived++
-	s.last = tick
+	s.last, s.stats.Last = tick, tick
 	s.stats.Taken++
 	if tick < in.next {
 		s.stats.Late++

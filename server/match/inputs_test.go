@@ -58,8 +58,8 @@ func TestInputRules(t *testing.T) {
 		!s.KeyReleased(input.KeyArrowLeft) || s.KeyDown(input.KeyArrowLeft) {
 		t.Fatalf("tick 5: want Space pressed and released, Left released, nothing held: %+v", s)
 	}
-	if st := in.Stats(0); st.Taken != 3 || st.Late != 1 {
-		t.Fatalf("stats %+v, want 3 taken, 1 late (stamped 4, run at 5)", st)
+	if st := in.Stats(0); st.Taken != 3 || st.Late != 1 || st.Last != 5 {
+		t.Fatalf("stats %+v, want 3 taken, 1 late (stamped 4, run at 5), the last stamped 5", st)
 	}
 	if out[1] != (input.State{}) {
 		t.Fatalf("player 2 sent nothing and has %+v", out[1])

@@ -24,6 +24,7 @@ type SeatJSON struct {
 	Kicked    bool             `json:"kicked,omitempty"`
 	Taken     int64            `json:"taken"`
 	Late      int64            `json:"late"`
+	Last      int64            `json:"last"` // the stamp of the last input taken
 	Refused   map[string]int64 `json:"refused,omitempty"`
 }
 
@@ -56,7 +57,7 @@ func (h *Handler) stats(s *state) Stats {
 		}
 		if s.inputs != nil {
 			ss := s.inputs.Stats(i)
-			sj.Taken, sj.Late = ss.Taken, ss.Late
+			sj.Taken, sj.Late, sj.Last = ss.Taken, ss.Late, ss.Last
 			for r, n := range ss.Refused {
 				if n > 0 {
 					if sj.Refused == nil {

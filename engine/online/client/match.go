@@ -181,6 +181,12 @@ type Result struct {
 	Checked int64      // of them, the ticks the client simulated, its checksum equal to the server's
 	Sent    int64      // input messages sent (those stamped past the tick a game ended at by itself are not taken)
 
+	// LastSent is the stamp of the input sent last (0: none). Inputs
+	// still on their way when the server ran the match's last tick are
+	// never taken: a server that says which stamp it took last shows
+	// which ones.
+	LastSent int64
+
 	// Moved counts the inputs the server did not run at the tick the
 	// client stamped them for, as sent: late ones (the server applies
 	// them at the next tick it runs) and, were it to happen, any changed
@@ -264,7 +270,6 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 	}
 	players := make([]input.State, start.Players)
 	var held, sent input.State
-	var lastAt int64          // the stamp of the input sent last
 	var stamped [256]struct { // the inputs sent, by tick
 		tick int64
 		held input.State
@@ -355,7 +360,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		// server ran at most while this client catches up: never stale,
 		// never a flood.
 		at := tick + int64(len(m.data)) + opts.Lead
-		if at <= lastAt {
+		if at <= res.LastSent {
 			continue
 		}
 		if start.Ticks > 0 && at > start.Ticks {
@@ -368,7 +373,7 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if err := m.Send(wire.OpInput, msg); err != nil {
 			return res, err
 		}
-		sent, lastAt = held, at
+		sent, res.LastSent = held, at
 		stamped[at%int64(len(stamped))].tick, stamped[at%int64(len(stamped))].held = at, held
 		res.Sent++
 	}
