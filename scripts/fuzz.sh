@@ -23,6 +23,7 @@ targets=(
   ./engine FuzzParseInputLog
   ./engine FuzzParseSave
   ./engine FuzzConfig
+  ./engine/state FuzzReadValue
   ./engine/netplay FuzzTake
   ./engine/netplay FuzzReport
   ./engine/netplay FuzzJoinAnswers

@@ -61,3 +61,44 @@ func TestStateScalarsWithoutMemoryRuns(t *testing.T) {
 		t.Fatalf("runs merged with littleEndian false: %d hash fields for %d fields", len(p.hash), len(p.fields))
 	}
 }
+
+// On a big-endian machine the value codec writes each scalar on its own:
+// the bytes must be those written by runs of memory, and read back.
+func TestValueBytesWithoutMemoryRuns(t *testing.T) {
+	if !littleEndian {
+		t.Skip("a big-endian machine: the runs are off already")
+	}
+	v := scalars{true, -1, -2, -3, -4, 5, 6, 7.5, 8.25, complex(1, -2), complex(3, -4),
+		[3]int16{1, -1, 2}, []cp.Vector{{X: 1, Y: 2}, {X: -3, Y: 4}}, pose{1, 2, 3}, 7}
+	withRuns, err := AppendValue(nil, &v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := codecFor(scalarsC.Typ()); p.steps[len(p.steps)-1].kind != cMem {
+		t.Fatalf("no runs merged: %+v", p.steps)
+	}
+	resetCodecPlans := func() {
+		codecMu.Lock()
+		clear(codecPlans)
+		codecMu.Unlock()
+	}
+	resetCodecPlans()
+	littleEndian = false
+	defer func() {
+		littleEndian = true
+		resetCodecPlans()
+	}()
+	one, err := AppendValue(nil, &v)
+	if err != nil || string(one) != string(withRuns) {
+		t.Fatalf("scalar by scalar: %x (%v)\nby runs of memory: %x", one, err, withRuns)
+	}
+	for _, s := range codecFor(scalarsC.Typ()).steps {
+		if s.kind == cMem {
+			t.Fatalf("a run of memory with littleEndian false: %+v", s)
+		}
+	}
+	var got scalars
+	if _, err := ReadValue(one, &got); err != nil || got.Pose != v.Pose || got.Vecs[1] != v.Vecs[1] || got.C128 != v.C128 || got.I8 != -1 {
+		t.Fatalf("read back scalar by scalar: %+v (%v)", got, err)
+	}
+}
