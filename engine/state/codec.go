@@ -31,9 +31,10 @@ import (
 //   - An interface as 0 for nil, else the declared name of its dynamic
 //     type (which must be given with [Name], so that a fresh process knows
 //     the type by it) and the value.
-//   - A nil pointer, func, chan or unsafe.Pointer as nothing; a non-nil one
-//     is an error that names the field: what it points to is not the
-//     value's to write.
+//   - A pointer as 0 for nil, else as the reference plus one that [Refs]
+//     give for it: what it points to is not the value's to write (a cp
+//     body is its space's). A pointer of a type no Refs cover, a non-nil
+//     func, chan or unsafe.Pointer is an error that names the field.
 //
 // Reading checks every length against the bytes left before it allocates,
 // and every bool and interface name, so that damaged or forged bytes are
@@ -69,10 +70,11 @@ type codecStep struct {
 
 // codecPlan is how a value of one type is written.
 type codecPlan struct {
-	typ   reflect.Type
-	steps []codecStep
-	raw   bool // written as exactly its memory (on a little-endian CPU)
-	min   int  // the fewest bytes a value of it takes
+	typ    reflect.Type
+	steps  []codecStep
+	leaves []codecStep // the steps before merging: each field on its own
+	raw    bool        // written as exactly its memory (on a little-endian CPU)
+	min    int         // the fewest bytes a value of it takes
 }
 
 // maxZeroSized bounds how many elements a slice or map read may have when
@@ -100,7 +102,7 @@ func codecPlanLocked(t reflect.Type) *codecPlan {
 	codecPlans[t] = p
 	var steps []codecStep
 	addCodecSteps(t, 0, "", &steps)
-	p.steps = mergeCodecSteps(steps)
+	p.leaves, p.steps = steps, mergeCodecSteps(steps)
 	p.raw = len(p.steps) == 0 && t.Size() == 0 ||
 		len(p.steps) == 1 && p.steps[0].kind == cMem && p.steps[0].off == 0 && p.steps[0].size == t.Size()
 	for _, s := range steps {
@@ -118,7 +120,7 @@ func (s *codecStep) minBytes() int {
 		return s.wire
 	case cMem, cFloat:
 		return int(s.size)
-	case cString, cSlice, cMap, cIface:
+	case cString, cSlice, cMap, cIface, cRef:
 		return 1
 	case cArray:
 		return s.n * s.elem.min
@@ -226,30 +228,26 @@ var (
 	ErrPointer = errors.New("a pointer, func or chan, which bytes cannot hold (only nil is written)")
 )
 
-// AppendValue appends the bytes of *v to b (see [ReadValue]). A value it
-// cannot write (a non-nil pointer in it, a type in an interface with no
+// AppendValue appends the bytes of *v to b (see [ReadValue]), the
+// pointers in it written as refs give them (nil: none). A value it cannot
+// write (a pointer refs do not cover, a type in an interface with no
 // declared name) is an error naming the field.
-func AppendValue[T any](b []byte, v *T) ([]byte, error) {
-	return appendValue(b, codecFor(reflect.TypeFor[T]()), unsafe.Pointer(v))
-}
-
-// ReadValue reads the bytes AppendValue wrote of a T into *v, replacing
-// what it held, and returns the bytes after them.
-func ReadValue[T any](b []byte, v *T) ([]byte, error) {
-	*v = *new(T)
-	return readValue(b, codecFor(reflect.TypeFor[T]()), unsafe.Pointer(v))
-}
-
-func appendValue(b []byte, p *codecPlan, at unsafe.Pointer) ([]byte, error) {
-	b, err := p.append(b, at)
+func AppendValue[T any](b []byte, v *T, refs *Refs) ([]byte, error) {
+	p := codecFor(reflect.TypeFor[T]())
+	b, err := p.append(b, unsafe.Pointer(v), refs)
 	if err != nil {
 		return b, valueError(p.typ, err)
 	}
 	return b, nil
 }
 
-func readValue(b []byte, p *codecPlan, at unsafe.Pointer) ([]byte, error) {
-	b, err := p.read(b, at)
+// ReadValue reads the bytes AppendValue wrote of a T into *v, replacing
+// what it held, its pointers resolved by refs, and returns the bytes after
+// them.
+func ReadValue[T any](b []byte, v *T, refs *Refs) ([]byte, error) {
+	*v = *new(T)
+	p := codecFor(reflect.TypeFor[T]())
+	b, err := p.read(b, unsafe.Pointer(v), refs)
 	if err != nil {
 		return b, valueError(p.typ, err)
 	}
@@ -281,7 +279,7 @@ func at(parent string, err error) error {
 	return &pathError{parent, err}
 }
 
-func (p *codecPlan) append(b []byte, base unsafe.Pointer) ([]byte, error) {
+func (p *codecPlan) append(b []byte, base unsafe.Pointer, refs *Refs) ([]byte, error) {
 	if p.raw {
 		return append(b, unsafe.Slice((*byte)(base), p.typ.Size())...), nil
 	}
@@ -306,35 +304,109 @@ func (p *codecPlan) append(b []byte, base unsafe.Pointer) ([]byte, error) {
 		case cArray:
 			for j := range s.n {
 				var err error
-				if b, err = s.elem.append(b, unsafe.Add(ptr, uintptr(j)*s.elem.typ.Size())); err != nil {
+				if b, err = s.elem.append(b, unsafe.Add(ptr, uintptr(j)*s.elem.typ.Size()), refs); err != nil {
 					return b, at(s.path+"[]", err)
 				}
 			}
 		case cSlice:
 			var err error
-			if b, err = s.appendSlice(b, ptr); err != nil {
+			if b, err = s.appendSlice(b, ptr, refs); err != nil {
 				return b, err
 			}
 		case cMap:
 			var err error
-			if b, err = s.appendMap(b, ptr); err != nil {
+			if b, err = s.appendMap(b, ptr, refs); err != nil {
 				return b, err
 			}
 		case cIface:
 			var err error
-			if b, err = s.appendIface(b, ptr); err != nil {
+			if b, err = s.appendIface(b, ptr, refs); err != nil {
 				return b, err
 			}
 		case cRef:
-			if *(*unsafe.Pointer)(ptr) != nil {
-				return b, &pathError{s.path, fmt.Errorf("%w (%s)", ErrPointer, s.typ)}
+			var err error
+			if b, err = s.appendRef(b, ptr, refs); err != nil {
+				return b, err
 			}
 		}
 	}
 	return b, nil
 }
 
-func (s *codecStep) appendSlice(b []byte, ptr unsafe.Pointer) ([]byte, error) {
+// appendRef writes a pointer as 0 for nil, or its reference plus one.
+func (s *codecStep) appendRef(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
+	p := *(*unsafe.Pointer)(ptr)
+	if p == nil {
+		return append(b, 0), nil
+	}
+	rc, ok := refs.of(s.typ)
+	if !ok {
+		return b, &pathError{s.path, fmt.Errorf("%w (%s)", ErrPointer, s.typ)}
+	}
+	ref, ok := rc.ref(p)
+	if !ok || ref == math.MaxUint64 {
+		return b, &pathError{s.path, fmt.Errorf("a %s its owner gives no reference for", s.typ)}
+	}
+	return binary.AppendUvarint(b, ref+1), nil
+}
+
+func (s *codecStep) readRef(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || k > 1 && b[k-1] == 0 {
+		return b, &pathError{s.path, ErrShort}
+	}
+	b = b[k:]
+	if n == 0 {
+		return b, nil
+	}
+	rc, ok := refs.of(s.typ)
+	if !ok {
+		return b, &pathError{s.path, fmt.Errorf("a %s, which this reading has no references for", s.typ)}
+	}
+	p, ok := rc.deref(n - 1)
+	if !ok {
+		return b, &pathError{s.path, fmt.Errorf("reference %d, to no %s", n-1, s.typ)}
+	}
+	*(*unsafe.Pointer)(ptr) = p
+	return b, nil
+}
+
+// Refs say how values written as bytes hold pointers to objects that are
+// not theirs to write (a cp body, which the physics writes with its
+// space): as references the objects' owner gives, which it resolves again
+// where the bytes are read. See [AddRefs].
+type Refs struct {
+	byType map[reflect.Type]refCodec
+}
+
+type refCodec struct {
+	ref   func(p unsafe.Pointer) (uint64, bool)
+	deref func(ref uint64) (unsafe.Pointer, bool)
+}
+
+// AddRefs makes r write a *T as the reference ref gives for it, and read
+// a reference back as the *T deref gives. ref returns false for an object
+// it knows nothing of, deref for a reference to no object: both are an
+// error naming the field.
+func AddRefs[T any](r *Refs, ref func(*T) (uint64, bool), deref func(uint64) (*T, bool)) {
+	if r.byType == nil {
+		r.byType = map[reflect.Type]refCodec{}
+	}
+	r.byType[reflect.TypeFor[*T]()] = refCodec{
+		ref:   func(p unsafe.Pointer) (uint64, bool) { return ref((*T)(p)) },
+		deref: func(n uint64) (unsafe.Pointer, bool) { p, ok := deref(n); return unsafe.Pointer(p), ok && p != nil },
+	}
+}
+
+func (r *Refs) of(t reflect.Type) (refCodec, bool) {
+	if r == nil {
+		return refCodec{}, false
+	}
+	rc, ok := r.byType[t]
+	return rc, ok
+}
+
+func (s *codecStep) appendSlice(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
 	hdr := (*[]byte)(ptr) // its pointer and length, whatever its element type
 	if *hdr == nil {
 		return append(b, 0), nil
@@ -347,14 +419,14 @@ func (s *codecStep) appendSlice(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 	}
 	for j := range n {
 		var err error
-		if b, err = s.elem.append(b, unsafe.Add(data, uintptr(j)*size)); err != nil {
+		if b, err = s.elem.append(b, unsafe.Add(data, uintptr(j)*size), refs); err != nil {
 			return b, at(s.path+"[]", err)
 		}
 	}
 	return b, nil
 }
 
-func (s *codecStep) appendMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
+func (s *codecStep) appendMap(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
 	m := reflect.NewAt(s.typ, ptr).Elem()
 	if m.IsNil() {
 		return append(b, 0), nil
@@ -365,11 +437,11 @@ func (s *codecStep) appendMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 	for it := m.MapRange(); it.Next(); {
 		k.SetIterKey(it)
 		v.SetIterValue(it)
-		kb, err := s.key.append(nil, k.Addr().UnsafePointer())
+		kb, err := s.key.append(nil, k.Addr().UnsafePointer(), refs)
 		if err != nil {
 			return b, at(s.path+"[key]", err)
 		}
-		vb, err := s.elem.append(nil, v.Addr().UnsafePointer())
+		vb, err := s.elem.append(nil, v.Addr().UnsafePointer(), refs)
 		if err != nil {
 			return b, at(s.path+"[]", err)
 		}
@@ -383,7 +455,7 @@ func (s *codecStep) appendMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 	return b, nil
 }
 
-func (s *codecStep) appendIface(b []byte, ptr unsafe.Pointer) ([]byte, error) {
+func (s *codecStep) appendIface(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
 	v := reflect.NewAt(s.typ, ptr).Elem()
 	if v.IsNil() {
 		return append(b, 0), nil
@@ -397,14 +469,14 @@ func (s *codecStep) appendIface(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 	b = append(b, name...)
 	tmp := reflect.New(dyn.Type())
 	tmp.Elem().Set(dyn)
-	b, err := codecFor(dyn.Type()).append(b, tmp.UnsafePointer())
+	b, err := codecFor(dyn.Type()).append(b, tmp.UnsafePointer(), refs)
 	if err != nil {
 		return b, at(s.path+".("+name+")", err)
 	}
 	return b, nil
 }
 
-func (p *codecPlan) read(b []byte, base unsafe.Pointer) ([]byte, error) {
+func (p *codecPlan) read(b []byte, base unsafe.Pointer, refs *Refs) ([]byte, error) {
 	if p.raw {
 		n := int(p.typ.Size())
 		if len(b) < n {
@@ -449,16 +521,18 @@ func (p *codecPlan) read(b []byte, base unsafe.Pointer) ([]byte, error) {
 			*(*string)(ptr), b = string(b[:n]), b[n:]
 		case cArray:
 			for j := range s.n {
-				if b, err = s.elem.read(b, unsafe.Add(ptr, uintptr(j)*s.elem.typ.Size())); err != nil {
+				if b, err = s.elem.read(b, unsafe.Add(ptr, uintptr(j)*s.elem.typ.Size()), refs); err != nil {
 					return b, at(s.path+"[]", err)
 				}
 			}
 		case cSlice:
-			b, err = s.readSlice(b, ptr)
+			b, err = s.readSlice(b, ptr, refs)
 		case cMap:
-			b, err = s.readMap(b, ptr)
+			b, err = s.readMap(b, ptr, refs)
 		case cIface:
-			b, err = s.readIface(b, ptr)
+			b, err = s.readIface(b, ptr, refs)
+		case cRef:
+			b, err = s.readRef(b, ptr, refs)
 		}
 		if err != nil {
 			return b, err
@@ -495,7 +569,7 @@ func readCount(b []byte, nilable bool, min int) (int, []byte, error) {
 	return int(u), b, nil
 }
 
-func (s *codecStep) readSlice(b []byte, ptr unsafe.Pointer) ([]byte, error) {
+func (s *codecStep) readSlice(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
 	n, b, err := readCount(b, true, s.elem.min)
 	if err != nil {
 		return b, at(s.path, err)
@@ -514,14 +588,14 @@ func (s *codecStep) readSlice(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 		return b[copy(unsafe.Slice((*byte)(data), total), b):], nil
 	}
 	for j := range n {
-		if b, err = s.elem.read(b, unsafe.Add(data, uintptr(j)*size)); err != nil {
+		if b, err = s.elem.read(b, unsafe.Add(data, uintptr(j)*size), refs); err != nil {
 			return b, at(s.path+"[]", err)
 		}
 	}
 	return b, nil
 }
 
-func (s *codecStep) readMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
+func (s *codecStep) readMap(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
 	n, b, err := readCount(b, true, s.key.min+s.elem.min)
 	if err != nil {
 		return b, at(s.path, err)
@@ -535,7 +609,7 @@ func (s *codecStep) readMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 	for i := range n {
 		k, v := reflect.New(s.typ.Key()), reflect.New(s.typ.Elem())
 		from := b
-		if b, err = s.key.read(b, k.UnsafePointer()); err != nil {
+		if b, err = s.key.read(b, k.UnsafePointer(), refs); err != nil {
 			return b, at(s.path+"[key]", err)
 		}
 		key := from[:len(from)-len(b)]
@@ -543,7 +617,7 @@ func (s *codecStep) readMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 			return b, &pathError{s.path, errors.New("a key twice, or out of order (keys are written in the order of their bytes)")}
 		}
 		last = key
-		if b, err = s.elem.read(b, v.UnsafePointer()); err != nil {
+		if b, err = s.elem.read(b, v.UnsafePointer(), refs); err != nil {
 			return b, at(s.path+"[]", err)
 		}
 		m.SetMapIndex(k.Elem(), v.Elem())
@@ -551,7 +625,7 @@ func (s *codecStep) readMap(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 	return b, nil
 }
 
-func (s *codecStep) readIface(b []byte, ptr unsafe.Pointer) ([]byte, error) {
+func (s *codecStep) readIface(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
 	n, b, err := readCount(b, true, 1)
 	if err != nil {
 		return b, at(s.path, err)
@@ -569,7 +643,7 @@ func (s *codecStep) readIface(b []byte, ptr unsafe.Pointer) ([]byte, error) {
 		return b, &pathError{s.path, fmt.Errorf("holds a %s, which is no %s", name, s.typ)}
 	}
 	v := reflect.New(t)
-	if b, err = codecFor(t).read(b, v.UnsafePointer()); err != nil {
+	if b, err = codecFor(t).read(b, v.UnsafePointer(), refs); err != nil {
 		return b, at(s.path+".("+name+")", err)
 	}
 	reflect.NewAt(s.typ, ptr).Elem().Set(v.Elem())

@@ -93,12 +93,12 @@ func richValue() codecAll {
 // `state:"-"` are not written (they read back as zero).
 func TestValueBytesRoundTrip(t *testing.T) {
 	v := richValue()
-	b, err := state.AppendValue(nil, &v)
+	b, err := state.AppendValue(nil, &v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got codecAll
-	rest, err := state.ReadValue(b, &got)
+	rest, err := state.ReadValue(b, &got, nil)
 	if err != nil || len(rest) != 0 {
 		t.Fatalf("ReadValue: %v, %d bytes left of %d", err, len(rest), len(b))
 	}
@@ -110,7 +110,7 @@ func TestValueBytesRoundTrip(t *testing.T) {
 	if got.Nil != nil || got.Empty == nil || got.NilMap != nil || got.M == nil || got.NoShape != nil {
 		t.Fatalf("nil and empty not told apart: Nil %v, Empty %v, NilMap %v, NoShape %v", got.Nil == nil, got.Empty == nil, got.NilMap == nil, got.NoShape == nil)
 	}
-	again, err := state.AppendValue(nil, &got)
+	again, err := state.AppendValue(nil, &got, nil)
 	if err != nil || !bytes.Equal(again, b) {
 		t.Fatalf("the value read back writes other bytes (%v)", err)
 	}
@@ -136,13 +136,13 @@ func TestValueBytesOfAMapAreTheSame(t *testing.T) {
 		a.M[i] = strings.Repeat("x", i%7)
 		b.M[99-i] = strings.Repeat("x", (99-i)%7)
 	}
-	first, err := state.AppendValue(nil, &a)
+	first, err := state.AppendValue(nil, &a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 20 {
 		for _, v := range []*m{&a, &b} {
-			if got, _ := state.AppendValue(nil, v); !bytes.Equal(got, first) {
+			if got, _ := state.AppendValue(nil, v, nil); !bytes.Equal(got, first) {
 				t.Fatal("one map wrote two different byte strings")
 			}
 		}
@@ -159,23 +159,85 @@ func TestValueBytesRefusedByName(t *testing.T) {
 	x := 1
 	h := holder{}
 	h.Inner.Items = []struct{ P *int }{{nil}, {&x}}
-	_, err := state.AppendValue(nil, &h)
+	_, err := state.AppendValue(nil, &h, nil)
 	var ve *state.ValueError
 	if !errors.As(err, &ve) || !errors.Is(err, state.ErrPointer) || ve.Path != ".Inner.Items[].P" || ve.Type != "holder" {
 		t.Fatalf("a pointer in a slice: %v (%+v)", err, ve)
 	}
 	type withFunc struct{ OnHit func() }
-	if _, err := state.AppendValue(nil, &withFunc{OnHit: func() {}}); !errors.Is(err, state.ErrPointer) || !strings.Contains(err.Error(), ".OnHit") {
+	if _, err := state.AppendValue(nil, &withFunc{OnHit: func() {}}, nil); !errors.Is(err, state.ErrPointer) || !strings.Contains(err.Error(), ".OnHit") {
 		t.Fatalf("a func: %v", err)
 	}
 	type unnamed struct{ X int }
 	type withAny struct{ V any }
-	_, err = state.AppendValue(nil, &withAny{V: unnamed{1}})
+	_, err = state.AppendValue(nil, &withAny{V: unnamed{1}}, nil)
 	if err == nil || !strings.Contains(err.Error(), ".V") || !strings.Contains(err.Error(), "state.Name") {
 		t.Fatalf("an undeclared type in an interface: %v", err)
 	}
-	if _, err := state.AppendValue(nil, &withAny{V: codecLine{}}); err != nil {
+	if _, err := state.AppendValue(nil, &withAny{V: codecLine{}}, nil); err != nil {
 		t.Fatalf("a declared type in an interface: %v", err)
+	}
+}
+
+// Pointers to objects that are not the value's own are written as the
+// references Refs give, and read back as the objects the reading side's
+// Refs resolve them to; a pointer no Refs cover, one its owner does not
+// know, or a reference to no object is an error naming the field.
+func TestValueBytesRefs(t *testing.T) {
+	type body struct{ ID int }
+	type holder struct {
+		Main  *body
+		Parts []*body
+		None  *body
+	}
+	table := func(n int) (*state.Refs, []*body) {
+		bodies := make([]*body, n)
+		for i := range bodies {
+			bodies[i] = &body{i}
+		}
+		var r state.Refs
+		state.AddRefs(&r, func(b *body) (uint64, bool) {
+			for i, x := range bodies {
+				if x == b {
+					return uint64(i), true
+				}
+			}
+			return 0, false
+		}, func(n uint64) (*body, bool) {
+			if n >= uint64(len(bodies)) {
+				return nil, false
+			}
+			return bodies[n], true
+		})
+		return &r, bodies
+	}
+	wrefs, wbodies := table(3)
+	v := holder{Main: wbodies[2], Parts: []*body{wbodies[0], wbodies[2]}}
+	b, err := state.AppendValue(nil, &v, wrefs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rrefs, rbodies := table(3)
+	var got holder
+	if _, err := state.ReadValue(b, &got, rrefs); err != nil {
+		t.Fatal(err)
+	}
+	if got.Main != rbodies[2] || got.Parts[0] != rbodies[0] || got.Parts[1] != rbodies[2] || got.None != nil {
+		t.Fatalf("read back %+v, want the reading side's bodies 2, 0, 2 and nil", got)
+	}
+	if _, err := state.ReadValue(b, &got, nil); err == nil || !strings.Contains(err.Error(), ".Main") {
+		t.Fatalf("read with no Refs: %v", err)
+	}
+	small, _ := table(2)
+	if _, err := state.ReadValue(b, &got, small); err == nil || !strings.Contains(err.Error(), "reference 2") {
+		t.Fatalf("a reference to no object: %v", err)
+	}
+	v.Parts[1] = &body{9}
+	if _, err := state.AppendValue(nil, &v, wrefs); err == nil || !strings.Contains(err.Error(), ".Parts[]") {
+		t.Fatalf("an object its owner does not know: %v", err)
+	}
+	if _, err := state.AppendValue(nil, &v, nil); !errors.Is(err, state.ErrPointer) || !strings.Contains(err.Error(), ".Main") {
+		t.Fatalf("a pointer no Refs cover: %v", err)
 	}
 }
 
@@ -184,13 +246,13 @@ func TestValueBytesRefusedByName(t *testing.T) {
 // bytes, which are refused before anything is allocated for them.
 func TestValueBytesDamaged(t *testing.T) {
 	v := richValue()
-	b, err := state.AppendValue(nil, &v)
+	b, err := state.AppendValue(nil, &v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got codecAll
 	for n := range len(b) {
-		if _, err := state.ReadValue(b[:n], &got); err == nil {
+		if _, err := state.ReadValue(b[:n], &got, nil); err == nil {
 			t.Fatalf("%d of %d bytes read as a whole value", n, len(b))
 		}
 	}
@@ -198,7 +260,7 @@ func TestValueBytesDamaged(t *testing.T) {
 		for _, x := range []byte{0, 1, 2, 0x7f, 0x80, 0xff} {
 			c := bytes.Clone(b)
 			c[i] = x
-			state.ReadValue(c, &got) // an error or a value; no panic
+			state.ReadValue(c, &got, nil) // an error or a value; no panic
 		}
 	}
 	type s struct{ Big []uint64 }
@@ -206,7 +268,7 @@ func TestValueBytesDamaged(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	var x s
-	if _, err := state.ReadValue(forged, &x); err == nil {
+	if _, err := state.ReadValue(forged, &x, nil); err == nil {
 		t.Fatal("a forged length read")
 	}
 	runtime.ReadMemStats(&after)
@@ -214,16 +276,16 @@ func TestValueBytesDamaged(t *testing.T) {
 		t.Fatalf("a forged length: %d bytes allocated", n)
 	}
 	type flag struct{ On bool }
-	if _, err := state.ReadValue([]byte{2}, &flag{}); err == nil {
+	if _, err := state.ReadValue([]byte{2}, &flag{}, nil); err == nil {
 		t.Fatal("a bool of 2 read")
 	}
 	type named struct{ V codecShape }
-	if _, err := state.ReadValue([]byte{5, 'n', 'o', 'n', 'e'}, &named{}); err == nil || !strings.Contains(err.Error(), `"none"`) {
+	if _, err := state.ReadValue([]byte{5, 'n', 'o', 'n', 'e'}, &named{}, nil); err == nil || !strings.Contains(err.Error(), `"none"`) {
 		t.Fatalf("an unknown type name: %v", err)
 	}
 	twice := []byte{3, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}
 	type ints struct{ M map[int]struct{} }
-	if _, err := state.ReadValue(twice, &ints{}); err == nil || !strings.Contains(err.Error(), "twice") {
+	if _, err := state.ReadValue(twice, &ints{}, nil); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("a key twice: %v", err)
 	}
 }
@@ -233,7 +295,7 @@ func TestValueBytesDamaged(t *testing.T) {
 func FuzzReadValue(f *testing.F) {
 	v := richValue()
 	v.F64 = 1 // a NaN's payload is kept, but DeepEqual cannot compare it
-	b, err := state.AppendValue(nil, &v)
+	b, err := state.AppendValue(nil, &v, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -241,12 +303,12 @@ func FuzzReadValue(f *testing.F) {
 	f.Add(b[:len(b)/2])
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var got codecAll
-		rest, err := state.ReadValue(b, &got)
+		rest, err := state.ReadValue(b, &got, nil)
 		if err != nil {
 			return
 		}
 		used := b[:len(b)-len(rest)]
-		again, err := state.AppendValue(nil, &got)
+		again, err := state.AppendValue(nil, &got, nil)
 		if err != nil {
 			t.Fatalf("a value read cannot be written: %v", err)
 		}

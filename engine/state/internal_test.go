@@ -70,7 +70,7 @@ func TestValueBytesWithoutMemoryRuns(t *testing.T) {
 	}
 	v := scalars{true, -1, -2, -3, -4, 5, 6, 7.5, 8.25, complex(1, -2), complex(3, -4),
 		[3]int16{1, -1, 2}, []cp.Vector{{X: 1, Y: 2}, {X: -3, Y: 4}}, pose{1, 2, 3}, 7}
-	withRuns, err := AppendValue(nil, &v)
+	withRuns, err := AppendValue(nil, &v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestValueBytesWithoutMemoryRuns(t *testing.T) {
 		littleEndian = true
 		resetCodecPlans()
 	}()
-	one, err := AppendValue(nil, &v)
+	one, err := AppendValue(nil, &v, nil)
 	if err != nil || string(one) != string(withRuns) {
 		t.Fatalf("scalar by scalar: %x (%v)\nby runs of memory: %x", one, err, withRuns)
 	}
@@ -98,7 +98,7 @@ func TestValueBytesWithoutMemoryRuns(t *testing.T) {
 		}
 	}
 	var got scalars
-	if _, err := ReadValue(one, &got); err != nil || got.Pose != v.Pose || got.Vecs[1] != v.Vecs[1] || got.C128 != v.C128 || got.I8 != -1 {
+	if _, err := ReadValue(one, &got, nil); err != nil || got.Pose != v.Pose || got.Vecs[1] != v.Vecs[1] || got.C128 != v.C128 || got.I8 != -1 {
 		t.Fatalf("read back scalar by scalar: %+v (%v)", got, err)
 	}
 }
