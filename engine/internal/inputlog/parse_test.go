@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -47,11 +48,13 @@ func cursorAt(x, y float64) []byte {
 // the engine writes: a cursor moved by whole pixels from a cursor that is
 // not whole (its int64 is the CPU's: amd64 and arm64 differ) or to past
 // 2^52 pixels, two groups of one name (the loop refuses them), a setting
-// given twice, a part named twice in one record. The same records without
-// the fault parse.
+// given twice, a part named twice in one record, a determinism version
+// outside 1 to 255 or given twice. The same records without the fault
+// parse.
 func TestParseRefusesWhatMeansNothing(t *testing.T) {
 	run := appendRunRecord(nil, Run{Seed: 1})
 	progress := func(ticks int64) []byte { return appendProgressRecord(nil, []int64{ticks}) }
+	arith := func(d int) []byte { return appendRunRecord(nil, Run{Seed: 1, Determinism: d}) }
 	settings := func(kv ...string) []byte {
 		b := binary.LittleEndian.AppendUint64([]byte{recRun}, 1)
 		b = binary.AppendUvarint(b, uint64(len(kv)/2))
@@ -95,6 +98,15 @@ func TestParseRefusesWhatMeansNothing(t *testing.T) {
 		{"a part named twice in one record",
 			file(run, scene("g"), parts("Body", "Shape"), progress(1)),
 			file(run, scene("g"), parts("Body", "Body"), progress(1)), `part "Body" named twice`},
+		{"determinism version 0",
+			file(arith(1), scene("g"), progress(1)),
+			file(run, []byte{recArith, 0}, scene("g"), progress(1)), "determinism version 0"},
+		{"a second determinism record",
+			file(arith(1), scene("g"), progress(1)),
+			file(arith(1), []byte{recArith, 1}, scene("g"), progress(1)), "a determinism record after a scene, or a second one"},
+		{"determinism version 256",
+			file(arith(255), scene("g"), progress(1)),
+			file(run, []byte{recArith, 0x80, 0x02}, scene("g"), progress(1)), "determinism version 256"},
 	} {
 		if _, _, err := Parse(c.good); err != nil {
 			t.Errorf("%s: the good file: %v", c.name, err)
@@ -160,6 +172,113 @@ func TestSaveNumbersChecked(t *testing.T) {
 		data := appendChunk(binary.LittleEndian.AppendUint16([]byte(SaveMagic), SaveVersion), p)
 		if _, _, _, err := ParseSave(data); !errors.Is(err, ErrBadSave) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("scene %d, tick %d: %v, want it refused saying %q", c.scene, c.tick, err, c.says)
+		}
+	}
+}
+
+// recorded returns the file of a run recorded as the engine records one
+// (Log's recording methods, then Encode, as InputLog.WriteTo writes it):
+// a scene of two groups (60 and 10 Hz) for 600 ticks of the first, then
+// one of a group at 50 Hz for 300, each tick's input at random where it
+// changed, a state checksum every tick of the first group, and the run's
+// end, in one chunk.
+func recorded(tb testing.TB, seed uint64) []byte {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(1, 2))
+	l := &Log{}
+	for _, sc := range []struct {
+		groups []Group
+		ticks  []int64
+	}{
+		{[]Group{{Name: "physics", Hz: 60}, {Name: "ai", Hz: 10}}, []int64{600, 100}},
+		{[]Group{{Name: "only", Hz: 50}}, []int64{300}},
+	} {
+		l.BeginScene("S", sc.groups, 1)
+		for g, n := range sc.ticks {
+			var held input.State
+			for tick := int64(1); tick <= n; tick++ {
+				if cur := randomInput(r, &held); !cur.Same(&held) {
+					l.AddInput(g, tick, &held, &cur)
+					held = cur
+					held.ClearEdges()
+				}
+			}
+		}
+		for tick := int64(1); tick <= sc.ticks[0]; tick++ {
+			l.AddCheck(tick, r.Uint64())
+		}
+		l.SetTicks(sc.ticks)
+		l.EndScene(EndReturned, "")
+	}
+	if err := l.Finish(); err != nil {
+		tb.Fatal(err)
+	}
+	data, err := Encode(Run{Seed: seed, Determinism: 1}, l)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// A truncated, corrupt or wrong-version log is an error, never a panic.
+func TestParseRejectsBadData(t *testing.T) {
+	good := recorded(t, 5)
+	if _, _, err := Parse(good); err != nil {
+		t.Fatal(err)
+	}
+	wrongVersion := bytes.Clone(good)
+	wrongVersion[8] = 9
+	bad := map[string][]byte{
+		"empty":         nil,
+		"magic":         append([]byte("NOTALOG!"), good[8:]...),
+		"version":       wrongVersion,
+		"truncated":     good[:len(good)/2],
+		"trailing":      append(bytes.Clone(good), 0),
+		"huge count":    append(bytes.Clone(good[:18]), 0xff, 0xff, 0xff, 0xff, 0x0f),
+		"header only":   good[:18],
+		"one byte less": good[:len(good)-1],
+	}
+	for name, data := range bad {
+		if _, _, err := Parse(data); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+}
+
+// Logs of older versions are refused by name, and so are newer ones.
+func TestParseVersions(t *testing.T) {
+	for v, says := range map[byte]string{1: "version 1, this engine reads versions 3 to 5 (an older build",
+		2: "version 2, this engine reads versions 3 to 5 (an older build", 6: "version 6, this engine reads versions 3 to 5 (a newer build"} {
+		data := append([]byte("FSTEPINP"), v, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 1)
+		if _, _, err := Parse(data); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), says) {
+			t.Errorf("version %d: %v", v, err)
+		}
+	}
+}
+
+// A damaged byte anywhere is "corrupt file at byte N", never a replay of
+// damaged input (nor a divergence); a file cut anywhere is a recording cut
+// short, which loads, and here, cut in its only chunk, holds no run.
+func TestDamagedFiles(t *testing.T) {
+	good := recorded(t, 5)
+	for i := 10; i < len(good); i += len(good) / 97 {
+		for bit := range 8 {
+			bad := bytes.Clone(good)
+			bad[i] ^= 1 << bit
+			if _, _, err := Parse(bad); !errors.Is(err, ErrMalformed) {
+				t.Fatalf("bit %d of byte %d flipped: %v", bit, i, err)
+			}
+		}
+	}
+	bad := bytes.Clone(good)
+	bad[len(bad)/2] ^= 4
+	if _, _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), "corrupt file at byte 10:") {
+		t.Fatalf("a flipped bit: %v", err)
+	}
+	for _, n := range []int{11, 100, len(good) / 2, len(good) - 1} {
+		_, cut, err := Parse(good[:n])
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "holds no run") {
+			t.Fatalf("cut at %d bytes (of one chunk): %v, %v", n, cut, err)
 		}
 	}
 }
