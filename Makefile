@@ -57,6 +57,12 @@ test: deps
 		echo "$$unformatted"; \
 		exit 1; \
 	fi
+	@long="$$(git ls-files -z '*.go' ':!:third_party/**' | xargs -0 wc -l | awk '$$2 != "total" && $$1 > 800')"; \
+	if [ -n "$$long" ]; then \
+		echo "make test: these files are over 800 lines (split them by job):"; \
+		echo "$$long"; \
+		exit 1; \
+	fi
 	$(GO) vet ./...
 	$(GO) run ./cmd/detcheck ./engine/detmath ./third_party/cp ./third_party/donburi/features/... \
 		./components/... ./systems/physics ./systems/sideview ./systems/level ./systems/anim ./systems/camera \
