@@ -33,7 +33,8 @@ type ComponentType[T any] struct {
 	name       string
 	defaultVal interface{}
 	query      *Query
-	newStore   func() component.ValueStore // nil: a store of T (see StoreAs)
+	newStore   func() component.ValueStore // nil: a store of T (see SetValueStore)
+	newValue   func() unsafe.Pointer       // nil: a new T (see SetNew)
 }
 
 // Typ returns the reflect.Type of the ComponentType.
@@ -129,6 +130,9 @@ func (c *ComponentType[T]) Id() component.ComponentTypeId {
 }
 
 func (c *ComponentType[T]) New() unsafe.Pointer {
+	if c.newValue != nil {
+		return c.newValue()
+	}
 	val := reflect.New(c.typ)
 	v := reflect.Indirect(val)
 	ptr := unsafe.Pointer(v.UnsafeAddr())
@@ -196,6 +200,15 @@ func (c *ComponentType[T]) NewValueStore() component.ValueStore {
 // or maps they change in place, which a copy would share.
 func SetValueStore[T any](c *ComponentType[T], newStore func() component.ValueStore) {
 	c.newStore = newStore
+}
+
+// SetNew makes c's slots hold what newValue returns, instead of a new T
+// (with c's default value, if it has one): for a component type whose
+// slots hold another type (the events package keeps an event type's bus in
+// a slot of the event's type). An entity made with c gets one, and so does
+// each entity of a world that BuildWorld makes, until a value is written.
+func SetNew[T any](c *ComponentType[T], newValue func() unsafe.Pointer) {
+	c.newValue = newValue
 }
 
 type savedValue[T any] struct {

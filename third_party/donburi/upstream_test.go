@@ -49,12 +49,13 @@ var (
 
 type forkWorld struct {
 	w       donburi.World
+	comps   []donburi.IComponentType // create's mask bits and toggle's c: forkComps, or more (layout_test.go)
 	made    []donburi.Entity
 	queries []*donburi.Query
 }
 
 func newForkWorld() *forkWorld {
-	return &forkWorld{w: donburi.NewWorld(), queries: []*donburi.Query{
+	return &forkWorld{w: donburi.NewWorld(), comps: forkComps, queries: []*donburi.Query{
 		donburi.NewQuery(filter.Contains(forkComps[0])),
 		donburi.NewQuery(filter.And(filter.Contains(forkComps[1]), filter.Not(filter.Contains(forkComps[2])))),
 		donburi.NewQuery(filter.Or(filter.Contains(forkComps[1]), filter.Contains(forkComps[2]))),
@@ -62,13 +63,18 @@ func newForkWorld() *forkWorld {
 }
 
 func (l *forkWorld) create(mask int) {
+	l.made = append(l.made, l.w.Create(l.types(mask)...))
+}
+
+// types returns the components of mask's bits.
+func (l *forkWorld) types(mask int) []donburi.IComponentType {
 	var cs []donburi.IComponentType
-	for c := range forkComps {
+	for c := range l.comps {
 		if mask&(1<<c) != 0 {
-			cs = append(cs, forkComps[c])
+			cs = append(cs, l.comps[c])
 		}
 	}
-	l.made = append(l.made, l.w.Create(cs...))
+	return cs
 }
 
 func (l *forkWorld) remove(i int) {
@@ -82,12 +88,12 @@ func (l *forkWorld) toggle(i, c int) {
 		return
 	}
 	e := l.w.Entry(l.made[i])
-	if e.HasComponent(forkComps[c]) {
+	if e.HasComponent(l.comps[c]) {
 		if len(e.Archetype().Layout().Components()) > 1 { // an entity keeps a component
-			e.RemoveComponent(forkComps[c])
+			e.RemoveComponent(l.comps[c])
 		}
 	} else {
-		e.AddComponent(forkComps[c])
+		e.AddComponent(l.comps[c])
 	}
 }
 

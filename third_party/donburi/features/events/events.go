@@ -47,7 +47,11 @@ var (
 func ProcessAllEvents(w donburi.World) {
 	eventQuery.Each(w, func(e *donburi.Entry) {
 		eventType := getEventType(e)
-		eventType.process(w)
+		// nil in a world that donburi.BuildWorld made (a function is no
+		// state a layout can hold) until its event type is used there.
+		if eventType.process != nil {
+			eventType.process(w)
+		}
 	})
 }
 
@@ -55,6 +59,7 @@ func ProcessAllEvents(w donburi.World) {
 func NewEventType[T any]() *EventType[T] {
 	eventBus := donburi.NewComponentType[T]()
 	donburi.SetValueStore(eventBus, func() component.ValueStore { return &busStore[T]{} }) // its slot holds the bus
+	donburi.SetNew(eventBus, func() unsafe.Pointer { return unsafe.Pointer(newEventBusData[T]()) })
 	var t T
 	e := &EventType[T]{
 		eventName:     reflect.TypeOf(t).Name(),
@@ -136,14 +141,17 @@ func (e *EventType[T]) ProcessEvents(w donburi.World) {
 func (e *EventType[T]) mustFindEventBus(w donburi.World) *eventBusData[T] {
 	eventBus, ok := e.eventBusQuery.First(w)
 	if !ok {
-		eventBus = w.Entry(w.Create(e.eventBus, eventType))
-		donburi.Set(eventBus, e.eventBus, newEventBusData[T]())
-		donburi.SetValue(eventBus, eventType, eventTypeData{
+		eventBus = w.Entry(w.Create(e.eventBus, eventType)) // its bus made by the type's New
+	}
+	// Set on a new bus, and on one of a world that donburi.BuildWorld
+	// made, which has its bus and its queue but no function.
+	if t := getEventType(eventBus); t.process == nil {
+		*t = eventTypeData{
 			eventName: e.eventName,
 			process: func(w donburi.World) {
 				e.ProcessEvents(w)
 			},
-		})
+		}
 	}
 	return donburi.Get[eventBusData[T]](eventBus, e.eventBus)
 }

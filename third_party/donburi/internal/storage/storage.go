@@ -24,7 +24,7 @@ func NewStorage() *Storage {
 
 // PushComponent stores the new data of the component in the archetype.
 func (cs *Storage) PushComponent(component component.IComponentType, archetypeIndex ArchetypeIndex) {
-	if len(cs.storages) <= int(archetypeIndex) {
+	for len(cs.storages) <= int(archetypeIndex) {
 		cs.ensureCapacity()
 	}
 	if v := cs.storages[archetypeIndex]; v == nil {
@@ -47,7 +47,7 @@ func (cs *Storage) SetComponent(archetypeIndex ArchetypeIndex, componentIndex Co
 
 // MoveComponent moves the pointer to data of the component in the archetype.
 func (cs *Storage) MoveComponent(srcIndex ArchetypeIndex, index ComponentIndex, dstIndex ArchetypeIndex) {
-	if len(cs.storages) <= int(dstIndex) {
+	for len(cs.storages) <= int(dstIndex) {
 		cs.ensureCapacity()
 	}
 
@@ -82,6 +82,9 @@ func (cs *Storage) Contains(archetypeIndex ArchetypeIndex, componentIndex Compon
 	return cs.storages[archetypeIndex][componentIndex] != nil
 }
 
+// ensureCapacity doubles the storage's length; its callers call it until the
+// archetype's index fits (upstream called it once, and an archetype's type
+// first stored at twice the length or more panicked, index out of range).
 func (cs *Storage) ensureCapacity() {
 	newStorages := make([][]unsafe.Pointer, len(cs.storages)*2)
 	copy(newStorages, cs.storages)
