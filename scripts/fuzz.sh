@@ -24,6 +24,7 @@ targets=(
   ./engine FuzzParseSave
   ./engine FuzzConfig
   ./engine/state FuzzReadValue
+  ./engine/state FuzzReadWorld
   ./engine/netplay FuzzTake
   ./engine/netplay FuzzReport
   ./engine/netplay FuzzJoinAnswers

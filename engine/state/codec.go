@@ -351,11 +351,10 @@ func (s *codecStep) appendRef(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte,
 }
 
 func (s *codecStep) readRef(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, error) {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || k > 1 && b[k-1] == 0 {
-		return b, &pathError{s.path, ErrShort}
+	n, b, err := readUvarint(b)
+	if err != nil {
+		return b, &pathError{s.path, err}
 	}
-	b = b[k:]
 	if n == 0 {
 		return b, nil
 	}
@@ -545,14 +544,10 @@ func (p *codecPlan) read(b []byte, base unsafe.Pointer, refs *Refs) ([]byte, err
 // plus one (0: nil, returned as -1), and checks it against the bytes left
 // for elements of at least min bytes each.
 func readCount(b []byte, nilable bool, min int) (int, []byte, error) {
-	u, k := binary.Uvarint(b)
-	if k <= 0 {
-		return 0, b, ErrShort
+	u, b, err := readUvarint(b)
+	if err != nil {
+		return 0, b, err
 	}
-	if k > 1 && b[k-1] == 0 {
-		return 0, b, errors.New("a length written in more bytes than it takes")
-	}
-	b = b[k:]
 	if nilable {
 		if u == 0 {
 			return -1, b, nil

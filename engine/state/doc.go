@@ -55,4 +55,9 @@
 //   - [Summarizer] and [Writer]: a type's own account of its state;
 //     [Summarize] for a type of another package; [Name] for a type's
 //     name.
+//   - [AppendWorld] and [ReadWorld]: a world's whole state as bytes, the
+//     same on every CPU, read into a world of another process (a save that
+//     loads at once, a snapshot sent to a peer); [AppendValue] and
+//     [ReadValue] for one value; [Refs] for the pointers a component holds
+//     to objects that are not the world's (a cp body).
 package state
