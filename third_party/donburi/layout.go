@@ -384,3 +384,25 @@ func isNil(ct component.IComponentType) bool {
 	}
 	return false
 }
+
+// ClearWorld makes w as NewWorld made it, for BuildWorld: no entity, no
+// archetype, no id used, its queries' caches dropped. It keeps what is the
+// world's rather than its state: its id and its OnCreate and OnRemove
+// callbacks. Initializers (RegisterInitializer) are not run again: a world
+// cleared to be built holds what its layout gives it. Entries and
+// component pointers taken before point at nothing of the world's after.
+func ClearWorld(w World) error {
+	ww, ok := w.(*world)
+	if !ok {
+		return errors.New("donburi: ClearWorld: a World of another implementation")
+	}
+	ww.index = storage.NewIndex()
+	ww.entities = storage.NewLocationMap()
+	ww.components = storage.NewComponents()
+	ww.archetypes = make([]*storage.Archetype, 0)
+	ww.destroyed = make([]Entity, 0, 256)
+	ww.entries = make([]*Entry, 1, 256)
+	ww.nextEntityId = 1
+	ww.restores++
+	return nil
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/component"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
 )
 
 const readyBit = 1 << 24 // the flag of a live entity
@@ -284,5 +285,42 @@ func TestLayoutBytes(t *testing.T) {
 	greedy.Archetypes[0].ValuesCapacity = math.MaxInt
 	if b := greedy.Bytes(); b != math.MaxUint64 {
 		t.Errorf("Bytes of a capacity past any memory: %d", b)
+	}
+}
+
+// A world cleared is as fresh as a new one: BuildWorld makes it into a
+// layout, its queries see the built world (not what they cached), its id
+// and callbacks are its own still.
+func TestClearWorldMakesItFresh(t *testing.T) {
+	l := smallLayout(t)
+	w := donburi.NewWorld()
+	removed := 0
+	w.OnRemove(func(donburi.World, donburi.Entity) { removed++ })
+	for range 5 {
+		w.Create(labelC)
+	}
+	id, q := w.Id(), donburi.NewQuery(filter.Contains(labelC))
+	if n := q.Count(w); n != 5 {
+		t.Fatalf("%d labels before", n)
+	}
+	if err := donburi.ClearWorld(w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Len() != 0 || q.Count(w) != 0 || w.Id() != id {
+		t.Fatalf("cleared: %d entities, %d labels, id %d (was %d)", w.Len(), q.Count(w), w.Id(), id)
+	}
+	if err := donburi.BuildWorld(w, l); err != nil {
+		t.Fatal(err)
+	}
+	got, err := donburi.LayoutOf(w)
+	if err != nil || !reflect.DeepEqual(got, l) {
+		t.Fatalf("built after a clear: %+v (%v), want %+v", got, err, l)
+	}
+	w.Remove(l.Archetypes[0].Entities[0])
+	if removed != 1 {
+		t.Fatalf("the OnRemove callback ran %d times, want 1", removed)
+	}
+	if err := donburi.ClearWorld(struct{ donburi.World }{w}); err == nil {
+		t.Fatal("ClearWorld of another World: no error")
 	}
 }
