@@ -52,6 +52,13 @@ type keeper interface {
 	restore(slot int)
 	sum(h *state.ValueHasher) uint64
 	name() string // its type and where it was kept: "rand.PCG (kept at arena/arena.go:291)"
+
+	// appendBytes and readBytes write the value as bytes and read it back
+	// (state.AppendValue): the stage's state as bytes (bytes.go);
+	// checkBytes reads them into a value of its own.
+	appendBytes(b []byte) ([]byte, error)
+	readBytes(b []byte) ([]byte, error)
+	checkBytes(b []byte) ([]byte, error)
 }
 
 type keptValue[T any] struct {
@@ -70,6 +77,14 @@ func (k *keptValue[T]) save(slot int) {
 func (k *keptValue[T]) restore(slot int)                { *k.p = k.slots[slot] }
 func (k *keptValue[T]) sum(h *state.ValueHasher) uint64 { return state.SumValue(h, k.p) }
 func (k *keptValue[T]) name() string                    { return k.where }
+func (k *keptValue[T]) appendBytes(b []byte) ([]byte, error) {
+	return state.AppendValue(b, k.p, nil)
+}
+func (k *keptValue[T]) readBytes(b []byte) ([]byte, error) { return state.ReadValue(b, k.p, nil) }
+func (k *keptValue[T]) checkBytes(b []byte) ([]byte, error) {
+	var v T
+	return state.ReadValue(b, &v, nil)
+}
 
 type keptSlice[E any] struct {
 	p     *[]E
@@ -87,6 +102,14 @@ func (k *keptSlice[E]) save(slot int) {
 func (k *keptSlice[E]) restore(slot int)                { *k.p = append((*k.p)[:0], k.slots[slot]...) }
 func (k *keptSlice[E]) sum(h *state.ValueHasher) uint64 { return state.SumValue(h, k.p) }
 func (k *keptSlice[E]) name() string                    { return k.where }
+func (k *keptSlice[E]) appendBytes(b []byte) ([]byte, error) {
+	return state.AppendValue(b, k.p, nil)
+}
+func (k *keptSlice[E]) readBytes(b []byte) ([]byte, error) { return state.ReadValue(b, k.p, nil) }
+func (k *keptSlice[E]) checkBytes(b []byte) ([]byte, error) {
+	var v []E
+	return state.ReadValue(b, &v, nil)
+}
 
 // stagePkgs are the packages whose frames keptWhere skips to find the
 // line that called Keep: this one and package stage, which wraps it.
