@@ -220,3 +220,57 @@ func median(xs []float64) float64 {
 	}
 	return s[len(s)/2]
 }
+
+// dataWorld is n entities of data alone, as a scene's world is but for its
+// bodies and sprites: a Transform each, every third an Agent too.
+func dataWorld(n int) donburi.World {
+	w := donburi.NewWorld()
+	for i := range n {
+		cs := []donburi.IComponentType{components.TransformC}
+		if i%3 == 0 {
+			cs = append(cs, components.AgentC)
+		}
+		en := w.Entry(w.Create(cs...))
+		*components.TransformC.Get(en) = components.NewTransform(components.Pose{X: float64(i), Y: float64(i) / 3})
+		if i%3 == 0 {
+			*components.AgentC.Get(en) = components.NewAgent(80, 400)
+		}
+	}
+	return w
+}
+
+// BenchmarkWorldBytes writes a world of data as bytes (append) and reads
+// it into a fresh world (read), beside its state checksum (checksum) in
+// the same run, the baseline of the ratios: a world's bytes cost what
+// hashing it costs, give or take. It reports the bytes per entity.
+func BenchmarkWorldBytes(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		w := dataWorld(n)
+		data, err := state.AppendWorld(nil, w, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("entities=%d/append", n), func(b *testing.B) {
+			buf := make([]byte, 0, len(data))
+			for b.Loop() {
+				if buf, err = state.AppendWorld(buf[:0], w, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(data))/float64(n), "bytes/entity")
+		})
+		b.Run(fmt.Sprintf("entities=%d/read", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := state.ReadWorld(data, donburi.NewWorld(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("entities=%d/checksum", n), func(b *testing.B) {
+			h := state.NewHasher(nil)
+			for b.Loop() {
+				h.Sum(w)
+			}
+		})
+	}
+}
