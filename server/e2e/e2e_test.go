@@ -48,7 +48,14 @@ const hz = arena.Hz
 // test's server).
 func dial(t *testing.T, srv *nakamatest.Server, name string) *client.Client {
 	t.Helper()
-	c, err := client.Dial(context.Background(), srv.URL, client.Options{ServerKey: srv.ServerKey, Device: "e2e-device-" + name})
+	return dialAt(t, srv.URL, srv.ServerKey, name)
+}
+
+// dialAt connects a client as dial does, to the server at url (a proxy's
+// in front of it).
+func dialAt(t *testing.T, url, key, name string) *client.Client {
+	t.Helper()
+	c, err := client.Dial(context.Background(), url, client.Options{ServerKey: key, Device: "e2e-device-" + name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +125,19 @@ func checkTaken(t *testing.T, who string, r client.Result, seat match.SeatJSON) 
 // client's error unless play says the seat may have one (mayFail).
 func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, seconds int, play func(seat int, c *client.Client, m *client.Match) (opts client.Play, mayFail bool)) ([]client.Result, []error) {
 	t.Helper()
-	ctx, onTick := progress(t, 20*time.Second)
 	clients := make([]*client.Client, players)
 	for i := range clients {
 		clients[i] = dial(t, srv, fmt.Sprintf("%s-%d", name, i))
 	}
+	return playClients(t, clients, seconds, play)
+}
+
+// playClients is playMatch with its clients dialed: the first makes the
+// match, and each plays the seat it is given.
+func playClients(t *testing.T, clients []*client.Client, seconds int, play func(seat int, c *client.Client, m *client.Match) (opts client.Play, mayFail bool)) ([]client.Result, []error) {
+	t.Helper()
+	players := len(clients)
+	ctx, onTick := progress(t, 20*time.Second)
 	id, err := clients[0].Create(ctx, game, match.Params{Players: players, Seconds: seconds, Seed: 42,
 		Settings: map[string]string{"undying": "true"}})
 	if err != nil {
