@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"net/url"
 	"testing"
 	"time"
@@ -38,13 +37,7 @@ func TestConditionedLink(t *testing.T) {
 	const seconds = 10
 	results, _ := playClients(t, []*client.Client{far, dial(t, srv, "conditioned-1")}, seconds, nil)
 	checkEveryTick(t, results, seconds)
-	stats := serverStats(t, results[0].End)
-	for p, r := range results {
-		if r.Sent == 0 {
-			t.Errorf("player %d sent no input: its bot did not play", p+1)
-		}
-		checkTaken(t, fmt.Sprintf("player %d", p+1), r, stats.Players[p])
-	}
+	checkBotsPlayed(t, results)
 	if r := results[0]; r.Moved < r.Sent/2 {
 		t.Errorf("player 1, 50 ms away: %d of its %d inputs arrived late, want most", r.Moved, r.Sent)
 	}

@@ -119,6 +119,20 @@ func checkTaken(t *testing.T, who string, r client.Result, seat match.SeatJSON) 
 	}
 }
 
+// checkBotsPlayed fails unless every player's bot sent input and the
+// server took it (checkTaken); it returns the server's stats.
+func checkBotsPlayed(t *testing.T, results []client.Result) match.Stats {
+	t.Helper()
+	stats := serverStats(t, results[0].End)
+	for p, r := range results {
+		if r.Sent == 0 {
+			t.Errorf("player %d sent no input: its bot did not play", p+1)
+		}
+		checkTaken(t, fmt.Sprintf("player %d", p+1), r, stats.Players[p])
+	}
+	return stats
+}
+
 // playMatch makes a match of players seats for seconds on srv and plays
 // it with a client per seat, each with the options play gives (nil: the
 // game's bot). It returns each seat's result, and fails the test on a
@@ -199,13 +213,7 @@ func TestTwoPlayers(t *testing.T) {
 	const seconds = 30
 	results, _ := playMatch(t, srv, "two", 2, seconds, nil)
 	checkEveryTick(t, results, seconds)
-	stats := serverStats(t, results[0].End)
-	for p, r := range results {
-		if r.Sent == 0 {
-			t.Errorf("player %d sent no input: its bot did not play", p+1)
-		}
-		checkTaken(t, fmt.Sprintf("player %d", p+1), r, stats.Players[p])
-	}
+	stats := checkBotsPlayed(t, results)
 	t.Logf("server: %+v", stats.Loop)
 	t.Logf("player 1: %.0f B/s in, %.0f B/s out", float64(results[0].BytesIn)/results[0].Elapsed.Seconds(), float64(results[0].BytesOut)/results[0].Elapsed.Seconds())
 }

@@ -1,7 +1,7 @@
-// Package linkspec reads the terms of a link conditioner's spec as a
-// command line gives them (netsim's -netsim, streamsim's -server-netsim):
-// a duration in a range, a share from 0 to 1. Its errors name the range a
-// term must be in; the caller names the term.
+// Package linkspec reads a link conditioner's spec as a command line
+// gives it (netsim's -netsim, streamsim's -server-netsim): terms separated
+// by commas, each a duration in a range or a share from 0 to 1. Its
+// errors name the spec, the part and the range it must be in.
 package linkspec
 
 import (
@@ -13,9 +13,47 @@ import (
 	"time"
 )
 
-// Duration reads a time from 0 to max: name says what it is, why (if not
-// empty) why max bounds it.
-func Duration(p, name string, max time.Duration, why string) (time.Duration, error) {
+// A Term reads one part of a spec, trimmed, into the value it sets.
+type Term func(p string) error
+
+// Parse reads s, its parts read by terms in order: s empty, or of more
+// parts than terms, is an error that wants form; a part a term refuses is
+// one that names it. Errors begin with pkg, the conditioner's name.
+func Parse(pkg, s, form string, terms ...Term) error {
+	parts := strings.Split(s, ",")
+	if s == "" || len(parts) > len(terms) {
+		return fmt.Errorf("%s: %q: want %s", pkg, s, form)
+	}
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if err := terms[i](p); err != nil {
+			return fmt.Errorf("%s: %q: part %d, %q: %w", pkg, s, i+1, p, err)
+		}
+	}
+	return nil
+}
+
+// Duration is a term that reads a time from 0 to *max (read as the term
+// is: a term before may have set it) into d: name says what it is, why
+// (if not empty) why max bounds it.
+func Duration(d *time.Duration, name string, max *time.Duration, why string) Term {
+	return func(p string) (err error) {
+		*d, err = duration(p, name, *max, why)
+		return err
+	}
+}
+
+// Share is a term that reads a share into v: a percentage (2%) or a
+// fraction (0.02), from 0 to 1.
+func Share(v *float64) Term {
+	return func(p string) (err error) {
+		*v, err = share(p)
+		return err
+	}
+}
+
+// duration reads a time from 0 to max.
+func duration(p, name string, max time.Duration, why string) (time.Duration, error) {
 	d, err := time.ParseDuration(p)
 	switch {
 	case err != nil:
@@ -28,9 +66,8 @@ func Duration(p, name string, max time.Duration, why string) (time.Duration, err
 	return d, nil
 }
 
-// Share reads a share: a percentage (2%) or a fraction (0.02), from 0 to
-// 1.
-func Share(p string) (float64, error) {
+// share reads a share.
+func share(p string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
 	if strings.HasSuffix(p, "%") {
 		v /= 100

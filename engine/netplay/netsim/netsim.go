@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,29 +69,13 @@ func (l Link) Validate() error {
 // Validate), a negative one (-0 too) or one that is no number is an error
 // naming the part and the range it must be in.
 func ParseLink(s string) (Link, error) {
-	parts := strings.Split(s, ",")
-	if s == "" || len(parts) > 5 {
-		return Link{}, fmt.Errorf("netsim: %q: want latency[,jitter[,loss[,duplicate[,reorder]]]], e.g. 80ms,10ms,2%%", s)
-	}
 	var l Link
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		var err error
-		switch i {
-		case 0:
-			l.Latency, err = linkspec.Duration(p, "latency", MaxLatency, "")
-		case 1:
-			l.Jitter, err = linkspec.Duration(p, "jitter", l.Latency, ", the latency: more and packets would arrive before they left")
-		case 2:
-			l.Loss, err = linkspec.Share(p)
-		case 3:
-			l.Duplicate, err = linkspec.Share(p)
-		case 4:
-			l.Reorder, err = linkspec.Share(p)
-		}
-		if err != nil {
-			return Link{}, fmt.Errorf("netsim: %q: part %d, %q: %w", s, i+1, p, err)
-		}
+	limit := MaxLatency
+	if err := linkspec.Parse("netsim", s, "latency[,jitter[,loss[,duplicate[,reorder]]]], e.g. 80ms,10ms,2%",
+		linkspec.Duration(&l.Latency, "latency", &limit, ""),
+		linkspec.Duration(&l.Jitter, "jitter", &l.Latency, ", the latency: more and packets would arrive before they left"),
+		linkspec.Share(&l.Loss), linkspec.Share(&l.Duplicate), linkspec.Share(&l.Reorder)); err != nil {
+		return Link{}, err
 	}
 	return l, l.Validate()
 }

@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/internal/linkspec"
@@ -77,27 +76,13 @@ func (l Link) Validate() error {
 // that cannot be (see Validate), a negative one (-0 too) or one that is no
 // number is an error naming the part and the range it must be in.
 func ParseLink(s string) (Link, error) {
-	parts := strings.Split(s, ",")
-	if s == "" || len(parts) > 4 {
-		return Link{}, fmt.Errorf("streamsim: %q: want latency[,jitter[,loss[,stall]]], each way, e.g. 50ms,10ms,1%%,200ms", s)
-	}
 	var l Link
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		var err error
-		switch i {
-		case 0:
-			l.Latency, err = linkspec.Duration(p, "latency", MaxLatency, "")
-		case 1:
-			l.Jitter, err = linkspec.Duration(p, "jitter", l.Latency, ", the latency: more and bytes would arrive before they left")
-		case 2:
-			l.Loss, err = linkspec.Share(p)
-		case 3:
-			l.Stall, err = linkspec.Duration(p, "stall", MaxLatency, "")
-		}
-		if err != nil {
-			return Link{}, fmt.Errorf("streamsim: %q: part %d, %q: %w", s, i+1, p, err)
-		}
+	limit := MaxLatency
+	if err := linkspec.Parse("streamsim", s, "latency[,jitter[,loss[,stall]]], each way, e.g. 50ms,10ms,1%,200ms",
+		linkspec.Duration(&l.Latency, "latency", &limit, ""),
+		linkspec.Duration(&l.Jitter, "jitter", &l.Latency, ", the latency: more and bytes would arrive before they left"),
+		linkspec.Share(&l.Loss), linkspec.Duration(&l.Stall, "stall", &limit, "")); err != nil {
+		return Link{}, err
 	}
 	return l, l.Validate()
 }

@@ -279,25 +279,45 @@ func TestStall(t *testing.T) {
 	atLeast(t, "stalled", readRecords(t, s, 20), link.Latency-link.Jitter+link.Stall)
 }
 
-// A wrapped connection is conditioned both ways, has the addresses of the
-// connection it wraps and a pipe's deadlines; closing it closes the
-// connection once what was written has arrived, and its goroutines end.
-func TestWrap(t *testing.T) {
-	done := goroutines(t)
+// closes writes bye to from and closes it: to reads bye, then the end
+// (waiting at most 10 s), and is closed.
+func closes(t *testing.T, who string, from, to net.Conn) {
+	t.Helper()
+	from.Write([]byte("bye"))
+	from.Close()
+	to.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if b, err := io.ReadAll(to); string(b) != "bye" || err != nil {
+		t.Errorf("%s closed: the other read %q, %v; want bye, then the end", who, b, err)
+	}
+	to.Close()
+}
+
+// wrap dials a listener on 127.0.0.1 (closed by stop) and wraps the
+// connection with link: c is the wrapped one, raw the one it wraps, s the
+// listener's side.
+func wrap(t *testing.T, link streamsim.Link) (c, raw, s net.Conn, stop func()) {
+	t.Helper()
 	ln, conns := server(t)
 	raw, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	link := streamsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Seed: 9}
-	c, err := streamsim.Wrap(raw, link)
-	if err != nil {
+	if c, err = streamsim.Wrap(raw, link); err != nil {
 		t.Fatal(err)
 	}
+	return c, raw, accepted(t, conns), func() { ln.Close() }
+}
+
+// A wrapped connection is conditioned both ways, has the addresses of the
+// connection it wraps and a pipe's deadlines; closing it closes the
+// connection once what was written has arrived, and its goroutines end.
+func TestWrap(t *testing.T) {
+	done := goroutines(t)
+	link := streamsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Seed: 9}
+	c, raw, s, stop := wrap(t, link)
 	if c.LocalAddr() != raw.LocalAddr() || c.RemoteAddr() != raw.RemoteAddr() {
 		t.Errorf("addresses %v, %v; want %v, %v", c.LocalAddr(), c.RemoteAddr(), raw.LocalAddr(), raw.RemoteAddr())
 	}
-	s := accepted(t, conns)
 	go writeRecords(t, c, 100, time.Millisecond)
 	atLeast(t, "written", readRecords(t, s, 100), link.Latency-link.Jitter)
 	go writeRecords(t, s, 100, time.Millisecond)
@@ -308,17 +328,8 @@ func TestWrap(t *testing.T) {
 		t.Errorf("a read past its deadline: %v", err)
 	}
 	c.SetReadDeadline(time.Time{})
-
-	if _, err := c.Write([]byte("bye")); err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	s.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if b, err := io.ReadAll(s); string(b) != "bye" || err != nil {
-		t.Errorf("the peer read %q, %v; want bye, then the end", b, err)
-	}
-	s.Close()
-	ln.Close()
+	closes(t, "the wrapped connection", c, s)
+	stop()
 	done()
 }
 
@@ -326,24 +337,9 @@ func TestWrap(t *testing.T) {
 // what was sent, then io.EOF.
 func TestWrapPeerCloses(t *testing.T) {
 	done := goroutines(t)
-	ln, conns := server(t)
-	raw, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := streamsim.Wrap(raw, streamsim.Link{Latency: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := accepted(t, conns)
-	s.Write([]byte("bye"))
-	s.Close()
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if b, err := io.ReadAll(c); string(b) != "bye" || err != nil {
-		t.Errorf("read %q, %v; want bye, then the end", b, err)
-	}
-	c.Close()
-	ln.Close()
+	c, _, s, stop := wrap(t, streamsim.Link{Latency: 10 * time.Millisecond})
+	closes(t, "the peer", s, c)
+	stop()
 	done()
 }
 
@@ -366,20 +362,10 @@ func TestProxyClose(t *testing.T) {
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
 		return c
 	}
-	ends := func(who string, from net.Conn, to net.Conn) {
-		t.Helper()
-		from.Write([]byte("bye"))
-		from.Close()
-		to.SetReadDeadline(time.Now().Add(10 * time.Second))
-		if b, err := io.ReadAll(to); string(b) != "bye" || err != nil {
-			t.Errorf("%s closed: the other read %q, %v; want bye, then the end", who, b, err)
-		}
-		to.Close()
-	}
 	c := dial()
-	ends("the client", c, accepted(t, conns))
+	closes(t, "the client", c, accepted(t, conns))
 	c = dial()
-	ends("the target", accepted(t, conns), c)
+	closes(t, "the target", accepted(t, conns), c)
 
 	c = dial()
 	accepted(t, conns)
