@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"fmt"
 	"net/url"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,4 +46,23 @@ func TestConditionedLink(t *testing.T) {
 	}
 	t.Logf("player 1 (conditioned): %d inputs sent, %d moved; player 2 (direct): %d sent, %d moved",
 		results[0].Sent, results[0].Moved, results[1].Sent, results[1].Moved)
+}
+
+// The demo's -server-netsim plays a match through its own proxy: a
+// headless demo, 50 ms ± 10 ms from the server each way with a stall now
+// and then, checks every tick of a 3 s match against the server's
+// checksum.
+func TestConditionedDemo(t *testing.T) {
+	t.Parallel()
+	srv := nakamatest.Start(t)
+	bin := buildDemo(t, t.TempDir())
+	const seconds = 3
+	out, err := exec.Command(bin, "-headless", "-autopilot", "-players", "1", "-seconds", fmt.Sprint(seconds),
+		"-server", srv.URL, "-server-key", srv.ServerKey, "-server-netsim", "50ms,10ms,2%,100ms").CombinedOutput()
+	for _, want := range []string{"goes through 127.0.0.1:", "a link of 50ms,10ms,2%,100ms each way (-server-netsim)",
+		fmt.Sprintf("%d ticks checked against the server's checksum", seconds*hz)} {
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("%v; want %q in the demo's output:\n%s", err, want, out)
+		}
+	}
 }
