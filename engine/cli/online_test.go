@@ -47,6 +47,11 @@ func TestServerFlags(t *testing.T) {
 		{online(), []string{"-players", "1"}, "players", "must be 2 to 4"},
 		{online(), []string{"-players", "3"}, "players", "goes with -host"},
 		{online(), []string{"-server", "http://127.0.0.1:9", "-netsim", "80ms"}, "netsim", "goes with -host, -join or -spectate"},
+		{online(), []string{"-server-netsim", "50ms"}, "server-netsim", "goes with -server"},
+		{online(), []string{"-host", ":0", "-server-netsim", "50ms"}, "server-netsim", "goes with -server"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-server-netsim", "50ms,60ms"}, "server-netsim", "want a jitter from 0 to 50ms"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-server-netsim", "50ms,1ms,1%,-1s"}, "server-netsim", "negative: want a stall"},
+		{online(), []string{"-server", "https://127.0.0.1:9", "-server-netsim", "50ms"}, "server-netsim", "an https:// server's certificate"},
 	}
 	for _, c := range cases {
 		c.g.seen = -1
@@ -58,6 +63,45 @@ func TestServerFlags(t *testing.T) {
 		if c.g.seen != -1 {
 			t.Errorf("%q: the game's first scene was made", c.args)
 		}
+	}
+}
+
+// -server-netsim sends the client's connections through a proxy on
+// 127.0.0.1 that delays them: the server sees the proxy's address as its
+// host, and the two HTTP exchanges before the websocket's refusal (the
+// device's authentication, the upgrade) take at least two round trips
+// of 2×50 ms. The proxy is closed when Start fails.
+func TestServerNetsim(t *testing.T) {
+	hosts := make(chan string, 2)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v2/account/authenticate/device", func(w http.ResponseWriter, r *http.Request) {
+		hosts <- r.Host
+		io.WriteString(w, `{"token": "x.e30.y", "created": true}`)
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		hosts <- r.Host
+		http.Error(w, "no socket here", http.StatusServiceUnavailable)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	g := newAppGame(&onlinemode.Mode{Game: testGame, Silence: 10 * time.Second})
+	g.seen = -1
+	start := time.Now()
+	out, err := g.run("-headless", "-server", srv.URL, "-server-netsim", "50ms")
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "-server "+srv.URL) || !strings.Contains(err.Error(), "no socket here") {
+		t.Fatalf("%v, want the websocket's refusal\n%s", err, out)
+	}
+	if !strings.Contains(out, "goes through 127.0.0.1:") || !strings.Contains(out, "a link of 50ms each way (-server-netsim)") {
+		t.Errorf("the log does not name the proxy:\n%s", out)
+	}
+	for range 2 {
+		if h := <-hosts; h == strings.TrimPrefix(srv.URL, "http://") || !strings.HasPrefix(h, "127.0.0.1:") {
+			t.Errorf("the server saw host %s, not the proxy's", h)
+		}
+	}
+	if took < 200*time.Millisecond {
+		t.Errorf("two HTTP exchanges over a 50 ms link took %v, less than 200 ms", took)
 	}
 }
 

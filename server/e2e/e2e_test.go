@@ -48,7 +48,14 @@ const hz = arena.Hz
 // test's server).
 func dial(t *testing.T, srv *nakamatest.Server, name string) *client.Client {
 	t.Helper()
-	c, err := client.Dial(context.Background(), srv.URL, client.Options{ServerKey: srv.ServerKey, Device: "e2e-device-" + name})
+	return dialAt(t, srv.URL, srv.ServerKey, name)
+}
+
+// dialAt connects a client as dial does, to the server at url (a proxy's
+// in front of it).
+func dialAt(t *testing.T, url, key, name string) *client.Client {
+	t.Helper()
+	c, err := client.Dial(context.Background(), url, client.Options{ServerKey: key, Device: "e2e-device-" + name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,17 +119,39 @@ func checkTaken(t *testing.T, who string, r client.Result, seat match.SeatJSON) 
 	}
 }
 
+// checkBotsPlayed fails unless every player's bot sent input and the
+// server took it (checkTaken); it returns the server's stats.
+func checkBotsPlayed(t *testing.T, results []client.Result) match.Stats {
+	t.Helper()
+	stats := serverStats(t, results[0].End)
+	for p, r := range results {
+		if r.Sent == 0 {
+			t.Errorf("player %d sent no input: its bot did not play", p+1)
+		}
+		checkTaken(t, fmt.Sprintf("player %d", p+1), r, stats.Players[p])
+	}
+	return stats
+}
+
 // playMatch makes a match of players seats for seconds on srv and plays
 // it with a client per seat, each with the options play gives (nil: the
 // game's bot). It returns each seat's result, and fails the test on a
 // client's error unless play says the seat may have one (mayFail).
 func playMatch(t *testing.T, srv *nakamatest.Server, name string, players, seconds int, play func(seat int, c *client.Client, m *client.Match) (opts client.Play, mayFail bool)) ([]client.Result, []error) {
 	t.Helper()
-	ctx, onTick := progress(t, 20*time.Second)
 	clients := make([]*client.Client, players)
 	for i := range clients {
 		clients[i] = dial(t, srv, fmt.Sprintf("%s-%d", name, i))
 	}
+	return playClients(t, clients, seconds, play)
+}
+
+// playClients is playMatch with its clients dialed: the first makes the
+// match, and each plays the seat it is given.
+func playClients(t *testing.T, clients []*client.Client, seconds int, play func(seat int, c *client.Client, m *client.Match) (opts client.Play, mayFail bool)) ([]client.Result, []error) {
+	t.Helper()
+	players := len(clients)
+	ctx, onTick := progress(t, 20*time.Second)
 	id, err := clients[0].Create(ctx, game, match.Params{Players: players, Seconds: seconds, Seed: 42,
 		Settings: map[string]string{"undying": "true"}})
 	if err != nil {
@@ -184,13 +213,7 @@ func TestTwoPlayers(t *testing.T) {
 	const seconds = 30
 	results, _ := playMatch(t, srv, "two", 2, seconds, nil)
 	checkEveryTick(t, results, seconds)
-	stats := serverStats(t, results[0].End)
-	for p, r := range results {
-		if r.Sent == 0 {
-			t.Errorf("player %d sent no input: its bot did not play", p+1)
-		}
-		checkTaken(t, fmt.Sprintf("player %d", p+1), r, stats.Players[p])
-	}
+	stats := checkBotsPlayed(t, results)
 	t.Logf("server: %+v", stats.Loop)
 	t.Logf("player 1: %.0f B/s in, %.0f B/s out", float64(results[0].BytesIn)/results[0].Elapsed.Seconds(), float64(results[0].BytesOut)/results[0].Elapsed.Seconds())
 }

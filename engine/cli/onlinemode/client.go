@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/streamsim"
 )
 
 // match is a run's match on a game server.
@@ -20,6 +23,29 @@ type match struct {
 	c       *client.Client
 	m       *client.Match
 	session *client.Session
+	proxy   *streamsim.Proxy // -server-netsim's; nil: none
+}
+
+// conditioned returns the server's URL the client dials: -server's, or
+// with -server-netsim a proxy's on 127.0.0.1 that forwards to it through
+// the link (the proxy returned, for End to close).
+func (m *Mode) conditioned(r *cli.Run) (string, *streamsim.Proxy, error) {
+	if m.netLink == "" {
+		return m.server, nil, nil
+	}
+	link, _ := streamsim.ParseLink(m.netLink) // checked with the flags
+	u, _ := url.Parse(m.server)
+	target := u.Host
+	if u.Port() == "" {
+		target = net.JoinHostPort(u.Hostname(), "80")
+	}
+	p, err := streamsim.Listen("127.0.0.1:0", target, link)
+	if err != nil {
+		return "", nil, fmt.Errorf("-server-netsim %s: %w", m.netLink, err)
+	}
+	u.Host = p.Addr().String()
+	fmt.Fprintf(r.Log(), "%s: the connection to %s goes through %s, a link of %v each way (-server-netsim)\n", r.Game().Name, m.server, u.Host, link)
+	return u.String(), p, nil
 }
 
 // Start signs in, finds or makes a match for -players, joins it and waits
@@ -35,7 +61,18 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 		rand.Read(b)
 		device = r.Game().Name + "-" + hex.EncodeToString(b)
 	}
-	c, err := client.Dial(ctx, m.server, client.Options{ServerKey: m.serverKey, Device: device, Silence: m.Silence})
+	server, p, err := m.conditioned(r)
+	if err != nil {
+		return nil, err
+	}
+	if p != nil {
+		defer func() {
+			if m.match == nil { // Start failed
+				p.Close()
+			}
+		}()
+	}
+	c, err := client.Dial(ctx, server, client.Options{ServerKey: m.serverKey, Device: device, Silence: m.Silence})
 	if err != nil {
 		return nil, fmt.Errorf("-server %s: %w (is a game server running there? make server starts one)", m.server, err)
 	}
@@ -50,7 +87,7 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 				start := s.Start()
 				r.Keep(keep, start.Settings)
 				if err = r.Adopt(cli.Joined{Flag: "server", Addr: m.server, Seed: start.Seed, Player: start.Seat, EndsRun: true}); err == nil {
-					m.match = &match{c: c, m: cm, session: s}
+					m.match = &match{c: c, m: cm, session: s, proxy: p}
 					return s, nil
 				}
 				cm.Leave(context.Background())
@@ -68,6 +105,9 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 func (m *Mode) End(r *cli.Run, err error) error {
 	m.match.m.Leave(context.Background())
 	m.match.c.Close()
+	if m.match.proxy != nil {
+		m.match.proxy.Close()
+	}
 	if e := (*client.EndedError)(nil); errors.As(err, &e) {
 		return nil
 	}

@@ -17,6 +17,12 @@
 // one that sends anything, a pong to the client's pings included, is
 // waited for.
 //
+// -server-netsim LINK sends the connection to the server through a bad
+// link (package engine/online/streamsim): a proxy on 127.0.0.1, in the
+// run's process, forwards it to the server, both ways late by the link's
+// latency and jitter, and stalled by its loss, as TCP's resends stall a
+// stream (-server-netsim 50ms,10ms is a round trip of 100 ms ± 20 ms).
+//
 // The player's input is the loop's, as in any run: the devices, or the
 // scene's engine.TickInput (an autopilot: the demo's -autopilot);
 // headless without one, the player holds nothing (lockstep.Game's bot plays
@@ -37,6 +43,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/cli"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/lockstep"
+	"github.com/fixedstep/fixedstep/engine/online/streamsim"
 )
 
 // Mode is online play, a cli.Mode. Use it by pointer, in one App.
@@ -50,18 +57,21 @@ type Mode struct {
 	Silence time.Duration
 
 	server, serverKey, device string
+	netLink                   string // -server-netsim
 	fs                        *flag.FlagSet
 	run                       *cli.Run
 	match                     *match // the match played; nil: none
 }
 
-// Flags defines -server, -server-key, -device and -players (unless
-// another mode did); -server starts the mode.
+// Flags defines -server, -server-key, -device, -server-netsim and
+// -players (unless another mode did); -server starts the mode.
 func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	m.fs = fs
 	fs.StringVar(&m.server, "server", "", "play an online match on this game server (http://127.0.0.1:7350: make server): one found or made for -players")
 	fs.StringVar(&m.serverKey, "server-key", "defaultkey", "with -server: the server's socket key")
 	fs.StringVar(&m.device, "device", "", "with -server: the device id the player signs in as (10 to 128 characters; default: a new one each run)")
+	fs.StringVar(&m.netLink, "server-netsim", "", "with -server: send the connection to the server through a bad link, both ways, by a proxy on 127.0.0.1 "+
+		"in this process: latency[,jitter[,loss[,stall]]] each way (50ms,10ms: a 100 ms round trip; a lost chunk stalls the stream, 200ms by default, as TCP's resend does)")
 	usage := fmt.Sprintf("with -server: the players of the match to find (1 to %d, default 1)", input.MaxPlayers)
 	if f := fs.Lookup("players"); f != nil { // another mode's too
 		f.Usage += "; " + usage
@@ -85,7 +95,7 @@ func (m *Mode) players(r *cli.Run) int {
 func (m *Mode) Check(r *cli.Run) error {
 	m.run = r
 	if m.server == "" {
-		for _, f := range []string{"server-key", "device"} {
+		for _, f := range []string{"server-key", "device", "server-netsim"} {
 			if r.Given(f) {
 				return &cli.FlagError{Flag: f, Reason: "goes with -server"}
 			}
@@ -111,6 +121,15 @@ func (m *Mode) Check(r *cli.Run) error {
 		return &cli.FlagError{Flag: "players", Value: fmt.Sprint(players), Reason: fmt.Sprintf("must be 1 to %d", input.MaxPlayers)}
 	case m.device != "" && (len(m.device) < 10 || len(m.device) > 128):
 		return &cli.FlagError{Flag: "device", Value: m.device, Reason: "must be 10 to 128 characters"}
+	}
+	if m.netLink != "" {
+		if _, err := streamsim.ParseLink(m.netLink); err != nil {
+			return &cli.FlagError{Flag: "server-netsim", Value: m.netLink, Reason: err.Error()}
+		}
+		if u.Scheme != "http" {
+			return &cli.FlagError{Flag: "server-netsim", Value: m.netLink, Reason: "the proxy on 127.0.0.1 carries an http:// server's connection: " +
+				"an https:// server's certificate does not name 127.0.0.1"}
+		}
 	}
 	return nil
 }

@@ -15,14 +15,13 @@ package netsim
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"net"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fixedstep/fixedstep/engine/internal/linkspec"
 )
 
 // MaxLatency bounds a link's latency (and so its jitter): a minute, far
@@ -56,7 +55,7 @@ func (l Link) Validate() error {
 		name string
 		v    float64
 	}{{"loss", l.Loss}, {"duplicate", l.Duplicate}, {"reorder", l.Reorder}} {
-		if !(s.v >= 0 && s.v <= 1) || math.Signbit(s.v) {
+		if !linkspec.ValidShare(s.v) {
 			return fmt.Errorf("netsim: %s %v: must be a share from 0 to 1 (0%% to 100%%)", s.name, s.v)
 		}
 	}
@@ -70,63 +69,15 @@ func (l Link) Validate() error {
 // Validate), a negative one (-0 too) or one that is no number is an error
 // naming the part and the range it must be in.
 func ParseLink(s string) (Link, error) {
-	parts := strings.Split(s, ",")
-	if s == "" || len(parts) > 5 {
-		return Link{}, fmt.Errorf("netsim: %q: want latency[,jitter[,loss[,duplicate[,reorder]]]], e.g. 80ms,10ms,2%%", s)
-	}
 	var l Link
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		var err error
-		switch i {
-		case 0:
-			l.Latency, err = duration(p, "latency", MaxLatency, "")
-		case 1:
-			l.Jitter, err = duration(p, "jitter", l.Latency, ", the latency: more and packets would arrive before they left")
-		case 2:
-			l.Loss, err = share(p)
-		case 3:
-			l.Duplicate, err = share(p)
-		case 4:
-			l.Reorder, err = share(p)
-		}
-		if err != nil {
-			return Link{}, fmt.Errorf("netsim: %q: part %d, %q: %w", s, i+1, p, err)
-		}
+	limit := MaxLatency
+	if err := linkspec.Parse("netsim", s, "latency[,jitter[,loss[,duplicate[,reorder]]]], e.g. 80ms,10ms,2%",
+		linkspec.Duration(&l.Latency, "latency", &limit, ""),
+		linkspec.Duration(&l.Jitter, "jitter", &l.Latency, ", the latency: more and packets would arrive before they left"),
+		linkspec.Share(&l.Loss), linkspec.Share(&l.Duplicate), linkspec.Share(&l.Reorder)); err != nil {
+		return Link{}, err
 	}
 	return l, l.Validate()
-}
-
-// duration reads a time from 0 to max: the link's name, as why says.
-func duration(p, name string, max time.Duration, why string) (time.Duration, error) {
-	d, err := time.ParseDuration(p)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("want a %s from 0 to %v%s, e.g. 80ms", name, max, why)
-	case strings.HasPrefix(p, "-"):
-		return 0, fmt.Errorf("negative: want a %s from 0 to %v%s", name, max, why)
-	case d > max:
-		return 0, fmt.Errorf("more than %v: want a %s from 0 to %v%s", max, name, max, why)
-	}
-	return d, nil
-}
-
-// share reads a share: a percentage (2%) or a fraction (0.02), from 0 to
-// 1.
-func share(p string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
-	if strings.HasSuffix(p, "%") {
-		v /= 100
-	}
-	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v):
-		return 0, errors.New("not a number: want a share from 0% to 100% (or 0 to 1)")
-	case strings.HasPrefix(p, "-"):
-		return 0, errors.New("negative: want a share from 0% to 100% (or 0 to 1)")
-	case !(v >= 0 && v <= 1):
-		return 0, errors.New("want a share from 0% to 100% (or 0 to 1)")
-	}
-	return v, nil
 }
 
 // Stats counts what a conditioned connection did to the packets written
