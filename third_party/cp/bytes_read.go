@@ -1,0 +1,889 @@
+package cp
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+func ptr(s *Shape) unsafe.Pointer { return unsafe.Pointer(s) }
+
+// A SpaceReader reads the bytes a SpaceWriter wrote into a space. Body,
+// Shape and Constraint give the object of a reference after a Read.
+type SpaceReader struct {
+	// UserData reads a UserData value written by SpaceWriter.UserData. With
+	// no hook, only a nil UserData can be read (the writer wrote nothing).
+	UserData func(b []byte) (any, []byte, error)
+
+	bodies      []*Body
+	shapes      []*Shape
+	constraints []*Constraint
+}
+
+// Body returns the body of a reference, after a Read.
+func (r *SpaceReader) Body(ref uint32) (*Body, bool) { return at(r.bodies, ref) }
+
+// Shape returns the shape of a reference, after a Read.
+func (r *SpaceReader) Shape(ref uint32) (*Shape, bool) { return at(r.shapes, ref) }
+
+// Constraint returns the constraint of a reference, after a Read.
+func (r *SpaceReader) Constraint(ref uint32) (*Constraint, bool) { return at(r.constraints, ref) }
+
+func at[T any](l []*T, ref uint32) (*T, bool) {
+	if ref == 0 || uint64(ref) > uint64(len(l)) {
+		return nil, false
+	}
+	return l[ref-1], true
+}
+
+// Read replaces space's whole state with the state b holds and returns
+// the bytes after it. The space must be set up by the same code as the
+// written one (the same collision handlers: they are not in the bytes);
+// its StaticBody object is kept and given the written static body's state,
+// every other object is new. On an error the space is left as it was.
+func (r *SpaceReader) Read(b []byte, space *Space) ([]byte, error) {
+	if space.locked != 0 {
+		return b, ErrSnapshotLocked
+	}
+	if space.StaticBody == nil {
+		return b, errors.New("cp: SpaceReader: the space has no static body")
+	}
+	d := &decoder{b: b, r: r, space: space}
+	v, err := d.read()
+	if err != nil {
+		return b, err
+	}
+	r.bodies, r.shapes, r.constraints = d.bodies, d.shapes, d.constraints
+	// The static body's object is the space's own: move the read state into it.
+	static := space.StaticBody
+	tmp := d.static
+	tmp.id = static.id
+	*static = *tmp
+	swap := func(b **Body) {
+		if *b == tmp {
+			*b = static
+		}
+	}
+	for i, x := range d.bodies {
+		if x == tmp {
+			d.bodies[i] = static
+		}
+		swap(&x.sleepingRoot)
+		swap(&x.sleepingNext)
+	}
+	for _, x := range d.shapes {
+		swap(&x.body)
+	}
+	for _, x := range d.constraints {
+		swap(&x.a)
+		swap(&x.b)
+	}
+	for _, x := range d.arbiters {
+		swap(&x.body_a)
+		swap(&x.body_b)
+	}
+	for _, l := range [][]*Body{v.dynamicBodies, v.staticBodies, v.rousedBodies, v.sleepingComponents} {
+		for i := range l {
+			swap(&l[i])
+		}
+	}
+	// Setup state, the reading space's own.
+	v.bbQueryCtx, v.bbQueryBusy, v.bbQueryFunc = space.bbQueryCtx, space.bbQueryBusy, space.bbQueryFunc
+	v.usesWildcards, v.collisionHandlers, v.defaultHandler = space.usesWildcards, space.collisionHandlers, space.defaultHandler
+	v.postStepCallbacks = space.postStepCallbacks[:0]
+	v.lookupKey = space.lookupKey
+	v.StaticBody = static
+	*space = v
+	return d.b, nil
+}
+
+type decoder struct {
+	b     []byte
+	r     *SpaceReader
+	space *Space
+	err   error
+
+	static      *Body
+	bodies      []*Body
+	shapes      []*Shape
+	constraints []*Constraint
+	arbiters    []*Arbiter
+	buffers     []*ContactBuffer
+	nodes       []*Node
+	pairs       []*Pair
+	cached      []*Arbiter
+}
+
+var errShort = errors.New("cp: SpaceReader: the bytes end too soon")
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("cp: SpaceReader: "+format, args...)
+	}
+}
+
+func (d *decoder) take(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if len(d.b) < n {
+		d.err = errShort
+		d.b = d.b[len(d.b):]
+		return nil
+	}
+	x := d.b[:n]
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *decoder) u8() uint8 {
+	if x := d.take(1); x != nil {
+		return x[0]
+	}
+	return 0
+}
+
+func (d *decoder) u32() uint32 {
+	if x := d.take(4); x != nil {
+		return binary.LittleEndian.Uint32(x)
+	}
+	return 0
+}
+
+func (d *decoder) u64() uint64 {
+	if x := d.take(8); x != nil {
+		return binary.LittleEndian.Uint64(x)
+	}
+	return 0
+}
+
+func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
+func (d *decoder) vec() Vector  { return Vector{d.f64(), d.f64()} }
+func (d *decoder) bb() BB       { return BB{d.f64(), d.f64(), d.f64(), d.f64()} }
+
+func (d *decoder) int() int {
+	v := int64(d.u64())
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		d.fail("an integer out of range (%d)", v)
+	}
+	return int(v)
+}
+
+func (d *decoder) bool() bool {
+	switch d.u8() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.fail("a bool is neither 0 nor 1")
+	return false
+}
+
+// n reads a count of things of at least min bytes each: at most what the
+// bytes left can hold.
+func (d *decoder) n(min int) int {
+	v := d.u32()
+	if uint64(v) > maxSpaceObjects || uint64(v)*uint64(min) > uint64(len(d.b)) {
+		d.fail("a count (%d) larger than the bytes can hold", v)
+		return 0
+	}
+	return int(v)
+}
+
+func ref[T any](d *decoder, l []*T, what string) *T {
+	v := d.u32()
+	if v == 0 {
+		return nil
+	}
+	if uint64(v) > uint64(len(l)) {
+		d.fail("a reference to %s %d, out of range", what, v)
+		return nil
+	}
+	return l[v-1]
+}
+
+func refList[T any](d *decoder, l []*T, what string) []*T {
+	n := d.n(4)
+	out := make([]*T, 0, n)
+	for range n {
+		p := ref(d, l, what)
+		if p == nil {
+			d.fail("a nil %s in a list", what)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (d *decoder) spaceOf(what string) *Space {
+	switch d.u8() {
+	case 0:
+		return nil
+	case 1:
+		return d.space
+	}
+	d.fail("%s's space flag is neither 0 nor 1", what)
+	return nil
+}
+
+func (d *decoder) userData(what string) any {
+	if d.err != nil {
+		return nil
+	}
+	if d.r.UserData == nil {
+		return nil
+	}
+	v, rest, err := d.r.UserData(d.b)
+	if err != nil {
+		d.fail("%s's UserData: %w", what, err)
+		return nil
+	}
+	if len(rest) > len(d.b) {
+		d.fail("%s's UserData hook returned more bytes than it was given", what)
+		return nil
+	}
+	d.b = rest
+	return v
+}
+
+func newAll[T any](n int) []*T {
+	all := make([]T, n)
+	l := make([]*T, n)
+	for i := range l {
+		l[i] = &all[i]
+	}
+	return l
+}
+
+func (d *decoder) read() (Space, error) {
+	var v Space
+	if string(d.take(len(spaceBytesMagic))) != spaceBytesMagic {
+		if d.err != nil {
+			return v, d.err
+		}
+		return v, errors.New("cp: SpaceReader: not a space's bytes (no magic)")
+	}
+	if ver := d.u8(); ver != spaceBytesVersion && d.err == nil {
+		return v, fmt.Errorf("cp: SpaceReader: format version %d, not %d", ver, spaceBytesVersion)
+	}
+	v.Iterations = uint(d.u64())
+	v.gravity = d.vec()
+	v.damping = d.f64()
+	v.IdleSpeedThreshold = d.f64()
+	v.SleepTimeThreshold = d.f64()
+	v.collisionSlop = d.f64()
+	v.collisionBias = d.f64()
+	v.collisionPersistence = uint(d.u64())
+	v.stamp = uint(d.u64())
+	v.curr_dt = d.f64()
+	v.shapeIDCounter = uint(d.u64())
+	v.skipPostStep = d.bool()
+	if v.Iterations == 0 || v.Iterations > 1<<16 {
+		d.fail("%d iterations", v.Iterations)
+	}
+	// The smallest an object is written in: a body 200 bytes, a shape 100,
+	// a constraint 80, an arbiter 100, a buffer 20, a node 50, a pair 28.
+	d.bodies = newAll[Body](d.n(200))
+	d.shapes = newAll[Shape](d.n(100))
+	d.constraints = newAll[Constraint](d.n(80))
+	d.arbiters = newAll[Arbiter](d.n(100))
+	d.buffers = newAll[ContactBuffer](d.n(20))
+	d.nodes = newAll[Node](d.n(50))
+	d.pairs = newAll[Pair](d.n(28))
+	if d.err != nil {
+		return v, d.err
+	}
+	d.static = ref(d, d.bodies, "body")
+	if d.static == nil && d.err == nil {
+		d.fail("no static body")
+	}
+	for i, x := range d.bodies {
+		d.body(x, i)
+	}
+	if d.err == nil {
+		ids := bodyCur.Add(int64(len(d.bodies))) - int64(len(d.bodies))
+		for i, x := range d.bodies {
+			x.id = int(ids) + i // Body.String's number: the process's own
+		}
+	}
+	for i, x := range d.shapes {
+		d.shape(x, i)
+	}
+	for i, x := range d.constraints {
+		d.constraint(x, i)
+	}
+	for i, x := range d.arbiters {
+		d.arbiter(x, i)
+	}
+	for _, x := range d.buffers {
+		d.buffer(x)
+	}
+	if d.err != nil {
+		return v, d.err
+	}
+	v.dynamicBodies = refList(d, d.bodies, "body")
+	v.staticBodies = refList(d, d.bodies, "body")
+	v.rousedBodies = refList(d, d.bodies, "body")
+	v.sleepingComponents = refList(d, d.bodies, "body")
+	v.constraints = refList(d, d.constraints, "constraint")
+	v.arbiters = refList(d, d.arbiters, "arbiter")
+	setSize := d.u32()
+	if setSize == 0 || setSize > maxSpaceObjects || uint64(setSize) > 16*uint64(len(d.b))+64 {
+		d.fail("a cached arbiters set of size %d", setSize)
+		return v, d.err
+	}
+	d.cached = refList(d, d.arbiters, "arbiter")
+	if uint64(len(d.cached)) >= uint64(setSize) {
+		d.fail("%d cached arbiters in a set of size %d", len(d.cached), setSize)
+	}
+	pooledBins := d.pool()
+	v.cachedArbiters = NewHashSet[ShapePair, *Arbiter](arbiterSetEql)
+	v.cachedArbiters.size = uint(setSize)
+	v.cachedArbiters.table = make([]*HashSetBin[*Arbiter], setSize)
+	if d.err != nil {
+		return v, d.err
+	}
+	// The cached arbiters are hashed by their shapes' addresses: inserted
+	// in the written order, into a set of the written size.
+	for _, a := range d.cached {
+		h := HashPair(HashValue(uintptr(ptr(a.a))), HashValue(uintptr(ptr(a.b))))
+		v.cachedArbiters.Insert(h, ShapePair{a.a, a.b}, func(ShapePair) *Arbiter { return a })
+	}
+	if v.cachedArbiters.entries != uint(len(d.cached)) {
+		d.fail("two cached arbiters of the same shapes")
+	}
+	v.cachedArbiters.pooledBins = nil
+	for range pooledBins {
+		v.cachedArbiters.recycle(&HashSetBin[*Arbiter]{})
+	}
+	v.pooledArbiters = make([]*Arbiter, d.pool())
+	for i := range v.pooledArbiters {
+		v.pooledArbiters[i] = &Arbiter{}
+	}
+	v.contactBuffersHead = ref(d, d.buffers, "contact buffer")
+	for _, x := range d.nodes {
+		d.node(x)
+	}
+	for _, x := range d.pairs {
+		d.pair(x)
+	}
+	if d.err != nil {
+		return v, d.err
+	}
+	v.staticShapes = d.index(nil)
+	v.dynamicShapes = d.index(v.staticShapes)
+	if d.err != nil {
+		return v, d.err
+	}
+	if err := d.check(&v); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// pool reads the count of a free list (made anew, of fresh objects).
+func (d *decoder) pool() int {
+	v := d.u32()
+	if v > 1<<20 {
+		d.fail("a free list of %d objects", v)
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) body(b *Body, i int) {
+	what := fmt.Sprintf("body %d", i+1)
+	b.UserData = d.userData(what)
+	switch d.u8() {
+	case 0:
+	case 1:
+		b.velocity_func = BodyUpdateVelocity
+	default:
+		d.fail("%s's velocity func tag", what)
+	}
+	switch d.u8() {
+	case 0:
+	case 1:
+		b.position_func = BodyUpdatePosition
+	default:
+		d.fail("%s's position func tag", what)
+	}
+	b.m, b.m_inv, b.i, b.i_inv = d.f64(), d.f64(), d.f64(), d.f64()
+	b.cog, b.p, b.v, b.f = d.vec(), d.vec(), d.vec(), d.vec()
+	b.a, b.w, b.t = d.f64(), d.f64(), d.f64()
+	b.transform = Transform{d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64()}
+	b.v_bias, b.w_bias = d.vec(), d.f64()
+	b.space = d.spaceOf(what)
+	if n := d.n(4); n > 0 {
+		b.shapeList = make([]*Shape, n)
+		for k := range b.shapeList {
+			b.shapeList[k] = ref(d, d.shapes, "shape")
+			if b.shapeList[k] == nil {
+				d.fail("%s's shape list holds nil", what)
+			}
+		}
+	} else {
+		b.shapeList = []*Shape{}
+	}
+	b.arbiterList = ref(d, d.arbiters, "arbiter")
+	b.constraintList = ref(d, d.constraints, "constraint")
+	b.sleepingRoot = ref(d, d.bodies, "body")
+	b.sleepingNext = ref(d, d.bodies, "body")
+	b.sleepingIdleTime = d.f64()
+}
+
+func (d *decoder) shape(s *Shape, i int) {
+	what := fmt.Sprintf("shape %d", i+1)
+	switch d.u8() {
+	case classCircle:
+		c := &Circle{Shape: s}
+		c.c, c.tc, c.r = d.vec(), d.vec(), d.f64()
+		s.Class = c
+	case classSegment:
+		c := &Segment{Shape: s}
+		c.a, c.b, c.n, c.ta, c.tb, c.tn = d.vec(), d.vec(), d.vec(), d.vec(), d.vec(), d.vec()
+		c.r, c.a_tangent, c.b_tangent = d.f64(), d.vec(), d.vec()
+		s.Class = c
+	case classPoly:
+		c := &PolyShape{Shape: s}
+		c.r, c.count = d.f64(), d.int()
+		n := d.n(32)
+		if c.count < 0 || 2*c.count != n {
+			d.fail("%s: a polygon of %d vertices with %d planes", what, c.count, n)
+			return
+		}
+		c.planes = make([]SplittingPlane, n)
+		for k := range c.planes {
+			c.planes[k] = SplittingPlane{d.vec(), d.vec()}
+		}
+		s.Class = c
+	default:
+		d.fail("%s's class tag", what)
+		return
+	}
+	s.space = d.spaceOf(what)
+	s.body = ref(d, d.bodies, "body")
+	if s.body == nil {
+		d.fail("%s has no body", what)
+	}
+	switch d.u8() {
+	case 0:
+	case 1:
+		s.massInfo = &ShapeMassInfo{d.f64(), d.f64(), d.f64(), d.vec()}
+	default:
+		d.fail("%s's mass info flag", what)
+	}
+	s.bb = d.bb()
+	s.sensor = d.bool()
+	s.e, s.u, s.surfaceV = d.f64(), d.f64(), d.vec()
+	s.UserData = d.userData(what)
+	s.collisionType = CollisionType(d.u64())
+	s.Filter = ShapeFilter{d.u64(), d.u64(), d.u64()}
+	s.hashid = HashValue(d.u64())
+}
+
+func (d *decoder) constraint(c *Constraint, i int) {
+	what := fmt.Sprintf("constraint %d", i+1)
+	f := d.f64
+	v := d.vec
+	mat := func() Mat2x2 { return Mat2x2{f(), f(), f(), f()} }
+	switch d.u8() {
+	case jointPin:
+		j := &PinJoint{Constraint: c}
+		j.AnchorA, j.AnchorB, j.Dist = v(), v(), f()
+		j.r1, j.r2, j.n = v(), v(), v()
+		j.nMass, j.jnAcc, j.bias = f(), f(), f()
+		c.Class = j
+	case jointSlide:
+		j := &SlideJoint{Constraint: c}
+		j.AnchorA, j.AnchorB, j.Min, j.Max = v(), v(), f(), f()
+		j.r1, j.r2, j.n = v(), v(), v()
+		j.nMass, j.jnAcc, j.bias = f(), f(), f()
+		c.Class = j
+	case jointPivot:
+		j := &PivotJoint{Constraint: c}
+		j.AnchorA, j.AnchorB, j.r1, j.r2 = v(), v(), v(), v()
+		j.k = mat()
+		j.jAcc, j.bias = v(), v()
+		c.Class = j
+	case jointGroove:
+		j := &GrooveJoint{Constraint: c}
+		j.GrooveN, j.GrooveA, j.GrooveB, j.AnchorB, j.grooveTn = v(), v(), v(), v(), v()
+		j.clamp = f()
+		j.r1, j.r2 = v(), v()
+		j.k = mat()
+		j.jAcc, j.bias = v(), v()
+		c.Class = j
+	case jointSpring:
+		j := &DampedSpring{Constraint: c, SpringForceFunc: DefaultSpringForce}
+		j.AnchorA, j.AnchorB = v(), v()
+		j.RestLength, j.Stiffness, j.Damping, j.targetVrn, j.vCoef = f(), f(), f(), f(), f()
+		j.r1, j.r2 = v(), v()
+		j.nMass = f()
+		j.n = v()
+		j.jAcc = f()
+		c.Class = j
+	case jointRotarySpring:
+		j := &DampedRotarySpring{Constraint: c, SpringTorqueFunc: defaultSpringTorque}
+		j.RestAngle, j.Stiffness, j.Damping, j.targetWrn, j.wCoef, j.iSum, j.jAcc = f(), f(), f(), f(), f(), f(), f()
+		c.Class = j
+	case jointRotaryLimit:
+		j := &RotaryLimitJoint{Constraint: c}
+		j.Min, j.Max, j.iSum, j.bias, j.jAcc = f(), f(), f(), f(), f()
+		c.Class = j
+	case jointRatchet:
+		j := &RatchetJoint{Constraint: c}
+		j.Angle, j.Phase, j.Ratchet, j.iSum, j.bias, j.jAcc = f(), f(), f(), f(), f(), f()
+		c.Class = j
+	case jointGear:
+		j := &GearJoint{Constraint: c}
+		j.phase, j.ratio, j.ratio_inv, j.iSum, j.bias, j.jAcc = f(), f(), f(), f(), f(), f()
+		c.Class = j
+	case jointMotor:
+		j := &SimpleMotor{Constraint: c}
+		j.Rate, j.iSum, j.jAcc = f(), f(), f()
+		c.Class = j
+	default:
+		d.fail("%s's class tag", what)
+		return
+	}
+	c.space = d.spaceOf(what)
+	c.a = ref(d, d.bodies, "body")
+	c.b = ref(d, d.bodies, "body")
+	if (c.a == nil || c.b == nil) && d.err == nil {
+		d.fail("%s lacks a body", what)
+	}
+	c.next_a = ref(d, d.constraints, "constraint")
+	c.next_b = ref(d, d.constraints, "constraint")
+	c.maxForce, c.errorBias, c.maxBias = f(), f(), f()
+	c.collideBodies = d.bool()
+	c.UserData = d.userData(what)
+}
+
+func (d *decoder) handler(what string) *CollisionHandler {
+	switch d.u8() {
+	case handlerNil:
+		return nil
+	case handlerDoNothing:
+		return &CollisionHandlerDoNothing
+	case handlerDefault:
+		return &CollisionHandlerDefault
+	case handlerSpaceDefault:
+		return d.space.defaultHandler
+	case handlerKeyed:
+		a, b := CollisionType(d.u64()), CollisionType(d.u64())
+		if d.err != nil {
+			return nil
+		}
+		key := CollisionHandler{TypeA: a, TypeB: b}
+		h := d.space.collisionHandlers.Find(HashPair(HashValue(a), HashValue(b)), &key)
+		if h == nil || h.TypeA != a || h.TypeB != b {
+			d.fail("%s's collision handler (%d, %d): the reading space has none of these types", what, a, b)
+		}
+		return h
+	}
+	d.fail("%s's collision handler tag", what)
+	return nil
+}
+
+func (d *decoder) arbiter(a *Arbiter, i int) {
+	what := fmt.Sprintf("arbiter %d", i+1)
+	a.e, a.u, a.surface_vr = d.f64(), d.f64(), d.vec()
+	a.UserData = d.userData(what)
+	a.a = ref(d, d.shapes, "shape")
+	a.b = ref(d, d.shapes, "shape")
+	a.body_a = ref(d, d.bodies, "body")
+	a.body_b = ref(d, d.bodies, "body")
+	a.thread_a.next = ref(d, d.arbiters, "arbiter")
+	a.thread_a.prev = ref(d, d.arbiters, "arbiter")
+	a.thread_b.next = ref(d, d.arbiters, "arbiter")
+	a.thread_b.prev = ref(d, d.arbiters, "arbiter")
+	a.count = d.int()
+	switch d.u8() {
+	case contactsNil:
+	case contactsBuffer:
+		buf := ref(d, d.buffers, "contact buffer")
+		off, n := d.u32(), d.u32()
+		if buf == nil || uint64(off)+uint64(n) > CONTACTS_BUFFER_SIZE || n == 0 {
+			d.fail("%s's contacts: %d from %d in a buffer", what, n, off)
+			return
+		}
+		a.contacts = buf.contacts[off : off+n]
+	case contactsOwn:
+		n := d.n(104)
+		if n == 0 {
+			d.fail("%s's contacts: none", what)
+		}
+		a.contacts = make([]Contact, n)
+		for k := range a.contacts {
+			d.contact(&a.contacts[k])
+		}
+	default:
+		d.fail("%s's contacts tag", what)
+	}
+	a.n = d.vec()
+	a.handler = d.handler(what)
+	a.handlerA = d.handler(what)
+	a.handlerB = d.handler(what)
+	a.swapped = d.bool()
+	a.stamp = uint(d.u64())
+	a.state = d.int()
+	if d.err != nil {
+		return
+	}
+	if a.a == nil || a.b == nil || a.body_a != a.a.body || a.body_b != a.b.body {
+		d.fail("%s's shapes and bodies do not agree", what)
+	}
+	if a.count < 0 || a.count > MAX_CONTACTS_PER_ARBITER || a.count > len(a.contacts) {
+		d.fail("%s: %d contacts of %d", what, a.count, len(a.contacts))
+	}
+	if a.state < CP_ARBITER_STATE_FIRST_COLLISION || a.state > CP_ARBITER_STATE_INVALIDATED {
+		d.fail("%s's state %d", what, a.state)
+	}
+}
+
+func (d *decoder) contact(c *Contact) {
+	c.r1, c.r2 = d.vec(), d.vec()
+	c.nMass, c.tMass, c.bounce, c.jnAcc, c.jtAcc, c.jBias, c.bias = d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64()
+	c.hash = HashValue(d.u64())
+}
+
+func (d *decoder) buffer(b *ContactBuffer) {
+	b.stamp = uint(d.u64())
+	b.next = ref(d, d.buffers, "contact buffer")
+	b.numContacts = int(d.u32())
+	used := d.u32()
+	if b.numContacts > CONTACTS_BUFFER_SIZE || used > CONTACTS_BUFFER_SIZE || uint64(used)*104 > uint64(len(d.b)) {
+		d.fail("a contact buffer of %d contacts, %d used", b.numContacts, used)
+		return
+	}
+	for k := range used {
+		d.contact(&b.contacts[k])
+	}
+}
+
+func (d *decoder) node(n *Node) {
+	switch d.u8() {
+	case 1:
+		n.obj = ref(d, d.shapes, "shape")
+		n.bb = d.bb()
+		n.parent = ref(d, d.nodes, "node")
+		n.stamp = uint(d.u64())
+		n.pairs = ref(d, d.pairs, "pair")
+		if n.obj == nil {
+			d.fail("a leaf without a shape")
+		}
+	case 0:
+		n.bb = d.bb()
+		n.parent = ref(d, d.nodes, "node")
+		n.a = ref(d, d.nodes, "node")
+		n.b = ref(d, d.nodes, "node")
+		if n.a == nil || n.b == nil {
+			d.fail("an inner node lacks a child")
+		}
+	default:
+		d.fail("a node's tag")
+	}
+}
+
+func (d *decoder) pair(p *Pair) {
+	for _, t := range []*Thread{&p.a, &p.b} {
+		t.prev = ref(d, d.pairs, "pair")
+		t.next = ref(d, d.pairs, "pair")
+		t.leaf = ref(d, d.nodes, "node")
+	}
+	p.collisionId = d.u32()
+	if p.a.leaf == nil || p.b.leaf == nil || p.a.leaf == p.b.leaf {
+		d.fail("a pair's leaves")
+	}
+}
+
+func (d *decoder) index(static *SpatialIndex) *SpatialIndex {
+	if d.u8() != 1 {
+		d.fail("a spatial index that is not a BBTree")
+		return nil
+	}
+	idx := NewBBTree(ShapeGetBB, static)
+	t := idx.class.(*BBTree)
+	switch d.u8() {
+	case 0:
+	case 1:
+		t.velocityFunc = BBTreeVelocityFunc(ShapeVelocityFunc)
+	default:
+		d.fail("a BBTree's velocity func tag")
+	}
+	t.root = ref(d, d.nodes, "node")
+	t.stamp = uint(d.u64())
+	size := d.u32()
+	n := d.n(4)
+	if size == 0 || uint64(size) != uint64(n) {
+		d.fail("a leaves set of size %d with %d buckets", size, n)
+		return nil
+	}
+	t.leaves.size = uint(size)
+	t.leaves.table = make([]*HashSetBin[*Node], n)
+	for i := range t.leaves.table {
+		k := d.n(12)
+		var last *HashSetBin[*Node]
+		for range k {
+			bin := &HashSetBin[*Node]{elt: ref(d, d.nodes, "node"), hash: HashValue(d.u64())}
+			if d.err != nil {
+				return nil
+			}
+			if bin.elt == nil || bin.elt.obj == nil || bin.hash != bin.elt.obj.hashid || uint64(bin.hash%HashValue(size)) != uint64(i) {
+				d.fail("a BBTree leaves set's bin does not hold its leaf")
+				return nil
+			}
+			if last == nil {
+				t.leaves.table[i] = bin
+			} else {
+				last.next = bin
+			}
+			last = bin
+			t.leaves.entries++
+		}
+	}
+	if t.leaves.entries >= t.leaves.size {
+		d.fail("a leaves set of %d entries and size %d", t.leaves.entries, t.leaves.size)
+	}
+	for range d.pool() {
+		t.leaves.recycle(&HashSetBin[*Node]{})
+	}
+	for range d.pool() {
+		t.RecycleNode(&Node{})
+	}
+	np := d.pool()
+	for range np {
+		p := &Pair{}
+		p.a.next = t.pooledPairs
+		t.pooledPairs = p
+	}
+	return idx
+}
+
+// check refuses a graph that is not a space's: lists that loop or hold
+// objects of another, trees whose nodes are not each other's parent and
+// child, pairs not threaded through their leaves.
+func (d *decoder) check(v *Space) error {
+	if d.static.GetType() != BODY_STATIC {
+		return errors.New("cp: SpaceReader: the static body is not static")
+	}
+	for i, b := range d.bodies {
+		for _, s := range b.shapeList {
+			if s.body != b {
+				return fmt.Errorf("cp: SpaceReader: body %d's shape list holds another body's shape", i+1)
+			}
+		}
+		var prev *Constraint
+		n := 0
+		for c := b.constraintList; c != nil; prev, c = c, c.Next(b) {
+			if n++; n > len(d.constraints) || (c.a != b && c.b != b) {
+				return fmt.Errorf("cp: SpaceReader: body %d's constraint list", i+1)
+			}
+		}
+		_ = prev
+		var pa *Arbiter
+		n = 0
+		for a := b.arbiterList; a != nil; pa, a = a, a.Next(b) {
+			if n++; n > len(d.arbiters) || (a.body_a != b && a.body_b != b) || a.ThreadForBody(b).prev != pa {
+				return fmt.Errorf("cp: SpaceReader: body %d's arbiter list", i+1)
+			}
+		}
+		n = 0
+		for x := b.sleepingNext; x != nil; x = x.sleepingNext {
+			if n++; n > len(d.bodies) {
+				return fmt.Errorf("cp: SpaceReader: body %d's sleeping list loops", i+1)
+			}
+		}
+	}
+	for i, a := range d.arbiters {
+		for _, b := range []*Body{a.body_a, a.body_b} {
+			t := a.ThreadForBody(b)
+			if (t.prev != nil && t.prev.body_a != b && t.prev.body_b != b) || (t.next != nil && t.next.body_a != b && t.next.body_b != b) {
+				return fmt.Errorf("cp: SpaceReader: arbiter %d's thread", i+1)
+			}
+		}
+	}
+	if head := v.contactBuffersHead; head != nil {
+		n := 0
+		for b := head.next; b != head; b = b.next {
+			if n++; b == nil || n > len(d.buffers) {
+				return errors.New("cp: SpaceReader: the contact buffers are not a ring")
+			}
+		}
+		if n+1 != len(d.buffers) {
+			return errors.New("cp: SpaceReader: contact buffers not in the ring")
+		}
+	} else if len(d.buffers) != 0 {
+		return errors.New("cp: SpaceReader: contact buffers but no head")
+	}
+	seen := make(map[*Node]uint8, len(d.nodes))
+	leafOf := make(map[*Shape]bool, len(d.shapes))
+	for k, idx := range []*SpatialIndex{v.staticShapes, v.dynamicShapes} {
+		t := idx.class.(*BBTree)
+		if t.root != nil && t.root.parent != nil {
+			return errors.New("cp: SpaceReader: a BBTree's root has a parent")
+		}
+		leaves := 0
+		stack := []*Node{t.root}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == nil {
+				continue
+			}
+			if seen[n] != 0 {
+				return errors.New("cp: SpaceReader: a BBTree node reached twice")
+			}
+			seen[n] = uint8(k + 1)
+			if n.obj != nil {
+				leaves++
+				if leafOf[n.obj] {
+					return errors.New("cp: SpaceReader: a shape in two BBTree leaves")
+				}
+				leafOf[n.obj] = true
+				continue
+			}
+			if n.a.parent != n || n.b.parent != n {
+				return errors.New("cp: SpaceReader: a BBTree node is not its children's parent")
+			}
+			stack = append(stack, n.b, n.a)
+		}
+		if uint(leaves) != t.leaves.entries {
+			return errors.New("cp: SpaceReader: a BBTree's leaves set does not hold its leaves")
+		}
+		for _, bin := range t.leaves.table {
+			for ; bin != nil; bin = bin.next {
+				if seen[bin.elt] != uint8(k+1) {
+					return errors.New("cp: SpaceReader: a BBTree's leaves set holds another tree's node")
+				}
+			}
+		}
+	}
+	if len(seen) != len(d.nodes) {
+		return errors.New("cp: SpaceReader: BBTree nodes not in a tree")
+	}
+	threads := make(map[*Pair]int, len(d.pairs))
+	for _, n := range d.nodes {
+		if n.obj == nil {
+			continue
+		}
+		var prev *Pair
+		k := 0
+		for p := n.pairs; p != nil; prev, p = p, p.threadOf(n).next {
+			if k++; k > len(d.pairs) || (p.a.leaf != n && p.b.leaf != n) || p.threadOf(n).prev != prev {
+				return errors.New("cp: SpaceReader: a BBTree leaf's pairs")
+			}
+			threads[p]++
+		}
+	}
+	for _, p := range d.pairs {
+		if threads[p] != 2 || p.a.leaf.obj == nil || p.b.leaf.obj == nil {
+			return errors.New("cp: SpaceReader: a BBTree pair not threaded through its two leaves")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,346 @@
+package cp
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// newBytesWorld is newWorld with a joint of every kind of cp's, and a
+// dynamic segment and polygon.
+func newBytesWorld(hash bool) *world {
+	w := newWorld(hash)
+	s := w.space
+	b := w.bodies
+	s.AddConstraint(NewSlideJoint(b[6], b[7], Vector{}, Vector{}, 10, 40))
+	s.AddConstraint(NewGearJoint(b[8], b[9], 0, 2))
+	s.AddConstraint(NewGrooveJoint(b[10], b[11], Vector{X: -20}, Vector{X: 20}, Vector{}))
+	s.AddConstraint(NewDampedRotarySpring(b[12], b[13], 0, 100, 1))
+	s.AddConstraint(NewRotaryLimitJoint(b[14], b[15], -1, 1))
+	s.AddConstraint(NewRatchetJoint(b[16], b[17], 0, 0.5))
+	s.AddConstraint(NewPinJoint(s.StaticBody, b[18], Vector{X: 200, Y: 10}, Vector{}))
+	stick := s.AddBody(NewBody(2, MomentForSegment(2, Vector{X: -15}, Vector{X: 15}, 2)))
+	stick.SetPosition(Vector{X: 100, Y: 100})
+	s.AddShape(NewSegment(stick, Vector{X: -15}, Vector{X: 15}, 2)).SetFriction(0.5)
+	tri := []Vector{{X: -10, Y: 8}, {X: 10, Y: 8}, {X: 0, Y: -10}}
+	poly := s.AddBody(NewBody(1, MomentForPoly(1, 3, tri, Vector{}, 1)))
+	poly.SetPosition(Vector{X: 300, Y: 100})
+	s.AddShape(NewPolyShape(poly, 3, tri, NewTransformIdentity(), 1)).SetFriction(0.5)
+	return w
+}
+
+// readWorld writes w's space, and reads it into a world set up by the same
+// code; the script's bodies are found again by their references.
+func readWorld(t testing.TB, w *world, hash bool) (*world, []byte) {
+	t.Helper()
+	var wr SpaceWriter
+	b, err := wr.Append(nil, w.space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newBytesWorld(hash)
+	var rd SpaceReader
+	rest, err := rd.Read(b, r.space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rest) != 0 {
+		t.Fatalf("%d bytes left after Read", len(rest))
+	}
+	*r.pcg, r.touches = *w.pcg, w.touches
+	r.bodies = r.bodies[:0]
+	for _, x := range w.bodies {
+		ref, ok := wr.BodyRef(x)
+		if !ok {
+			r.bodies = append(r.bodies, NewBody(1, 1)) // removed: not the space's
+			continue
+		}
+		y, ok := rd.Body(ref)
+		if !ok {
+			t.Fatalf("no body of reference %d", ref)
+		}
+		r.bodies = append(r.bodies, y)
+	}
+	return r, b
+}
+
+// bits is every body's pose, velocities and forces, and every arbiter's
+// impulses, as float64 bits, in the space's own order.
+func bits(s *Space) []uint64 {
+	var out []uint64
+	put := func(fs ...float64) {
+		for _, f := range fs {
+			out = append(out, math.Float64bits(f))
+		}
+	}
+	s.EachBody(func(b *Body) {
+		put(b.p.X, b.p.Y, b.v.X, b.v.Y, b.a, b.w, b.f.X, b.f.Y, b.t, b.sleepingIdleTime)
+	})
+	for _, a := range s.arbiters {
+		for _, c := range a.contacts[:a.count] {
+			put(c.jnAcc, c.jtAcc, c.jBias)
+		}
+	}
+	return out
+}
+
+func appendSpace(t testing.TB, s *Space) []byte {
+	t.Helper()
+	var wr SpaceWriter
+	b, err := wr.Append(nil, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A space written and read into a fresh one (set up by the same code) steps
+// as the original, bit for bit; written again, it gives the same bytes.
+func TestSpaceBytesExact(t *testing.T) {
+	for _, at := range []int{1, 100, 240} {
+		t.Run(fmt.Sprint("tick=", at), func(t *testing.T) {
+			w := newBytesWorld(false)
+			for tick := 1; tick <= at; tick++ {
+				w.step(tick)
+			}
+			r, b := readWorld(t, w, false)
+			if again := appendSpace(t, r.space); !bytes.Equal(again, b) {
+				t.Fatal("the read space's bytes differ from the written ones")
+			}
+			if again := appendSpace(t, w.space); !bytes.Equal(again, b) {
+				t.Fatal("a space written twice gives other bytes")
+			}
+			sleeping := 0
+			for i := 1; i <= 400; i++ {
+				w.step(at + i)
+				r.step(at + i)
+				wb, rb := bits(w.space), bits(r.space)
+				if !slicesEqual(wb, rb) {
+					t.Fatalf("tick %d: the read space's state differs", at+i)
+				}
+				if w.state() != r.state() {
+					t.Fatalf("tick %d: the read space's state hash differs", at+i)
+				}
+				w.space.EachBody(func(b *Body) {
+					if b.IsSleeping() {
+						sleeping++
+					}
+				})
+				if i%50 == 0 && !bytes.Equal(appendSpace(t, w.space), appendSpace(t, r.space)) {
+					t.Fatalf("tick %d: the two spaces' bytes differ", at+i)
+				}
+			}
+			if at == 240 && sleeping == 0 {
+				t.Fatal("no body slept: the test does not cover sleeping")
+			}
+		})
+	}
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// A space read into a space, then written and read again (a chain of
+// processes), still steps as the original.
+func TestSpaceBytesTwice(t *testing.T) {
+	w := newBytesWorld(false)
+	for tick := 1; tick <= 200; tick++ {
+		w.step(tick)
+	}
+	r1, _ := readWorld(t, w, false)
+	r2, _ := readWorld(t, r1, false)
+	for i := 201; i <= 300; i++ {
+		w.step(i)
+		r2.step(i)
+		if !slicesEqual(bits(w.space), bits(r2.space)) {
+			t.Fatalf("tick %d differs", i)
+		}
+	}
+}
+
+// What the bytes cannot hold is refused by name.
+func TestSpaceBytesRefusals(t *testing.T) {
+	check := func(name string, err error, want string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one naming %q", name, err, want)
+		}
+	}
+	var wr SpaceWriter
+
+	w := newBytesWorld(false)
+	w.bodies[3].SetVelocityUpdateFunc(func(*Body, Vector, float64, float64) {})
+	_, err := wr.Append(nil, w.space)
+	check("a game's velocity func", err, w.bodies[3].String()+"'s velocity func")
+
+	w = newBytesWorld(false)
+	w.bodies[3].SetPositionUpdateFunc(func(*Body, float64) {})
+	_, err = wr.Append(nil, w.space)
+	check("a game's position func", err, w.bodies[3].String()+"'s position func")
+
+	w = newBytesWorld(false)
+	w.bodies[5].UserData = 7
+	_, err = wr.Append(nil, w.space)
+	check("UserData without a hook", err, w.bodies[5].String()+"'s UserData is a int")
+
+	w = newBytesWorld(true)
+	_, err = wr.Append(nil, w.space)
+	check("the spatial hash", err, "SpaceHash")
+
+	// A handler the reading space lacks.
+	w = newBytesWorld(false)
+	for tick := 1; tick <= 120; tick++ {
+		w.step(tick)
+	}
+	b, err := wr.Append(nil, w.space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := NewSpace()
+	_, err = new(SpaceReader).Read(b, bare)
+	check("an unknown handler", err, "collision handler (1, 2)")
+
+	// A version of the format not known.
+	b2 := bytes.Clone(b)
+	b2[4] = 99
+	_, err = new(SpaceReader).Read(b2, newBytesWorld(false).space)
+	check("another version", err, "version 99")
+}
+
+// UserData goes through the hooks: an entity number on bodies and shapes.
+func TestSpaceBytesUserData(t *testing.T) {
+	type entity uint64
+	w := newBytesWorld(false)
+	for i, b := range w.bodies {
+		b.UserData = entity(i + 1)
+		for _, s := range b.shapeList {
+			s.UserData = entity(1000 + i)
+		}
+	}
+	for tick := 1; tick <= 30; tick++ {
+		w.step(tick)
+	}
+	wr := SpaceWriter{UserData: func(b []byte, v any) ([]byte, error) {
+		switch v := v.(type) {
+		case nil:
+			return append(b, 0), nil
+		case entity:
+			return binary.LittleEndian.AppendUint64(append(b, 1), uint64(v)), nil
+		}
+		return b, fmt.Errorf("a %T", v)
+	}}
+	bs, err := wr.Append(nil, w.space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := SpaceReader{UserData: func(b []byte) (any, []byte, error) {
+		if len(b) < 1 {
+			return nil, b, errors.New("short")
+		}
+		if b[0] == 0 {
+			return nil, b[1:], nil
+		}
+		if len(b) < 9 {
+			return nil, b, errors.New("short")
+		}
+		return entity(binary.LittleEndian.Uint64(b[1:])), b[9:], nil
+	}}
+	r := newBytesWorld(false)
+	if _, err := rd.Read(bs, r.space); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range w.bodies {
+		ref, ok := wr.BodyRef(b)
+		if !ok {
+			continue
+		}
+		rb, _ := rd.Body(ref)
+		if rb.UserData != b.UserData {
+			t.Fatalf("%v: UserData %v, want %v", b, rb.UserData, b.UserData)
+		}
+		for i, s := range b.shapeList {
+			sref, _ := wr.ShapeRef(s)
+			rs, _ := rd.Shape(sref)
+			if rs != rb.shapeList[i] || rs.UserData != s.UserData {
+				t.Fatalf("%v's shape %d differs", b, i)
+			}
+		}
+	}
+	if _, ok := rd.Body(0); ok {
+		t.Fatal("a body of reference 0")
+	}
+}
+
+// Every truncation of valid bytes is an error; every byte changed gives an
+// error or a space, never a panic.
+func TestSpaceBytesHostile(t *testing.T) {
+	w := newBytesWorld(false)
+	for tick := 1; tick <= 120; tick++ {
+		w.step(tick)
+	}
+	b := appendSpace(t, w.space)
+	target := newBytesWorld(false)
+	before := appendSpace(t, target.space)
+	step := 1
+	if testing.Short() {
+		step = 37
+	}
+	for n := 0; n < len(b); n += step {
+		if _, err := new(SpaceReader).Read(b[:n], target.space); err == nil {
+			t.Fatalf("%d bytes of %d read with no error", n, len(b))
+		}
+	}
+	if !bytes.Equal(appendSpace(t, target.space), before) {
+		t.Fatal("a failed Read changed the space")
+	}
+	c := bytes.Clone(b)
+	space := newBytesWorld(false).space
+	for i := 0; i < len(b); i += step {
+		for _, x := range []byte{0xff, 0x01, 0x80} {
+			c[i] ^= x
+			if _, err := new(SpaceReader).Read(c, space); err == nil {
+				appendSpace(t, space)
+			}
+			c[i] = b[i]
+		}
+	}
+}
+
+func FuzzSpaceRead(f *testing.F) {
+	for _, at := range []int{0, 30, 120} {
+		w := newBytesWorld(false)
+		for tick := 1; tick <= at; tick++ {
+			w.step(tick)
+		}
+		f.Add(appendSpace(f, w.space))
+	}
+	setup := newBytesWorld(false)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		space := newBytesWorld(false).space
+		_ = setup
+		rest, err := new(SpaceReader).Read(b, space)
+		if err != nil {
+			return
+		}
+		again, err := new(SpaceWriter).Append(nil, space)
+		if err != nil {
+			t.Fatalf("a space read cannot be written: %v", err)
+		}
+		if !bytes.Equal(again, b[:len(b)-len(rest)]) {
+			t.Fatal("a space read, written again, gives other bytes")
+		}
+	})
+}
