@@ -59,7 +59,7 @@ type SpaceWriter struct {
 	buffers     []*ContactBuffer
 	nodes       []*Node
 	pairs       []*Pair
-	ix          map[any]uint32
+	ix          index
 	cached      []*Arbiter
 }
 
@@ -73,8 +73,76 @@ func (w *SpaceWriter) ShapeRef(s *Shape) (uint32, bool) { return w.ref(s) }
 func (w *SpaceWriter) ConstraintRef(c *Constraint) (uint32, bool) { return w.ref(c) }
 
 func (w *SpaceWriter) ref(p any) (uint32, bool) {
-	r, ok := w.ix[p]
+	r, ok := w.ix.get(p)
 	return r, ok && r != 0
+}
+
+// index maps the objects written to their references.
+type index struct {
+	bodies      map[*Body]uint32
+	shapes      map[*Shape]uint32
+	constraints map[*Constraint]uint32
+	arbiters    map[*Arbiter]uint32
+	buffers     map[*ContactBuffer]uint32
+	nodes       map[*Node]uint32
+	pairs       map[*Pair]uint32
+}
+
+func (ix *index) reset() {
+	if ix.bodies == nil {
+		*ix = index{map[*Body]uint32{}, map[*Shape]uint32{}, map[*Constraint]uint32{}, map[*Arbiter]uint32{},
+			map[*ContactBuffer]uint32{}, map[*Node]uint32{}, map[*Pair]uint32{}}
+	}
+	clear(ix.bodies)
+	clear(ix.shapes)
+	clear(ix.constraints)
+	clear(ix.arbiters)
+	clear(ix.buffers)
+	clear(ix.nodes)
+	clear(ix.pairs)
+}
+
+// get returns p's reference; ok is false for an object not written (0 for nil).
+func (ix *index) get(p any) (uint32, bool) {
+	switch p := p.(type) {
+	case *Body:
+		return lookup(ix.bodies, p)
+	case *Shape:
+		return lookup(ix.shapes, p)
+	case *Constraint:
+		return lookup(ix.constraints, p)
+	case *Arbiter:
+		return lookup(ix.arbiters, p)
+	case *ContactBuffer:
+		return lookup(ix.buffers, p)
+	case *Node:
+		return lookup(ix.nodes, p)
+	case *Pair:
+		return lookup(ix.pairs, p)
+	}
+	return 0, false
+}
+
+func lookup[T any](m map[*T]uint32, p *T) (uint32, bool) {
+	if p == nil {
+		return 0, true
+	}
+	r, ok := m[p]
+	return r, ok
+}
+
+// name names an object in an error, made only when there is one.
+type name struct {
+	kind string
+	n    uint64
+	body *Body
+}
+
+func (n name) String() string {
+	if n.body != nil {
+		return n.body.String()
+	}
+	return fmt.Sprintf("%s %d", n.kind, n.n)
 }
 
 func (w *SpaceWriter) reset(space *Space) {
@@ -88,10 +156,7 @@ func (w *SpaceWriter) reset(space *Space) {
 	clear(w.pairs)
 	w.bodies, w.shapes, w.constraints, w.arbiters = w.bodies[:0], w.shapes[:0], w.constraints[:0], w.arbiters[:0]
 	w.buffers, w.nodes, w.pairs, w.cached = w.buffers[:0], w.nodes[:0], w.pairs[:0], w.cached[:0]
-	if w.ix == nil {
-		w.ix = map[any]uint32{}
-	}
-	clear(w.ix)
+	w.ix.reset()
 }
 
 // Append appends the bytes of space's whole state to b.
@@ -200,10 +265,10 @@ func (w *SpaceWriter) collect(space *Space) error {
 	}
 	var bad error
 	space.cachedArbiters.Each(func(a *Arbiter) {
-		if _, ok := w.ix[a.a]; !ok && bad == nil {
+		if _, ok := w.ix.shapes[a.a]; !ok && bad == nil {
 			bad = fmt.Errorf("cp: SpaceWriter: a cached arbiter's shape (hashid %d) is not the space's", a.a.hashid)
 		}
-		if _, ok := w.ix[a.b]; !ok && bad == nil {
+		if _, ok := w.ix.shapes[a.b]; !ok && bad == nil {
 			bad = fmt.Errorf("cp: SpaceWriter: a cached arbiter's shape (hashid %d) is not the space's", a.b.hashid)
 		}
 		w.cached = append(w.cached, a)
@@ -212,19 +277,26 @@ func (w *SpaceWriter) collect(space *Space) error {
 		return bad
 	}
 	slices.SortFunc(w.cached, func(x, y *Arbiter) int {
-		return cmp.Or(cmp.Compare(w.ix[x.a], w.ix[y.a]), cmp.Compare(w.ix[x.b], w.ix[y.b]))
+		return cmp.Or(cmp.Compare(w.ix.shapes[x.a], w.ix.shapes[y.a]), cmp.Compare(w.ix.shapes[x.b], w.ix.shapes[y.b]))
 	})
 	for _, a := range w.cached {
 		w.arbiter(a)
 	}
 	if head := space.contactBuffersHead; head != nil {
 		for b := head; b != nil; b = b.next {
-			if _, ok := w.ix[b]; ok {
+			if _, ok := w.ix.buffers[b]; ok {
 				break
 			}
 			w.buffers = append(w.buffers, b)
-			w.ix[b] = uint32(len(w.buffers))
+			w.ix.buffers[b] = uint32(len(w.buffers))
 		}
+	}
+	contacts := 0
+	for _, a := range w.arbiters {
+		contacts += len(a.contacts)
+	}
+	if len(w.buffers) > maxContactBuffers(contacts) {
+		return fmt.Errorf("cp: SpaceWriter: %d contact buffers for %d contacts (at most %d are written)", len(w.buffers), contacts, maxContactBuffers(contacts))
 	}
 	for _, idx := range []*SpatialIndex{space.staticShapes, space.dynamicShapes} {
 		w.node(idx.class.(*BBTree).root)
@@ -232,7 +304,7 @@ func (w *SpaceWriter) collect(space *Space) error {
 	for _, idx := range []*SpatialIndex{space.staticShapes, space.dynamicShapes} {
 		for _, bin := range idx.class.(*BBTree).leaves.table {
 			for ; bin != nil; bin = bin.next {
-				if _, ok := w.ix[bin.elt]; !ok {
+				if _, ok := w.ix.nodes[bin.elt]; !ok {
 					return errors.New("cp: SpaceWriter: a BBTree leaf is not in the tree")
 				}
 			}
@@ -241,23 +313,27 @@ func (w *SpaceWriter) collect(space *Space) error {
 	for i := 0; i < len(w.nodes); i++ {
 		if n := w.nodes[i]; n.obj != nil {
 			for p := n.pairs; p != nil; p = p.threadOf(n).next {
-				if _, ok := w.ix[p]; ok {
+				if _, ok := w.ix.pairs[p]; ok {
 					continue
 				}
 				w.pairs = append(w.pairs, p)
-				w.ix[p] = uint32(len(w.pairs))
+				w.ix.pairs[p] = uint32(len(w.pairs))
 			}
 		}
 	}
 	for _, p := range w.pairs {
 		for _, n := range []*Node{p.a.leaf, p.b.leaf} {
-			if _, ok := w.ix[n]; !ok || n == nil || n.obj == nil {
+			if _, ok := w.ix.nodes[n]; !ok || n == nil || n.obj == nil {
 				return errors.New("cp: SpaceWriter: a BBTree pair's leaf is not in the tree")
 			}
 		}
 	}
 	return nil
 }
+
+// maxContactBuffers is the most contact buffers written for n contacts:
+// a reader allocates them (100 kB each) before it reads the contacts.
+func maxContactBuffers(n int) int { return 16 + n/128 }
 
 func (p *Pair) threadOf(n *Node) *Thread {
 	if p.a.leaf == n {
@@ -270,22 +346,22 @@ func (w *SpaceWriter) body(b *Body) {
 	if b == nil {
 		return
 	}
-	if _, ok := w.ix[b]; ok {
+	if _, ok := w.ix.bodies[b]; ok {
 		return
 	}
 	w.bodies = append(w.bodies, b)
-	w.ix[b] = uint32(len(w.bodies))
+	w.ix.bodies[b] = uint32(len(w.bodies))
 	for _, s := range b.shapeList {
 		w.shape(s)
 	}
 	for c := b.constraintList; c != nil; c = c.Next(b) {
-		if _, ok := w.ix[c]; ok {
+		if _, ok := w.ix.constraints[c]; ok {
 			break
 		}
 		w.constraint(c)
 	}
 	for a := b.arbiterList; a != nil; a = a.Next(b) {
-		if _, ok := w.ix[a]; ok {
+		if _, ok := w.ix.arbiters[a]; ok {
 			break
 		}
 		w.arbiter(a)
@@ -298,11 +374,11 @@ func (w *SpaceWriter) shape(s *Shape) {
 	if s == nil {
 		return
 	}
-	if _, ok := w.ix[s]; ok {
+	if _, ok := w.ix.shapes[s]; ok {
 		return
 	}
 	w.shapes = append(w.shapes, s)
-	w.ix[s] = uint32(len(w.shapes))
+	w.ix.shapes[s] = uint32(len(w.shapes))
 	w.body(s.body)
 }
 
@@ -310,11 +386,11 @@ func (w *SpaceWriter) constraint(c *Constraint) {
 	if c == nil {
 		return
 	}
-	if _, ok := w.ix[c]; ok {
+	if _, ok := w.ix.constraints[c]; ok {
 		return
 	}
 	w.constraints = append(w.constraints, c)
-	w.ix[c] = uint32(len(w.constraints))
+	w.ix.constraints[c] = uint32(len(w.constraints))
 	w.body(c.a)
 	w.body(c.b)
 	w.constraint(c.next_a)
@@ -325,11 +401,11 @@ func (w *SpaceWriter) arbiter(a *Arbiter) {
 	if a == nil {
 		return
 	}
-	if _, ok := w.ix[a]; ok {
+	if _, ok := w.ix.arbiters[a]; ok {
 		return
 	}
 	w.arbiters = append(w.arbiters, a)
-	w.ix[a] = uint32(len(w.arbiters))
+	w.ix.arbiters[a] = uint32(len(w.arbiters))
 	w.shape(a.a)
 	w.shape(a.b)
 	w.body(a.body_a)
@@ -342,11 +418,11 @@ func (w *SpaceWriter) arbiter(a *Arbiter) {
 
 func (w *SpaceWriter) node(n *Node) {
 	for n != nil {
-		if _, ok := w.ix[n]; ok {
+		if _, ok := w.ix.nodes[n]; ok {
 			return
 		}
 		w.nodes = append(w.nodes, n)
-		w.ix[n] = uint32(len(w.nodes))
+		w.ix.nodes[n] = uint32(len(w.nodes))
 		if n.obj != nil {
 			w.shape(n.obj)
 			return
@@ -386,11 +462,7 @@ func (e *encoder) bool(v bool) {
 
 // ref writes a reference: p must be nil or in the writer's tables.
 func (e *encoder) ref(p any) {
-	if reflect.ValueOf(p).IsNil() {
-		e.u32(0)
-		return
-	}
-	r, ok := e.w.ix[p]
+	r, ok := e.w.ix.get(p)
 	if !ok {
 		e.fail("a %T not reached from the space's lists", p)
 	}
@@ -418,7 +490,7 @@ func (e *encoder) refs(l any) {
 	}
 }
 
-func (e *encoder) spaceFlag(s *Space, what string) {
+func (e *encoder) spaceFlag(s *Space, what name) {
 	switch s {
 	case nil:
 		e.u8(0)
@@ -429,7 +501,7 @@ func (e *encoder) spaceFlag(s *Space, what string) {
 	}
 }
 
-func (e *encoder) userData(v any, what string) {
+func (e *encoder) userData(v any, what name) {
 	if e.w.UserData != nil {
 		b, err := e.w.UserData(e.b, v)
 		if err != nil {
@@ -449,7 +521,7 @@ func funcIs(f, g any) bool {
 }
 
 func (e *encoder) body(b *Body) {
-	e.userData(b.UserData, b.String())
+	e.userData(b.UserData, name{body: b})
 	switch {
 	case b.velocity_func == nil:
 		e.u8(0)
@@ -483,7 +555,7 @@ func (e *encoder) body(b *Body) {
 	}
 	e.vec(b.v_bias)
 	e.f64(b.w_bias)
-	e.spaceFlag(b.space, b.String())
+	e.spaceFlag(b.space, name{body: b})
 	e.u32(uint32(len(b.shapeList)))
 	for _, s := range b.shapeList {
 		e.ref(s)
@@ -502,7 +574,7 @@ const (
 )
 
 func (e *encoder) shape(s *Shape) {
-	what := fmt.Sprintf("shape (hashid %d)", s.hashid)
+	what := name{kind: "shape with hashid", n: uint64(s.hashid)}
 	switch c := s.Class.(type) {
 	case *Circle:
 		e.u8(classCircle)
@@ -557,7 +629,7 @@ func (e *encoder) shape(s *Shape) {
 	e.u64(uint64(s.hashid))
 }
 
-func (e *encoder) classBack(back, s *Shape, what string) {
+func (e *encoder) classBack(back, s *Shape, what name) {
 	if back != s {
 		e.fail("%s's class belongs to another shape", what)
 	}
@@ -577,7 +649,7 @@ const (
 )
 
 func (e *encoder) constraint(c *Constraint) {
-	what := fmt.Sprintf("constraint %d", e.w.ix[c])
+	what := name{kind: "constraint", n: uint64(e.w.ix.constraints[c])}
 	fs := func(v ...float64) {
 		for _, x := range v {
 			e.f64(x)
@@ -683,7 +755,7 @@ const (
 	handlerKeyed
 )
 
-func (e *encoder) handler(h *CollisionHandler, what string) {
+func (e *encoder) handler(h *CollisionHandler, what name) {
 	space := e.w.space
 	switch {
 	case h == nil:
@@ -711,7 +783,7 @@ const (
 )
 
 func (e *encoder) arbiter(a *Arbiter) {
-	what := fmt.Sprintf("arbiter %d", e.w.ix[a])
+	what := name{kind: "arbiter", n: uint64(e.w.ix.arbiters[a])}
 	e.f64(a.e)
 	e.f64(a.u)
 	e.vec(a.surface_vr)
@@ -730,6 +802,9 @@ func (e *encoder) arbiter(a *Arbiter) {
 		e.ref(buf)
 		e.u32(uint32(off))
 		e.u32(uint32(len(a.contacts)))
+		for i := range a.contacts {
+			e.contact(&a.contacts[i])
+		}
 	} else if len(a.contacts) == 0 {
 		e.u8(contactsNil)
 	} else {
@@ -778,17 +853,9 @@ func (e *encoder) buffer(b *ContactBuffer) {
 	e.u64(uint64(b.stamp))
 	e.ref(b.next)
 	e.u32(uint32(b.numContacts))
-	// The contacts in use, and those beyond that arbiters still hold.
-	used := b.numContacts
-	for _, a := range e.w.arbiters {
-		if buf, off := e.w.bufferOf(a.contacts); buf == b {
-			used = max(used, off+len(a.contacts))
-		}
-	}
-	e.u32(uint32(used))
-	for i := range used {
-		e.contact(&b.contacts[i])
-	}
+	// The contacts are written with the arbiters that hold them: the
+	// others are not read again (a contact is written whole by the step
+	// that makes it, before any read).
 }
 
 func (e *encoder) node(n *Node) {

@@ -114,6 +114,7 @@ type decoder struct {
 	nodes       []*Node
 	pairs       []*Pair
 	cached      []*Arbiter
+	frees       []func()
 }
 
 var errShort = errors.New("cp: SpaceReader: the bytes end too soon")
@@ -218,7 +219,7 @@ func refList[T any](d *decoder, l []*T, what string) []*T {
 	return out
 }
 
-func (d *decoder) spaceOf(what string) *Space {
+func (d *decoder) spaceOf(what name) *Space {
 	switch d.u8() {
 	case 0:
 		return nil
@@ -229,7 +230,7 @@ func (d *decoder) spaceOf(what string) *Space {
 	return nil
 }
 
-func (d *decoder) userData(what string) any {
+func (d *decoder) userData(what name) any {
 	if d.err != nil {
 		return nil
 	}
@@ -284,14 +285,22 @@ func (d *decoder) read() (Space, error) {
 	if v.Iterations == 0 || v.Iterations > 1<<16 {
 		d.fail("%d iterations", v.Iterations)
 	}
-	// The smallest an object is written in: a body 200 bytes, a shape 100,
-	// a constraint 80, an arbiter 100, a buffer 20, a node 50, a pair 28.
+	// Fewer bytes than an object of each kind is written in at least: a
+	// body 200, a shape 100, a constraint 60, an arbiter 100, a buffer 16,
+	// a node 45, a pair 28.
 	d.bodies = newAll[Body](d.n(200))
 	d.shapes = newAll[Shape](d.n(100))
-	d.constraints = newAll[Constraint](d.n(80))
+	d.constraints = newAll[Constraint](d.n(60))
 	d.arbiters = newAll[Arbiter](d.n(100))
-	d.buffers = newAll[ContactBuffer](d.n(20))
-	d.nodes = newAll[Node](d.n(50))
+	// A contact buffer is 100 kB: there are at most maxContactBuffers(n)
+	// for n contacts (about 100 bytes each) in the bytes.
+	nb := d.n(16)
+	if nb > maxContactBuffers(len(d.b)/104) {
+		d.fail("%d contact buffers in %d bytes", nb, len(d.b))
+		nb = 0
+	}
+	d.buffers = newAll[ContactBuffer](nb)
+	d.nodes = newAll[Node](d.n(45))
 	d.pairs = newAll[Pair](d.n(28))
 	if d.err != nil {
 		return v, d.err
@@ -356,13 +365,7 @@ func (d *decoder) read() (Space, error) {
 		d.fail("two cached arbiters of the same shapes")
 	}
 	v.cachedArbiters.pooledBins = nil
-	for range pooledBins {
-		v.cachedArbiters.recycle(&HashSetBin[*Arbiter]{})
-	}
-	v.pooledArbiters = make([]*Arbiter, d.pool())
-	for i := range v.pooledArbiters {
-		v.pooledArbiters[i] = &Arbiter{}
-	}
+	nArbiters := d.pool()
 	v.contactBuffersHead = ref(d, d.buffers, "contact buffer")
 	for _, x := range d.nodes {
 		d.node(x)
@@ -381,6 +384,13 @@ func (d *decoder) read() (Space, error) {
 	if err := d.check(&v); err != nil {
 		return v, err
 	}
+	for _, bin := range newAll[HashSetBin[*Arbiter]](pooledBins) {
+		v.cachedArbiters.recycle(bin)
+	}
+	v.pooledArbiters = newAll[Arbiter](nArbiters)
+	for _, f := range d.frees {
+		f()
+	}
 	return v, nil
 }
 
@@ -395,7 +405,7 @@ func (d *decoder) pool() int {
 }
 
 func (d *decoder) body(b *Body, i int) {
-	what := fmt.Sprintf("body %d", i+1)
+	what := name{kind: "body", n: uint64(i + 1)}
 	b.UserData = d.userData(what)
 	switch d.u8() {
 	case 0:
@@ -436,7 +446,7 @@ func (d *decoder) body(b *Body, i int) {
 }
 
 func (d *decoder) shape(s *Shape, i int) {
-	what := fmt.Sprintf("shape %d", i+1)
+	what := name{kind: "shape", n: uint64(i + 1)}
 	switch d.u8() {
 	case classCircle:
 		c := &Circle{Shape: s}
@@ -486,7 +496,7 @@ func (d *decoder) shape(s *Shape, i int) {
 }
 
 func (d *decoder) constraint(c *Constraint, i int) {
-	what := fmt.Sprintf("constraint %d", i+1)
+	what := name{kind: "constraint", n: uint64(i + 1)}
 	f := d.f64
 	v := d.vec
 	mat := func() Mat2x2 { return Mat2x2{f(), f(), f(), f()} }
@@ -563,7 +573,7 @@ func (d *decoder) constraint(c *Constraint, i int) {
 	c.UserData = d.userData(what)
 }
 
-func (d *decoder) handler(what string) *CollisionHandler {
+func (d *decoder) handler(what name) *CollisionHandler {
 	switch d.u8() {
 	case handlerNil:
 		return nil
@@ -590,7 +600,7 @@ func (d *decoder) handler(what string) *CollisionHandler {
 }
 
 func (d *decoder) arbiter(a *Arbiter, i int) {
-	what := fmt.Sprintf("arbiter %d", i+1)
+	what := name{kind: "arbiter", n: uint64(i + 1)}
 	a.e, a.u, a.surface_vr = d.f64(), d.f64(), d.vec()
 	a.UserData = d.userData(what)
 	a.a = ref(d, d.shapes, "shape")
@@ -612,6 +622,9 @@ func (d *decoder) arbiter(a *Arbiter, i int) {
 			return
 		}
 		a.contacts = buf.contacts[off : off+n]
+		for k := range a.contacts {
+			d.contact(&a.contacts[k])
+		}
 	case contactsOwn:
 		n := d.n(104)
 		if n == 0 {
@@ -655,13 +668,8 @@ func (d *decoder) buffer(b *ContactBuffer) {
 	b.stamp = uint(d.u64())
 	b.next = ref(d, d.buffers, "contact buffer")
 	b.numContacts = int(d.u32())
-	used := d.u32()
-	if b.numContacts > CONTACTS_BUFFER_SIZE || used > CONTACTS_BUFFER_SIZE || uint64(used)*104 > uint64(len(d.b)) {
-		d.fail("a contact buffer of %d contacts, %d used", b.numContacts, used)
-		return
-	}
-	for k := range used {
-		d.contact(&b.contacts[k])
+	if b.numContacts > CONTACTS_BUFFER_SIZE {
+		d.fail("a contact buffer of %d contacts", b.numContacts)
 	}
 }
 
@@ -749,18 +757,21 @@ func (d *decoder) index(static *SpatialIndex) *SpatialIndex {
 	if t.leaves.entries >= t.leaves.size {
 		d.fail("a leaves set of %d entries and size %d", t.leaves.entries, t.leaves.size)
 	}
-	for range d.pool() {
-		t.leaves.recycle(&HashSetBin[*Node]{})
-	}
-	for range d.pool() {
-		t.RecycleNode(&Node{})
-	}
-	np := d.pool()
-	for range np {
-		p := &Pair{}
-		p.a.next = t.pooledPairs
-		t.pooledPairs = p
-	}
+	// The free lists are made once the bytes are known good.
+	d.frees = append(d.frees, func(bins, nodes, pairs int) func() {
+		return func() {
+			for _, bin := range newAll[HashSetBin[*Node]](bins) {
+				t.leaves.recycle(bin)
+			}
+			for _, n := range newAll[Node](nodes) {
+				t.RecycleNode(n)
+			}
+			for _, p := range newAll[Pair](pairs) {
+				p.a.next = t.pooledPairs
+				t.pooledPairs = p
+			}
+		}
+	}(d.pool(), d.pool(), d.pool()))
 	return idx
 }
 
