@@ -59,6 +59,7 @@ type SpaceWriter struct {
 	buffers     []*ContactBuffer
 	nodes       []*Node
 	pairs       []*Pair
+	handles     []*Handle
 	ix          index
 	cached      []*Arbiter
 }
@@ -86,12 +87,13 @@ type index struct {
 	buffers     map[*ContactBuffer]uint32
 	nodes       map[*Node]uint32
 	pairs       map[*Pair]uint32
+	handles     map[*Handle]uint32
 }
 
 func (ix *index) reset() {
 	if ix.bodies == nil {
 		*ix = index{map[*Body]uint32{}, map[*Shape]uint32{}, map[*Constraint]uint32{}, map[*Arbiter]uint32{},
-			map[*ContactBuffer]uint32{}, map[*Node]uint32{}, map[*Pair]uint32{}}
+			map[*ContactBuffer]uint32{}, map[*Node]uint32{}, map[*Pair]uint32{}, map[*Handle]uint32{}}
 	}
 	clear(ix.bodies)
 	clear(ix.shapes)
@@ -100,6 +102,7 @@ func (ix *index) reset() {
 	clear(ix.buffers)
 	clear(ix.nodes)
 	clear(ix.pairs)
+	clear(ix.handles)
 }
 
 // get returns p's reference; ok is false for an object not written (0 for nil).
@@ -119,6 +122,8 @@ func (ix *index) get(p any) (uint32, bool) {
 		return lookup(ix.nodes, p)
 	case *Pair:
 		return lookup(ix.pairs, p)
+	case *Handle:
+		return lookup(ix.handles, p)
 	}
 	return 0, false
 }
@@ -154,6 +159,8 @@ func (w *SpaceWriter) reset(space *Space) {
 	clear(w.buffers)
 	clear(w.nodes)
 	clear(w.pairs)
+	clear(w.handles)
+	w.handles = w.handles[:0]
 	w.bodies, w.shapes, w.constraints, w.arbiters = w.bodies[:0], w.shapes[:0], w.constraints[:0], w.arbiters[:0]
 	w.buffers, w.nodes, w.pairs, w.cached = w.buffers[:0], w.nodes[:0], w.pairs[:0], w.cached[:0]
 	w.ix.reset()
@@ -183,7 +190,7 @@ func (w *SpaceWriter) Append(b []byte, space *Space) ([]byte, error) {
 	e.f64(space.curr_dt)
 	e.u64(uint64(space.shapeIDCounter))
 	e.bool(space.skipPostStep)
-	for _, n := range []int{len(w.bodies), len(w.shapes), len(w.constraints), len(w.arbiters), len(w.buffers), len(w.nodes), len(w.pairs)} {
+	for _, n := range []int{len(w.bodies), len(w.shapes), len(w.constraints), len(w.arbiters), len(w.buffers), len(w.nodes), len(w.pairs), len(w.handles)} {
 		e.u32(uint32(n))
 	}
 	e.ref(space.StaticBody)
@@ -218,6 +225,11 @@ func (w *SpaceWriter) Append(b []byte, space *Space) ([]byte, error) {
 	for _, x := range w.pairs {
 		e.pair(x)
 	}
+	for _, x := range w.handles {
+		e.ref(x.obj)
+		e.u64(uint64(int64(x.retains)))
+		e.u64(uint64(x.stamp))
+	}
 	e.index(space.staticShapes)
 	e.index(space.dynamicShapes)
 	if e.err != nil {
@@ -235,9 +247,19 @@ func (w *SpaceWriter) collect(space *Space) error {
 	if space.StaticBody == nil {
 		return errors.New("cp: SpaceWriter: the space has no static body")
 	}
+	_, tree := space.staticShapes.class.(*BBTree)
 	for _, idx := range []*SpatialIndex{space.staticShapes, space.dynamicShapes} {
-		if _, ok := idx.class.(*BBTree); !ok {
-			return fmt.Errorf("cp: SpaceWriter: a spatial index of type %T is not supported (only the BBTree; UseSpatialHash is not yet)", idx.class)
+		switch idx.class.(type) {
+		case *BBTree:
+			if !tree {
+				return errors.New("cp: SpaceWriter: a BBTree index beside a SpaceHash")
+			}
+		case *SpaceHash:
+			if tree {
+				return errors.New("cp: SpaceWriter: a SpaceHash index beside a BBTree")
+			}
+		default:
+			return fmt.Errorf("cp: SpaceWriter: a spatial index of type %T is not supported", idx.class)
 		}
 		if reflect.ValueOf(idx.bbfunc).Pointer() != reflect.ValueOf(SpatialIndexBB(ShapeGetBB)).Pointer() {
 			return errors.New("cp: SpaceWriter: a spatial index's bbfunc is not ShapeGetBB")
@@ -298,6 +320,12 @@ func (w *SpaceWriter) collect(space *Space) error {
 	if len(w.buffers) > maxContactBuffers(contacts) {
 		return fmt.Errorf("cp: SpaceWriter: %d contact buffers for %d contacts (at most %d are written)", len(w.buffers), contacts, maxContactBuffers(contacts))
 	}
+	if !tree {
+		for _, idx := range []*SpatialIndex{space.staticShapes, space.dynamicShapes} {
+			w.hashHandles(idx.class.(*SpaceHash))
+		}
+		return nil
+	}
 	for _, idx := range []*SpatialIndex{space.staticShapes, space.dynamicShapes} {
 		w.node(idx.class.(*BBTree).root)
 	}
@@ -329,6 +357,32 @@ func (w *SpaceWriter) collect(space *Space) error {
 		}
 	}
 	return nil
+}
+
+// hashHandles numbers a spatial hash's handles: its set's, then its cells'.
+// Free handles that are nowhere else are written as fresh ones.
+func (w *SpaceWriter) hashHandles(h *SpaceHash) {
+	add := func(x *Handle) {
+		if x == nil {
+			return
+		}
+		if _, ok := w.ix.handles[x]; ok {
+			return
+		}
+		w.handles = append(w.handles, x)
+		w.ix.handles[x] = uint32(len(w.handles))
+		w.shape(x.obj)
+	}
+	for _, bin := range h.handleSet.table {
+		for ; bin != nil; bin = bin.next {
+			add(bin.elt)
+		}
+	}
+	for _, cell := range h.table {
+		for ; cell != nil; cell = cell.next {
+			add(cell.handle)
+		}
+	}
 }
 
 // maxContactBuffers is the most contact buffers written for n contacts:
@@ -885,6 +939,10 @@ func (e *encoder) pair(p *Pair) {
 }
 
 func (e *encoder) index(idx *SpatialIndex) {
+	if h, ok := idx.class.(*SpaceHash); ok {
+		e.spaceHash(h)
+		return
+	}
 	t := idx.class.(*BBTree)
 	e.u8(1) // a BBTree
 	switch {
@@ -921,4 +979,47 @@ func count[T any](p *T, next func(*T) *T) int {
 		n++
 	}
 	return n
+}
+
+func (e *encoder) spaceHash(h *SpaceHash) {
+	e.u8(2) // a SpaceHash
+	e.f64(h.celldim)
+	e.u64(uint64(h.stamp))
+	e.u32(uint32(len(h.table)))
+	if h.numCells != len(h.table) {
+		e.fail("a SpaceHash of %d cells with a table of %d", h.numCells, len(h.table))
+	}
+	for _, cell := range h.table {
+		n := 0
+		for b := cell; b != nil; b = b.next {
+			n++
+		}
+		e.u32(uint32(n))
+		for b := cell; b != nil; b = b.next {
+			e.ref(b.handle)
+		}
+	}
+	e.u32(uint32(h.handleSet.size))
+	e.u32(uint32(len(h.handleSet.table)))
+	for _, bin := range h.handleSet.table {
+		n := 0
+		for b := bin; b != nil; b = b.next {
+			n++
+		}
+		e.u32(uint32(n))
+		for b := bin; b != nil; b = b.next {
+			e.ref(b.elt)
+			e.u64(uint64(b.hash))
+		}
+	}
+	e.u32(uint32(count(h.handleSet.pooledBins, func(b *HashSetBin[*Handle]) *HashSetBin[*Handle] { return b.next })))
+	e.u32(uint32(count(h.pooledBins, func(b *SpaceHashBin) *SpaceHashBin { return b.next })))
+	e.u32(uint32(len(h.pooledHandles)))
+	for _, x := range h.pooledHandles {
+		r, ok := e.w.ix.handles[x]
+		if !ok {
+			r = 0 // a fresh handle
+		}
+		e.u32(r)
+	}
 }

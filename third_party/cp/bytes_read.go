@@ -113,6 +113,7 @@ type decoder struct {
 	buffers     []*ContactBuffer
 	nodes       []*Node
 	pairs       []*Pair
+	handles     []*Handle
 	cached      []*Arbiter
 	frees       []func()
 }
@@ -302,6 +303,7 @@ func (d *decoder) read() (Space, error) {
 	d.buffers = newAll[ContactBuffer](nb)
 	d.nodes = newAll[Node](d.n(45))
 	d.pairs = newAll[Pair](d.n(28))
+	d.handles = newAll[Handle](d.n(20))
 	if d.err != nil {
 		return v, d.err
 	}
@@ -373,13 +375,25 @@ func (d *decoder) read() (Space, error) {
 	for _, x := range d.pairs {
 		d.pair(x)
 	}
+	for _, x := range d.handles {
+		x.obj = ref(d, d.shapes, "shape")
+		x.retains = d.int()
+		x.stamp = uint(d.u64())
+	}
 	if d.err != nil {
 		return v, d.err
 	}
 	v.staticShapes = d.index(nil)
+	if d.err != nil {
+		return v, d.err
+	}
 	v.dynamicShapes = d.index(v.staticShapes)
 	if d.err != nil {
 		return v, d.err
+	}
+	_, tree := v.staticShapes.class.(*BBTree)
+	if _, tree2 := v.dynamicShapes.class.(*BBTree); tree != tree2 {
+		return v, errors.New("cp: SpaceReader: a BBTree index beside a SpaceHash")
 	}
 	if err := d.check(&v); err != nil {
 		return v, err
@@ -710,8 +724,12 @@ func (d *decoder) pair(p *Pair) {
 }
 
 func (d *decoder) index(static *SpatialIndex) *SpatialIndex {
-	if d.u8() != 1 {
-		d.fail("a spatial index that is not a BBTree")
+	switch d.u8() {
+	case 1:
+	case 2:
+		return d.spaceHash(static)
+	default:
+		d.fail("a spatial index's tag")
 		return nil
 	}
 	idx := NewBBTree(ShapeGetBB, static)
@@ -831,10 +849,16 @@ func (d *decoder) check(v *Space) error {
 	} else if len(d.buffers) != 0 {
 		return errors.New("cp: SpaceReader: contact buffers but no head")
 	}
+	if err := d.checkHandles(v); err != nil {
+		return err
+	}
 	seen := make(map[*Node]uint8, len(d.nodes))
 	leafOf := make(map[*Shape]bool, len(d.shapes))
 	for k, idx := range []*SpatialIndex{v.staticShapes, v.dynamicShapes} {
-		t := idx.class.(*BBTree)
+		t, ok := idx.class.(*BBTree)
+		if !ok {
+			continue
+		}
 		if t.root != nil && t.root.parent != nil {
 			return errors.New("cp: SpaceReader: a BBTree's root has a parent")
 		}
@@ -894,6 +918,132 @@ func (d *decoder) check(v *Space) error {
 	for _, p := range d.pairs {
 		if threads[p] != 2 || p.a.leaf.obj == nil || p.b.leaf.obj == nil {
 			return errors.New("cp: SpaceReader: a BBTree pair not threaded through its two leaves")
+		}
+	}
+	return nil
+}
+
+func spaceHashEql(obj *Shape, elt *Handle) bool { return obj == elt.obj }
+
+func (d *decoder) spaceHash(static *SpatialIndex) *SpatialIndex {
+	celldim, stamp := d.f64(), uint(d.u64())
+	n := d.n(4)
+	if d.err != nil {
+		return nil
+	}
+	if !(celldim > 0) || math.IsInf(celldim, 0) || n == 0 {
+		d.fail("a SpaceHash of %d cells of %v", n, celldim)
+		return nil
+	}
+	h := &SpaceHash{
+		celldim:   celldim,
+		numCells:  n,
+		table:     make([]*SpaceHashBin, n),
+		handleSet: NewHashSet[*Shape, *Handle](spaceHashEql),
+		stamp:     stamp,
+	}
+	idx := NewSpatialIndex(h, ShapeGetBB, static)
+	h.SpatialIndex = idx
+	for i := range h.table {
+		k := d.n(4)
+		bins := newAll[SpaceHashBin](k)
+		for j, bin := range bins {
+			bin.handle = ref(d, d.handles, "handle")
+			if bin.handle == nil {
+				d.fail("a SpaceHash cell holds nil")
+				return nil
+			}
+			if j > 0 {
+				bins[j-1].next = bin
+			}
+		}
+		if k > 0 {
+			h.table[i] = bins[0]
+		}
+	}
+	size := d.u32()
+	nb := d.n(4)
+	if size == 0 || uint64(size) != uint64(nb) {
+		d.fail("a SpaceHash's handle set of size %d with %d buckets", size, nb)
+		return nil
+	}
+	set := h.handleSet
+	set.size = uint(size)
+	set.table = make([]*HashSetBin[*Handle], nb)
+	for i := range set.table {
+		k := d.n(12)
+		var last *HashSetBin[*Handle]
+		for range k {
+			bin := &HashSetBin[*Handle]{elt: ref(d, d.handles, "handle"), hash: HashValue(d.u64())}
+			if d.err != nil {
+				return nil
+			}
+			if bin.elt == nil || bin.elt.obj == nil || bin.hash != bin.elt.obj.hashid || uint64(bin.hash%HashValue(size)) != uint64(i) {
+				d.fail("a SpaceHash's handle set's bin does not hold its handle")
+				return nil
+			}
+			if last == nil {
+				set.table[i] = bin
+			} else {
+				last.next = bin
+			}
+			last = bin
+			set.entries++
+		}
+	}
+	if set.entries >= set.size {
+		d.fail("a handle set of %d entries and size %d", set.entries, set.size)
+	}
+	setBins, cellBins := d.pool(), d.pool()
+	np := d.n(4)
+	pooled := make([]*Handle, np)
+	for i := range pooled {
+		pooled[i] = ref(d, d.handles, "handle")
+	}
+	d.frees = append(d.frees, func() {
+		for _, bin := range newAll[HashSetBin[*Handle]](setBins) {
+			set.recycle(bin)
+		}
+		for _, bin := range newAll[SpaceHashBin](cellBins) {
+			h.recycleBin(bin)
+		}
+		fresh := newAll[Handle](np)
+		for i, x := range pooled {
+			if x == nil {
+				pooled[i] = fresh[i]
+			}
+		}
+		h.pooledHandles = pooled
+	})
+	return idx
+}
+
+// checkHandles checks that each handle's count of retains is the number of
+// places that hold it (its set and the cells).
+func (d *decoder) checkHandles(v *Space) error {
+	if len(d.handles) == 0 {
+		return nil
+	}
+	refs := make(map[*Handle]int, len(d.handles))
+	for _, idx := range []*SpatialIndex{v.staticShapes, v.dynamicShapes} {
+		h, ok := idx.class.(*SpaceHash)
+		if !ok {
+			return errors.New("cp: SpaceReader: handles without a SpaceHash")
+		}
+		for _, cell := range h.table {
+			for ; cell != nil; cell = cell.next {
+				refs[cell.handle]++
+			}
+		}
+		for _, bin := range h.handleSet.table {
+			for ; bin != nil; bin = bin.next {
+				refs[bin.elt]++
+			}
+		}
+	}
+	for i, x := range d.handles {
+		if x.retains != refs[x] {
+			return fmt.Errorf("cp: SpaceReader: handle %d retained %d times, held %d times", i+1, x.retains, refs[x])
 		}
 	}
 	return nil

@@ -101,13 +101,23 @@ func appendSpace(t testing.TB, s *Space) []byte {
 // A space written and read into a fresh one (set up by the same code) steps
 // as the original, bit for bit; written again, it gives the same bytes.
 func TestSpaceBytesExact(t *testing.T) {
-	for _, at := range []int{1, 100, 240} {
-		t.Run(fmt.Sprint("tick=", at), func(t *testing.T) {
-			w := newBytesWorld(false)
+	for _, hash := range []bool{false, true} {
+		for _, at := range []int{1, 100, 240} {
+			t.Run(fmt.Sprintf("hash=%v/tick=%d", hash, at), func(t *testing.T) {
+				testSpaceBytesExact(t, hash, at)
+			})
+		}
+	}
+}
+
+func testSpaceBytesExact(t *testing.T, hash bool, at int) {
+	{
+		{
+			w := newBytesWorld(hash)
 			for tick := 1; tick <= at; tick++ {
 				w.step(tick)
 			}
-			r, b := readWorld(t, w, false)
+			r, b := readWorld(t, w, hash)
 			if again := appendSpace(t, r.space); !bytes.Equal(again, b) {
 				t.Fatal("the read space's bytes differ from the written ones")
 			}
@@ -137,7 +147,7 @@ func TestSpaceBytesExact(t *testing.T) {
 			if at == 240 && sleeping == 0 {
 				t.Fatal("no body slept: the test does not cover sleeping")
 			}
-		})
+		}
 	}
 }
 
@@ -156,17 +166,23 @@ func slicesEqual(a, b []uint64) bool {
 // A space read into a space, then written and read again (a chain of
 // processes), still steps as the original.
 func TestSpaceBytesTwice(t *testing.T) {
-	w := newBytesWorld(false)
-	for tick := 1; tick <= 200; tick++ {
-		w.step(tick)
-	}
-	r1, _ := readWorld(t, w, false)
-	r2, _ := readWorld(t, r1, false)
-	for i := 201; i <= 300; i++ {
-		w.step(i)
-		r2.step(i)
-		if !slicesEqual(bits(w.space), bits(r2.space)) {
-			t.Fatalf("tick %d differs", i)
+	for _, hash := range []bool{false, true} {
+		w := newBytesWorld(hash)
+		for tick := 1; tick <= 200; tick++ {
+			w.step(tick)
+		}
+		r1, _ := readWorld(t, w, hash)
+		for i := 201; i <= 250; i++ {
+			w.step(i)
+			r1.step(i)
+		}
+		r2, _ := readWorld(t, r1, hash)
+		for i := 251; i <= 350; i++ {
+			w.step(i)
+			r2.step(i)
+			if !slicesEqual(bits(w.space), bits(r2.space)) {
+				t.Fatalf("hash=%v: tick %d differs", hash, i)
+			}
 		}
 	}
 }
@@ -196,9 +212,10 @@ func TestSpaceBytesRefusals(t *testing.T) {
 	_, err = wr.Append(nil, w.space)
 	check("UserData without a hook", err, w.bodies[5].String()+"'s UserData is a int")
 
-	w = newBytesWorld(true)
+	w = newBytesWorld(false)
+	w.space.AddConstraint(NewDampedSpring(w.bodies[20], w.bodies[21], Vector{}, Vector{}, 10, 1, 1)).Class.(*DampedSpring).SpringForceFunc = func(*DampedSpring, float64) float64 { return 0 }
 	_, err = wr.Append(nil, w.space)
-	check("the spatial hash", err, "SpaceHash")
+	check("a game's spring force", err, "SpringForceFunc")
 
 	// A handler the reading space lacks.
 	w = newBytesWorld(false)
@@ -286,8 +303,11 @@ func TestSpaceBytesUserData(t *testing.T) {
 
 // newSmallSpace is a small scene for the hostile tests (a few thousand
 // bytes): boxes and a ball on a floor, a pendulum, sleeping allowed.
-func newSmallSpace() *Space {
+func newSmallSpace(hash bool) *Space {
 	s := NewSpace()
+	if hash {
+		s.UseSpatialHash(16, 101)
+	}
 	s.SetGravity(Vector{Y: 300})
 	s.SleepTimeThreshold = 0.3
 	s.IdleSpeedThreshold = 5
@@ -305,8 +325,8 @@ func newSmallSpace() *Space {
 	return s
 }
 
-func smallBytes(t testing.TB, ticks int) []byte {
-	s := newSmallSpace()
+func smallBytes(t testing.TB, hash bool, ticks int) []byte {
+	s := newSmallSpace(hash)
 	for range ticks {
 		s.Step(1.0 / 60)
 	}
@@ -316,8 +336,14 @@ func smallBytes(t testing.TB, ticks int) []byte {
 // Every truncation of valid bytes is an error; every byte changed gives an
 // error or a space (which can be written), never a panic.
 func TestSpaceBytesHostile(t *testing.T) {
-	b := smallBytes(t, 40)
-	target := newSmallSpace()
+	for _, hash := range []bool{false, true} {
+		t.Run(fmt.Sprint("hash=", hash), func(t *testing.T) { testSpaceBytesHostile(t, hash) })
+	}
+}
+
+func testSpaceBytesHostile(t *testing.T, hash bool) {
+	b := smallBytes(t, hash, 40)
+	target := newSmallSpace(hash)
 	before := appendSpace(t, target)
 	step := 1
 	if testing.Short() {
@@ -350,10 +376,11 @@ func TestSpaceBytesHostile(t *testing.T) {
 
 func FuzzSpaceRead(f *testing.F) {
 	for _, ticks := range []int{0, 20, 60} {
-		f.Add(smallBytes(f, ticks))
+		f.Add(smallBytes(f, false, ticks))
+		f.Add(smallBytes(f, true, ticks))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		space := newSmallSpace()
+		space := newSmallSpace(false)
 		rest, err := new(SpaceReader).Read(b, space)
 		if err != nil {
 			return
