@@ -214,10 +214,10 @@ func (w *SpaceWriter) Append(b []byte, space *Space) ([]byte, error) {
 	}
 	e.refs(space.constraints)
 	e.refs(space.arbiters)
-	e.u32(uint32(space.cachedArbiters.size))
+	e.pool(int(space.cachedArbiters.size)) // a table of this size is made
 	e.refs(w.cached)
-	e.u32(uint32(count(space.cachedArbiters.pooledBins, func(b *HashSetBin[*Arbiter]) *HashSetBin[*Arbiter] { return b.next })))
-	e.u32(uint32(len(space.pooledArbiters)))
+	e.pool(count(space.cachedArbiters.pooledBins, func(b *HashSetBin[*Arbiter]) *HashSetBin[*Arbiter] { return b.next }))
+	e.pool(len(space.pooledArbiters))
 	e.ref(space.contactBuffersHead)
 	for _, x := range w.nodes {
 		e.node(x)
@@ -232,6 +232,9 @@ func (w *SpaceWriter) Append(b []byte, space *Space) ([]byte, error) {
 	}
 	e.index(space.staticShapes)
 	e.index(space.dynamicShapes)
+	if e.err == nil && e.maxPool > maxFree(len(e.b)-len(b)) {
+		e.fail("a free list of %d objects in %d bytes (at most %d are written)", e.maxPool, len(e.b)-len(b), maxFree(len(e.b)-len(b)))
+	}
 	if e.err != nil {
 		return b, e.err
 	}
@@ -487,10 +490,22 @@ func (w *SpaceWriter) node(n *Node) {
 }
 
 type encoder struct {
-	b   []byte
-	w   *SpaceWriter
-	err error
+	b       []byte
+	w       *SpaceWriter
+	err     error
+	maxPool int
 }
+
+// pool writes the length of a free list: its objects are made anew by the
+// reader, at most maxFree(the bytes' length) of them.
+func (e *encoder) pool(n int) {
+	e.u32(uint32(n))
+	e.maxPool = max(e.maxPool, n)
+}
+
+// maxFree is the most objects a free list of a space written in n bytes
+// may hold: a reader makes them before it knows what they are for.
+func maxFree(n int) int { return 4096 + n/8 }
 
 func (e *encoder) fail(format string, args ...any) {
 	if e.err == nil {
@@ -968,9 +983,9 @@ func (e *encoder) index(idx *SpatialIndex) {
 			e.u64(uint64(b.hash))
 		}
 	}
-	e.u32(uint32(count(t.leaves.pooledBins, func(b *HashSetBin[*Node]) *HashSetBin[*Node] { return b.next })))
-	e.u32(uint32(count(t.pooledNodes, func(n *Node) *Node { return n.parent })))
-	e.u32(uint32(count(t.pooledPairs, func(p *Pair) *Pair { return p.a.next })))
+	e.pool(count(t.leaves.pooledBins, func(b *HashSetBin[*Node]) *HashSetBin[*Node] { return b.next }))
+	e.pool(count(t.pooledNodes, func(n *Node) *Node { return n.parent }))
+	e.pool(count(t.pooledPairs, func(p *Pair) *Pair { return p.a.next }))
 }
 
 func count[T any](p *T, next func(*T) *T) int {
@@ -1012,8 +1027,8 @@ func (e *encoder) spaceHash(h *SpaceHash) {
 			e.u64(uint64(b.hash))
 		}
 	}
-	e.u32(uint32(count(h.handleSet.pooledBins, func(b *HashSetBin[*Handle]) *HashSetBin[*Handle] { return b.next })))
-	e.u32(uint32(count(h.pooledBins, func(b *SpaceHashBin) *SpaceHashBin { return b.next })))
+	e.pool(count(h.handleSet.pooledBins, func(b *HashSetBin[*Handle]) *HashSetBin[*Handle] { return b.next }))
+	e.pool(count(h.pooledBins, func(b *SpaceHashBin) *SpaceHashBin { return b.next }))
 	e.u32(uint32(len(h.pooledHandles)))
 	for _, x := range h.pooledHandles {
 		r, ok := e.w.ix.handles[x]

@@ -50,7 +50,7 @@ func (r *SpaceReader) Read(b []byte, space *Space) ([]byte, error) {
 	if space.StaticBody == nil {
 		return b, errors.New("cp: SpaceReader: the space has no static body")
 	}
-	d := &decoder{b: b, r: r, space: space}
+	d := &decoder{b: b, r: r, space: space, total: len(b)}
 	v, err := d.read()
 	if err != nil {
 		return b, err
@@ -104,6 +104,7 @@ type decoder struct {
 	r     *SpaceReader
 	space *Space
 	err   error
+	total int // the length of the bytes given
 
 	static      *Body
 	bodies      []*Body
@@ -341,13 +342,13 @@ func (d *decoder) read() (Space, error) {
 	v.sleepingComponents = refList(d, d.bodies, "body")
 	v.constraints = refList(d, d.constraints, "constraint")
 	v.arbiters = refList(d, d.arbiters, "arbiter")
-	setSize := d.u32()
-	if setSize == 0 || setSize > maxSpaceObjects || uint64(setSize) > 16*uint64(len(d.b))+64 {
+	setSize := d.pool()
+	if setSize == 0 || d.err != nil {
 		d.fail("a cached arbiters set of size %d", setSize)
 		return v, d.err
 	}
 	d.cached = refList(d, d.arbiters, "arbiter")
-	if uint64(len(d.cached)) >= uint64(setSize) {
+	if len(d.cached) >= setSize {
 		d.fail("%d cached arbiters in a set of size %d", len(d.cached), setSize)
 	}
 	pooledBins := d.pool()
@@ -411,7 +412,7 @@ func (d *decoder) read() (Space, error) {
 // pool reads the count of a free list (made anew, of fresh objects).
 func (d *decoder) pool() int {
 	v := d.u32()
-	if v > 1<<20 {
+	if uint64(v) > uint64(maxFree(d.total)) {
 		d.fail("a free list of %d objects", v)
 		return 0
 	}
