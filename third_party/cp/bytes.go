@@ -62,6 +62,7 @@ type SpaceWriter struct {
 	handles     []*Handle
 	ix          index
 	cached      []*Arbiter
+	cachedKeys  []cachedKey
 }
 
 // BodyRef returns the reference of a body written by the last Append.
@@ -76,6 +77,11 @@ func (w *SpaceWriter) ConstraintRef(c *Constraint) (uint32, bool) { return w.ref
 func (w *SpaceWriter) ref(p any) (uint32, bool) {
 	r, ok := w.ix.get(p)
 	return r, ok && r != 0
+}
+
+type cachedKey struct {
+	key uint64 // the shapes' references
+	a   *Arbiter
 }
 
 // index maps the objects written to their references.
@@ -163,6 +169,8 @@ func (w *SpaceWriter) reset(space *Space) {
 	w.handles = w.handles[:0]
 	w.bodies, w.shapes, w.constraints, w.arbiters = w.bodies[:0], w.shapes[:0], w.constraints[:0], w.arbiters[:0]
 	w.buffers, w.nodes, w.pairs, w.cached = w.buffers[:0], w.nodes[:0], w.pairs[:0], w.cached[:0]
+	clear(w.cachedKeys)
+	w.cachedKeys = w.cachedKeys[:0]
 	w.ix.reset()
 }
 
@@ -288,24 +296,24 @@ func (w *SpaceWriter) collect(space *Space) error {
 	for _, a := range space.arbiters {
 		w.arbiter(a)
 	}
+	// The set's order is its shapes' addresses': the cached arbiters are
+	// written in the order of their shapes' references.
 	var bad error
 	space.cachedArbiters.Each(func(a *Arbiter) {
-		if _, ok := w.ix.shapes[a.a]; !ok && bad == nil {
-			bad = fmt.Errorf("cp: SpaceWriter: a cached arbiter's shape (hashid %d) is not the space's", a.a.hashid)
+		ra, oka := w.ix.shapes[a.a]
+		rb, okb := w.ix.shapes[a.b]
+		if (!oka || !okb) && bad == nil {
+			bad = errors.New("cp: SpaceWriter: a cached arbiter's shape is not the space's")
 		}
-		if _, ok := w.ix.shapes[a.b]; !ok && bad == nil {
-			bad = fmt.Errorf("cp: SpaceWriter: a cached arbiter's shape (hashid %d) is not the space's", a.b.hashid)
-		}
-		w.cached = append(w.cached, a)
+		w.cachedKeys = append(w.cachedKeys, cachedKey{uint64(ra)<<32 | uint64(rb), a})
 	})
 	if bad != nil {
 		return bad
 	}
-	slices.SortFunc(w.cached, func(x, y *Arbiter) int {
-		return cmp.Or(cmp.Compare(w.ix.shapes[x.a], w.ix.shapes[y.a]), cmp.Compare(w.ix.shapes[x.b], w.ix.shapes[y.b]))
-	})
-	for _, a := range w.cached {
-		w.arbiter(a)
+	slices.SortFunc(w.cachedKeys, func(x, y cachedKey) int { return cmp.Compare(x.key, y.key) })
+	for _, k := range w.cachedKeys {
+		w.cached = append(w.cached, k.a)
+		w.arbiter(k.a)
 	}
 	if head := space.contactBuffersHead; head != nil {
 		for b := head; b != nil; b = b.next {
