@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,7 +103,7 @@ func appendSpace(t testing.TB, s *Space) []byte {
 // as the original, bit for bit; written again, it gives the same bytes.
 func TestSpaceBytesExact(t *testing.T) {
 	for _, hash := range []bool{false, true} {
-		for _, at := range []int{1, 100, 240} {
+		for _, at := range []int{1, 100, 300} {
 			t.Run(fmt.Sprintf("hash=%v/tick=%d", hash, at), func(t *testing.T) {
 				testSpaceBytesExact(t, hash, at)
 			})
@@ -111,56 +112,71 @@ func TestSpaceBytesExact(t *testing.T) {
 }
 
 func testSpaceBytesExact(t *testing.T, hash bool, at int) {
-	{
-		{
-			w := newBytesWorld(hash)
-			for tick := 1; tick <= at; tick++ {
-				w.step(tick)
-			}
-			r, b := readWorld(t, w, hash)
-			if again := appendSpace(t, r.space); !bytes.Equal(again, b) {
-				t.Fatal("the read space's bytes differ from the written ones")
-			}
-			if again := appendSpace(t, w.space); !bytes.Equal(again, b) {
-				t.Fatal("a space written twice gives other bytes")
-			}
-			sleeping := 0
-			for i := 1; i <= 400; i++ {
-				w.step(at + i)
-				r.step(at + i)
-				wb, rb := bits(w.space), bits(r.space)
-				if !slicesEqual(wb, rb) {
-					t.Fatalf("tick %d: the read space's state differs", at+i)
-				}
-				if w.state() != r.state() {
-					t.Fatalf("tick %d: the read space's state hash differs", at+i)
-				}
-				w.space.EachBody(func(b *Body) {
-					if b.IsSleeping() {
-						sleeping++
-					}
-				})
-				if i%50 == 0 && !bytes.Equal(appendSpace(t, w.space), appendSpace(t, r.space)) {
-					t.Fatalf("tick %d: the two spaces' bytes differ", at+i)
-				}
-			}
-			if at == 240 && sleeping == 0 {
-				t.Fatal("no body slept: the test does not cover sleeping")
-			}
+	w := newBytesWorld(hash)
+	for tick := 1; tick <= at; tick++ {
+		w.step(tick)
+	}
+	r, b := readWorld(t, w, hash)
+	if again := appendSpace(t, r.space); !bytes.Equal(again, b) {
+		t.Fatal("the read space's bytes differ from the written ones")
+	}
+	if again := appendSpace(t, w.space); !bytes.Equal(again, b) {
+		t.Fatal("a space written twice gives other bytes")
+	}
+	sleeping := 0
+	for i := 1; i <= 400; i++ {
+		w.step(at + i)
+		r.step(at + i)
+		wb, rb := bits(w.space), bits(r.space)
+		if !slices.Equal(wb, rb) {
+			t.Fatalf("tick %d: the read space's state differs", at+i)
 		}
+		if w.state() != r.state() {
+			t.Fatalf("tick %d: the read space's state hash differs", at+i)
+		}
+		w.space.EachBody(func(b *Body) {
+			if b.IsSleeping() {
+				sleeping++
+			}
+		})
+		if i%50 == 0 && !bytes.Equal(appendSpace(t, w.space), appendSpace(t, r.space)) {
+			t.Fatalf("tick %d: the two spaces' bytes differ", at+i)
+		}
+	}
+	if at == 300 && sleeping == 0 {
+		t.Fatal("no body slept: the test does not cover sleeping")
 	}
 }
 
-func slicesEqual(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
+// The scene at tick 300 has what the format has ways of writing: arbiters
+// with contacts in the buffers and of their own (sleeping ones), cached
+// arbiters, constraints of every kind, free tree nodes and pairs.
+func TestSpaceBytesCoverage(t *testing.T) {
+	w := newBytesWorld(false)
+	for tick := 1; tick <= 300; tick++ {
+		w.step(tick)
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	var wr SpaceWriter
+	if _, err := wr.Append(nil, w.space); err != nil {
+		t.Fatal(err)
+	}
+	own, buffered := 0, 0
+	for _, a := range wr.arbiters {
+		if buf, _ := wr.bufferOf(a.contacts); buf != nil {
+			buffered++
+		} else if len(a.contacts) > 0 {
+			own++
 		}
 	}
-	return true
+	kinds := map[string]bool{}
+	for _, c := range wr.constraints {
+		kinds[fmt.Sprintf("%T", c.Class)] = true
+	}
+	tree := w.space.dynamicShapes.class.(*BBTree)
+	if own == 0 || buffered == 0 || len(wr.cached) == 0 || len(kinds) != 10 || tree.pooledNodes == nil || tree.pooledPairs == nil || len(wr.pairs) == 0 {
+		t.Fatalf("contacts own %d, in buffers %d; %d cached arbiters; constraint kinds %v; free nodes %v, pairs %v; %d pairs",
+			own, buffered, len(wr.cached), kinds, tree.pooledNodes != nil, tree.pooledPairs != nil, len(wr.pairs))
+	}
 }
 
 // A space read into a space, then written and read again (a chain of
@@ -180,7 +196,7 @@ func TestSpaceBytesTwice(t *testing.T) {
 		for i := 251; i <= 350; i++ {
 			w.step(i)
 			r2.step(i)
-			if !slicesEqual(bits(w.space), bits(r2.space)) {
+			if !slices.Equal(bits(w.space), bits(r2.space)) {
 				t.Fatalf("hash=%v: tick %d differs", hash, i)
 			}
 		}
