@@ -11,8 +11,9 @@ import (
 	"testing"
 )
 
-// newBytesWorld is newWorld with a joint of every kind of cp's, and a
-// dynamic segment and polygon.
+// newBytesWorld is newWorld with a joint of every kind of cp's, a dynamic
+// segment and polygon, and a wildcard handler (the default handler is then
+// cp's CollisionHandlerDefault).
 func newBytesWorld(hash bool) *world {
 	w := newWorld(hash)
 	s := w.space
@@ -31,6 +32,8 @@ func newBytesWorld(hash bool) *world {
 	poly := s.AddBody(NewBody(1, MomentForPoly(1, 3, tri, Vector{}, 1)))
 	poly.SetPosition(Vector{X: 300, Y: 100})
 	s.AddShape(NewPolyShape(poly, 3, tri, NewTransformIdentity(), 1)).SetFriction(0.5)
+	wild := s.NewWildcardCollisionHandler(1)
+	wild.PostSolveFunc = func(arb *Arbiter, space *Space, data any) { w.touches += 1000 }
 	return w
 }
 
