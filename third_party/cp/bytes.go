@@ -13,29 +13,51 @@ import (
 
 // The space's whole state as portable bytes (SpaceWriter, SpaceReader).
 //
-// Format, version 1, every number little-endian and of a fixed width:
+// Format, version 1: every number little-endian and of a fixed width (u8,
+// u32, u64; a float64 as its IEEE bits in a u64), no padding:
 //
-//	magic "cpSB", version byte
-//	space scalars (iterations, gravity, damping, thresholds, slop, bias,
-//	persistence, stamp, curr_dt, shape id counter, skipPostStep)
-//	table sizes: bodies, shapes, constraints, arbiters, contact buffers,
-//	tree nodes, tree pairs
+//	"cpSB", version (u8)
+//	the space's scalars: iterations, gravity, damping, idle speed and sleep
+//	  time thresholds, collision slop, bias, persistence, stamp, curr_dt,
+//	  shape id counter, skipPostStep
+//	table sizes (u32 each): bodies, shapes, constraints, arbiters, contact
+//	  buffers, BBTree nodes, BBTree pairs, SpaceHash handles
 //	the static body's reference
-//	bodies, shapes (with their class and mass info), constraints (with
-//	their joint class), arbiters (contacts inline, or as a slice of a
-//	contact buffer), contact buffers (header and the contacts in use)
-//	the space's lists: dynamic, static, roused bodies, sleeping components,
-//	constraints, arbiters, the cached arbiters (the set's size, then its
-//	arbiters sorted by their shapes' references), free arbiters (a count),
-//	the contact buffers' head
-//	the two spatial indexes (static, dynamic): BBTree nodes, pairs, root,
-//	stamp, leaves set (its size and every bucket's bins in order), free
-//	nodes and pairs (counts)
+//	bodies: UserData, velocity and position func tags, mass, moment, their
+//	  inverses, cog, p, v, f, a, w, t, transform, v_bias, w_bias, space
+//	  flag, shape list, arbiter list, constraint list, sleeping root and next
+//	  (references), idle time (the id of Body.String is the reader's own)
+//	shapes: class tag and the class's fields (a polygon's planes), space
+//	  flag, body, mass info, bb, sensor, e, u, surface v, UserData,
+//	  collision type, filter, hashid
+//	constraints: joint tag and the joint's fields, space flag, bodies a and
+//	  b, next a and b, max force, error bias, max bias, collide bodies,
+//	  UserData
+//	arbiters: e, u, surface vr, UserData, shapes, bodies, threads, count,
+//	  contacts (none; a slice of a contact buffer: its reference, offset,
+//	  length and the contacts; or contacts of their own), n, the three
+//	  handlers (tags: nil, cp's DoNothing, cp's Default, the space's default,
+//	  or a pair of collision types), swapped, stamp, state
+//	contact buffers: stamp, next, number of contacts (their contacts are
+//	  written with the arbiters that use them; no step reads the others)
+//	the space's lists: dynamic, static and roused bodies, sleeping
+//	  components, constraints, arbiters; the cached arbiters' set: its size,
+//	  its arbiters in the order of their shapes' references (the set hashes
+//	  addresses: the reader inserts them again), its free bins (a count);
+//	  free arbiters (a count); the contact buffers' head
+//	BBTree nodes (leaf: shape, bb, parent, stamp, pairs; inner: bb, parent,
+//	  children), pairs (two threads: prev, next, leaf; collision id),
+//	  SpaceHash handles (shape, retains, stamp)
+//	the static index, then the dynamic one: a BBTree (velocity func tag,
+//	  root, stamp, leaves set: size and every bucket's bins in order, free
+//	  bins, nodes and pairs as counts) or a SpaceHash (cell size, stamp,
+//	  every cell's handles in order, handle set as the leaves set, free bins
+//	  as counts, free handles: references, 0 for a fresh one)
 //
-// A pointer is a uint32 reference: 0 is nil, i+1 the i-th object of its
-// table. A function is written as a tag naming one of cp's own; a collision
-// handler by its key (the pair of collision types), the reading space's
-// handler of that key being the one used; UserData through the hooks.
+// A pointer is a u32 reference: 0 is nil, i+1 the i-th object of its
+// table, in the order the writer reached them from the space's lists (never
+// addresses or map order). A function is a tag naming one of cp's own. Free
+// lists are counts: their objects are made anew (every use sets them whole).
 const (
 	spaceBytesMagic   = "cpSB"
 	spaceBytesVersion = 1
