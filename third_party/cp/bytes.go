@@ -549,6 +549,17 @@ func (e *encoder) u64(v uint64) { e.b = binary.LittleEndian.AppendUint64(e.b, v)
 func (e *encoder) f64(v float64) {
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
 }
+
+// ctype writes a collision type (a uintptr): the wildcard, all ones, as
+// 64 ones on every CPU.
+func (e *encoder) ctype(c CollisionType) {
+	if c == WILDCARD_COLLISION_TYPE {
+		e.u64(math.MaxUint64)
+		return
+	}
+	e.u64(uint64(c))
+}
+
 func (e *encoder) vec(v Vector) { e.f64(v.X); e.f64(v.Y) }
 func (e *encoder) bb(v BB)      { e.f64(v.L); e.f64(v.B); e.f64(v.R); e.f64(v.T) }
 func (e *encoder) bool(v bool) {
@@ -721,7 +732,7 @@ func (e *encoder) shape(s *Shape) {
 	e.f64(s.u)
 	e.vec(s.surfaceV)
 	e.userData(s.UserData, what)
-	e.u64(uint64(s.collisionType))
+	e.ctype(s.collisionType)
 	e.u64(s.Filter.Group)
 	e.u64(s.Filter.Categories)
 	e.u64(s.Filter.Mask)
@@ -870,8 +881,8 @@ func (e *encoder) handler(h *CollisionHandler, what name) {
 			e.fail("%s's collision handler (%d, %d) is not the space's", what, h.TypeA, h.TypeB)
 		}
 		e.u8(handlerKeyed)
-		e.u64(uint64(h.TypeA))
-		e.u64(uint64(h.TypeB))
+		e.ctype(h.TypeA)
+		e.ctype(h.TypeB)
 	}
 }
 

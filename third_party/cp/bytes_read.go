@@ -162,6 +162,18 @@ func (d *decoder) u64() uint64 {
 	return 0
 }
 
+func (d *decoder) ctype() CollisionType {
+	v := d.u64()
+	if v == math.MaxUint64 {
+		return WILDCARD_COLLISION_TYPE
+	}
+	if c := CollisionType(v); uint64(c) == v && c != WILDCARD_COLLISION_TYPE {
+		return c
+	}
+	d.fail("a collision type %d beyond this CPU's uintptr", v)
+	return 0
+}
+
 func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
 func (d *decoder) vec() Vector  { return Vector{d.f64(), d.f64()} }
 func (d *decoder) bb() BB       { return BB{d.f64(), d.f64(), d.f64(), d.f64()} }
@@ -505,7 +517,7 @@ func (d *decoder) shape(s *Shape, i int) {
 	s.sensor = d.bool()
 	s.e, s.u, s.surfaceV = d.f64(), d.f64(), d.vec()
 	s.UserData = d.userData(what)
-	s.collisionType = CollisionType(d.u64())
+	s.collisionType = d.ctype()
 	s.Filter = ShapeFilter{d.u64(), d.u64(), d.u64()}
 	s.hashid = HashValue(d.u64())
 }
@@ -599,7 +611,7 @@ func (d *decoder) handler(what name) *CollisionHandler {
 	case handlerSpaceDefault:
 		return d.space.defaultHandler
 	case handlerKeyed:
-		a, b := CollisionType(d.u64()), CollisionType(d.u64())
+		a, b := d.ctype(), d.ctype()
 		if d.err != nil {
 			return nil
 		}
