@@ -162,6 +162,15 @@ func (d *decoder) u64() uint64 {
 	return 0
 }
 
+// uint reads a uint written as 64 bits: one beyond this CPU's uint is an error.
+func (d *decoder) uint() uint {
+	v := d.u64()
+	if uint64(uint(v)) != v {
+		d.fail("%d beyond this CPU's uint", v)
+	}
+	return uint(v)
+}
+
 func (d *decoder) ctype() CollisionType {
 	v := d.u64()
 	if v == math.MaxUint64 {
@@ -284,17 +293,17 @@ func (d *decoder) read() (Space, error) {
 	if ver := d.u8(); ver != spaceBytesVersion && d.err == nil {
 		return v, fmt.Errorf("cp: SpaceReader: format version %d, not %d", ver, spaceBytesVersion)
 	}
-	v.Iterations = uint(d.u64())
+	v.Iterations = d.uint()
 	v.gravity = d.vec()
 	v.damping = d.f64()
 	v.IdleSpeedThreshold = d.f64()
 	v.SleepTimeThreshold = d.f64()
 	v.collisionSlop = d.f64()
 	v.collisionBias = d.f64()
-	v.collisionPersistence = uint(d.u64())
-	v.stamp = uint(d.u64())
+	v.collisionPersistence = d.uint()
+	v.stamp = d.uint()
 	v.curr_dt = d.f64()
-	v.shapeIDCounter = uint(d.u64())
+	v.shapeIDCounter = d.uint()
 	v.skipPostStep = d.bool()
 	if v.Iterations == 0 || v.Iterations > 1<<16 {
 		d.fail("%d iterations", v.Iterations)
@@ -391,7 +400,7 @@ func (d *decoder) read() (Space, error) {
 	for _, x := range d.handles {
 		x.obj = ref(d, d.shapes, "shape")
 		x.retains = d.int()
-		x.stamp = uint(d.u64())
+		x.stamp = d.uint()
 	}
 	if d.err != nil {
 		return v, d.err
@@ -669,7 +678,7 @@ func (d *decoder) arbiter(a *Arbiter, i int) {
 	a.handlerA = d.handler(what)
 	a.handlerB = d.handler(what)
 	a.swapped = d.bool()
-	a.stamp = uint(d.u64())
+	a.stamp = d.uint()
 	a.state = d.int()
 	if d.err != nil {
 		return
@@ -692,7 +701,7 @@ func (d *decoder) contact(c *Contact) {
 }
 
 func (d *decoder) buffer(b *ContactBuffer) {
-	b.stamp = uint(d.u64())
+	b.stamp = d.uint()
 	b.next = ref(d, d.buffers, "contact buffer")
 	b.numContacts = int(d.u32())
 	if b.numContacts > CONTACTS_BUFFER_SIZE {
@@ -706,7 +715,7 @@ func (d *decoder) node(n *Node) {
 		n.obj = ref(d, d.shapes, "shape")
 		n.bb = d.bb()
 		n.parent = ref(d, d.nodes, "node")
-		n.stamp = uint(d.u64())
+		n.stamp = d.uint()
 		n.pairs = ref(d, d.pairs, "pair")
 		if n.obj == nil {
 			d.fail("a leaf without a shape")
@@ -755,7 +764,7 @@ func (d *decoder) index(static *SpatialIndex) *SpatialIndex {
 		d.fail("a BBTree's velocity func tag")
 	}
 	t.root = ref(d, d.nodes, "node")
-	t.stamp = uint(d.u64())
+	t.stamp = d.uint()
 	size := d.u32()
 	n := d.n(4)
 	if size == 0 || uint64(size) != uint64(n) {
@@ -939,7 +948,7 @@ func (d *decoder) check(v *Space) error {
 func spaceHashEql(obj *Shape, elt *Handle) bool { return obj == elt.obj }
 
 func (d *decoder) spaceHash(static *SpatialIndex) *SpatialIndex {
-	celldim, stamp := d.f64(), uint(d.u64())
+	celldim, stamp := d.f64(), d.uint()
 	n := d.n(4)
 	if d.err != nil {
 		return nil
