@@ -205,6 +205,11 @@ func (w *SpaceWriter) Append(b []byte, space *Space) ([]byte, error) {
 	if err := w.collect(space); err != nil {
 		return b, err
 	}
+	for _, n := range []int{len(w.bodies), len(w.shapes), len(w.constraints), len(w.arbiters), len(w.nodes), len(w.pairs), len(w.handles)} {
+		if n > maxSpaceObjects {
+			return b, fmt.Errorf("cp: SpaceWriter: %d objects of a kind (at most %d are written)", n, maxSpaceObjects)
+		}
+	}
 	e := &encoder{b: b, w: w}
 	e.b = append(e.b, spaceBytesMagic...)
 	e.u8(spaceBytesVersion)

@@ -316,9 +316,9 @@ func (d *decoder) read() (Space, error) {
 	d.constraints = newAll[Constraint](d.n(60))
 	d.arbiters = newAll[Arbiter](d.n(100))
 	// A contact buffer is 100 kB: there are at most maxContactBuffers(n)
-	// for n contacts (about 100 bytes each) in the bytes.
+	// for n contacts (contactBytes each) in the bytes.
 	nb := d.n(16)
-	if nb > maxContactBuffers(len(d.b)/104) {
+	if nb > maxContactBuffers(len(d.b)/contactBytes) {
 		d.fail("%d contact buffers in %d bytes", nb, len(d.b))
 		nb = 0
 	}
@@ -662,7 +662,7 @@ func (d *decoder) arbiter(a *Arbiter, i int) {
 			d.contact(&a.contacts[k])
 		}
 	case contactsOwn:
-		n := d.n(104)
+		n := d.n(contactBytes)
 		if n == 0 {
 			d.fail("%s's contacts: none", what)
 		}
@@ -693,6 +693,9 @@ func (d *decoder) arbiter(a *Arbiter, i int) {
 		d.fail("%s's state %d", what, a.state)
 	}
 }
+
+// contactBytes is the length of a contact written.
+const contactBytes = 96
 
 func (d *decoder) contact(c *Contact) {
 	c.r1, c.r2 = d.vec(), d.vec()
