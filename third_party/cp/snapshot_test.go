@@ -84,7 +84,12 @@ func (w *world) step(t int) {
 		w.spawn()
 	case t%11 == 0:
 		b := w.bodies[10+t%40]
-		if b.space != nil {
+		if b.space != nil { // its joints, shapes and then itself, as cp asks
+			var joints []*Constraint
+			b.EachConstraint(func(c *Constraint) { joints = append(joints, c) })
+			for _, c := range joints {
+				s.RemoveConstraint(c)
+			}
 			for _, sh := range append([]*Shape(nil), b.shapeList...) {
 				s.RemoveShape(sh)
 			}

@@ -1,0 +1,263 @@
+package cp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// check refuses a graph that is not a space's: lists that loop or hold
+// objects of another, trees whose nodes are not each other's parent and
+// child, pairs not threaded through their leaves.
+func (d *decoder) check(v *Space) error {
+	if d.static.GetType() != BODY_STATIC {
+		return errors.New("cp: SpaceReader: the static body is not static")
+	}
+	for i, b := range d.bodies {
+		for _, s := range b.shapeList {
+			if s.body != b {
+				return fmt.Errorf("cp: SpaceReader: body %d's shape list holds another body's shape", i+1)
+			}
+		}
+		var prev *Constraint
+		n := 0
+		for c := b.constraintList; c != nil; prev, c = c, c.Next(b) {
+			if n++; n > len(d.constraints) || (c.a != b && c.b != b) {
+				return fmt.Errorf("cp: SpaceReader: body %d's constraint list", i+1)
+			}
+		}
+		_ = prev
+		var pa *Arbiter
+		n = 0
+		for a := b.arbiterList; a != nil; pa, a = a, a.Next(b) {
+			if n++; n > len(d.arbiters) || (a.body_a != b && a.body_b != b) || a.ThreadForBody(b).prev != pa {
+				return fmt.Errorf("cp: SpaceReader: body %d's arbiter list", i+1)
+			}
+		}
+		n = 0
+		for x := b.sleepingNext; x != nil; x = x.sleepingNext {
+			if n++; n > len(d.bodies) {
+				return fmt.Errorf("cp: SpaceReader: body %d's sleeping list loops", i+1)
+			}
+		}
+	}
+	for i, a := range d.arbiters {
+		for _, b := range []*Body{a.body_a, a.body_b} {
+			t := a.ThreadForBody(b)
+			if (t.prev != nil && t.prev.body_a != b && t.prev.body_b != b) || (t.next != nil && t.next.body_a != b && t.next.body_b != b) {
+				return fmt.Errorf("cp: SpaceReader: arbiter %d's thread", i+1)
+			}
+		}
+	}
+	if head := v.contactBuffersHead; head != nil {
+		n := 0
+		for b := head.next; b != head; b = b.next {
+			if n++; b == nil || n > len(d.buffers) {
+				return errors.New("cp: SpaceReader: the contact buffers are not a ring")
+			}
+		}
+		if n+1 != len(d.buffers) {
+			return errors.New("cp: SpaceReader: contact buffers not in the ring")
+		}
+	} else if len(d.buffers) != 0 {
+		return errors.New("cp: SpaceReader: contact buffers but no head")
+	}
+	if err := d.checkHandles(v); err != nil {
+		return err
+	}
+	seen := make(map[*Node]uint8, len(d.nodes))
+	leafOf := make(map[*Shape]bool, len(d.shapes))
+	for k, idx := range []*SpatialIndex{v.staticShapes, v.dynamicShapes} {
+		t, ok := idx.class.(*BBTree)
+		if !ok {
+			continue
+		}
+		if t.root != nil && t.root.parent != nil {
+			return errors.New("cp: SpaceReader: a BBTree's root has a parent")
+		}
+		leaves := 0
+		stack := []*Node{t.root}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == nil {
+				continue
+			}
+			if seen[n] != 0 {
+				return errors.New("cp: SpaceReader: a BBTree node reached twice")
+			}
+			seen[n] = uint8(k + 1)
+			if n.obj != nil {
+				leaves++
+				if leafOf[n.obj] {
+					return errors.New("cp: SpaceReader: a shape in two BBTree leaves")
+				}
+				leafOf[n.obj] = true
+				continue
+			}
+			if n.a.parent != n || n.b.parent != n {
+				return errors.New("cp: SpaceReader: a BBTree node is not its children's parent")
+			}
+			stack = append(stack, n.b, n.a)
+		}
+		if uint(leaves) != t.leaves.entries {
+			return errors.New("cp: SpaceReader: a BBTree's leaves set does not hold its leaves")
+		}
+		for _, bin := range t.leaves.table {
+			for ; bin != nil; bin = bin.next {
+				if seen[bin.elt] != uint8(k+1) {
+					return errors.New("cp: SpaceReader: a BBTree's leaves set holds another tree's node")
+				}
+			}
+		}
+	}
+	if len(seen) != len(d.nodes) {
+		return errors.New("cp: SpaceReader: BBTree nodes not in a tree")
+	}
+	threads := make(map[*Pair]int, len(d.pairs))
+	for _, n := range d.nodes {
+		if n.obj == nil {
+			continue
+		}
+		var prev *Pair
+		k := 0
+		for p := n.pairs; p != nil; prev, p = p, p.threadOf(n).next {
+			if k++; k > len(d.pairs) || (p.a.leaf != n && p.b.leaf != n) || p.threadOf(n).prev != prev {
+				return errors.New("cp: SpaceReader: a BBTree leaf's pairs")
+			}
+			threads[p]++
+		}
+	}
+	for _, p := range d.pairs {
+		if threads[p] != 2 || p.a.leaf.obj == nil || p.b.leaf.obj == nil {
+			return errors.New("cp: SpaceReader: a BBTree pair not threaded through its two leaves")
+		}
+	}
+	return nil
+}
+
+func spaceHashEql(obj *Shape, elt *Handle) bool { return obj == elt.obj }
+
+func (d *decoder) spaceHash(static *SpatialIndex) *SpatialIndex {
+	celldim, stamp := d.f64(), d.uint()
+	n := d.n(4)
+	if d.err != nil {
+		return nil
+	}
+	if !(celldim > 0) || math.IsInf(celldim, 0) || n == 0 {
+		d.fail("a SpaceHash of %d cells of %v", n, celldim)
+		return nil
+	}
+	h := &SpaceHash{
+		celldim:   celldim,
+		numCells:  n,
+		table:     make([]*SpaceHashBin, n),
+		handleSet: NewHashSet[*Shape, *Handle](spaceHashEql),
+		stamp:     stamp,
+	}
+	idx := NewSpatialIndex(h, ShapeGetBB, static)
+	h.SpatialIndex = idx
+	for i := range h.table {
+		k := d.n(4)
+		bins := newAll[SpaceHashBin](k)
+		for j, bin := range bins {
+			bin.handle = ref(d, d.handles, "handle")
+			if bin.handle == nil {
+				d.fail("a SpaceHash cell holds nil")
+				return nil
+			}
+			if j > 0 {
+				bins[j-1].next = bin
+			}
+		}
+		if k > 0 {
+			h.table[i] = bins[0]
+		}
+	}
+	size := d.u32()
+	nb := d.n(4)
+	if size == 0 || uint64(size) != uint64(nb) {
+		d.fail("a SpaceHash's handle set of size %d with %d buckets", size, nb)
+		return nil
+	}
+	set := h.handleSet
+	set.size = uint(size)
+	set.table = make([]*HashSetBin[*Handle], nb)
+	for i := range set.table {
+		k := d.n(12)
+		var last *HashSetBin[*Handle]
+		for range k {
+			bin := &HashSetBin[*Handle]{elt: ref(d, d.handles, "handle"), hash: HashValue(d.u64())}
+			if d.err != nil {
+				return nil
+			}
+			if bin.elt == nil || bin.elt.obj == nil || bin.hash != bin.elt.obj.hashid || uint64(bin.hash%HashValue(size)) != uint64(i) {
+				d.fail("a SpaceHash's handle set's bin does not hold its handle")
+				return nil
+			}
+			if last == nil {
+				set.table[i] = bin
+			} else {
+				last.next = bin
+			}
+			last = bin
+			set.entries++
+		}
+	}
+	if set.entries >= set.size {
+		d.fail("a handle set of %d entries and size %d", set.entries, set.size)
+	}
+	setBins, cellBins := d.pool(), d.pool()
+	np := d.n(4)
+	pooled := make([]*Handle, np)
+	for i := range pooled {
+		pooled[i] = ref(d, d.handles, "handle")
+	}
+	d.frees = append(d.frees, func() {
+		for _, bin := range newAll[HashSetBin[*Handle]](setBins) {
+			set.recycle(bin)
+		}
+		for _, bin := range newAll[SpaceHashBin](cellBins) {
+			h.recycleBin(bin)
+		}
+		fresh := newAll[Handle](np)
+		for i, x := range pooled {
+			if x == nil {
+				pooled[i] = fresh[i]
+			}
+		}
+		h.pooledHandles = pooled
+	})
+	return idx
+}
+
+// checkHandles checks that each handle's count of retains is the number of
+// places that hold it (its set and the cells).
+func (d *decoder) checkHandles(v *Space) error {
+	if len(d.handles) == 0 {
+		return nil
+	}
+	refs := make(map[*Handle]int, len(d.handles))
+	for _, idx := range []*SpatialIndex{v.staticShapes, v.dynamicShapes} {
+		h, ok := idx.class.(*SpaceHash)
+		if !ok {
+			return errors.New("cp: SpaceReader: handles without a SpaceHash")
+		}
+		for _, cell := range h.table {
+			for ; cell != nil; cell = cell.next {
+				refs[cell.handle]++
+			}
+		}
+		for _, bin := range h.handleSet.table {
+			for ; bin != nil; bin = bin.next {
+				refs[bin.elt]++
+			}
+		}
+	}
+	for i, x := range d.handles {
+		if x.retains != refs[x] {
+			return fmt.Errorf("cp: SpaceReader: handle %d retained %d times, held %d times", i+1, x.retains, refs[x])
+		}
+	}
+	return nil
+}
