@@ -62,8 +62,8 @@ const (
 )
 
 // A SpaceWriter writes a space's state as bytes. Between two Appends it
-// keeps its tables: BodyRef, ShapeRef and ConstraintRef give the reference
-// of an object written by the last Append, so that a game can write its own
+// keeps its tables: BodyRef, ShapeRef, ConstraintRef and ArbiterRef give
+// the reference of an object written by the last Append, so that a game can write its own
 // pointers to cp's objects as references.
 type SpaceWriter struct {
 	// UserData writes a UserData value (of a body, shape, constraint or
@@ -92,6 +92,11 @@ func (w *SpaceWriter) ShapeRef(s *Shape) (uint32, bool) { return w.ref(s) }
 
 // ConstraintRef returns the reference of a constraint written by the last Append.
 func (w *SpaceWriter) ConstraintRef(c *Constraint) (uint32, bool) { return w.ref(c) }
+
+// ArbiterRef returns the reference of an arbiter written by the last
+// Append: one of the space's arbiters or cached arbiters (a pair of shapes
+// touching, or touching within cp's collision persistence).
+func (w *SpaceWriter) ArbiterRef(a *Arbiter) (uint32, bool) { return w.ref(a) }
 
 func (w *SpaceWriter) ref(p any) (uint32, bool) {
 	r, ok := w.ix.get(p)

@@ -9,7 +9,8 @@ import (
 func ptr(s *Shape) unsafe.Pointer { return unsafe.Pointer(s) }
 
 // A SpaceReader reads the bytes a SpaceWriter wrote into a space. Body,
-// Shape and Constraint give the object of a reference after a Read.
+// Shape, Constraint and Arbiter give the object of a reference after a
+// Read (or a Check).
 type SpaceReader struct {
 	// UserData reads a UserData value written by SpaceWriter.UserData. With
 	// no hook, only a nil UserData can be read (the writer wrote nothing).
@@ -18,6 +19,7 @@ type SpaceReader struct {
 	bodies      []*Body
 	shapes      []*Shape
 	constraints []*Constraint
+	arbiters    []*Arbiter
 }
 
 // Body returns the body of a reference, after a Read.
@@ -28,6 +30,9 @@ func (r *SpaceReader) Shape(ref uint32) (*Shape, bool) { return at(r.shapes, ref
 
 // Constraint returns the constraint of a reference, after a Read.
 func (r *SpaceReader) Constraint(ref uint32) (*Constraint, bool) { return at(r.constraints, ref) }
+
+// Arbiter returns the arbiter of a reference, after a Read.
+func (r *SpaceReader) Arbiter(ref uint32) (*Arbiter, bool) { return at(r.arbiters, ref) }
 
 func at[T any](l []*T, ref uint32) (*T, bool) {
 	if ref == 0 || uint64(ref) > uint64(len(l)) {
@@ -53,7 +58,7 @@ func (r *SpaceReader) Read(b []byte, space *Space) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	r.bodies, r.shapes, r.constraints = d.bodies, d.shapes, d.constraints
+	r.bodies, r.shapes, r.constraints, r.arbiters = d.bodies, d.shapes, d.constraints, d.arbiters
 	// The static body's object is the space's own: move the read state into it.
 	static := space.StaticBody
 	tmp := d.static
@@ -94,6 +99,24 @@ func (r *SpaceReader) Read(b []byte, space *Space) ([]byte, error) {
 	v.lookupKey = space.lookupKey
 	v.StaticBody = static
 	*space = v
+	return d.b, nil
+}
+
+// Check reads b as Read would into space, and returns the bytes after the
+// space's, but leaves space as it was: for checking a state whose other
+// parts (a game's own, holding references) follow the space's before any
+// part is read. Until the next Read or Check, Body, Shape, Constraint and
+// Arbiter give objects of the bytes that are no space's (the static
+// body's too): to resolve references with, not to use.
+func (r *SpaceReader) Check(b []byte, space *Space) ([]byte, error) {
+	if space.StaticBody == nil {
+		return b, errors.New("cp: SpaceReader: the space has no static body")
+	}
+	d := &decoder{b: b, r: r, space: space, total: len(b)}
+	if _, err := d.read(); err != nil {
+		return b, err
+	}
+	r.bodies, r.shapes, r.constraints, r.arbiters = d.bodies, d.shapes, d.constraints, d.arbiters
 	return d.b, nil
 }
 

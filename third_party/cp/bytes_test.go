@@ -446,3 +446,57 @@ func TestSpaceBytesSameEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// Check reads the bytes as Read does and leaves the space as it was; its
+// references and Read's name the same objects of the bytes, arbiters too.
+func TestSpaceBytesCheck(t *testing.T) {
+	w := newBytesWorld(false)
+	for tick := 1; tick <= 120; tick++ {
+		w.step(tick)
+	}
+	var wr SpaceWriter
+	b, err := wr.Append(nil, w.space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := newBytesWorld(false)
+	before := appendSpace(t, target.space)
+	var rd SpaceReader
+	if rest, err := rd.Check(b, target.space); err != nil || len(rest) != 0 {
+		t.Fatalf("Check: %d bytes left, %v", len(rest), err)
+	}
+	if !bytes.Equal(appendSpace(t, target.space), before) {
+		t.Fatal("Check changed the space")
+	}
+	if _, err := rd.Check(b[:len(b)-1], target.space); err == nil {
+		t.Fatal("Check took truncated bytes")
+	}
+	arbs := 0
+	for _, a := range w.space.arbiters {
+		ref, ok := wr.ArbiterRef(a)
+		if !ok {
+			t.Fatal("an arbiter of the space has no reference")
+		}
+		c, ok := rd.Arbiter(ref)
+		if !ok || c.count != a.count || c.a == nil {
+			t.Fatalf("arbiter %d: checked %v", ref, ok)
+		}
+		arbs++
+	}
+	if arbs == 0 {
+		t.Fatal("no arbiter to check")
+	}
+	if _, err := rd.Read(b, target.space); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range w.space.arbiters {
+		ref, _ := wr.ArbiterRef(a)
+		c, ok := rd.Arbiter(ref)
+		if !ok || !slices.Contains(target.space.arbiters, c) {
+			t.Fatalf("arbiter %d is not the read space's", ref)
+		}
+	}
+	if _, ok := wr.ArbiterRef(&Arbiter{}); ok {
+		t.Fatal("an arbiter not written has a reference")
+	}
+}
