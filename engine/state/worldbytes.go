@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/features/events"
 )
 
 // A world as bytes: AppendWorld writes a donburi world's whole state, and
@@ -31,9 +34,9 @@ import (
 //	entity    = u64                                 the id and version, as donburi.Entity
 //	str       = len:uvarint bytes
 //
-// A value is written as AppendValue writes it. An event bus of donburi's
-// events (its subscribers and its processing are funcs) is refused by
-// name, for now. layout is a hash of how the type is written (its fields' names, kinds
+// A value is written as AppendValue writes it; an event bus of donburi's
+// events as the events queued in it (its subscribers are functions: a
+// world read has none, see events.SubscribersOf). layout is a hash of how the type is written (its fields' names, kinds
 // and widths, recursively): a component type whose fields changed since
 // the bytes were written is refused by name, never read wrong.
 //
@@ -60,12 +63,13 @@ func AppendWorld(b []byte, w donburi.World, refs *Refs) ([]byte, error) {
 	var types []worldType
 	for _, a := range l.Archetypes {
 		for _, ct := range a.Types {
-			if isEventTypeData(ct.Typ()) {
-				return b, fmt.Errorf("state: world: an event bus of donburi's events (%s), which bytes do not hold yet", busName(a.Types))
-			}
 			if _, ok := index[ct]; !ok {
+				t, err := newWorldType(ct)
+				if err != nil {
+					return b, err
+				}
 				index[ct] = len(types)
-				types = append(types, newWorldType(ct))
+				types = append(types, t)
 			}
 		}
 	}
@@ -89,23 +93,13 @@ func AppendWorld(b []byte, w donburi.World, refs *Refs) ([]byte, error) {
 		for _, ct := range a.Types {
 			t := &types[index[ct]]
 			for i, p := range donburi.Values(w, ai, ct) {
-				if b, err = t.plan.append(b, p, refs); err != nil {
+				if b, err = t.plan.append(b, unsafe.Add(p, t.off), refs); err != nil {
 					return b, t.valueError(a.Entities[i], err)
 				}
 			}
 		}
 	}
 	return b, nil
-}
-
-// busName names the event type of an event bus's component types.
-func busName(cts []donburi.IComponentType) string {
-	for _, ct := range cts {
-		if !isEventTypeData(ct.Typ()) {
-			return declaredComponentName(ct)
-		}
-	}
-	return "?"
 }
 
 // ReadWorld makes w, a world fresh from donburi.NewWorld, into the one b
@@ -164,10 +158,9 @@ func ReadWorld(b []byte, w donburi.World, refs *Refs) ([]byte, error) {
 		if err != nil {
 			return b, err
 		}
-		if isEventTypeData(ct.Typ()) {
-			return b, fmt.Errorf("state: world: an event bus of donburi's events, which bytes do not hold yet")
+		if types[i], err = newWorldType(ct); err != nil {
+			return b, err
 		}
-		types[i] = newWorldType(ct)
 		if binary.LittleEndian.Uint64(b) != types[i].layout {
 			return b, fmt.Errorf("state: world: component type %s: its fields are not those it had when the bytes were written", name)
 		}
@@ -226,7 +219,7 @@ func ReadWorld(b []byte, w donburi.World, refs *Refs) ([]byte, error) {
 		for k, ct := range a.Types {
 			t := &types[at[ai][k]]
 			for i, p := range donburi.Values(w, ai, ct) {
-				if b, err = t.plan.read(b, p, refs); err != nil {
+				if b, err = t.plan.read(b, unsafe.Add(p, t.off), refs); err != nil {
 					return b, t.valueError(a.Entities[i], err)
 				}
 			}
@@ -235,18 +228,36 @@ func ReadWorld(b []byte, w donburi.World, refs *Refs) ([]byte, error) {
 	return b, nil
 }
 
-// worldType is a component type as a world's bytes hold it.
+// worldType is a component type as a world's bytes hold it: each value
+// by plan, at off in its slot.
 type worldType struct {
 	ct     donburi.IComponentType
 	name   string
 	plan   *codecPlan
+	off    uintptr
 	layout uint64
 }
 
-func newWorldType(ct donburi.IComponentType) worldType {
-	t := worldType{ct: ct, name: declaredComponentName(ct), plan: codecFor(ct.Typ())}
+// newWorldType plans how ct's values are written. An event bus (see
+// events.go) is written as its queue of events not yet processed, a []T;
+// the events package's own component of a bus, as nothing: it holds the
+// event type's functions, set again when the event type is used, and its
+// subscribers are the reading world's own (events.SubscribersOf).
+func newWorldType(ct donburi.IComponentType) (worldType, error) {
+	t := worldType{ct: ct, name: declaredComponentName(ct)}
+	switch {
+	case isEventTypeData(ct.Typ()):
+		t.plan = codecFor(reflect.TypeFor[struct{}]())
+	case events.IsBus(ct):
+		if !eventQueueReadable() {
+			return t, fmt.Errorf("state: world: the event bus %s is not laid out as this package reads it (another donburi?)", t.name)
+		}
+		t.plan, t.off = codecFor(reflect.SliceOf(ct.Typ())), eventQueueOffset
+	default:
+		t.plan = codecFor(ct.Typ())
+	}
 	t.layout = t.plan.layoutHash()
-	return t
+	return t, nil
 }
 
 func (t *worldType) valueError(e donburi.Entity, err error) error {

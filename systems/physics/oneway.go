@@ -51,6 +51,7 @@ func (p *Physics) watchType(t cp.CollisionType) {
 	if t == 0 && p.noEvents {
 		return
 	}
+	p.watchedType(t)
 	h := p.space.NewWildcardCollisionHandler(t)
 	h.BeginFunc = p.onBegin
 	h.SeparateFunc = p.onSeparate

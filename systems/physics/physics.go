@@ -194,10 +194,12 @@ type Physics struct {
 	begins, separate []Collision
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
-	contacts         contactHandlers // OnCollide, OnTouch and OnSeparate (contact.go)
-	touches          touches         // the pairs of shapes touching (touch.go)
-	noEvents         bool            // Config.NoCollisionEvents
-	queries          *queryState     // made by the first query (query.go)
+	contacts         contactHandlers    // OnCollide, OnTouch and OnSeparate (contact.go)
+	touches          touches            // the pairs of shapes touching (touch.go)
+	noEvents         bool               // Config.NoCollisionEvents
+	queries          *queryState        // made by the first query (query.go)
+	watched          []cp.CollisionType // the types watchType was given, in order (bytes.go)
+	bytes            *stateBytes        // made by the first AppendState or ReadState (bytes.go)
 }
 
 // New returns the physics system of world w, with a new space set

@@ -6,32 +6,35 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/features/events"
 )
 
 // The stage's state as bytes: what its keyframes hold in memory (the
-// world, what the scene keeps with Keep), written so that a stage of
-// another process, set up by the same scene code, is put into it and runs
-// on to the same checksums. The bytes are the world's (state.AppendWorld)
-// then each kept value's (state.AppendValue), in the order they were kept.
+// physics' space and own state, the world, what the scene keeps with
+// Keep), written so that a stage of another process, set up by the same
+// scene code, is put into it and runs on to the same checksums. The bytes
+// are the physics' (physics.Physics.AppendState, with a stage that has
+// physics), the world's (state.AppendWorld, the cp objects its components
+// hold written as references into the physics' bytes), then each kept
+// value's (state.AppendValue), in the order they were kept.
 //
-// Not written yet, and refused by name: a stage with physics (cp's space
-// is not written as bytes yet) and a stage whose scene has ended (its next
-// scene is a value of the game's code, not state).
-
-// ErrPhysicsBytes is AppendState's error for a stage with physics.
-var ErrPhysicsBytes = errors.New("stage: the physics' space is not written as bytes yet")
+// A stage whose scene has ended is refused (its next scene is a value of
+// the game's code, not state).
 
 // AppendState appends the stage's whole simulation state to b. It is
 // called between events, as keyframes are taken.
 func (s *Stage) AppendState(b []byte) ([]byte, error) {
-	switch {
-	case s.Physics != nil:
-		return b, ErrPhysicsBytes
-	case s.ended:
+	if s.ended {
 		return b, errors.New("stage: AppendState: the scene has ended (its next scene is no state to write)")
 	}
-	b, err := state.AppendWorld(b, s.World, nil)
-	if err != nil {
+	var refs *state.Refs
+	var err error
+	if s.Physics != nil {
+		if b, refs, err = s.Physics.AppendState(b); err != nil {
+			return b, fmt.Errorf("stage: AppendState: %w", err)
+		}
+	}
+	if b, err = state.AppendWorld(b, s.World, refs); err != nil {
 		return b, fmt.Errorf("stage: AppendState: %w", err)
 	}
 	for _, k := range s.keepers {
@@ -44,36 +47,64 @@ func (s *Stage) AppendState(b []byte) ([]byte, error) {
 
 // ReadState puts the stage into the state b holds (written by
 // AppendState of a stage that the same scene code set up), replacing its
-// world and its kept values. The bytes are read whole into a world of
-// their own first: bytes that are not such a state (damaged, of another
-// scene, of a component type whose fields changed) are an error that says
-// which, and the stage is left as it was.
+// physics, its world and its kept values. The bytes are read whole into a
+// world and values of their own first: bytes that are not such a state
+// (damaged, of another scene, of a component type whose fields changed)
+// are an error that says which, and the stage is left as it was. The
+// world's event buses keep their subscribers (events.SubscribersOf).
 func (s *Stage) ReadState(b []byte) error {
-	if s.Physics != nil {
-		return ErrPhysicsBytes
-	}
-	rest, err := state.ReadWorld(b, donburi.NewWorld(), nil)
-	if err != nil {
+	if err := s.checkState(b); err != nil {
 		return fmt.Errorf("stage: ReadState: %w", err)
 	}
-	for _, k := range s.keepers { // read into values of their own: the scene's are kept until all is read
-		if rest, err = k.checkBytes(rest); err != nil {
-			return fmt.Errorf("stage: ReadState: the value %s: %w", k.name(), err)
+	subs := events.SubscribersOf(s.World)
+	rest, refs := b, (*state.Refs)(nil)
+	var err error
+	if s.Physics != nil {
+		if rest, refs, err = s.Physics.ReadState(rest); err != nil {
+			return fmt.Errorf("stage: ReadState: %w", err) // checked already: not met
 		}
-	}
-	if len(rest) != 0 {
-		return fmt.Errorf("stage: ReadState: %d bytes after the state", len(rest))
 	}
 	if err := donburi.ClearWorld(s.World); err != nil {
 		return err
 	}
-	if rest, err = state.ReadWorld(b, s.World, nil); err != nil {
-		return fmt.Errorf("stage: ReadState: %w", err) // read once already: not met
+	if rest, err = state.ReadWorld(rest, s.World, refs); err != nil {
+		return fmt.Errorf("stage: ReadState: %w", err)
+	}
+	if err := subs.Give(s.World); err != nil {
+		return fmt.Errorf("stage: ReadState: %w", err)
 	}
 	for _, k := range s.keepers {
 		if rest, err = k.readBytes(rest); err != nil {
 			return fmt.Errorf("stage: ReadState: the value %s: %w", k.name(), err)
 		}
+	}
+	return nil
+}
+
+// checkState reads b as ReadState does, into a world and values of its
+// own.
+func (s *Stage) checkState(b []byte) error {
+	rest, refs := b, (*state.Refs)(nil)
+	var err error
+	if s.Physics != nil {
+		if rest, refs, err = s.Physics.CheckState(rest); err != nil {
+			return err
+		}
+	}
+	scratch := donburi.NewWorld()
+	if rest, err = state.ReadWorld(rest, scratch, refs); err != nil {
+		return err
+	}
+	if err := events.SubscribersOf(s.World).Give(scratch); err != nil {
+		return err
+	}
+	for _, k := range s.keepers {
+		if rest, err = k.checkBytes(rest); err != nil {
+			return fmt.Errorf("the value %s: %w", k.name(), err)
+		}
+	}
+	if len(rest) != 0 {
+		return fmt.Errorf("%d bytes after the state", len(rest))
 	}
 	return nil
 }

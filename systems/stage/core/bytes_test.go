@@ -3,12 +3,10 @@ package core_test
 import (
 	"errors"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/state"
-	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/stage/core"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
@@ -114,18 +112,5 @@ func TestStageStateBytes(t *testing.T) {
 	}, func(int64, uint64) {})
 	if err := engine.Run(damaged, &engine.Options{Headless: &engine.Headless{}}); err != nil || before != after {
 		t.Fatalf("damaged bytes: %v; the world's checksum %x before, %x after", err, before, after)
-	}
-}
-
-// A stage with physics is refused by name, for now.
-func TestStageStateBytesWithPhysics(t *testing.T) {
-	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := core.New(loop, core.Options{Physics: &physics.Config{}})
-	defer st.Release()
-	if _, err := st.AppendState(nil); !errors.Is(err, core.ErrPhysicsBytes) || !strings.Contains(err.Error(), "physics") {
-		t.Fatalf("AppendState with physics: %v", err)
 	}
 }

@@ -3,6 +3,8 @@ package events
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -35,6 +37,9 @@ type (
 	eventTypeData struct {
 		eventName string
 		process   func(w donburi.World)
+		// subscribers copies the bus's subscribers in a world, for
+		// SubscribersOf.
+		subscribers func(w donburi.World) busSubscribers
 	}
 )
 
@@ -66,7 +71,62 @@ func NewEventType[T any]() *EventType[T] {
 		eventBus:      eventBus,
 		eventBusQuery: donburi.NewQuery(filter.Contains(eventBus)),
 	}
+	buses.Store(donburi.IComponentType(eventBus), struct{}{})
 	return e
+}
+
+// buses is every component type that holds an event type's bus.
+var buses sync.Map
+
+// IsBus reports whether ct is the component type in which an event type
+// made by NewEventType keeps its bus (its slots hold the bus, not a value
+// of ct's Go type): what writes a world as bytes reads such a slot as the
+// bus's queue of events.
+func IsBus(ct donburi.IComponentType) bool {
+	_, ok := buses.Load(ct)
+	return ok
+}
+
+// Subscribers are the subscribers of a world's event buses, taken by
+// SubscribersOf, to be given to the same buses of a world made again
+// (donburi.ClearWorld and donburi.BuildWorld): a subscriber is a function,
+// which no bytes hold, so a world built from bytes has its buses and their
+// queued events but none of them.
+type Subscribers []busSubscribers
+
+// busSubscribers are one bus's subscribers, for the bus of the same event
+// type in another world.
+type busSubscribers interface {
+	check(to donburi.World) error
+	give(to donburi.World)
+}
+
+// SubscribersOf takes a copy of the subscribers of every bus of w whose
+// event type was used in this process (a bus built from bytes and not used
+// since has none to take).
+func SubscribersOf(w donburi.World) Subscribers {
+	var s Subscribers
+	eventQuery.Each(w, func(e *donburi.Entry) {
+		if t := getEventType(e); t.subscribers != nil {
+			s = append(s, t.subscribers(w))
+		}
+	})
+	return s
+}
+
+// Give gives each bus of w the subscribers its event type's bus had where
+// s was taken, replacing w's own. A bus s has subscribers for and w has not
+// is an error that names its event type, and w is left as it was.
+func (s Subscribers) Give(w donburi.World) error {
+	for _, b := range s {
+		if err := b.check(w); err != nil {
+			return err
+		}
+	}
+	for _, b := range s {
+		b.give(w)
+	}
+	return nil
 }
 
 // SetName names the event type: the name of the component type that holds
@@ -151,9 +211,31 @@ func (e *EventType[T]) mustFindEventBus(w donburi.World) *eventBusData[T] {
 			process: func(w donburi.World) {
 				e.ProcessEvents(w)
 			},
+			subscribers: e.takeSubscribers,
 		}
 	}
 	return donburi.Get[eventBusData[T]](eventBus, e.eventBus)
+}
+
+// takeSubscribers copies the subscribers of e's bus in w.
+func (e *EventType[T]) takeSubscribers(w donburi.World) busSubscribers {
+	return &subscribersOf[T]{e: e, subs: slices.Clone(e.mustFindEventBus(w).subscribers)}
+}
+
+type subscribersOf[T any] struct {
+	e    *EventType[T]
+	subs []Subscriber[T]
+}
+
+func (s *subscribersOf[T]) check(to donburi.World) error {
+	if s.e.eventBusQuery.Count(to) == 0 {
+		return fmt.Errorf("events: the world has no bus of event %s to give its %d subscribers to", s.e.eventName, len(s.subs))
+	}
+	return nil
+}
+
+func (s *subscribersOf[T]) give(to donburi.World) {
+	s.e.mustFindEventBus(to).subscribers = slices.Clone(s.subs)
 }
 
 func getEventType(e *donburi.Entry) *eventTypeData {

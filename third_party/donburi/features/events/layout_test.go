@@ -64,3 +64,48 @@ func TestBuildWorldMakesAnEventBus(t *testing.T) {
 		t.Fatalf("the built world delivered %v, want [1 2 3]; the first %v, want [1 2]", gotBuilt, got)
 	}
 }
+
+// Subscribers taken of a world are given to a world built of its layout:
+// the events queued in it reach them; a world with no bus of their event
+// type is refused, and left as it was.
+func TestSubscribersGivenToABuiltWorld(t *testing.T) {
+	w := donburi.NewWorld()
+	var got []int
+	ticks.Subscribe(w, func(_ donburi.World, e tick) { got = append(got, e.N) })
+	ticks.Publish(w, tick{7})
+	if !IsBus(ticks.eventBus) || IsBus(eventType) {
+		t.Fatal("IsBus does not tell the bus's component type")
+	}
+	subs := SubscribersOf(w)
+	if len(subs) != 1 {
+		t.Fatalf("%d buses' subscribers", len(subs))
+	}
+	empty := donburi.NewWorld()
+	if err := subs.Give(empty); err == nil {
+		t.Fatal("subscribers given to a world with no bus")
+	}
+	l, err := donburi.LayoutOf(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := donburi.NewWorld()
+	if err := donburi.BuildWorld(built, l); err != nil {
+		t.Fatal(err)
+	}
+	if len(SubscribersOf(built)) != 0 {
+		t.Fatal("a built world's unused bus has subscribers to take")
+	}
+	for i, a := range l.Archetypes {
+		if slices.Contains(a.Types, donburi.IComponentType(ticks.eventBus)) {
+			to := (*eventBusData[tick])(donburi.Values(built, i, ticks.eventBus)[0])
+			to.queue = append(to.queue, (*eventBusData[tick])(donburi.Values(w, i, ticks.eventBus)[0]).queue...)
+		}
+	}
+	if err := subs.Give(built); err != nil {
+		t.Fatal(err)
+	}
+	ProcessAllEvents(built)
+	if !slices.Equal(got, []int{7}) {
+		t.Fatalf("the built world delivered %v to the subscribers given, want [7]", got)
+	}
+}

@@ -1,0 +1,239 @@
+package physics
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+)
+
+// The physics' state as bytes: what a Snapshot holds in memory but the
+// world (the stage writes the world, with the Refs these give), written so
+// that a Physics of another process, set up by the same scene code, is put
+// into it. The bytes are
+//
+//	watched:uvarint type:u32*   the collision types the physics reports contacts of
+//	space                       cp.SpaceWriter's bytes; UserData as a tag (nil, an
+//	                            entity, a one-way platform's pass) and an entity
+//	own                         state.AppendValue of the system's own state (bytesState):
+//	                            the tick, a bad body found, the pairs touching and the
+//	                            contacts noted for the next step, cp's objects as references
+//
+// The collision types come first: the space's arbiters name their handlers
+// by types, which the reading space must have. cp's bytes are cp's (see
+// cp.SpaceWriter); a body, shape, constraint or arbiter a component or the
+// system holds is written as its reference in them.
+
+// ownState is what the system keeps beside the space and the world.
+type ownState struct {
+	Tick                            int64
+	Bad                             bool
+	Err                             BadBodyError
+	Touching, Begun                 []touch
+	TouchesEnded                    int
+	Begins, Separate                []Collision
+	ContactBegins, ContactSeparates []contactRecord
+}
+
+// stateBytes are a Physics' writer and reader, made by its first use.
+type stateBytes struct {
+	w     cp.SpaceWriter
+	r     cp.SpaceReader
+	wrefs state.Refs // the references of the objects the writer wrote
+	rrefs state.Refs // the objects of the references the reader read
+	own   ownState
+}
+
+func (p *Physics) stateBytes() *stateBytes {
+	if p.bytes != nil {
+		return p.bytes
+	}
+	s := &stateBytes{}
+	s.w.UserData, s.r.UserData = appendUserData, readUserData
+	state.AddRefs(&s.wrefs, func(b *cp.Body) (uint64, bool) { return ref32(s.w.BodyRef(b)) },
+		func(uint64) (*cp.Body, bool) { return nil, false })
+	state.AddRefs(&s.wrefs, func(x *cp.Shape) (uint64, bool) { return ref32(s.w.ShapeRef(x)) },
+		func(uint64) (*cp.Shape, bool) { return nil, false })
+	state.AddRefs(&s.wrefs, func(c *cp.Constraint) (uint64, bool) { return ref32(s.w.ConstraintRef(c)) },
+		func(uint64) (*cp.Constraint, bool) { return nil, false })
+	state.AddRefs(&s.wrefs, func(a *cp.Arbiter) (uint64, bool) { return ref32(s.w.ArbiterRef(a)) },
+		func(uint64) (*cp.Arbiter, bool) { return nil, false })
+	state.AddRefs(&s.rrefs, func(*cp.Body) (uint64, bool) { return 0, false }, deref32(s.r.Body))
+	state.AddRefs(&s.rrefs, func(*cp.Shape) (uint64, bool) { return 0, false }, deref32(s.r.Shape))
+	state.AddRefs(&s.rrefs, func(*cp.Constraint) (uint64, bool) { return 0, false }, deref32(s.r.Constraint))
+	state.AddRefs(&s.rrefs, func(*cp.Arbiter) (uint64, bool) { return 0, false }, deref32(s.r.Arbiter))
+	p.bytes = s
+	return s
+}
+
+func ref32(r uint32, ok bool) (uint64, bool) { return uint64(r), ok }
+
+func deref32[T any](get func(uint32) (*T, bool)) func(uint64) (*T, bool) {
+	return func(n uint64) (*T, bool) {
+		if n > math.MaxUint32 {
+			return nil, false
+		}
+		return get(uint32(n))
+	}
+}
+
+// AppendState appends the physics' state but the world's to b, and
+// returns the references with which the world's components are written
+// (state.AppendWorld): its cp bodies, shapes and constraints, as the bytes
+// just written name them. Call it between ticks, then write the world.
+// A UserData the physics did not set (a game's own value on a cp object)
+// is an error naming the object.
+func (p *Physics) AppendState(b []byte) ([]byte, *state.Refs, error) {
+	s := p.stateBytes()
+	b = binary.AppendUvarint(b, uint64(len(p.watched)))
+	for _, t := range p.watched {
+		b = binary.LittleEndian.AppendUint32(b, uint32(t))
+	}
+	b, err := s.w.Append(b, p.space)
+	if err != nil {
+		return b, nil, fmt.Errorf("physics: AppendState: %w", err)
+	}
+	o := &s.own
+	*o = ownState{Tick: p.tick, Bad: p.err != nil, Touching: p.touches.touching, Begun: p.touches.begun,
+		TouchesEnded: p.touches.ended, Begins: p.begins, Separate: p.separate,
+		ContactBegins: p.contacts.begins, ContactSeparates: p.contacts.separates}
+	if p.err != nil {
+		o.Err = *p.err
+	}
+	b, err = state.AppendValue(b, o, &s.wrefs)
+	*o = ownState{}
+	if err != nil {
+		return b, nil, fmt.Errorf("physics: AppendState: %w", err)
+	}
+	return b, &s.wrefs, nil
+}
+
+// CheckState reads the bytes AppendState wrote as ReadState would and
+// returns the bytes after them, but leaves the physics as it was: the
+// references returned resolve to objects of the bytes that are no space's,
+// with which the world that follows can be checked (state.ReadWorld into a
+// world of its own) before anything is read. The collision types the bytes
+// watch are watched from then on (a type watched and never used costs
+// nothing).
+func (p *Physics) CheckState(b []byte) ([]byte, *state.Refs, error) {
+	s := p.stateBytes()
+	b, err := p.readWatched(b)
+	if err == nil {
+		b, err = s.r.Check(b, p.space)
+	}
+	if err == nil {
+		b, err = state.ReadValue(b, &s.own, &s.rrefs)
+	}
+	s.own = ownState{}
+	if err != nil {
+		return b, nil, fmt.Errorf("physics: CheckState: %w", err)
+	}
+	return b, &s.rrefs, nil
+}
+
+// ReadState puts the physics, but its world, into the state b holds
+// (written by AppendState of a Physics that the same scene code set up),
+// and returns the bytes after it and the references with which the world
+// that follows is read (state.ReadWorld). Every cp object but the space's
+// static body is new: a *cp.Body or *cp.Shape a component holds is the
+// world's to give again, as ReadWorld does. On an error the space may be
+// left as it was or read; CheckState first, to read only what is whole.
+func (p *Physics) ReadState(b []byte) ([]byte, *state.Refs, error) {
+	s := p.stateBytes()
+	b, err := p.readWatched(b)
+	if err == nil {
+		b, err = s.r.Read(b, p.space)
+	}
+	if err != nil {
+		return b, nil, fmt.Errorf("physics: ReadState: %w", err)
+	}
+	o := &s.own
+	if b, err = state.ReadValue(b, o, &s.rrefs); err != nil {
+		return b, nil, fmt.Errorf("physics: ReadState: %w", err)
+	}
+	p.tick, p.err = o.Tick, nil
+	if o.Bad {
+		bad := o.Err
+		p.err = &bad
+	}
+	p.touches.touching = copyInto(p.touches.touching, o.Touching)
+	p.touches.begun = copyInto(p.touches.begun, o.Begun)
+	p.touches.ended = o.TouchesEnded
+	p.begins = copyInto(p.begins, o.Begins)
+	p.separate = copyInto(p.separate, o.Separate)
+	p.contacts.begins = copyInto(p.contacts.begins, o.ContactBegins)
+	p.contacts.separates = copyInto(p.contacts.separates, o.ContactSeparates)
+	*o = ownState{}
+	p.queries = nil // its scratch held the old space's shapes
+	return b, &s.rrefs, nil
+}
+
+// readWatched reads the collision types the physics reported contacts of
+// and watches each.
+func (p *Physics) readWatched(b []byte) ([]byte, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k)/4 {
+		return b, errors.New("the collision types watched: not that many bytes")
+	}
+	b = b[k:]
+	for range n {
+		t := cp.CollisionType(binary.LittleEndian.Uint32(b))
+		b = b[4:]
+		if t == 0 && p.noEvents {
+			return b, errors.New("the collision types watched: the bytes' physics reported collisions, this one is made with NoCollisionEvents")
+		}
+		p.watchType(t)
+	}
+	return b, nil
+}
+
+// UserData tags: what the physics puts in cp's UserData.
+const (
+	userNil = iota
+	userEntity
+	userPassed
+)
+
+func appendUserData(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, userNil), nil
+	case donburi.Entity:
+		return binary.LittleEndian.AppendUint64(append(b, userEntity), uint64(v)), nil
+	case passedThrough:
+		return append(b, userPassed), nil
+	}
+	return b, fmt.Errorf("a %T, which the physics' bytes do not hold (the physics keeps an entity there: set a component instead)", v)
+}
+
+func readUserData(b []byte) (any, []byte, error) {
+	if len(b) == 0 {
+		return nil, b, state.ErrShort
+	}
+	switch b[0] {
+	case userNil:
+		return nil, b[1:], nil
+	case userEntity:
+		if len(b) < 9 {
+			return nil, b, state.ErrShort
+		}
+		return donburi.Entity(binary.LittleEndian.Uint64(b[1:])), b[9:], nil
+	case userPassed:
+		return passedThrough{}, b[1:], nil
+	}
+	return nil, b, fmt.Errorf("UserData tag %d", b[0])
+}
+
+// watchedType notes that the physics reports contacts of collision type t,
+// for its bytes: the types in order, so that the same types are the same
+// bytes whatever order they were first watched in.
+func (p *Physics) watchedType(t cp.CollisionType) {
+	if i, found := slices.BinarySearch(p.watched, t); !found {
+		p.watched = slices.Insert(p.watched, i, t)
+	}
+}

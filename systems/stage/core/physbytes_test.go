@@ -1,0 +1,140 @@
+package core_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/state"
+	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/stage/core"
+	"github.com/fixedstep/fixedstep/third_party/cp"
+	"github.com/fixedstep/fixedstep/third_party/donburi"
+	"github.com/fixedstep/fixedstep/third_party/donburi/filter"
+)
+
+type pbBall struct{ Hits int }
+
+var (
+	pbBallC = donburi.NewComponentType[pbBall]()
+	pbBalls = donburi.NewQuery(filter.Contains(pbBallC))
+)
+
+// pileScene drops balls into a room with a one-way shelf made at its tick 30
+// (a collision type the physics watches from then on): a kept random
+// source spawns and removes them, OnCollide counts hits in the balls,
+// OnTouch and a CollisionBegin subscriber count into kept counters. At
+// tick `at` it calls atTick first; after every tick it gives sum the
+// tick's checksum, with the kept counters in it.
+func pileScene(ticks, at int64, atTick func(st *core.Stage) error, sum func(tick int64, s uint64)) engine.Scene {
+	return engine.NewScene("Pile", func(loop *engine.Loop) (engine.Scene, error) {
+		st := core.New(loop, core.Options{Physics: &physics.Config{Gravity: cp.Vector{Y: 400}}})
+		defer st.Release()
+		p := st.Physics
+		rng := rand.NewPCG(3, 9)
+		var n, begins, touches int // n: the scene's ticks, which the run that reads the bytes numbers from 1
+		core.Keep(st, rng)
+		core.Keep(st, &n)
+		core.Keep(st, &begins)
+		core.Keep(st, &touches)
+		r := rand.New(rng)
+		p.SpawnWalls([]cp.Vector{{X: 0, Y: 0}, {X: 0, Y: 300}, {X: 200, Y: 300}, {X: 200, Y: 0}}, 2, &physics.BodyOptions{Friction: 0.7})
+		p.OnCollide(pbBallC, pbBallC, func(w donburi.World, c physics.Contact) {
+			pbBallC.Get(w.Entry(c.A)).Hits++
+		})
+		p.OnTouch(pbBallC, nil, func(donburi.World, physics.Contact) { touches++ })
+		physics.CollisionBegin.Subscribe(st.World, func(donburi.World, physics.Collision) { begins++ })
+		var failed error
+		st.Sched.AddUpdate(0, "pile", func(w donburi.World, ev engine.Event) {
+			if ev.Tick == at && atTick != nil && failed == nil {
+				failed = atTick(st)
+			}
+			n++
+			if n == 30 {
+				p.SpawnBox(80, 6, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 100, Y: 150}, OneWay: cp.Vector{Y: -1}})
+			}
+			if n%4 == 0 {
+				p.SpawnCircle(4+4*r.Float64(), &physics.BodyOptions{Position: cp.Vector{X: 20 + 160*r.Float64(), Y: 20},
+					Velocity: cp.Vector{X: 100 * (r.Float64() - 0.5)}, Elasticity: 0.5, Friction: 0.5}, pbBallC)
+			}
+			if r.IntN(10) == 0 {
+				if e, ok := pbBalls.First(w); ok {
+					w.Remove(e.Entity())
+				}
+			}
+		})
+		st.Sched.AddUpdate(0, "physics", p.Update)
+		st.Sched.AddUpdate(0, "sum", func(w donburi.World, ev engine.Event) {
+			sum(ev.Tick, state.Checksum(w)^uint64(begins)<<32^uint64(touches))
+			if ev.Tick == ticks {
+				st.End(nil)
+			}
+		})
+		if _, err := st.Run(); err != nil {
+			return nil, err
+		}
+		return nil, failed
+	})
+}
+
+// A stage with physics written as bytes at a tick and read into a stage
+// the same scene code set up, in another run, goes on as the first run
+// did: every tick's checksum after it the same, the contacts, touches and
+// collision events reported too, so cp's hidden state (arbiters, cached
+// impulses, the spatial index), the touching pairs and the event bus's
+// subscribers came back. Bytes cut short leave the stage as it was.
+func TestStageStateBytesWithPhysics(t *testing.T) {
+	const at, ticks = 120, 300
+	var saved []byte
+	want := map[int64]uint64{}
+	write := pileScene(ticks, at, func(st *core.Stage) (err error) {
+		saved, err = st.AppendState(nil)
+		return err
+	}, func(tick int64, s uint64) { want[tick] = s })
+	if err := engine.Run(write, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]uint64{}
+	read := pileScene(ticks-at+1, 1, func(st *core.Stage) error { return st.ReadState(saved) },
+		func(tick int64, s uint64) { got[tick+at-1] = s })
+	if err := engine.Run(read, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	for tick := int64(at); tick <= ticks; tick++ {
+		if got[tick] != want[tick] || want[tick] == 0 {
+			t.Fatalf("tick %d: checksum %x after reading the bytes, %x in the run that wrote them", tick, got[tick], want[tick])
+		}
+	}
+	t.Logf("the state at tick %d: %d bytes", at, len(saved))
+
+	var before, after uint64
+	damaged := pileScene(3, 2, func(st *core.Stage) error {
+		before = state.Checksum(st.World)
+		err := st.ReadState(saved[:len(saved)-1])
+		after = state.Checksum(st.World)
+		if err == nil {
+			return errors.New("bytes cut short read")
+		}
+		return nil
+	}, func(int64, uint64) {})
+	if err := engine.Run(damaged, &engine.Options{Headless: &engine.Headless{}}); err != nil || before != after {
+		t.Fatalf("damaged bytes: %v; the world's checksum %x before, %x after", err, before, after)
+	}
+}
+
+// A UserData of the game's own on a cp object is refused by name.
+func TestStageStateBytesRefusesForeignUserData(t *testing.T) {
+	loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := core.New(loop, core.Options{Physics: &physics.Config{}})
+	defer st.Release()
+	e := st.Physics.SpawnCircle(4, &physics.BodyOptions{})
+	st.Physics.Body(e).UserData = "mine"
+	if _, err := st.AppendState(nil); err == nil || !strings.Contains(err.Error(), "UserData") || !strings.Contains(err.Error(), "string") {
+		t.Fatalf("a string in a body's UserData: %v", err)
+	}
+}
