@@ -22,8 +22,8 @@
 // (systems/sound: synthesized tones, taken on ticks, counted in the
 // summary), over a looping tune. It plays in a browser too (make web).
 //
-// Size: 425 lines in main.go, play.go and screens.go (gofmt'd, comments and
-// blank lines included), of which 50 (11.8%) are plumbing, lines a game would
+// Size: 427 lines in main.go, play.go and screens.go (gofmt'd, comments and
+// blank lines included), of which 51 (11.9%) are plumbing, lines a game would
 // not write if the engine did them:
 //
 //   - 4 in main.go: the headless defaults;
@@ -31,8 +31,9 @@
 //     does not allocate (2), hooking up the autopilot (6); the screens
 //     are menu.Screen values (package systems/menu), their words and
 //     what follows them;
-//   - 38 in play.go: embedding the data (5), loading and releasing the
-//     level (5) and the hero's sheet (5), adding the level's tile layers'
+//   - 39 in play.go: embedding the data (5), loading and releasing the
+//     level (5) and the hero's sheet (5, and 1 naming its frames for the
+//     state as bytes), adding the level's tile layers'
 //     render systems (3), the sound system (4), the state outside the
 //     world declared for snapshots and -synctest (stage.Keep, 2), hooking
 //     up the autopilot (3), the HUD's text cache (5), handing up the

@@ -84,6 +84,7 @@ func (p *Play) Run(loop *engine.Loop) (engine.Scene, error) {
 		return nil, err
 	}
 	defer hero.Release()
+	st.NameSheet("hero", hero)
 	p.st, p.lv, p.clips = st, lv, hero.Clips
 	rules, err := p.build()
 	if err != nil {

@@ -33,7 +33,8 @@ import (
 //     the type by it) and the value.
 //   - A pointer as 0 for nil, else as the reference plus one that [Refs]
 //     give for it: what it points to is not the value's to write (a cp
-//     body is its space's). A pointer of a type no Refs cover, a non-nil
+//     body is its space's); or, for an asset ([AddNames]), as 1 and its
+//     name. A pointer of a type no Refs cover, a non-nil
 //     func, chan or unsafe.Pointer is an error that names the field.
 //
 // Reading checks every length against the bytes left before it allocates,
@@ -343,6 +344,14 @@ func (s *codecStep) appendRef(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte,
 	if !ok {
 		return b, &pathError{s.path, fmt.Errorf("%w (%s)", ErrPointer, s.typ)}
 	}
+	if rc.name != nil {
+		name, ok := rc.name(p)
+		if !ok {
+			return b, &pathError{s.path, fmt.Errorf("a %s with no name (a scene's asset is written by the name it was given)", s.typ)}
+		}
+		b = binary.AppendUvarint(append(b, 1), uint64(len(name)))
+		return append(b, name...), nil
+	}
 	ref, ok := rc.ref(p)
 	if !ok || ref == math.MaxUint64 {
 		return b, &pathError{s.path, fmt.Errorf("a %s its owner gives no reference for", s.typ)}
@@ -361,6 +370,21 @@ func (s *codecStep) readRef(b []byte, ptr unsafe.Pointer, refs *Refs) ([]byte, e
 	rc, ok := refs.of(s.typ)
 	if !ok {
 		return b, &pathError{s.path, fmt.Errorf("a %s, which this reading has no references for", s.typ)}
+	}
+	if rc.find != nil {
+		if n != 1 {
+			return b, &pathError{s.path, fmt.Errorf("a %s written as a reference, not by name", s.typ)}
+		}
+		var name string
+		if name, b, err = readString(b); err != nil {
+			return b, &pathError{s.path, err}
+		}
+		p, ok := rc.find(name)
+		if !ok {
+			return b, &pathError{s.path, fmt.Errorf("a %s named %q, which the reading scene has none of", s.typ, name)}
+		}
+		*(*unsafe.Pointer)(ptr) = p
+		return b, nil
 	}
 	p, ok := rc.deref(n - 1)
 	if !ok {
@@ -381,6 +405,8 @@ type Refs struct {
 type refCodec struct {
 	ref   func(p unsafe.Pointer) (uint64, bool)
 	deref func(ref uint64) (unsafe.Pointer, bool)
+	name  func(p unsafe.Pointer) (string, bool) // AddNames'
+	find  func(name string) (unsafe.Pointer, bool)
 }
 
 // AddRefs makes r write a *T as the reference ref gives for it, and read
@@ -394,6 +420,35 @@ func AddRefs[T any](r *Refs, ref func(*T) (uint64, bool), deref func(uint64) (*T
 	r.byType[reflect.TypeFor[*T]()] = refCodec{
 		ref:   func(p unsafe.Pointer) (uint64, bool) { return ref((*T)(p)) },
 		deref: func(n uint64) (unsafe.Pointer, bool) { p, ok := deref(n); return unsafe.Pointer(p), ok && p != nil },
+	}
+}
+
+// AddNames makes r write a *T as the name name gives for it, and read a
+// name back as the *T find gives: for what a value points to that is no
+// state of its own but an asset (an image, an animation clip), which the
+// reading program has under the same name. name returns false for a *T
+// it has no name for, find for a name it has no *T for: both are an error
+// naming the field.
+func AddNames[T any](r *Refs, name func(*T) (string, bool), find func(string) (*T, bool)) {
+	if r.byType == nil {
+		r.byType = map[reflect.Type]refCodec{}
+	}
+	r.byType[reflect.TypeFor[*T]()] = refCodec{
+		name: func(p unsafe.Pointer) (string, bool) { return name((*T)(p)) },
+		find: func(s string) (unsafe.Pointer, bool) { p, ok := find(s); return unsafe.Pointer(p), ok && p != nil },
+	}
+}
+
+// Merge adds every kind of pointer o covers to r (o's for a kind both do).
+func (r *Refs) Merge(o *Refs) {
+	if o == nil || len(o.byType) == 0 {
+		return
+	}
+	if r.byType == nil {
+		r.byType = map[reflect.Type]refCodec{}
+	}
+	for t, c := range o.byType { //detcheck:ok copying entries: the order reaches nothing
+		r.byType[t] = c
 	}
 }
 

@@ -241,6 +241,62 @@ func TestValueBytesRefs(t *testing.T) {
 	}
 }
 
+// Assets are written by name (AddNames) and read back as the reading
+// side's assets of those names; one with no name, or a name the reader
+// has no asset of, is an error naming the field. Merge joins Refs of two
+// owners.
+func TestValueBytesNames(t *testing.T) {
+	type image struct{ Pixels int }
+	type body struct{ ID int }
+	type sprite struct {
+		Image, Atlas *image
+		Body         *body
+	}
+	assets := func() (*state.Refs, map[string]*image) {
+		byName := map[string]*image{"ball": {1}, "atlas": {2}}
+		var r state.Refs
+		state.AddNames(&r, func(img *image) (string, bool) {
+			for name, x := range byName { //detcheck:ok one match
+				if x == img {
+					return name, true
+				}
+			}
+			return "", false
+		}, func(name string) (*image, bool) { img, ok := byName[name]; return img, ok })
+		return &r, byName
+	}
+	wbody, rbody := &body{1}, &body{1}
+	bodies := func(b *body) *state.Refs {
+		var r state.Refs
+		state.AddRefs(&r, func(x *body) (uint64, bool) { return 0, x == b }, func(n uint64) (*body, bool) { return b, n == 0 })
+		return &r
+	}
+	wrefs, wimg := assets()
+	wrefs.Merge(bodies(wbody))
+	v := sprite{Image: wimg["ball"], Atlas: wimg["atlas"], Body: wbody}
+	b, err := state.AppendValue(nil, &v, wrefs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rrefs, rimg := assets()
+	rrefs.Merge(bodies(rbody))
+	var got sprite
+	if _, err := state.ReadValue(b, &got, rrefs); err != nil {
+		t.Fatal(err)
+	}
+	if got.Image != rimg["ball"] || got.Atlas != rimg["atlas"] || got.Body != rbody {
+		t.Fatalf("read back %+v, want the reading side's ball, atlas and body", got)
+	}
+	delete(rimg, "ball")
+	if _, err := state.ReadValue(b, &got, rrefs); err == nil || !strings.Contains(err.Error(), `"ball"`) || !strings.Contains(err.Error(), ".Image") {
+		t.Fatalf("a name the reader has no asset of: %v", err)
+	}
+	v.Image = &image{3}
+	if _, err := state.AppendValue(nil, &v, wrefs); err == nil || !strings.Contains(err.Error(), "no name") || !strings.Contains(err.Error(), ".Image") {
+		t.Fatalf("an asset with no name: %v", err)
+	}
+}
+
 // Damaged bytes are an error, never a panic: every truncation of a value's
 // bytes, every byte changed in turn, and forged lengths far beyond the
 // bytes, which are refused before anything is allocated for them.

@@ -154,15 +154,8 @@ func ReadWorld(b []byte, w donburi.World, refs *Refs) ([]byte, error) {
 		if err != nil {
 			return b, worldError("component type "+strconv.Itoa(i+1), err)
 		}
-		ct, err := byName.find(name)
-		if err != nil {
+		if types[i], err = byName.find(name, binary.LittleEndian.Uint64(b)); err != nil {
 			return b, err
-		}
-		if types[i], err = newWorldType(ct); err != nil {
-			return b, err
-		}
-		if binary.LittleEndian.Uint64(b) != types[i].layout {
-			return b, fmt.Errorf("state: world: component type %s: its fields are not those it had when the bytes were written", name)
 		}
 		b = b[8:]
 	}
@@ -343,19 +336,36 @@ func componentTypesByName() componentNames {
 	return m
 }
 
-func (m componentNames) find(name string) (donburi.IComponentType, error) {
-	switch cts := m[name]; len(cts) {
-	case 0:
-		return nil, fmt.Errorf("state: world: a component type named %q, which this program does not have", name)
-	case 1:
-		return cts[0], nil
-	default:
-		var gos []string
-		for _, ct := range cts {
-			gos = append(gos, goName(ct.Typ()))
-		}
-		return nil, fmt.Errorf("state: world: component types %s are all named %q: give each a name of its own (SetName, state.Name)", strings.Join(gos, ", "), name)
+// find returns the component type named name whose values are written
+// as layout says. Two types of one name (of two packages, which no world
+// holds both of, or the hasher would have refused them) are told apart by
+// their layouts; two of one name and one layout are an error.
+func (m componentNames) find(name string, layout uint64) (worldType, error) {
+	cts := m[name]
+	if len(cts) == 0 {
+		return worldType{}, fmt.Errorf("state: world: a component type named %q, which this program does not have", name)
 	}
+	var found []worldType
+	for _, ct := range cts {
+		t, err := newWorldType(ct)
+		if err != nil {
+			return t, err
+		}
+		if t.layout == layout {
+			found = append(found, t)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return worldType{}, fmt.Errorf("state: world: component type %s: its fields are not those it had when the bytes were written", name)
+	case 1:
+		return found[0], nil
+	}
+	var gos []string
+	for _, t := range found {
+		gos = append(gos, goName(t.ct.Typ()))
+	}
+	return worldType{}, fmt.Errorf("state: world: component types %s are all named %q, with the same fields: give each a name of its own (SetName, state.Name)", strings.Join(gos, ", "), name)
 }
 
 // layoutHash hashes how p writes a value, the same on every CPU: each

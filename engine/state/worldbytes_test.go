@@ -290,3 +290,43 @@ func FuzzReadWorld(f *testing.F) {
 		}
 	})
 }
+
+type wbTwinA struct{ X float64 }
+type wbTwinB struct{ Name string }
+
+var (
+	wbTwinAC  = donburi.NewComponentType[wbTwinA]().SetName("wbTwin")
+	wbTwinBC  = donburi.NewComponentType[wbTwinB]().SetName("wbTwin")
+	wbTwinB2C = donburi.NewComponentType[wbTwinB]().SetName("wbTwin2")
+	wbTwinB3C = donburi.NewComponentType[wbTwinB]().SetName("wbTwin2")
+)
+
+// Two component types of one name (of two packages: no world holds both)
+// are told apart by their fields; two of one name and the same fields are
+// an error naming them.
+func TestWorldBytesTwinNames(t *testing.T) {
+	for _, ct := range []donburi.IComponentType{wbTwinAC, wbTwinBC} {
+		w := donburi.NewWorld()
+		w.Create(ct)
+		b, err := state.AppendWorld(nil, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := donburi.NewWorld()
+		if _, err := state.ReadWorld(b, r, nil); err != nil {
+			t.Fatal(err)
+		}
+		if r.Archetypes()[0].ComponentTypes()[0] != ct {
+			t.Fatalf("%s read as %s", ct.Typ(), r.Archetypes()[0].ComponentTypes()[0].Typ())
+		}
+	}
+	w := donburi.NewWorld()
+	w.Create(wbTwinB2C)
+	b, err := state.AppendWorld(nil, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := state.ReadWorld(b, donburi.NewWorld(), nil); err == nil || !strings.Contains(err.Error(), `all named "wbTwin2"`) {
+		t.Fatalf("two types of one name and one layout: %v", err)
+	}
+}

@@ -47,6 +47,38 @@ type stateBytes struct {
 	wrefs state.Refs // the references of the objects the writer wrote
 	rrefs state.Refs // the objects of the references the reader read
 	own   ownState
+
+	touching          []touch         // the pairs touching as written (writtenTouches)
+	begins, separates []contactRecord // the contacts noted as written (writtenContacts)
+}
+
+// writtenTouches appends the pairs touching to dst as they are written: a
+// pair marked ended (a shape removed since the step: no call names it,
+// the next step drops it) without its shapes and arbiter, which are no
+// longer the space's.
+func (p *Physics) writtenTouches(dst []touch) []touch {
+	for _, t := range p.touches.touching {
+		if t.ended {
+			t.sa, t.sb, t.arb = nil, nil, nil
+		}
+		dst = append(dst, t)
+	}
+	return dst
+}
+
+// writtenContacts appends the contacts noted to dst as they are written: a
+// contact one of whose entities is gone (no handler is called with it)
+// without its shapes, which a removal took out of the space. A shape
+// removed from the space while both entities live (cp's own RemoveShape on
+// an entity's shape) stays, and is refused by the references.
+func (p *Physics) writtenContacts(dst, noted []contactRecord) []contactRecord {
+	for _, r := range noted {
+		if !alive(p.world, r.a) || !alive(p.world, r.b) {
+			r.sa, r.sb = nil, nil
+		}
+		dst = append(dst, r)
+	}
+	return dst
 }
 
 func (p *Physics) stateBytes() *stateBytes {
@@ -99,14 +131,19 @@ func (p *Physics) AppendState(b []byte) ([]byte, *state.Refs, error) {
 		return b, nil, fmt.Errorf("physics: AppendState: %w", err)
 	}
 	o := &s.own
-	*o = ownState{Tick: p.tick, Bad: p.err != nil, Touching: p.touches.touching, Begun: p.touches.begun,
+	*o = ownState{Tick: p.tick, Bad: p.err != nil, Touching: p.writtenTouches(s.touching[:0]), Begun: p.touches.begun,
 		TouchesEnded: p.touches.ended, Begins: p.begins, Separate: p.separate,
-		ContactBegins: p.contacts.begins, ContactSeparates: p.contacts.separates}
+		ContactBegins:    p.writtenContacts(s.begins[:0], p.contacts.begins),
+		ContactSeparates: p.writtenContacts(s.separates[:0], p.contacts.separates)}
+	s.touching, s.begins, s.separates = o.Touching, o.ContactBegins, o.ContactSeparates
 	if p.err != nil {
 		o.Err = *p.err
 	}
 	b, err = state.AppendValue(b, o, &s.wrefs)
 	*o = ownState{}
+	clear(s.touching) // holds no shape until the next write
+	clear(s.begins)
+	clear(s.separates)
 	if err != nil {
 		return b, nil, fmt.Errorf("physics: AppendState: %w", err)
 	}

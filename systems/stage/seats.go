@@ -3,10 +3,13 @@ package stage
 import (
 	"fmt"
 	"image/color"
+	"strconv"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fixedstep/fixedstep/components/gfx"
+	"github.com/fixedstep/fixedstep/systems/stage/core"
 )
 
 // recolorCache holds the recoloured sprites a stage made.
@@ -61,6 +64,7 @@ func (s *Stage) RecolorSprite(name string, rc gfx.Recolor) *gfx.Sprite {
 			s.recolored = recolorCache{}
 		}
 		s.recolored[key] = img
+		core.Name(s.Stage, key.String(), img)
 	}
 	b := img.Bounds()
 	return &gfx.Sprite{Image: img, OriginX: float64(b.Dx()) / 2, OriginY: float64(b.Dy()) / 2}
@@ -72,4 +76,56 @@ func (s *Stage) releaseRecolored() {
 		img.Deallocate()
 	}
 	s.recolored = nil
+}
+
+// String names a recoloured image among the stage's assets (core.Name):
+// "recolor/" and the sprite's name, the two colours and the hue's width,
+// which parseRecolorKey reads back.
+func (k recolorKey) String() string {
+	return fmt.Sprintf("recolor/%02x%02x%02x%02x/%02x%02x%02x%02x/%s/%s", k.from.R, k.from.G, k.from.B, k.from.A,
+		k.to.R, k.to.G, k.to.B, k.to.A, strconv.FormatFloat(k.within, 'g', -1, 64), k.name)
+}
+
+// parseRecolorKey reads a recolorKey's String back.
+func parseRecolorKey(s string) (recolorKey, bool) {
+	var k recolorKey
+	rest, ok := strings.CutPrefix(s, "recolor/")
+	parts := strings.SplitN(rest, "/", 4)
+	if !ok || len(parts) != 4 || len(parts[0]) != 8 || len(parts[1]) != 8 {
+		return k, false
+	}
+	for i, c := range []*color.RGBA{&k.from, &k.to} {
+		v, err := strconv.ParseUint(parts[i], 16, 32)
+		if err != nil {
+			return k, false
+		}
+		*c = color.RGBA{R: uint8(v >> 24), G: uint8(v >> 16), B: uint8(v >> 8), A: uint8(v)}
+	}
+	w, err := strconv.ParseFloat(parts[2], 64)
+	if err != nil {
+		return k, false
+	}
+	k.within, k.name = w, parts[3]
+	return k, k.String() == s
+}
+
+// nameAssets names the bundle's atlas and sprites among the stage's
+// assets, so that the state as bytes writes the sprites and fills that
+// point to them (core.Name), and lets a reading stage make a recoloured
+// sprite the bytes name that it has not made yet.
+func (s *Stage) nameAssets() {
+	core.Name(s.Stage, "atlas", s.Bundle.Atlas())
+	for _, name := range s.Bundle.Names() {
+		core.Name(s.Stage, "sprite/"+name, s.Bundle.MustSprite(name))
+	}
+	core.Find(s.Stage, func(name string) *ebiten.Image {
+		k, ok := parseRecolorKey(name)
+		if !ok {
+			return nil
+		}
+		if _, found := s.Bundle.Data().Rect(k.name); !found {
+			return nil
+		}
+		return s.RecolorSprite(k.name, gfx.Recolor{From: k.from, To: k.to, Within: k.within}).Image
+	})
 }

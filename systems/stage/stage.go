@@ -139,6 +139,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 	}
 	c := core.New(loop, core.Options{Groups: opts.Groups, Physics: opts.Physics, Checksum: opts.Checksum, Ignore: opts.Ignore})
 	s := &Stage{Stage: c, Bundle: b, opts: opts}
+	s.nameAssets()
 	ov := opts.Overlay
 	if ov == nil {
 		ov = &devtools.OverlayOptions{Hidden: true}

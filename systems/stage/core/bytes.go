@@ -15,7 +15,8 @@ import (
 // scene code, is put into it and runs on to the same checksums. The bytes
 // are the physics' (physics.Physics.AppendState, with a stage that has
 // physics), the world's (state.AppendWorld, the cp objects its components
-// hold written as references into the physics' bytes), then each kept
+// hold written as references into the physics' bytes, the scene's assets
+// by the names they were given: see Name), then each kept
 // value's (state.AppendValue), in the order they were kept.
 //
 // A stage whose scene has ended is refused (its next scene is a value of
@@ -34,7 +35,11 @@ func (s *Stage) AppendState(b []byte) ([]byte, error) {
 			return b, fmt.Errorf("stage: AppendState: %w", err)
 		}
 	}
-	if b, err = state.AppendWorld(b, s.World, refs); err != nil {
+	if b, err = state.AppendWorld(b, s.World, s.refsWith(refs)); err != nil {
+		if errors.Is(err, state.ErrPointer) {
+			return b, fmt.Errorf("stage: AppendState: %w; a pointer to an asset of the scene (an image, a clip) is "+
+				"written by its name: give it one with core.Name", err)
+		}
 		return b, fmt.Errorf("stage: AppendState: %w", err)
 	}
 	for _, k := range s.keepers {
@@ -67,7 +72,7 @@ func (s *Stage) ReadState(b []byte) error {
 	if err := donburi.ClearWorld(s.World); err != nil {
 		return err
 	}
-	if rest, err = state.ReadWorld(rest, s.World, refs); err != nil {
+	if rest, err = state.ReadWorld(rest, s.World, s.refsWith(refs)); err != nil {
 		return fmt.Errorf("stage: ReadState: %w", err)
 	}
 	if err := subs.Give(s.World); err != nil {
@@ -92,7 +97,7 @@ func (s *Stage) checkState(b []byte) error {
 		}
 	}
 	scratch := donburi.NewWorld()
-	if rest, err = state.ReadWorld(rest, scratch, refs); err != nil {
+	if rest, err = state.ReadWorld(rest, scratch, s.refsWith(refs)); err != nil {
 		return err
 	}
 	if err := events.SubscribersOf(s.World).Give(scratch); err != nil {
@@ -107,4 +112,13 @@ func (s *Stage) checkState(b []byte) error {
 		return fmt.Errorf("%d bytes after the state", len(rest))
 	}
 	return nil
+}
+
+// refsWith returns the references the world's components are written and
+// read with: the physics' (phys, nil without physics) and the names of
+// the scene's assets (Name).
+func (s *Stage) refsWith(phys *state.Refs) *state.Refs {
+	s.refs.Merge(phys)
+	s.refs.Merge(&s.names.refs)
+	return &s.refs
 }

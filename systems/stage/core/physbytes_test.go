@@ -138,3 +138,64 @@ func TestStageStateBytesRefusesForeignUserData(t *testing.T) {
 		t.Fatalf("a string in a body's UserData: %v", err)
 	}
 }
+
+type pbImage struct{ Pixels []byte }
+type pbLook struct{ Image *pbImage }
+
+var pbLookC = donburi.NewComponentType[pbLook]()
+
+// A component that points to an asset of the scene is written by the
+// asset's name (core.Name) and read as the reading scene's asset of that
+// name, or one Find makes; an asset with no name is refused, saying how
+// to name it.
+func TestStageStateBytesNamesAssets(t *testing.T) {
+	newStage := func() (*core.Stage, map[string]*pbImage) {
+		loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := core.New(loop, core.Options{})
+		imgs := map[string]*pbImage{"ball": {[]byte{1}}, "wall": {[]byte{2}}}
+		core.Name(st, "ball", imgs["ball"])
+		core.Name(st, "wall", imgs["wall"])
+		return st, imgs
+	}
+	w, wimgs := newStage()
+	defer w.Release()
+	for _, name := range []string{"ball", "wall", "ball"} {
+		pbLookC.SetValue(w.World.Entry(w.World.Create(pbLookC)), pbLook{Image: wimgs[name]})
+	}
+	made := &pbImage{[]byte{3}}
+	core.Name(w, "made/1", made)
+	pbLookC.SetValue(w.World.Entry(w.World.Create(pbLookC)), pbLook{Image: made})
+	b, err := w.AppendState(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, rimgs := newStage()
+	defer r.Release()
+	if err := r.ReadState(b); err == nil || !strings.Contains(err.Error(), `"made/1"`) {
+		t.Fatalf("a name the reading scene has no asset of: %v", err)
+	}
+	var found *pbImage
+	core.Find(r, func(name string) *pbImage {
+		if name == "made/1" {
+			found = &pbImage{[]byte{3}}
+			return found
+		}
+		return nil
+	})
+	if err := r.ReadState(b); err != nil {
+		t.Fatal(err)
+	}
+	var got []*pbImage
+	pbLooks := donburi.NewQuery(filter.Contains(pbLookC))
+	pbLooks.Each(r.World, func(e *donburi.Entry) { got = append(got, pbLookC.Get(e).Image) })
+	if len(got) != 4 || got[0] != rimgs["ball"] || got[1] != rimgs["wall"] || got[2] != rimgs["ball"] || got[3] != found {
+		t.Fatalf("read %v, want the reading scene's ball, wall, ball and the one Find made", got)
+	}
+	pbLookC.SetValue(w.World.Entry(w.World.Create(pbLookC)), pbLook{Image: &pbImage{}})
+	if _, err := w.AppendState(nil); err == nil || !strings.Contains(err.Error(), "no name") {
+		t.Fatalf("an asset with no name: %v", err)
+	}
+}

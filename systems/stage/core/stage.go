@@ -65,6 +65,8 @@ type Stage struct {
 	keepers   []keeper           // Keep's
 	keptHash  *state.ValueHasher // their sums (keep.go)
 	sync      *syncTest          // with engine.Options.SyncTest
+	names     assetNames         // Name's (assets.go)
+	refs      state.Refs         // the physics' and the names' (bytes.go)
 
 	seated   bool                          // SetSeats was called: Update events are split by seats
 	seats    input.Seats                   // the players' seats (kept)

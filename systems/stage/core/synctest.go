@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,6 +27,10 @@ import (
 // recorded as it ran: no tick-input source is asked again (a source that
 // keeps its state with Keep is refused as it changes it: see Keep), so the
 // run goes on as it would without the test, and ends on the same state.
+//
+// Every N ticks the state also goes through bytes (throughBytes): the run
+// goes on from the state read back, and the ticks after it are checked
+// against the same ticks simulated again from a snapshot that did not.
 
 // syncTest is the stage's ring of N+1 tick boundaries.
 type syncTest struct {
@@ -41,6 +46,8 @@ type syncTest struct {
 	resim    *syncSlot            // the slot being simulated again, nil in the first pass
 	cursor   int                  // the next of resim's systems
 	diverged string               // where a system's state first differed in the second pass
+
+	bytes, again []byte // the state as bytes, and as written again once read (throughBytes)
 }
 
 // syncSlot is the state before tick `tick` of the first group, and the
@@ -159,6 +166,46 @@ func (t *syncTest) boundary(s *Stage, tick int64) error {
 		return err
 	}
 	t.taken++
+	if (t.taken-1)%int64(t.n) == 0 && !s.ended {
+		return t.throughBytes(s, tick, sum)
+	}
+	return nil
+}
+
+// throughBytes writes the stage's state as bytes (AppendState) and reads
+// it back (ReadState), in place of the state it was: every N ticks, so
+// that the run goes on from a state that went through bytes while the
+// ring's snapshots, taken before, are the state that did not. The state
+// read must have the same checksum and kept values and write the same
+// bytes again; whatever the bytes dropped (state the stage does not
+// write, a pointer the game holds into the world or the space across
+// ticks, which a read replaces) makes the ticks after it differ from the
+// same ticks simulated again from the snapshot, which the next
+// boundaries compare.
+func (t *syncTest) throughBytes(s *Stage, tick int64, sum uint64) error {
+	var err error
+	if t.bytes, err = s.AppendState(t.bytes[:0]); err != nil {
+		return fmt.Errorf("stage: synctest: writing the state before tick %d as bytes: %w", tick, err)
+	}
+	if err := s.ReadState(t.bytes); err != nil {
+		return fmt.Errorf("stage: synctest: reading the state before tick %d back from its bytes: %w", tick, err)
+	}
+	t.keptGot = s.keptSums(t.keptGot[:0])
+	if got := s.checksum(); got != sum || !slices.Equal(t.keptGot, t.keptNow) {
+		return fmt.Errorf("stage: synctest: the state before tick %d read back from its bytes differs (checksum %016x, "+
+			"first %016x; kept values that differ: %s)", tick, got, sum, strings.Join(s.keptDiffer(t.keptGot, t.keptNow), ", "))
+	}
+	if t.again, err = s.AppendState(t.again[:0]); err != nil {
+		return fmt.Errorf("stage: synctest: writing the state read back before tick %d: %w", tick, err)
+	}
+	if !bytes.Equal(t.bytes, t.again) {
+		i := 0
+		for i < len(t.bytes) && i < len(t.again) && t.bytes[i] == t.again[i] {
+			i++
+		}
+		return fmt.Errorf("stage: synctest: the state before tick %d, read back from its %d bytes, writes %d bytes "+
+			"that differ from byte %d", tick, len(t.bytes), len(t.again), i)
+	}
 	return nil
 }
 
