@@ -11,6 +11,7 @@ require (
 	github.com/heroiclabs/nakama-common v1.47.0
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/jezek/xgb v1.1.1
+	github.com/klauspost/compress v1.19.0
 	github.com/lafriks/go-tiled v0.15.0
 	github.com/yohamta/donburi v1.15.8
 	golang.org/x/image v0.46.0

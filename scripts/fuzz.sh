@@ -25,6 +25,7 @@ targets=(
   ./engine FuzzConfig
   ./engine/state FuzzReadValue
   ./engine/state FuzzReadWorld
+  ./engine/internal/statefile FuzzParse
   ./third_party/cp FuzzSpaceRead
   ./engine/netplay FuzzTake
   ./engine/netplay FuzzReport
