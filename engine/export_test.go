@@ -61,3 +61,21 @@ func GrowRecording(lg *InputLog, n int) {
 		s.Input[i] = slices.Grow(s.Input[i], n)
 	}
 }
+
+// WithoutState returns a copy of s that holds no scene state: a load of
+// it simulates the save's scene again.
+func WithoutState(s *Save) *Save {
+	c := *s
+	c.state = nil
+	return &c
+}
+
+// ForgeState returns a copy of s whose scene state is what forge makes of
+// a copy of it.
+func ForgeState(s *Save, forge func([]byte) []byte) *Save {
+	c := *s
+	st := *s.state
+	st.scene = forge(slices.Clone(st.scene))
+	c.state = &st
+	return &c
+}

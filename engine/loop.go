@@ -550,6 +550,12 @@ func (l *Loop) beforeTick(i int, fresh bool) bool {
 	if l.net.session != nil && !l.net.beforeTick(l, fresh) {
 		return false
 	}
+	if jumped, err := l.rec.maybeJump(); jumped || err != nil {
+		if err != nil {
+			l.fail(err)
+		}
+		return false
+	}
 	if l.keyframes > 0 && l.rec.state != nil {
 		if err := l.rec.maybeKeyframe(); err != nil {
 			l.fail(err)

@@ -38,8 +38,9 @@ type seekTarget struct {
 	scene    int
 	tick     int64
 	live     bool
-	keyframe bool  // from a keyframe of the current timeline (keyframe.go)
-	load     *Save // going on from a save (savegame.go): not paused after
+	keyframe bool        // from a keyframe of the current timeline (keyframe.go)
+	load     *Save       // going on from a save (savegame.go): not paused after
+	state    *savedState // the save's state, to jump to (savestate.go)
 }
 
 // errRewind ends a chain that is to be re-run for a rewind.

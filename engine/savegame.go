@@ -14,17 +14,19 @@ import (
 
 // Save games. A save holds the run up to a tick as the run's own recording
 // does: every scene's timeline and the input of every tick, with the state
-// checksum at the tick it stops after. Loading one (Options.Load)
-// simulates the run again from its first scene to there at full speed,
-// checking the recording's checksums on the way and the save's at the end,
-// and the game goes on live from there. The game is deterministic, so this
-// is the state the save was made in, exactly: the world, the physics (cp's
-// hidden state included: its contact impulses, its spatial index, its
-// sleeping bodies), the random sources, and whatever the scenes keep in
-// their values, carried from scene to scene as the run carried it. Nothing
-// needs declaring for a save, and a save is small (a few kilobytes a
-// minute), but loading costs the simulation of the run so far
-// (BenchmarkLoad, package scenes, measures it).
+// checksum at the tick it stops after; and, when the scene gives the loop
+// its state as bytes (a StateWriter: stage.Stage's SceneState is one), that
+// state. Loading one (Options.Load) simulates the run's scenes before the
+// save's again at full speed, then puts the save's state into the save's
+// scene before its first tick (see StateWriter for when it simulates that
+// scene too), checks the save's checksum, and the game goes on live from
+// there. The game is deterministic, so this is the state the save was made
+// in, exactly: the world, the physics (cp's hidden state included: its
+// contact impulses, its spatial index, its sleeping bodies), the random
+// sources, and whatever the scenes keep in their values, carried from scene
+// to scene as the run carried it. Nothing needs declaring for a save but
+// the names of a scene's own assets (core.Name). BenchmarkLoad (package
+// scenes) measures a load both ways.
 
 // GameInfo names a game and its version in the saves it writes: a save
 // from another game, or from another version of this one, is refused.
@@ -41,8 +43,14 @@ type Save struct {
 	Tick      int64  // the ticks of that timeline's first group it ran
 	Checksum  uint64 // the state checksum there (0: the scene had none)
 
-	log *InputLog
+	log   *InputLog
+	state *savedState // the scene's state there, nil when the save holds none (savestate.go)
 }
+
+// HoldsState reports whether the save holds its scene's state, which a
+// load puts in at once instead of simulating that scene's ticks again
+// (see StateWriter).
+func (s *Save) HoldsState() bool { return s.state != nil }
 
 // Seed returns the seed the saved run's recording holds (InputLog.Seed).
 func (s *Save) Seed() uint64 { return s.log.Seed }
@@ -63,8 +71,14 @@ func ParseSave(data []byte) (*Save, error) {
 		return nil, err
 	}
 	lg := &InputLog{Seed: run.Seed, Settings: run.Settings, version: run.Version, log: *l}
-	return &Save{Game: GameInfo{meta.Game, meta.Version}, Scene: meta.Scene, SceneName: l.Scenes[meta.Scene-1].Name,
-		Tick: meta.Tick, Checksum: meta.Sum, log: lg}, nil
+	s := &Save{Game: GameInfo{meta.Game, meta.Version}, Scene: meta.Scene, SceneName: l.Scenes[meta.Scene-1].Name,
+		Tick: meta.Tick, Checksum: meta.Sum, log: lg}
+	if len(meta.State) > 0 {
+		if s.state, err = parseSavedState(meta.State, s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // LoadSave reads and checks a save file (see ParseSave).
@@ -153,7 +167,11 @@ func (r *recorder) writeSave(path string) error {
 	if r.checksum != nil {
 		sum = r.checksum()
 	}
-	meta := inputlog.SaveMeta{Game: l.game.Name, Version: l.game.Version, Scene: l.scenes, Tick: counts[0], Sum: sum}
+	state, err := r.saveState(counts, sum)
+	if err != nil {
+		return fmt.Errorf("engine: save %s: the scene's state: %w", path, err)
+	}
+	meta := inputlog.SaveMeta{Game: l.game.Name, Version: l.game.Version, Scene: l.scenes, Tick: counts[0], Sum: sum, State: state}
 	p := r.record.prefix(l.scenes, counts)
 	data, err := inputlog.EncodeSave(meta, p.run(), &p.log)
 	if err != nil {
@@ -206,7 +224,7 @@ func writeSaveFile(path string, data []byte) error {
 // recording (recorded anew, when the run records), then goes on live.
 func (r *recorder) startLoad(s *Save) {
 	r.replay = s.log
-	r.seek = &seekTarget{scene: s.Scene, tick: s.Tick, live: true, load: s}
+	r.seek = &seekTarget{scene: s.Scene, tick: s.Tick, live: true, load: s, state: s.state}
 }
 
 // loadDone checks the state the load reached against the save's checksum.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/internal/racetest"
 )
 
@@ -95,9 +96,14 @@ func TestStressSaveLoadContinue(t *testing.T) {
 }
 
 // BenchmarkLoad is what going on from a save of the Arena costs one and
-// ten minutes into the game (headless, the autopilot playing): the saved
-// run simulated again, checked, from the first scene to the save's tick,
-// until the first frame drawn after it. KiB/save is the save file's size.
+// ten minutes into the game (headless; the autopilot played the run that
+// saved), until the first frame drawn after it. how=state: the save's state
+// read (the Arena's setup, then the state put in), as a player's load is;
+// how=simulated: the saved run simulated again, checked, from the first
+// scene to the save's tick, as a load with a tick-input source to ask for
+// every tick is (here one that gives no input). ms/read is LoadSave's
+// (reading and checking the file, its recording parsed), before the load;
+// KiB/save is the file's size, its state included.
 func BenchmarkLoad(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a section of its own in BENCHMARKS.md: not under -short (make bench-full runs it)")
@@ -106,46 +112,106 @@ func BenchmarkLoad(b *testing.B) {
 		name string
 		at   int64
 	}{{"at=1m", 3600}, {"at=10m", 36000}} {
-		b.Run(c.name, func(b *testing.B) {
-			opts := &Options{Seed: 3, Autopilot: true, Undying: true, Seconds: float64(c.at)/60 + 10}
-			path := filepath.Join(b.TempDir(), "arena.sav")
-			var saveErr error
-			save := func(loop *engine.Loop, ev engine.Event) {
-				if ev.Group == 0 && ev.Tick == c.at {
-					loop.Save(path, func(err error) { saveErr = err })
-					loop.Stop()
-				}
-			}
-			if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
-				AfterUpdate: []engine.EventHook{save}}); err != nil || saveErr != nil {
-				b.Fatal(err, saveErr)
-			}
-			fi, err := os.Stat(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var total time.Duration
-			for b.Loop() {
-				s, err := engine.LoadSave(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				start := time.Now()
-				var took time.Duration
-				stop := func(loop *engine.Loop, ev engine.Event) {
-					if ev.Kind == engine.Render && !loop.Rewinder().Active() && took == 0 {
-						took = time.Since(start)
-						loop.Stop()
+		path, size := arenaSave(b, c.at)
+		for _, how := range []string{"state", "simulated"} {
+			b.Run(c.name+"/how="+how, func(b *testing.B) {
+				var total, reading time.Duration
+				for b.Loop() {
+					read := time.Now()
+					s, err := engine.LoadSave(path)
+					if err != nil {
+						b.Fatal(err)
 					}
+					reading += time.Since(read)
+					start := time.Now()
+					var took time.Duration
+					stop := func(loop *engine.Loop, ev engine.Event) {
+						if ev.Kind == engine.Render && !loop.Rewinder().Active() && took == 0 {
+							took = time.Since(start)
+							loop.Stop()
+						}
+					}
+					opts := &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{}, Load: s,
+						OnEvent: []engine.EventHook{stop}}
+					if how == "simulated" {
+						opts.TickInput = noInput
+					}
+					if err := engine.Run(&Arena{opts: &Options{Seed: 3, Undying: true, Seconds: float64(c.at)/60 + 10}}, opts); err != nil || took == 0 {
+						b.Fatal(err, took)
+					}
+					total += took
 				}
-				if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
-					Load: s, OnEvent: []engine.EventHook{stop}}); err != nil || took == 0 {
-					b.Fatal(err, took)
-				}
-				total += took
+				b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/load")
+				b.ReportMetric(float64(reading.Microseconds())/1000/float64(b.N), "ms/read")
+				b.ReportMetric(float64(size)/1024, "KiB/save")
+			})
+		}
+	}
+}
+
+// noInput is a tick-input source that gives no input.
+var noInput = engine.TickInputFunc(func(engine.TickInfo, *input.State) {})
+
+// arenaSave plays the Arena with the autopilot and saves it after tick at;
+// it returns the save's path and size.
+func arenaSave(tb testing.TB, at int64) (string, int64) {
+	tb.Helper()
+	opts := &Options{Seed: 3, Autopilot: true, Undying: true, Seconds: float64(at)/60 + 10}
+	path := filepath.Join(tb.TempDir(), "arena.sav")
+	var saveErr error
+	save := func(loop *engine.Loop, ev engine.Event) {
+		if ev.Group == 0 && ev.Tick == at {
+			loop.Save(path, func(err error) { saveErr = err })
+			loop.Stop()
+		}
+	}
+	if err := engine.Run(&Arena{opts: opts}, &engine.Options{Headless: &engine.Headless{}, Record: &engine.InputLog{},
+		AfterUpdate: []engine.EventHook{save}}); err != nil || saveErr != nil {
+		tb.Fatal(err, saveErr)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, fi.Size()
+}
+
+// A save of the Arena holds its state, and a player's load (no autopilot)
+// reads it: the run goes on, tick for tick, as a load that simulates the
+// saved run again (with a tick-input source that gives no input, which
+// makes it simulate) does: the same run checksum, every tick's state
+// chained, before the save and after; the first simulates no tick of the
+// save's.
+func TestArenaLoadsState(t *testing.T) {
+	racetest.Long(t)
+	path, _ := arenaSave(t, 1500)
+	var sums [2]uint64
+	for i, src := range []engine.TickInput{nil, noInput} {
+		s, err := engine.LoadSave(path)
+		if err != nil || !s.HoldsState() {
+			t.Fatalf("%v; holds its state: %v", err, s != nil && s.HoldsState())
+		}
+		rec := &engine.InputLog{}
+		first := int64(-1) // the first tick the Arena simulated
+		see := func(_ *engine.Loop, ev engine.Event) {
+			if ev.Kind == engine.Update && ev.Group == 0 && first < 0 {
+				first = ev.Tick
 			}
-			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/load")
-			b.ReportMetric(float64(fi.Size())/1024, "KiB/save")
-		})
+		}
+		err = engine.Run(&Arena{opts: &Options{Seed: 3, Undying: true, Seconds: 30}}, &engine.Options{Headless: &engine.Headless{},
+			Record: rec, Load: s, TickInput: src, OnEvent: []engine.EventHook{see}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int64{1501, 1}[i]; first != want {
+			t.Fatalf("load %d: the Arena's first tick simulated is %d, want %d", i, first, want)
+		}
+		var done bool
+		if sums[i], done = rec.RunChecksum(); !done {
+			t.Fatal("no run checksum")
+		}
+	}
+	if sums[0] != sums[1] {
+		t.Fatalf("run checksum %x loading the state, %x simulating the save", sums[0], sums[1])
 	}
 }

@@ -276,6 +276,9 @@ func (c *Cursor) Start(entries []byte) {
 	c.peek(0)
 }
 
+// Next returns the tick of the cursor's next entry, 0 when none is left.
+func (c *Cursor) Next() int64 { return c.next }
+
 // peek reads the tick of the entry at the cursor, after tick `after`.
 func (c *Cursor) peek(after int64) {
 	if c.off >= len(c.data) {

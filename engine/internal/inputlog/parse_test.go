@@ -169,6 +169,7 @@ func TestSaveNumbersChecked(t *testing.T) {
 		lg, _ := Encode(Run{Seed: 1}, l)
 		p = binary.AppendUvarint(p, uint64(len(lg)))
 		p = append(p, lg...)
+		p = binary.AppendUvarint(p, 0) // no state
 		data := appendChunk(binary.LittleEndian.AppendUint16([]byte(SaveMagic), SaveVersion), p)
 		if _, _, _, err := ParseSave(data); !errors.Is(err, ErrBadSave) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("scene %d, tick %d: %v, want it refused saying %q", c.scene, c.tick, err, c.says)

@@ -10,14 +10,18 @@ import (
 
 // A save file holds a run up to a tick: which game and version made it,
 // where in the run it stops, the state checksum there, and the run's
-// recording up to there (a whole input log, as Encode writes it). Its
-// format (version 1):
+// recording up to there (a whole input log, as Encode writes it), and
+// from version 2 the scene's state there when the scene gave one (a state
+// file, package statefile; empty when none). Its format (version 2):
 //
 //	file    = "FSTEPSAV" version:u16 chunk
 //	chunk   = n:uvarint payload:n bytes crc:u32
 //	payload = game:str gameVersion:str scene:uvarint tick:uvarint sum:u64
 //	          log:uvarint-length bytes (an input log file)
+//	          state:uvarint-length bytes (version 2)
 //
+// Version 1 saves, which end after the log, are read as saves with no
+// state.
 // crc is the CRC-32C of n and the payload, as in an input log; the file
 // ends with the chunk. A file cut short, with a byte changed, of another
 // format version, or with anything after its chunk is refused by name.
@@ -25,7 +29,7 @@ import (
 // The save file's magic and version.
 const (
 	SaveMagic   = "FSTEPSAV"
-	SaveVersion = 1
+	SaveVersion = 2
 )
 
 // ErrBadSave is wrapped by every error about a malformed save file.
@@ -37,6 +41,7 @@ type SaveMeta struct {
 	Scene         int    // the scene timeline it stops in, from 1
 	Tick          int64  // the ticks of that timeline's first group it ran
 	Sum           uint64 // the state checksum there (0: the scene had none)
+	State         []byte // the scene's state there as a state file (empty: none)
 }
 
 // EncodeSave returns the save file of log l (the run's recording up to
@@ -53,6 +58,8 @@ func EncodeSave(meta SaveMeta, run Run, l *Log) ([]byte, error) {
 	p = binary.LittleEndian.AppendUint64(p, meta.Sum)
 	p = binary.AppendUvarint(p, uint64(len(lg)))
 	p = append(p, lg...)
+	p = binary.AppendUvarint(p, uint64(len(meta.State)))
+	p = append(p, meta.State...)
 	head := binary.LittleEndian.AppendUint16([]byte(SaveMagic), SaveVersion)
 	return appendChunk(head, p), nil
 }
@@ -75,8 +82,9 @@ func ParseSave(data []byte) (SaveMeta, Run, *Log, error) {
 	if !IsSave(data) || len(data) < head {
 		return bad("not a save file (bad magic)")
 	}
-	if v := binary.LittleEndian.Uint16(data[len(SaveMagic):]); v != SaveVersion {
-		return bad("format version %d, this engine reads version %d", v, SaveVersion)
+	v := binary.LittleEndian.Uint16(data[len(SaveMagic):])
+	if v != 1 && v != SaveVersion {
+		return bad("format version %d, this engine reads versions 1 and %d", v, SaveVersion)
 	}
 	n, k := binary.Uvarint(data[head:])
 	if k <= 0 || n > uint64(len(data)-head-k) || len(data)-head-k-int(n) < 4 {
@@ -95,6 +103,9 @@ func ParseSave(data []byte) (SaveMeta, Run, *Log, error) {
 	scene, tick := p.uvarint(), p.uvarint()
 	meta.Sum = p.u64()
 	lg := p.bytes(p.count(1))
+	if v >= 2 {
+		meta.State = p.bytes(p.count(1))
+	}
 	if p.err != nil {
 		return bad("%v", p.err)
 	}
@@ -103,7 +114,7 @@ func ParseSave(data []byte) (SaveMeta, Run, *Log, error) {
 	}
 	meta.Scene, meta.Tick = int(scene), int64(tick)
 	if p.off != end {
-		return bad("%d bytes after the log", end-p.off)
+		return bad("%d bytes after the log and the state", end-p.off)
 	}
 	run, l, err := Parse(lg)
 	if err != nil {

@@ -91,3 +91,9 @@ func (k *sceneState) StateBytes(slot int) int {
 	}
 	return k.slots[slot].bytes(k.s)
 }
+
+// AppendState and ReadState make the stage's engine.SceneState an
+// engine.StateWriter: a save holds the stage's state as bytes, and a load
+// reads it instead of simulating the scene again (bytes.go).
+func (k *sceneState) AppendState(b []byte) ([]byte, error) { return k.s.AppendState(b) }
+func (k *sceneState) ReadState(b []byte) error             { return k.s.ReadState(b) }
