@@ -45,12 +45,27 @@ type Save struct {
 
 	log   *InputLog
 	state *savedState // the scene's state there, nil when the save holds none (savestate.go)
+	read  bool        // the last run loaded from it read its state
 }
 
 // HoldsState reports whether the save holds its scene's state, which a
 // load puts in at once instead of simulating that scene's ticks again
 // (see StateWriter).
 func (s *Save) HoldsState() bool { return s.state != nil }
+
+// StateRead reports whether the last run that went on from the save read
+// its state, rather than simulating the save's scene again (see
+// StateWriter for when a load simulates).
+func (s *Save) StateRead() bool { return s.read }
+
+// State says what the save's state holds (its sizes among it), false when
+// the save holds none.
+func (s *Save) State() (StateInfo, bool) {
+	if s.state == nil {
+		return StateInfo{}, false
+	}
+	return s.state.info, true
+}
 
 // Seed returns the seed the saved run's recording holds (InputLog.Seed).
 func (s *Save) Seed() uint64 { return s.log.Seed }

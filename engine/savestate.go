@@ -67,6 +67,7 @@ type savedState struct {
 	ticks []int64
 	held  []input.State
 	scene []byte
+	info  StateInfo
 }
 
 // parseSavedState reads the state file of a save and checks it says what
@@ -92,7 +93,8 @@ func parseSavedState(data []byte, s *Save) (*savedState, error) {
 	if k <= 0 || n != uint64(len(rec)) {
 		return nil, fmt.Errorf("%w: its state has no ticks for the save's %d groups", ErrBadSave, len(rec))
 	}
-	st := &savedState{ticks: make([]int64, n)}
+	st := &savedState{ticks: make([]int64, n), info: StateInfo{Game: s.Game, Determinism: meta.Determinism, Scene: meta.Scene,
+		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data)}}
 	body = body[k:]
 	for g := range st.ticks {
 		t, k := binary.Uvarint(body)
@@ -128,7 +130,7 @@ func parseSavedState(data []byte, s *Save) (*savedState, error) {
 // the state's checksum against the save's.
 func (r *recorder) maybeJump() (bool, error) {
 	l, t := r.loop, r.seek
-	if t == nil || t.state == nil || l.scenes != t.scene || l.groups[0].ticks != 0 || !r.mayJump() {
+	if t == nil || t.state == nil || l.scenes != t.scene || l.groups[0].ticks != 0 || !r.mayJump(t.state) {
 		return false, nil
 	}
 	st := t.state
@@ -136,6 +138,7 @@ func (r *recorder) maybeJump() (bool, error) {
 	if err := r.state.(StateWriter).ReadState(st.scene); err != nil {
 		return false, fmt.Errorf("engine: load: reading the scene's state: %w", err)
 	}
+	t.load.read = true
 	if err := r.jumpInput(st); err != nil {
 		return false, err
 	}
@@ -156,13 +159,14 @@ func (r *recorder) maybeJump() (bool, error) {
 	return true, nil
 }
 
-// mayJump reports whether the state can stand for the ticks of the save's
-// scene: no tick-input source to ask for each of them, no session, no
-// detail to record or compare, no stop within them, and checksums to
-// record (when recording) that the save's recording holds.
-func (r *recorder) mayJump() bool {
+// mayJump reports whether st can stand for the ticks of the save's scene:
+// no tick-input source to ask for each of them, no session, no detail to
+// record or compare, no stop (Options.StopAt) within them, and checksums
+// to record (when recording) that the save's recording holds.
+func (r *recorder) mayJump(st *savedState) bool {
 	l := r.loop
-	if _, ok := r.state.(StateWriter); !ok || r.replayed == nil || l.net.session != nil || r.detailed() || l.stopAt > 0 {
+	if _, ok := r.state.(StateWriter); !ok || r.replayed == nil || l.net.session != nil || r.detailed() ||
+		l.stopAt > 0 && l.ranBefore+l.groups[0].rate.Due(st.ticks[0]) >= l.stopAt {
 		return false
 	}
 	for g := range l.groups {
@@ -201,4 +205,55 @@ func (r *recorder) jumpInput(st *savedState) error {
 		return nil
 	}
 	return r.record.log.CopyTimeline(rs)
+}
+
+// AppendState appends the current scene's state to b as a state file: the
+// file a save holds (see StateWriter), with the game, the scene, the tick
+// of its first group and the state checksum there; for a game's own store
+// of states (a server's, a spectator's). Call it between events, as
+// Loop.Save is written: from an update system after its tick, or an
+// AfterUpdate hook. A scene that gives the loop no StateWriter, and a
+// session, are an error.
+func (r Recording) AppendState(b []byte) ([]byte, error) {
+	l := r.l
+	if _, ok := l.rec.state.(StateWriter); !ok || l.net.session != nil {
+		return b, fmt.Errorf("engine: AppendState: scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
+	}
+	counts := make([]int64, len(l.groups))
+	for i := range l.groups {
+		counts[i] = l.groups[i].ticks
+	}
+	var sum uint64
+	if l.rec.checksum != nil {
+		sum = l.rec.checksum()
+	}
+	f, err := l.rec.saveState(counts, sum)
+	if err != nil {
+		return b, fmt.Errorf("engine: AppendState: %w", err)
+	}
+	return append(b, f...), nil
+}
+
+// A StateInfo says what a state file holds (Recording.AppendState).
+type StateInfo struct {
+	Game        GameInfo
+	Determinism int
+	Scene       int    // the scene timeline, from 1
+	SceneName   string // its name
+	Tick        int64  // the ticks of its first group run
+	Checksum    uint64 // the state checksum there
+	Bytes       int    // the state's bytes, uncompressed
+	FileBytes   int    // the file's (compressed)
+}
+
+// ParseStateInfo reads and checks a state file and says what it holds. A
+// file that is not one, damaged or cut short is an error wrapping
+// ErrBadSave.
+func ParseStateInfo(data []byte) (StateInfo, error) {
+	meta, body, err := statefile.Parse(data)
+	if err != nil {
+		return StateInfo{}, fmt.Errorf("%w: %w", ErrBadSave, err)
+	}
+	return StateInfo{Game: GameInfo{meta.Game, meta.Version}, Determinism: meta.Determinism, Scene: meta.Scene,
+		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data)}, nil
 }

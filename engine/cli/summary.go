@@ -16,8 +16,15 @@ func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr e
 	out := a.out()
 	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), sceneNames(rec), rec.Ticks())
 	if s := a.run.loaded; s != nil {
-		fmt.Fprintf(out, "loaded the game saved after tick %d of scene %d (%s) from %s: the run to there simulated again, its sounds not taken\n",
-			s.Tick, s.Scene, s.SceneName, a.f.load)
+		how := "the run to there simulated again"
+		if s.StateRead() {
+			how = "its state read, the scenes before it simulated again"
+			if s.Scene == 1 {
+				how = "its state read"
+			}
+		}
+		fmt.Fprintf(out, "loaded the game saved after tick %d of scene %d (%s) from %s: %s, its sounds not taken\n",
+			s.Tick, s.Scene, s.SceneName, a.f.load, how)
 	}
 	if probe != nil {
 		fmt.Fprintln(out, probe.line())

@@ -76,6 +76,9 @@ type codecPlan struct {
 	leaves []codecStep // the steps before merging: each field on its own
 	raw    bool        // written as exactly its memory (on a little-endian CPU)
 	min    int         // the fewest bytes a value of it takes
+
+	layoutOnce sync.Once
+	layout     uint64 // layoutHash's, made once
 }
 
 // maxZeroSized bounds how many elements a slice or map read may have when

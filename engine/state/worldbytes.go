@@ -374,10 +374,13 @@ func (m componentNames) find(name string, layout uint64) (worldType, error) {
 // again inside itself (a tree's node in its own slice) is written as a
 // reference to where it began.
 func (p *codecPlan) layoutHash() uint64 {
-	var d xxhash.Digest
-	d.Reset()
-	p.describe(&d, map[*codecPlan]int{})
-	return d.Sum64()
+	p.layoutOnce.Do(func() {
+		var d xxhash.Digest
+		d.Reset()
+		p.describe(&d, map[*codecPlan]int{})
+		p.layout = d.Sum64()
+	})
+	return p.layout
 }
 
 func (p *codecPlan) describe(d *xxhash.Digest, seen map[*codecPlan]int) {
