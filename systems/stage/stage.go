@@ -199,3 +199,9 @@ func Keep[T any](s *Stage, p *T) { core.Keep(s.Stage, p) }
 
 // KeepSlice is Keep for a slice the scene changes in place (core.KeepSlice).
 func KeepSlice[E any](s *Stage, p *[]E) { core.KeepSlice(s.Stage, p) }
+
+// Name gives an asset of the scene a name by which the state as bytes
+// writes a pointer to it (core.Name): an image or a clip of the game's
+// own that a component points to. The bundle's sprites are named already;
+// NameSheet names a sheet's frames and clips.
+func Name[T any](s *Stage, name string, v *T) { core.Name(s.Stage, name, v) }

@@ -18,7 +18,7 @@ import (
 // a flag of the scene's struct. Without it, -synctest finds the scene
 // nondeterministic (its roll-backs would leave that state as it was), and
 // a step back from a keyframe (engine.Options.Keyframes) leaves it as it
-// is. A save needs nothing: a load simulates the run again. The value is
+// is. A save holds it too (Stage.AppendState writes it). The value is
 // copied as a Go assignment copies it: a slice the scene changes in place
 // goes in with KeepSlice. Call it while building the scene.
 //
