@@ -94,7 +94,7 @@ func parseSavedState(data []byte, s *Save) (*savedState, error) {
 		return nil, fmt.Errorf("%w: its state has no ticks for the save's %d groups", ErrBadSave, len(rec))
 	}
 	st := &savedState{ticks: make([]int64, n), info: StateInfo{Game: s.Game, Determinism: meta.Determinism, Scene: meta.Scene,
-		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data)}}
+		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data), Hash: meta.Hash}}
 	body = body[k:]
 	for g := range st.ticks {
 		t, k := binary.Uvarint(body)
@@ -244,6 +244,9 @@ type StateInfo struct {
 	Checksum    uint64 // the state checksum there
 	Bytes       int    // the state's bytes, uncompressed
 	FileBytes   int    // the file's (compressed)
+	// Hash is the xxhash64 of the state's bytes, which are the same on
+	// every CPU (the file's compression may not be).
+	Hash uint64
 }
 
 // ParseStateInfo reads and checks a state file and says what it holds. A
@@ -255,5 +258,5 @@ func ParseStateInfo(data []byte) (StateInfo, error) {
 		return StateInfo{}, fmt.Errorf("%w: %w", ErrBadSave, err)
 	}
 	return StateInfo{Game: GameInfo{meta.Game, meta.Version}, Determinism: meta.Determinism, Scene: meta.Scene,
-		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data)}, nil
+		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data), Hash: meta.Hash}, nil
 }

@@ -3,7 +3,8 @@
 // games: gameSeconds) on this machine (amd64 with the default
 // GOAMD64=v1), and that recording is replayed by the same program built
 // for every other CPU the engine supports, each replay
-// comparing every tick's state checksum with the recording's. A replay that
+// comparing every tick's state checksum with the recording's (and
+// arenacore the hash of its state written as bytes). A replay that
 // differs stops at the first tick that does and names it, and, the
 // recordings holding the bisector's detail, the first system after which
 // the state differed and the component types that did.
@@ -150,6 +151,10 @@ const gamesOnArm64 = "nothing: the games are replayed on arm64, which fuses as r
 
 var checksumRE = regexp.MustCompile(`\nchecksum ([0-9a-f]{16})\n`)
 
+// stateRE finds the line in which a program (arenacore) says the hash of
+// its state's bytes: the same bytes on every CPU.
+var stateRE = regexp.MustCompile(`state after tick \d+: \d+ bytes, hash [0-9a-f]{16}`)
+
 // build builds pkg for the environment env into dir, and returns the binary.
 func build(t *testing.T, dir, name, pkg string, env []string) string {
 	t.Helper()
@@ -175,6 +180,7 @@ func TestEveryCPUPlaysTheSameGame(t *testing.T) {
 	type recorded struct {
 		file, sum string
 		ticks     string
+		state     string // the state's bytes' hash line, for a program that prints one
 	}
 	recs := make([]recorded, len(programs))
 	var mu sync.Mutex
@@ -192,7 +198,7 @@ func TestEveryCPUPlaysTheSameGame(t *testing.T) {
 					t.Fatalf("recording %s: %v\n%s", p.name, err, out)
 				}
 				mu.Lock()
-				recs[i] = recorded{file: file, sum: string(m[1])}
+				recs[i] = recorded{file: file, sum: string(m[1]), state: string(stateRE.Find(out))}
 				mu.Unlock()
 			})
 		}
@@ -224,6 +230,10 @@ func TestEveryCPUPlaysTheSameGame(t *testing.T) {
 				m := checksumRE.FindSubmatch(out.Bytes())
 				if err != nil || m == nil || string(m[1]) != recs[i].sum {
 					t.Errorf("%s on %s differs from amd64 v1 (checksum %s):\n%s", p.name, tg.name, recs[i].sum, out.String())
+					continue
+				}
+				if st := string(stateRE.Find(out.Bytes())); st != recs[i].state {
+					t.Errorf("%s on %s writes its state as other bytes than amd64 v1 (%q, there %q):\n%s", p.name, tg.name, st, recs[i].state, out.String())
 					continue
 				}
 				t.Logf("%s on %s: every tick as on amd64 v1, checksum %s", p.name, tg.name, m[1])

@@ -57,6 +57,7 @@ type Meta struct {
 	SceneName     string
 	Tick          int64  // the ticks of that timeline's first group run
 	Sum           uint64 // the state checksum there (0: the scene had none)
+	Hash          uint64 // the xxhash64 of the state's bytes (Parse sets it; Append computes it)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -160,7 +161,7 @@ func Parse(data []byte) (Meta, []byte, error) {
 	case raw > MaxState:
 		return bad("a state of %d bytes, more than %d", raw, MaxState)
 	}
-	meta.Determinism, meta.Scene, meta.Tick = int(det), int(scene), int64(tick)
+	meta.Determinism, meta.Scene, meta.Tick, meta.Hash = int(det), int(scene), int64(tick), hash
 	state, err := decompress(r.b, raw)
 	switch {
 	case err != nil:

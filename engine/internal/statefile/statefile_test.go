@@ -30,6 +30,10 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got.Hash == 0 {
+		t.Fatal("Parse gave no hash")
+	}
+	got.Hash = 0
 	if got != meta || !bytes.Equal(gotState, state) {
 		t.Fatalf("read %+v and %d bytes, wrote %+v and %d", got, len(gotState), meta, len(state))
 	}

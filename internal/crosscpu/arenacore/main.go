@@ -2,7 +2,9 @@
 // alone (package scenes/arena: no graphics library, no display, no cgo),
 // its player steered by the seeded autopilot, and records or replays the
 // run. It is what the cross-CPU test builds for every CPU the engine
-// supports, WebAssembly included, to replay one recording everywhere.
+// supports, WebAssembly included, to replay one recording everywhere, and
+// to write the state as bytes after tick 600 everywhere (their hash
+// printed).
 //
 //	go run ./internal/crosscpu/arenacore -seconds 60 -record arena.input
 //	go run ./internal/crosscpu/arenacore -replay arena.input
@@ -19,6 +21,11 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/scenes/arena"
 )
+
+// stateTick is the tick after which the run writes the Arena's state as
+// bytes (engine.Recording.AppendState) and prints their hash: the same
+// bytes on every CPU.
+const stateTick = 600
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
@@ -58,13 +65,30 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 	}
+	var state engine.StateInfo
+	var stateErr error
+	opts.AfterUpdate = []engine.EventHook{func(loop *engine.Loop, ev engine.Event) {
+		if ev.Group == 0 && ev.Tick == stateTick {
+			f, err := loop.Recording().AppendState(nil)
+			if err == nil {
+				state, err = engine.ParseStateInfo(f)
+			}
+			stateErr = err
+		}
+	}}
 	err := engine.Run(&arena.Scene{Options: arena.Options{Seed: *seed, Autopilot: true}}, opts)
+	if err == nil {
+		err = stateErr
+	}
 	if cerr := opts.Record.Close(); err == nil {
 		err = cerr
 	}
 	fmt.Fprintf(out, "run: %d ticks\n", opts.Record.Ticks())
 	if r := opts.Replay; r != nil {
 		fmt.Fprintf(out, "replayed %d ticks, %d checksums matched, finished %v\n", r.Replayed().Ticks, r.Replayed().Checked, r.Replayed().Finished)
+	}
+	if state.Bytes > 0 {
+		fmt.Fprintf(out, "state after tick %d: %d bytes, hash %016x\n", stateTick, state.Bytes, state.Hash)
 	}
 	if sum, ok := opts.Record.RunChecksum(); ok {
 		fmt.Fprintf(out, "checksum %016x\n", sum)

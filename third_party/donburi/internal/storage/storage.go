@@ -32,7 +32,22 @@ func (cs *Storage) PushComponent(component component.IComponentType, archetypeIn
 	}
 	// TODO: optimize to avoid allocation
 	componentValue := component.New()
-	cs.storages[archetypeIndex] = append(cs.storages[archetypeIndex], componentValue)
+	cs.storages[archetypeIndex] = appendValue(cs.storages[archetypeIndex], componentValue)
+}
+
+// appendValue appends v to a column of values, growing it by a rule of
+// its own rather than append's: append rounds a new capacity up to the
+// allocator's size classes, which are bytes, so a column of pointers (4
+// bytes on a 32-bit CPU, 8 on a 64-bit one) would grow to other
+// capacities on another CPU, and so would a world's layout (its
+// capacities, see donburi.LayoutOf) and its state as bytes.
+func appendValue(col []unsafe.Pointer, v unsafe.Pointer) []unsafe.Pointer {
+	if len(col) == cap(col) {
+		grown := make([]unsafe.Pointer, len(col), max(4, 2*cap(col)))
+		copy(grown, col)
+		col = grown
+	}
+	return append(col, v)
 }
 
 // Component returns the pointer to data of the component in the archetype.
@@ -59,7 +74,7 @@ func (cs *Storage) MoveComponent(srcIndex ArchetypeIndex, index ComponentIndex, 
 	src = src[:len(src)-1]
 	cs.storages[srcIndex] = src
 
-	dst = append(dst, value)
+	dst = appendValue(dst, value)
 	cs.storages[dstIndex] = dst
 }
 
