@@ -26,6 +26,7 @@ targets=(
   ./engine/state FuzzReadValue
   ./engine/state FuzzReadWorld
   ./engine/internal/statefile FuzzParse
+  ./systems/stage/core FuzzStageState
   ./third_party/cp FuzzSpaceRead
   ./engine/netplay FuzzTake
   ./engine/netplay FuzzReport

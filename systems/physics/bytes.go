@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/fixedstep/fixedstep/components"
 	"github.com/fixedstep/fixedstep/engine/state"
 	"github.com/fixedstep/fixedstep/third_party/cp"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
@@ -166,11 +167,92 @@ func (p *Physics) CheckState(b []byte) ([]byte, *state.Refs, error) {
 	if err == nil {
 		b, err = state.ReadValue(b, &s.own, &s.rrefs)
 	}
-	s.own = ownState{}
+	if err == nil {
+		err = s.own.check()
+	}
 	if err != nil {
+		s.own = ownState{}
 		return b, nil, fmt.Errorf("physics: CheckState: %w", err)
 	}
 	return b, &s.rrefs, nil
+}
+
+// check refuses pairs touching and contacts noted that the physics would
+// fail on: a pair not ended with no shapes or no arbiter, or an arbiter
+// of other shapes; a contact with one shape.
+func (o *ownState) check() error {
+	for _, t := range [2][]touch{o.Touching, o.Begun} {
+		for _, x := range t {
+			if x.ended {
+				continue
+			}
+			if x.sa == nil || x.sb == nil || x.arb == nil {
+				return errors.New("a pair touching with no shapes or no arbiter")
+			}
+			if a, b := x.arb.Shapes(); !(a == x.sa && b == x.sb || a == x.sb && b == x.sa) {
+				return errors.New("a pair touching whose arbiter is of other shapes")
+			}
+		}
+	}
+	for _, c := range [2][]contactRecord{o.ContactBegins, o.ContactSeparates} {
+		for _, r := range c {
+			if (r.sa == nil) != (r.sb == nil) {
+				return errors.New("a contact noted with one shape")
+			}
+		}
+	}
+	return nil
+}
+
+// CheckWorld checks w, a world read (state.ReadWorld) with the references
+// CheckState returned, against the state CheckState read: every Body
+// component's body is its entity's (its UserData) or the static body,
+// every shape of a Shape component is its entity's and on its body, no
+// shape is two entities', and a contact noted between two entities of w
+// has its shapes. Bytes that give a world that does not are refused: the
+// physics would fail on it (a shape removed twice, a handler given no
+// shape). Call it after CheckState, before ReadState.
+func (p *Physics) CheckWorld(w donburi.World) error {
+	s := p.stateBytes()
+	defer func() { s.own = ownState{} }()
+	static := s.r.StaticBody()
+	owner := map[*cp.Shape]donburi.Entity{}
+	var err error
+	p.moving.Each(w, func(e *donburi.Entry) {
+		if err != nil {
+			return
+		}
+		id, body := e.Entity(), components.BodyC.Get(e).Body
+		switch {
+		case body == nil:
+			err = fmt.Errorf("physics: entity %d has a Body component with no body", id.Id())
+			return
+		case body != static && body.UserData != id:
+			err = fmt.Errorf("physics: entity %d's body is another's", id.Id())
+			return
+		}
+		if !e.HasComponent(components.ShapeC) {
+			return
+		}
+		for _, sh := range components.ShapeC.Get(e).Shapes {
+			if _, twice := owner[sh]; twice || sh == nil || sh.UserData != id || sh.Body() != body {
+				err = fmt.Errorf("physics: entity %d's shapes are not its own", id.Id())
+				return
+			}
+			owner[sh] = id
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range [2][]contactRecord{s.own.ContactBegins, s.own.ContactSeparates} {
+		for _, r := range c {
+			if r.sa == nil && alive(w, r.a) && alive(w, r.b) {
+				return errors.New("physics: a contact noted between two entities with no shapes")
+			}
+		}
+	}
+	return nil
 }
 
 // ReadState puts the physics, but its world, into the state b holds

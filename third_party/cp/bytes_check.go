@@ -41,6 +41,73 @@ func (d *decoder) check(v *Space) error {
 			}
 		}
 	}
+	// The space's bodies (the static body, the awake and static lists, the
+	// sleeping components) are marked as the space's, and only they; the
+	// bodies of its shapes, arbiters and constraints are among them (cp
+	// wakes them through their space).
+	inSpace := make(map[*Body]bool, len(d.bodies))
+	inSpace[d.static] = true
+	for _, l := range [][]*Body{v.dynamicBodies, v.staticBodies} {
+		for _, b := range l {
+			inSpace[b] = true
+		}
+	}
+	for _, root := range v.sleepingComponents {
+		for x := root; x != nil && !inSpace[x]; x = x.sleepingNext {
+			inSpace[x] = true
+		}
+	}
+	for i, b := range d.bodies {
+		if (b.space != nil) != inSpace[b] {
+			return fmt.Errorf("cp: SpaceReader: body %d is marked the space's and is not in it, or the other way", i+1)
+		}
+	}
+	for i, sh := range d.shapes {
+		if sh.space == nil || !inSpace[sh.body] {
+			return fmt.Errorf("cp: SpaceReader: shape %d or its body is not the space's", i+1)
+		}
+	}
+	for i, a := range d.arbiters {
+		if !inSpace[a.body_a] || !inSpace[a.body_b] {
+			return fmt.Errorf("cp: SpaceReader: arbiter %d's bodies are not the space's", i+1)
+		}
+		if a.handler == nil || a.handlerA == nil || a.handlerB == nil {
+			return fmt.Errorf("cp: SpaceReader: arbiter %d has no collision handler", i+1)
+		}
+		if a.a == nil || a.b == nil || a.a.body != a.body_a || a.b.body != a.body_b {
+			return fmt.Errorf("cp: SpaceReader: arbiter %d's shapes are not on its bodies", i+1)
+		}
+	}
+	for i, c := range d.constraints {
+		if !inSpace[c.a] || !inSpace[c.b] {
+			return fmt.Errorf("cp: SpaceReader: constraint %d's bodies are not the space's", i+1)
+		}
+	}
+	// Sleeping components: each a root (its own root) listed once, its
+	// bodies chained from it, each of them naming it, and no body asleep
+	// outside one (waking it would not find it).
+	inComponent := make(map[*Body]bool, len(d.bodies))
+	for _, root := range v.sleepingComponents {
+		if root == nil || root.sleepingRoot != root || inComponent[root] {
+			return errors.New("cp: SpaceReader: a sleeping component whose root is not its own root")
+		}
+		for x := root; x != nil; x = x.sleepingNext {
+			if x.sleepingRoot != root || (x != root && inComponent[x]) {
+				return errors.New("cp: SpaceReader: a sleeping component's body names another root")
+			}
+			inComponent[x] = true
+		}
+	}
+	for i, b := range d.bodies {
+		if b.sleepingRoot != nil && !inComponent[b] {
+			return fmt.Errorf("cp: SpaceReader: body %d sleeps in no sleeping component", i+1)
+		}
+	}
+	for _, b := range v.dynamicBodies {
+		if inComponent[b] {
+			return errors.New("cp: SpaceReader: a sleeping body among the awake ones")
+		}
+	}
 	for i, a := range d.arbiters {
 		for _, b := range []*Body{a.body_a, a.body_b} {
 			t := a.ThreadForBody(b)
@@ -64,6 +131,19 @@ func (d *decoder) check(v *Space) error {
 	}
 	if err := d.checkHandles(v); err != nil {
 		return err
+	}
+	// Each shape is found where the space looks for it: in the static
+	// index if its body is static or asleep, else in the dynamic one, under
+	// its hash id (a shape filed under another id is never found again:
+	// removing it fails).
+	for i, s := range d.shapes {
+		want, other := v.dynamicShapes, v.staticShapes
+		if s.body.GetType() == BODY_STATIC || s.body.IsSleeping() {
+			want, other = other, want
+		}
+		if want == nil || other == nil || !want.class.Contains(s, s.hashid) || other.class.Contains(s, s.hashid) {
+			return fmt.Errorf("cp: SpaceReader: shape %d is not in the spatial index its body's state puts it in", i+1)
+		}
 	}
 	seen := make(map[*Node]uint8, len(d.nodes))
 	leafOf := make(map[*Shape]bool, len(d.shapes))

@@ -20,7 +20,12 @@ type SpaceReader struct {
 	shapes      []*Shape
 	constraints []*Constraint
 	arbiters    []*Arbiter
+	static      *Body
 }
+
+// StaticBody returns the static body of the bytes after a Read (the
+// space's own) or a Check (an object of the bytes).
+func (r *SpaceReader) StaticBody() *Body { return r.static }
 
 // Body returns the body of a reference, after a Read.
 func (r *SpaceReader) Body(ref uint32) (*Body, bool) { return at(r.bodies, ref) }
@@ -58,7 +63,7 @@ func (r *SpaceReader) Read(b []byte, space *Space) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	r.bodies, r.shapes, r.constraints, r.arbiters = d.bodies, d.shapes, d.constraints, d.arbiters
+	r.bodies, r.shapes, r.constraints, r.arbiters, r.static = d.bodies, d.shapes, d.constraints, d.arbiters, space.StaticBody
 	// The static body's object is the space's own: move the read state into it.
 	static := space.StaticBody
 	tmp := d.static
@@ -116,7 +121,7 @@ func (r *SpaceReader) Check(b []byte, space *Space) ([]byte, error) {
 	if _, err := d.read(); err != nil {
 		return b, err
 	}
-	r.bodies, r.shapes, r.constraints, r.arbiters = d.bodies, d.shapes, d.constraints, d.arbiters
+	r.bodies, r.shapes, r.constraints, r.arbiters, r.static = d.bodies, d.shapes, d.constraints, d.arbiters, d.static
 	return d.b, nil
 }
 

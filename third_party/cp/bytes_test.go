@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -399,11 +400,44 @@ func testSpaceBytesHostile(t *testing.T, hash bool) {
 				if _, err := new(SpaceWriter).Append(nil, target); err != nil {
 					t.Fatalf("byte %d ^ %#x: a space read cannot be written: %v", i, x, err)
 				}
+				if err := exercise(target); err != nil {
+					t.Fatalf("byte %d ^ %#x: a space read fails when used: %v", i, x, err)
+				}
 			}
 			c[i] = b[i]
 		}
 	}
 	t.Logf("%d bytes; %d changed bytes read as a space", len(b), read)
+}
+
+// exercise steps a space read from bytes twice and removes everything
+// from it, as a game would: a panic is returned as an error, with its
+// stack.
+func exercise(space *Space) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	for range 2 {
+		space.Step(1.0 / 60)
+	}
+	var cs []*Constraint
+	var ss []*Shape
+	var bs []*Body
+	space.EachConstraint(func(c *Constraint) { cs = append(cs, c) })
+	space.EachShape(func(s *Shape) { ss = append(ss, s) })
+	space.EachBody(func(b *Body) { bs = append(bs, b) })
+	for _, c := range cs {
+		space.RemoveConstraint(c)
+	}
+	for _, s := range ss {
+		space.RemoveShape(s)
+	}
+	for _, b := range bs {
+		space.RemoveBody(b)
+	}
+	return nil
 }
 
 func FuzzSpaceRead(f *testing.F) {
@@ -423,6 +457,9 @@ func FuzzSpaceRead(f *testing.F) {
 		}
 		if !bytes.Equal(again, b[:len(b)-len(rest)]) {
 			t.Fatal("a space read, written again, gives other bytes")
+		}
+		if err := exercise(space); err != nil {
+			t.Fatalf("a space read fails when used: %v", err)
 		}
 	})
 }

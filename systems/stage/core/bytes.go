@@ -100,6 +100,11 @@ func (s *Stage) checkState(b []byte) error {
 	if rest, err = state.ReadWorld(rest, scratch, s.refsWith(refs)); err != nil {
 		return err
 	}
+	if s.Physics != nil {
+		if err := s.Physics.CheckWorld(scratch); err != nil {
+			return err
+		}
+	}
 	if err := events.SubscribersOf(s.World).Give(scratch); err != nil {
 		return err
 	}

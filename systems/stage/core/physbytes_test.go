@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -30,32 +31,20 @@ var (
 // tick's checksum, with the kept counters in it.
 func pileScene(ticks, at int64, atTick func(st *core.Stage) error, sum func(tick int64, s uint64)) engine.Scene {
 	return engine.NewScene("Pile", func(loop *engine.Loop) (engine.Scene, error) {
-		st := core.New(loop, core.Options{Physics: &physics.Config{Gravity: cp.Vector{Y: 400}}})
+		st, pl := newPile(loop)
 		defer st.Release()
-		p := st.Physics
-		rng := rand.NewPCG(3, 9)
-		var n, begins, touches int // n: the scene's ticks, which the run that reads the bytes numbers from 1
-		core.Keep(st, rng)
-		core.Keep(st, &n)
-		core.Keep(st, &begins)
-		core.Keep(st, &touches)
-		r := rand.New(rng)
-		p.SpawnWalls([]cp.Vector{{X: 0, Y: 0}, {X: 0, Y: 300}, {X: 200, Y: 300}, {X: 200, Y: 0}}, 2, &physics.BodyOptions{Friction: 0.7})
-		p.OnCollide(pbBallC, pbBallC, func(w donburi.World, c physics.Contact) {
-			pbBallC.Get(w.Entry(c.A)).Hits++
-		})
-		p.OnTouch(pbBallC, nil, func(donburi.World, physics.Contact) { touches++ })
-		physics.CollisionBegin.Subscribe(st.World, func(donburi.World, physics.Collision) { begins++ })
+		p, r := st.Physics, rand.New(pl.rng)
+		n, begins, touches := &pl.n, &pl.begins, &pl.touches
 		var failed error
 		st.Sched.AddUpdate(0, "pile", func(w donburi.World, ev engine.Event) {
 			if ev.Tick == at && atTick != nil && failed == nil {
 				failed = atTick(st)
 			}
-			n++
-			if n == 30 {
+			*n++
+			if *n == 30 {
 				p.SpawnBox(80, 6, &physics.BodyOptions{Kind: physics.Static, Position: cp.Vector{X: 100, Y: 150}, OneWay: cp.Vector{Y: -1}})
 			}
-			if n%4 == 0 {
+			if *n%4 == 0 {
 				p.SpawnCircle(4+4*r.Float64(), &physics.BodyOptions{Position: cp.Vector{X: 20 + 160*r.Float64(), Y: 20},
 					Velocity: cp.Vector{X: 100 * (r.Float64() - 0.5)}, Elasticity: 0.5, Friction: 0.5}, pbBallC)
 			}
@@ -67,7 +56,7 @@ func pileScene(ticks, at int64, atTick func(st *core.Stage) error, sum func(tick
 		})
 		st.Sched.AddUpdate(0, "physics", p.Update)
 		st.Sched.AddUpdate(0, "sum", func(w donburi.World, ev engine.Event) {
-			sum(ev.Tick, state.Checksum(w)^uint64(begins)<<32^uint64(touches))
+			sum(ev.Tick, state.Checksum(w)^uint64(*begins)<<32^uint64(*touches))
 			if ev.Tick == ticks {
 				st.End(nil)
 			}
@@ -76,6 +65,68 @@ func pileScene(ticks, at int64, atTick func(st *core.Stage) error, sum func(tick
 			return nil, err
 		}
 		return nil, failed
+	})
+}
+
+// pile is what pileScene keeps outside its world.
+type pile struct {
+	rng                *rand.PCG
+	n, begins, touches int // n: the scene's ticks, which the run that reads the bytes numbers from 1
+}
+
+// newPile sets up pileScene's stage on loop: its room, its handlers, and
+// what it keeps.
+func newPile(loop *engine.Loop) (*core.Stage, *pile) {
+	st := core.New(loop, core.Options{Physics: &physics.Config{Gravity: cp.Vector{Y: 400}}})
+	p := st.Physics
+	pl := &pile{rng: rand.NewPCG(3, 9)}
+	core.Keep(st, pl.rng)
+	core.Keep(st, &pl.n)
+	core.Keep(st, &pl.begins)
+	core.Keep(st, &pl.touches)
+	p.SpawnWalls([]cp.Vector{{X: 0, Y: 0}, {X: 0, Y: 300}, {X: 200, Y: 300}, {X: 200, Y: 0}}, 2, &physics.BodyOptions{Friction: 0.7})
+	p.OnCollide(pbBallC, pbBallC, func(w donburi.World, c physics.Contact) {
+		pbBallC.Get(w.Entry(c.A)).Hits++
+	})
+	p.OnTouch(pbBallC, nil, func(donburi.World, physics.Contact) { pl.touches++ })
+	physics.CollisionBegin.Subscribe(st.World, func(donburi.World, physics.Collision) { pl.begins++ })
+	return st, pl
+}
+
+// FuzzStageState reads bytes as a stage's state into a stage set up by
+// the scene code that wrote the seeds (pileScene's, at ticks 0, 40 and
+// 120): anything is an error or a state, never a panic; a state read
+// writes bytes that read back to themselves.
+func FuzzStageState(f *testing.F) {
+	for _, at := range []int64{1, 40, 120} {
+		var b []byte
+		scene := pileScene(at, at, func(st *core.Stage) (err error) { b, err = st.AppendState(nil); return err },
+			func(int64, uint64) {})
+		if err := engine.Run(scene, &engine.Options{Headless: &engine.Headless{}}); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		loop, err := engine.NewHeadlessLoop(engine.Config{}, &engine.Headless{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := newPile(loop)
+		defer st.Release()
+		if st.ReadState(b) != nil {
+			return
+		}
+		again, err := st.AppendState(nil)
+		if err != nil {
+			t.Fatalf("a state read cannot be written: %v", err)
+		}
+		if err := st.ReadState(again); err != nil {
+			t.Fatalf("a state written cannot be read: %v", err)
+		}
+		if third, err := st.AppendState(nil); err != nil || !bytes.Equal(third, again) {
+			t.Fatalf("a state written and read again writes other bytes: %v", err)
+		}
 	})
 }
 
