@@ -30,13 +30,17 @@ import (
 )
 
 // The demo built for the browser plays the server's Arena with a native
-// client in one match: the native client finds a match of two and plays it
-// with the game's bot; the page (cmd/web's, served from an origin of its
-// own, so the server's CORS lets it in) finds the same match with
-// ?server=, plays it with its autopilot in headless Chromium, and both
-// check every tick against the server's checksum to the match's end. The
-// page's last frame is the Arena. The waits follow progress: the match's
-// ticks, the page's frames and output.
+// client in one match. The page (cmd/web's, served from an origin of its
+// own, so the server's CORS must let it in) finds a match of two with
+// ?server= and waits in it for longer than the client's silence: only the
+// Nakama Ping envelopes it sends (the browser sends the server no
+// websocket ping a page could ask for) keep it from giving the server up.
+// Then a native client finds the same match and plays it with the game's
+// bot, the page with its autopilot in headless Chromium, and both check
+// every tick against the server's checksum to the match's end. The page's
+// last frame is the Arena. The waits follow progress (the page's frames
+// and output, the match's ticks), but for the one in the match's lobby,
+// which is the point.
 func TestBrowserPlaysWithNative(t *testing.T) {
 	t.Parallel()
 	exe, err := chromiumPath()
@@ -49,11 +53,35 @@ func TestBrowserPlaysWithNative(t *testing.T) {
 	b := startChromium(t, exe, filepath.Join(dir, "profile"))
 
 	const seconds = 5
+	q := url.Values{"server": {srv.URL}, "server-key": {srv.ServerKey}, "players": {"2"}, "seconds": {fmt.Sprint(seconds)},
+		"device": {"e2e-device-browser-page"}}
+	p := openPage(t, b, site+"/demo/?"+q.Encode()+"&autopilot")
+	none := func() string { return "no match yet" }
+	var id string
+	if exit, exited := p.until(t, "the page to join a match", none, func(out string) bool {
+		m := joinedRE.FindStringSubmatch(out)
+		if m != nil {
+			id = m[1]
+		}
+		return m != nil
+	}); exited {
+		t.Fatalf("the page exited (code %d) before it joined a match; console:\n%s", exit, p.console.text())
+	}
+	wait := client.DefaultSilence + client.DefaultSilence/2
+	t.Logf("the page joined match %s; the native client joins %v later", id, wait)
+	time.Sleep(wait)
+	if exitRE.MatchString(p.console.text()) {
+		t.Fatalf("the page gave the match up while it waited for its second player; console:\n%s", p.console.text())
+	}
+
 	c := dial(t, srv, "browser-native")
 	ctx, onTick := progress(t, windowtest.Stall)
-	id, err := c.Find(ctx, game, 2, seconds)
+	found, err := c.Find(ctx, game, 2, seconds)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if found != id {
+		t.Fatalf("the native client found match %s, not the page's %s; the page's console:\n%s", found, id, p.console.text())
 	}
 	m, err := c.Join(ctx, game, id)
 	if err != nil {
@@ -75,14 +103,11 @@ func TestBrowserPlaysWithNative(t *testing.T) {
 			lastMu.Unlock()
 		}})
 	}()
-
-	q := url.Values{"server": {srv.URL}, "server-key": {srv.ServerKey}, "players": {"2"}, "device": {"e2e-device-browser-page"}}
-	p := openPage(t, b, site+"/demo/?"+q.Encode()+"&autopilot")
-	exit := p.wait(t, func() string {
+	exit, _ := p.until(t, "the page's program to exit", func() string {
 		lastMu.Lock()
 		defer lastMu.Unlock()
 		return fmt.Sprintf("the native client at tick %d", last)
-	})
+	}, nil)
 	<-played
 	out := p.console.text()
 	if playErr != nil {
@@ -267,16 +292,20 @@ type pageState struct {
 	Printed int64 `json:"printed"` // and bytes printed
 }
 
+var joinedRE = regexp.MustCompile(`joined match (\S+) of `)
+
 var onlineRE = regexp.MustCompile(`online: .*`)
 
 var exitRE = regexp.MustCompile(`(?m)^exit code (-?\d+)$`)
 
-// wait waits for the page's program to exit and returns its exit code. It
-// waits for as long as something moves on: the page runs frames or prints
-// (play.js's goProgress), its console gets a line, or more (what more
-// says, such as the match's ticks). Without that for windowtest.Stall the
-// test fails, saying what the page had done, with its console.
-func (p *page) wait(t *testing.T, more func() string) int {
+// until waits for done to hold of the page's console (nil: never) or for
+// its program to exit, and returns the exit code and whether it had
+// exited. It waits for as long as something moves on: the page runs
+// frames or prints (play.js's goProgress), its console gets a line, or
+// more (what more says, such as the match's ticks). Without that for
+// windowtest.Stall the test fails, saying what the page had done, with its
+// console.
+func (p *page) until(t *testing.T, what string, more func() string, done func(console string) bool) (int, bool) {
 	t.Helper()
 	var st pageState
 	watch := windowtest.NewWatch(func() string {
@@ -284,6 +313,9 @@ func (p *page) wait(t *testing.T, more func() string) int {
 	})
 	const expr = `({exit: globalThis.goExitCode ?? null, frames: globalThis.goProgress?.frames ?? 0, printed: globalThis.goProgress?.printed ?? 0})`
 	for {
+		if done != nil && done(p.console.text()) {
+			return 0, false
+		}
 		// A page busy running its program answers once it yields: a look
 		// that gets no answer in 5 s is tried again.
 		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
@@ -294,17 +326,17 @@ func (p *page) wait(t *testing.T, more func() string) int {
 		}
 		switch {
 		case err == nil && st.Exit != nil:
-			return *st.Exit
+			return *st.Exit, true
 		case err != nil && (p.ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded)):
-			t.Fatalf("waiting for the page's program to exit: %v; console:\n%s", err, p.console.text())
+			t.Fatalf("waiting for %s: %v; console:\n%s", what, err, p.console.text())
 		}
 		if m := exitRE.FindStringSubmatch(p.console.text()); m != nil { // the console said it first
 			n, _ := strconv.Atoi(m[1])
-			return n
+			return n, true
 		}
 		if err := watch.Check(); err != nil {
-			t.Fatalf("waiting for the page's program to exit: %v, %v after it was opened; console so far:\n%s",
-				err, time.Since(p.opened).Round(100*time.Millisecond), p.console.text())
+			t.Fatalf("waiting for %s: %v, %v after the page was opened; console so far:\n%s",
+				what, err, time.Since(p.opened).Round(100*time.Millisecond), p.console.text())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
