@@ -17,7 +17,11 @@
 // In the page, the query string is the game's command line: each parameter
 // NAME=VALUE becomes the flag -NAME=VALUE, and a parameter with no value
 // (?autopilot) becomes -NAME. So http://127.0.0.1:8080/demo/?scene=arena&autopilot&seconds=10&seed=3
-// runs the demo as `demo -scene=arena -autopilot -seconds=10 -seed=3`. What
+// runs the demo as `demo -scene=arena -autopilot -seconds=10 -seed=3`, and
+// http://127.0.0.1:8080/demo/?server=http://127.0.0.1:7350&players=2 plays a
+// match of two on that game server (make server), as the native -server
+// does: the page reaches the server through the browser's fetch and
+// WebSocket, from any origin. What
 // the game prints goes to the browser's console and, when it exits, onto
 // the page. Files it writes (a recording, a screenshot, a profile) become
 // downloads when it closes them; it cannot read files.

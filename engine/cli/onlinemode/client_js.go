@@ -3,29 +3,18 @@
 package onlinemode
 
 import (
-	"context"
 	"errors"
-	"io"
 
-	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/cli"
+	"github.com/fixedstep/fixedstep/engine/online/streamsim"
 )
 
-// In a browser there is no online play: the client (engine/online/client)
-// is left out of the WebAssembly build, which it would make a third
-// larger, and Go's WebAssembly has no socket to reach a server with.
-type match struct{}
-
-// Start refuses -server: online play is not built for the browser.
-func (m *Mode) Start(_ context.Context, _ *cli.Run, at cli.Stage) (engine.Session, error) {
-	if at != cli.BeforeFirst || m.server == "" {
-		return nil, nil
+// conditioned returns -server's URL: in a browser the page dials the
+// server itself (fetch and the browser's WebSocket), so there is no
+// connection for -server-netsim's proxy to carry: it is refused.
+func (m *Mode) conditioned(*cli.Run) (string, *streamsim.Proxy, error) {
+	if m.netLink != "" {
+		return "", nil, errors.New("-server-netsim: a page's connections are the browser's: no proxy in the page can carry them")
 	}
-	return nil, errors.New("-server: online play is not built for the browser")
+	return m.server, nil, nil
 }
-
-// End is never called: Start starts no session.
-func (m *Mode) End(_ *cli.Run, err error) error { return err }
-
-// Summary is never called: Start starts no session.
-func (m *Mode) Summary(*cli.Run, io.Writer) {}

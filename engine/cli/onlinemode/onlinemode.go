@@ -29,8 +29,12 @@
 // server/cmd/bots's clients, not the App's).
 //
 // It links the Nakama client (engine/online/client: websocket, protobuf),
-// which a game that does not list it does not. In a browser
-// (GOOS=js) the client is left out, and -server is an error.
+// which a game that does not list it does not. In a browser (GOOS=js, the
+// page cmd/web builds) -server plays as on a machine, the page's query
+// string its flags (?server=http://127.0.0.1:7350&autopilot): the client
+// reaches the server through the browser's fetch and WebSocket, and
+// -server-netsim is refused, there being no connection of the page's own
+// for its proxy to carry.
 package onlinemode
 
 import (

@@ -17,6 +17,33 @@
 // way, receiving its messages and sending the player's input allocate
 // nothing of the package's own: gorilla/websocket allocates one small
 // object for each message it reads and each it writes.
+//
+// # In a browser
+//
+// Built for WebAssembly (GOOS=js), the client plays from a web page: the
+// HTTP API through net/http, which is the browser's fetch there, and the
+// realtime socket through github.com/coder/websocket, which is the
+// browser's WebSocket there (socket_js.go). A machine keeps
+// gorilla/websocket (socket_native.go): its connections are the client's
+// own (each read and write follows the server's progress, see
+// Options.Silence), its pings are the client's, and its per-message cost
+// is measured and held by the tests; a page has none of that to offer,
+// since the browser owns the connection. What changes in a browser:
+//   - The browser answers the server's websocket pings itself and lets a
+//     page send none, so the client sends Nakama's Ping envelope every
+//     third of the silence instead; the server's Pong envelope is the
+//     progress a pong is on a machine. A read that sees no message for
+//     the silence is a *NoAnswerError, as on a machine.
+//   - An HTTP call waits at most the silence in all (fetch reports no
+//     progress to follow).
+//   - Each message received is copied out of the browser into a new slice
+//     (one allocation a message); the match's own handling of it still
+//     allocates nothing.
+//
+// A page served from another origin than the server reaches it: Nakama
+// answers the HTTP API's CORS preflight for any origin (with the
+// Authorization and Content-Type headers the client sends), and its
+// realtime socket takes any Origin.
 package client
 
 import (
@@ -27,7 +54,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -36,7 +62,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/heroiclabs/nakama-common/api"
 	"github.com/heroiclabs/nakama-common/rtapi"
 	"google.golang.org/protobuf/proto"
@@ -66,7 +91,7 @@ type Options struct {
 	// wait that sees no byte for that long fails with a *NoAnswerError
 	// ("no answer from host:port after 30 s"), and the socket closes; a
 	// server that sends at all, however slowly, is waited for. 0:
-	// DefaultSilence.
+	// DefaultSilence. In a browser, see the package's doc.
 	Silence time.Duration
 }
 
@@ -77,7 +102,7 @@ type Client struct {
 	user    string
 	created bool
 
-	ws      *websocket.Conn
+	ws      *socket
 	writeMu sync.Mutex
 	out     []byte // the match message being sent, under writeMu
 	cid     atomic.Int64
@@ -114,7 +139,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		silence = DefaultSilence
 	}
 	w := &watch{server: base.Host, silence: silence}
-	web := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, DialContext: w.dial, DisableKeepAlives: true}}
+	web := httpClient(w)
 	q := url.Values{"create": {"true"}}
 	if opts.Username != "" {
 		q.Set("username", opts.Username)
@@ -140,78 +165,15 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	ws.Scheme = strings.Replace(base.Scheme, "http", "ws", 1)
 	ws.Path = "/ws"
 	ws.RawQuery = url.Values{"token": {session.Token}, "format": {"protobuf"}, "status": {"false"}}.Encode()
-	conn, resp, err := upgrade(ctx, w, ws.String())
+	conn, err := openSocket(ctx, w, ws.String())
 	if err != nil {
-		if resp != nil {
-			b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-			err = fmt.Errorf("%w: %s %s", err, resp.Status, bytes.TrimSpace(b))
-		}
 		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
 	}
-	conn.SetReadLimit(maxMessage)
 	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
 		matches: map[string]*Match{}, done: make(chan struct{}), silence: silence}
 	go c.read()
-	go c.ping()
+	go c.keepAlive()
 	return c, nil
-}
-
-// upgrade opens the websocket at url through w's connections. gorilla's
-// handshake heeds no context: a cancelled ctx sets the connection's
-// deadline in the past, which ends it.
-func upgrade(ctx context.Context, w *watch, url string) (*websocket.Conn, *http.Response, error) {
-	var (
-		mu        sync.Mutex
-		dialed    net.Conn
-		cancelled bool
-	)
-	past := time.Unix(1, 0)
-	d := &websocket.Dialer{Proxy: http.ProxyFromEnvironment, NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		conn, err := w.dial(ctx, network, addr)
-		if err == nil {
-			mu.Lock()
-			dialed = conn
-			if cancelled {
-				conn.SetDeadline(past)
-			}
-			mu.Unlock()
-		}
-		return conn, err
-	}}
-	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		cancelled = true
-		if dialed != nil {
-			dialed.SetDeadline(past)
-		}
-		mu.Unlock()
-	})
-	conn, resp, err := d.DialContext(ctx, url, nil)
-	if !stop() { // ctx ended the handshake, or is done with the connection made
-		if err == nil {
-			conn.Close()
-		}
-		return nil, nil, ctx.Err()
-	}
-	return conn, resp, err
-}
-
-// ping pings the server every third of the client's silence until the
-// socket closes: a live server's pong is progress, which the socket's
-// reader waits for at most the silence (see Options.Silence).
-func (c *Client) ping() {
-	t := time.NewTicker(c.silence / 3)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.done:
-			return
-		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.silence)); err != nil {
-				return // the reader finds the socket closed, and says why
-			}
-		}
-	}
 }
 
 // maxMessage bounds a message read from the server's socket: the longest
@@ -269,9 +231,8 @@ func call(web *http.Client, req *http.Request, out any) error {
 // matches.
 func (c *Client) Close() error {
 	c.writeMu.Lock()
-	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+	err := c.ws.shutdown()
 	c.writeMu.Unlock()
-	err := c.ws.Close()
 	<-c.done
 	return err
 }
@@ -284,8 +245,9 @@ func (c *Client) Bytes() (in, out int64) { return c.bytesIn.Load(), c.bytesOut.L
 // and match data to their matches. A match's message, the server's ticks,
 // is read into a buffer it reuses, decoded by hand (decodeMatchData) and
 // copied into one of the match's messages that its consumer hands back:
-// it allocates nothing of its own (gorilla/websocket's reader allocates
-// one small object a message). Any other message, rare, goes through
+// it allocates nothing of its own (the socket's reader allocates one
+// small object a message on a machine, the message in a browser). Any
+// other message, rare, goes through
 // proto.Unmarshal.
 func (c *Client) read() {
 	defer close(c.done)
@@ -298,7 +260,7 @@ func (c *Client) read() {
 		if cap(b) > largeMessage {
 			b = nil // after a rare large message: do not keep its buffer
 		}
-		b, err = c.readMessage(b[:0])
+		b, err = c.ws.next(b[:0])
 		if err != nil {
 			break
 		}
@@ -330,7 +292,7 @@ func (c *Client) read() {
 		}
 		c.mu.Unlock()
 	}
-	c.ws.Close()
+	c.ws.close()
 	c.mu.Lock()
 	c.err = fmt.Errorf("client: the socket closed: %w", err)
 	for cid, ch := range c.waiting {
@@ -356,28 +318,6 @@ func (c *Client) queue(id []byte, op int64, data []byte) {
 	m.overflowed.Store(true)
 	close(m.data)
 	delete(c.matches, m.id)
-}
-
-// readMessage reads the socket's next message into b's room, growing it
-// when it is short, and returns it.
-func (c *Client) readMessage(b []byte) ([]byte, error) {
-	_, r, err := c.ws.NextReader()
-	if err != nil {
-		return b, err
-	}
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
 }
 
 // send writes env to the socket.
@@ -407,7 +347,7 @@ func (c *Client) sendMatchData(id string, op int64, data []byte) error {
 
 // write writes the message b to the socket, with c.writeMu held.
 func (c *Client) write(b []byte) error {
-	if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
+	if err := c.ws.write(b); err != nil {
 		return fmt.Errorf("client: sending: %w", err)
 	}
 	c.bytesOut.Add(int64(len(b)))
