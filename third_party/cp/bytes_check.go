@@ -71,7 +71,9 @@ func (d *decoder) check(v *Space) error {
 		if !inSpace[a.body_a] || !inSpace[a.body_b] {
 			return fmt.Errorf("cp: SpaceReader: arbiter %d's bodies are not the space's", i+1)
 		}
-		if a.handler == nil || a.handlerA == nil || a.handlerB == nil {
+		// Its handler is set by every collision (the wildcard handlers only
+		// where the space uses them); cp calls it when a shape is removed.
+		if a.handler == nil || d.space.usesWildcards && (a.handlerA == nil || a.handlerB == nil) {
 			return fmt.Errorf("cp: SpaceReader: arbiter %d has no collision handler", i+1)
 		}
 		if a.a == nil || a.b == nil || a.a.body != a.body_a || a.b.body != a.body_b {
@@ -137,6 +139,9 @@ func (d *decoder) check(v *Space) error {
 	// its hash id (a shape filed under another id is never found again:
 	// removing it fails).
 	for i, s := range d.shapes {
+		if err := checkBB(s.bb, v); err != nil {
+			return fmt.Errorf("cp: SpaceReader: shape %d: %w", i+1, err)
+		}
 		want, other := v.dynamicShapes, v.staticShapes
 		if s.body.GetType() == BODY_STATIC || s.body.IsSleeping() {
 			want, other = other, want
@@ -337,6 +342,40 @@ func (d *decoder) checkHandles(v *Space) error {
 	for i, x := range d.handles {
 		if x.retains != refs[x] {
 			return fmt.Errorf("cp: SpaceReader: handle %d retained %d times, held %d times", i+1, x.retains, refs[x])
+		}
+	}
+	return nil
+}
+
+// maxHashSpan bounds the cells of a spatial hash a shape's bounding box
+// may cover: a space hash visits each of them when it files the shape,
+// so a box of absurd size (from damaged or forged bytes) would take the
+// game forever. A box of a million cells is far past any real shape's.
+const maxHashSpan = 1 << 20
+
+// checkBB refuses a shape's bounding box that is not a box (not finite,
+// its left past its right or its bottom past its top), or that covers
+// more than maxHashSpan cells of a spatial hash of v (whose cell
+// coordinates it then converts to integers in range).
+func checkBB(bb BB, v *Space) error {
+	for _, x := range [4]float64{bb.L, bb.B, bb.R, bb.T} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return errors.New("a bounding box that is not finite")
+		}
+	}
+	if !(bb.L <= bb.R && bb.B <= bb.T) {
+		return errors.New("a bounding box whose sides are crossed")
+	}
+	for _, idx := range [2]*SpatialIndex{v.staticShapes, v.dynamicShapes} {
+		if idx == nil {
+			continue
+		}
+		if h, ok := idx.class.(*SpaceHash); ok {
+			w, t := (bb.R-bb.L)/h.celldim+1, (bb.T-bb.B)/h.celldim+1
+			far := max(math.Abs(bb.L), math.Abs(bb.R), math.Abs(bb.B), math.Abs(bb.T)) / h.celldim
+			if !(w*t <= maxHashSpan) || !(far < 1<<30) {
+				return fmt.Errorf("a bounding box over %.3g cells of the spatial hash (at most %d), %.3g cells from its origin (under 2^30)", w*t, maxHashSpan, far)
+			}
 		}
 	}
 	return nil
