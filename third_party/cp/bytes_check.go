@@ -373,8 +373,8 @@ func checkBB(bb BB, v *Space) error {
 		if h, ok := idx.class.(*SpaceHash); ok {
 			w, t := (bb.R-bb.L)/h.celldim+1, (bb.T-bb.B)/h.celldim+1
 			far := max(math.Abs(bb.L), math.Abs(bb.R), math.Abs(bb.B), math.Abs(bb.T)) / h.celldim
-			if !(w*t <= maxHashSpan) || !(far < 1<<30) {
-				return fmt.Errorf("a bounding box over %.3g cells of the spatial hash (at most %d), %.3g cells from its origin (under 2^30)", w*t, maxHashSpan, far)
+			if span := float64(w * t); !(span <= maxHashSpan) || !(far < 1<<30) {
+				return fmt.Errorf("a bounding box over %.3g cells of the spatial hash (at most %d), %.3g cells from its origin (under 2^30)", span, maxHashSpan, far)
 			}
 		}
 	}
