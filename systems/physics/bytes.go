@@ -48,38 +48,28 @@ type stateBytes struct {
 	wrefs state.Refs // the references of the objects the writer wrote
 	rrefs state.Refs // the objects of the references the reader read
 	own   ownState
-
-	touching          []touch         // the pairs touching as written (writtenTouches)
-	begins, separates []contactRecord // the contacts noted as written (writtenContacts)
 }
 
-// writtenTouches appends the pairs touching to dst as they are written: a
-// pair marked ended (a shape removed since the step: no call names it,
-// the next step drops it) without its shapes and arbiter, which are no
-// longer the space's.
-func (p *Physics) writtenTouches(dst []touch) []touch {
-	for _, t := range p.touches.touching {
-		if t.ended {
+// forget drops from o the cp objects that are no longer the space's, as
+// it is written: the shapes and arbiter of a pair marked ended (a shape
+// removed since the step: no call names it, the next step drops it), and
+// the shapes of a contact one of whose entities is gone from w (no handler
+// is called with it). A shape removed from the space while both entities
+// live (cp's own RemoveShape on an entity's shape) stays, and is refused
+// by the references.
+func (o *ownState) forget(w donburi.World) {
+	for i := range o.Touching {
+		if t := &o.Touching[i]; t.ended {
 			t.sa, t.sb, t.arb = nil, nil, nil
 		}
-		dst = append(dst, t)
 	}
-	return dst
-}
-
-// writtenContacts appends the contacts noted to dst as they are written: a
-// contact one of whose entities is gone (no handler is called with it)
-// without its shapes, which a removal took out of the space. A shape
-// removed from the space while both entities live (cp's own RemoveShape on
-// an entity's shape) stays, and is refused by the references.
-func (p *Physics) writtenContacts(dst, noted []contactRecord) []contactRecord {
-	for _, r := range noted {
-		if !alive(p.world, r.a) || !alive(p.world, r.b) {
-			r.sa, r.sb = nil, nil
+	for _, c := range [2][]contactRecord{o.ContactBegins, o.ContactSeparates} {
+		for i := range c {
+			if r := &c[i]; !alive(w, r.a) || !alive(w, r.b) {
+				r.sa, r.sb = nil, nil
+			}
 		}
-		dst = append(dst, r)
 	}
-	return dst
 }
 
 func (p *Physics) stateBytes() *stateBytes {
@@ -132,19 +122,10 @@ func (p *Physics) AppendState(b []byte) ([]byte, *state.Refs, error) {
 		return b, nil, fmt.Errorf("physics: AppendState: %w", err)
 	}
 	o := &s.own
-	*o = ownState{Tick: p.tick, Bad: p.err != nil, Touching: p.writtenTouches(s.touching[:0]), Begun: p.touches.begun,
-		TouchesEnded: p.touches.ended, Begins: p.begins, Separate: p.separate,
-		ContactBegins:    p.writtenContacts(s.begins[:0], p.contacts.begins),
-		ContactSeparates: p.writtenContacts(s.separates[:0], p.contacts.separates)}
-	s.touching, s.begins, s.separates = o.Touching, o.ContactBegins, o.ContactSeparates
-	if p.err != nil {
-		o.Err = *p.err
-	}
+	p.saveOwn(o)
+	o.forget(p.world)
 	b, err = state.AppendValue(b, o, &s.wrefs)
 	*o = ownState{}
-	clear(s.touching) // holds no shape until the next write
-	clear(s.begins)
-	clear(s.separates)
 	if err != nil {
 		return b, nil, fmt.Errorf("physics: AppendState: %w", err)
 	}
@@ -275,18 +256,7 @@ func (p *Physics) ReadState(b []byte) ([]byte, *state.Refs, error) {
 	if b, err = state.ReadValue(b, o, &s.rrefs); err != nil {
 		return b, nil, fmt.Errorf("physics: ReadState: %w", err)
 	}
-	p.tick, p.err = o.Tick, nil
-	if o.Bad {
-		bad := o.Err
-		p.err = &bad
-	}
-	p.touches.touching = copyInto(p.touches.touching, o.Touching)
-	p.touches.begun = copyInto(p.touches.begun, o.Begun)
-	p.touches.ended = o.TouchesEnded
-	p.begins = copyInto(p.begins, o.Begins)
-	p.separate = copyInto(p.separate, o.Separate)
-	p.contacts.begins = copyInto(p.contacts.begins, o.ContactBegins)
-	p.contacts.separates = copyInto(p.contacts.separates, o.ContactSeparates)
+	p.restoreOwn(o)
 	*o = ownState{}
 	p.queries = nil // its scratch held the old space's shapes
 	return b, &s.rrefs, nil

@@ -27,14 +27,7 @@ type Snapshot struct {
 	world donburi.Snapshot
 	space cp.Snapshot
 	owner *Physics
-	tick  int64
-	err   *BadBodyError
-
-	touching, begun []touch
-	touchesEnded    int
-
-	collisionBegins, collisionSeparates []Collision
-	contactBegins, contactSeparates     []contactRecord
+	own   ownState // the system's own (bytes.go writes the same as bytes)
 }
 
 // Snapshot saves the world's and the space's whole state into s,
@@ -46,14 +39,8 @@ func (p *Physics) Snapshot(s *Snapshot) error {
 	if err := donburi.SnapshotWorld(p.world, &s.world); err != nil {
 		return err
 	}
-	s.owner, s.tick, s.err = p, p.tick, p.err
-	s.touching = copyInto(s.touching, p.touches.touching)
-	s.begun = copyInto(s.begun, p.touches.begun)
-	s.touchesEnded = p.touches.ended
-	s.collisionBegins = copyInto(s.collisionBegins, p.begins)
-	s.collisionSeparates = copyInto(s.collisionSeparates, p.separate)
-	s.contactBegins = copyInto(s.contactBegins, p.contacts.begins)
-	s.contactSeparates = copyInto(s.contactSeparates, p.contacts.separates)
+	s.owner = p
+	p.saveOwn(&s.own)
 	return nil
 }
 
@@ -69,22 +56,50 @@ func (p *Physics) Restore(s *Snapshot) error {
 	if err := donburi.RestoreWorld(p.world, &s.world); err != nil {
 		return err
 	}
-	p.tick, p.err = s.tick, s.err
-	p.touches.touching = copyInto(p.touches.touching, s.touching)
-	p.touches.begun = copyInto(p.touches.begun, s.begun)
-	p.touches.ended = s.touchesEnded
-	p.begins = copyInto(p.begins, s.collisionBegins)
-	p.separate = copyInto(p.separate, s.collisionSeparates)
-	p.contacts.begins = copyInto(p.contacts.begins, s.contactBegins)
-	p.contacts.separates = copyInto(p.contacts.separates, s.contactSeparates)
+	p.restoreOwn(&s.own)
 	return nil
 }
 
 // Bytes returns about how much memory the snapshot's saved values take.
 func (s *Snapshot) Bytes() int {
-	return s.world.Bytes() + s.space.Bytes() + (len(s.touching)+len(s.begun))*int(unsafe.Sizeof(touch{})) +
-		(len(s.collisionBegins)+len(s.collisionSeparates))*int(unsafe.Sizeof(Collision{})) +
-		(len(s.contactBegins)+len(s.contactSeparates))*int(unsafe.Sizeof(contactRecord{}))
+	o := &s.own
+	return s.world.Bytes() + s.space.Bytes() + (len(o.Touching)+len(o.Begun))*int(unsafe.Sizeof(touch{})) +
+		(len(o.Begins)+len(o.Separate))*int(unsafe.Sizeof(Collision{})) +
+		(len(o.ContactBegins)+len(o.ContactSeparates))*int(unsafe.Sizeof(contactRecord{}))
+}
+
+// saveOwn copies the system's own state into o, in o's memory.
+func (p *Physics) saveOwn(o *ownState) {
+	o.Tick, o.Bad = p.tick, p.err != nil
+	if o.Err = (BadBodyError{}); p.err != nil {
+		o.Err = *p.err
+	}
+	o.Touching = copyInto(o.Touching, p.touches.touching)
+	o.Begun = copyInto(o.Begun, p.touches.begun)
+	o.TouchesEnded = p.touches.ended
+	o.Begins = copyInto(o.Begins, p.begins)
+	o.Separate = copyInto(o.Separate, p.separate)
+	o.ContactBegins = copyInto(o.ContactBegins, p.contacts.begins)
+	o.ContactSeparates = copyInto(o.ContactSeparates, p.contacts.separates)
+}
+
+// restoreOwn puts the system's own state back from o, in p's memory.
+func (p *Physics) restoreOwn(o *ownState) {
+	p.tick = o.Tick
+	switch {
+	case !o.Bad:
+		p.err = nil
+	case p.err == nil || *p.err != o.Err: // the error it holds, when the same: no allocation
+		bad := o.Err
+		p.err = &bad
+	}
+	p.touches.touching = copyInto(p.touches.touching, o.Touching)
+	p.touches.begun = copyInto(p.touches.begun, o.Begun)
+	p.touches.ended = o.TouchesEnded
+	p.begins = copyInto(p.begins, o.Begins)
+	p.separate = copyInto(p.separate, o.Separate)
+	p.contacts.begins = copyInto(p.contacts.begins, o.ContactBegins)
+	p.contacts.separates = copyInto(p.contacts.separates, o.ContactSeparates)
 }
 
 // copyInto returns dst holding src's elements, in dst's memory when it is

@@ -72,14 +72,20 @@ func walkScene(ticks, at int64, atTick func(st *core.Stage) error, sum func(tick
 	})
 }
 
-// A stage's state written as bytes at a tick and read into a stage the
-// same scene code set up, in another run, goes on as the first run did:
-// every tick's checksum after it the same.
-func TestStageStateBytes(t *testing.T) {
-	const at, ticks = 100, 200
+// stateScene is a scene that runs `ticks` ticks, calls atTick at tick
+// `at` (before its own work) and gives sum every tick's checksum.
+type stateScene func(ticks, at int64, atTick func(st *core.Stage) error, sum func(tick int64, s uint64)) engine.Scene
+
+// checkStateCarries writes the state of a run of scene at tick `at` and
+// reads it into a stage the same scene code set up, in another run: every
+// tick's checksum from there to `ticks` must be the first run's. Then
+// bytes cut short must be refused and leave the stage as it was. It
+// returns the bytes.
+func checkStateCarries(t *testing.T, scene stateScene, at, ticks int64) []byte {
+	t.Helper()
 	var saved []byte
 	want := map[int64]uint64{}
-	write := walkScene(ticks, at, func(st *core.Stage) (err error) {
+	write := scene(ticks, at, func(st *core.Stage) (err error) {
 		saved, err = st.AppendState(nil)
 		return err
 	}, func(tick int64, s uint64) { want[tick] = s })
@@ -87,21 +93,20 @@ func TestStageStateBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[int64]uint64{}
-	read := walkScene(ticks-at+1, 1, func(st *core.Stage) error { return st.ReadState(saved) },
+	read := scene(ticks-at+1, 1, func(st *core.Stage) error { return st.ReadState(saved) },
 		func(tick int64, s uint64) { got[tick+at-1] = s })
 	if err := engine.Run(read, &engine.Options{Headless: &engine.Headless{}}); err != nil {
 		t.Fatal(err)
 	}
-	for tick := int64(at); tick <= ticks; tick++ {
+	for tick := at; tick <= ticks; tick++ {
 		if got[tick] != want[tick] || want[tick] == 0 {
 			t.Fatalf("tick %d: checksum %x after reading the bytes, %x in the run that wrote them", tick, got[tick], want[tick])
 		}
 	}
 	t.Logf("the state at tick %d: %d bytes", at, len(saved))
 
-	// Damaged bytes leave the stage as it was.
 	var before, after uint64
-	damaged := walkScene(3, 2, func(st *core.Stage) error {
+	damaged := scene(3, 2, func(st *core.Stage) error {
 		before = state.Checksum(st.World)
 		err := st.ReadState(saved[:len(saved)-1])
 		after = state.Checksum(st.World)
@@ -113,4 +118,11 @@ func TestStageStateBytes(t *testing.T) {
 	if err := engine.Run(damaged, &engine.Options{Headless: &engine.Headless{}}); err != nil || before != after {
 		t.Fatalf("damaged bytes: %v; the world's checksum %x before, %x after", err, before, after)
 	}
+	return saved
 }
+
+// A stage's state written as bytes at a tick and read into a stage the
+// same scene code set up, in another run, goes on as the first run did:
+// every tick's checksum after it the same; damaged bytes leave the stage
+// as it was.
+func TestStageStateBytes(t *testing.T) { checkStateCarries(t, walkScene, 100, 200) }

@@ -2,7 +2,6 @@ package core_test
 
 import (
 	"bytes"
-	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -136,44 +135,7 @@ func FuzzStageState(f *testing.F) {
 // collision events reported too, so cp's hidden state (arbiters, cached
 // impulses, the spatial index), the touching pairs and the event bus's
 // subscribers came back. Bytes cut short leave the stage as it was.
-func TestStageStateBytesWithPhysics(t *testing.T) {
-	const at, ticks = 120, 300
-	var saved []byte
-	want := map[int64]uint64{}
-	write := pileScene(ticks, at, func(st *core.Stage) (err error) {
-		saved, err = st.AppendState(nil)
-		return err
-	}, func(tick int64, s uint64) { want[tick] = s })
-	if err := engine.Run(write, &engine.Options{Headless: &engine.Headless{}}); err != nil {
-		t.Fatal(err)
-	}
-	got := map[int64]uint64{}
-	read := pileScene(ticks-at+1, 1, func(st *core.Stage) error { return st.ReadState(saved) },
-		func(tick int64, s uint64) { got[tick+at-1] = s })
-	if err := engine.Run(read, &engine.Options{Headless: &engine.Headless{}}); err != nil {
-		t.Fatal(err)
-	}
-	for tick := int64(at); tick <= ticks; tick++ {
-		if got[tick] != want[tick] || want[tick] == 0 {
-			t.Fatalf("tick %d: checksum %x after reading the bytes, %x in the run that wrote them", tick, got[tick], want[tick])
-		}
-	}
-	t.Logf("the state at tick %d: %d bytes", at, len(saved))
-
-	var before, after uint64
-	damaged := pileScene(3, 2, func(st *core.Stage) error {
-		before = state.Checksum(st.World)
-		err := st.ReadState(saved[:len(saved)-1])
-		after = state.Checksum(st.World)
-		if err == nil {
-			return errors.New("bytes cut short read")
-		}
-		return nil
-	}, func(int64, uint64) {})
-	if err := engine.Run(damaged, &engine.Options{Headless: &engine.Headless{}}); err != nil || before != after {
-		t.Fatalf("damaged bytes: %v; the world's checksum %x before, %x after", err, before, after)
-	}
-}
+func TestStageStateBytesWithPhysics(t *testing.T) { checkStateCarries(t, pileScene, 120, 300) }
 
 // A UserData of the game's own on a cp object is refused by name.
 func TestStageStateBytesRefusesForeignUserData(t *testing.T) {
