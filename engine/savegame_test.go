@@ -26,6 +26,13 @@ type saveChain struct {
 	saved error // what Save's done said; errNotYet until then
 	final uint64
 	menus int
+
+	// states gives the loop Play's state as bytes (steerBytes,
+	// savestate_test.go); first and ran count the ticks of Play's first
+	// group it simulated (the first, how many), reads its state's reads.
+	states     bool
+	first, ran int64
+	reads      int
 }
 
 var errNotYet = errors.New("not saved yet")
@@ -53,9 +60,20 @@ func (c *saveChain) play(carried int) engine.Scene {
 		var s steer
 		sum := func() uint64 { return s.checksum() ^ uint64(carried)<<40 }
 		loop.Recording().SetChecksum(sum)
+		if c.states {
+			st := &steerBytes{steerState: steerState{s: &s}}
+			defer func() { c.reads = st.reads }()
+			loop.Recording().SetSceneState(st)
+		}
 		groups := []engine.Group{{Name: "physics", Hz: 60}, {Name: "odd", Hz: 45}, {Name: "ai", Hz: 10}}
 		for ev := range loop.Events(groups...) {
 			if ev.Kind == engine.Update {
+				if ev.Group == 0 {
+					if c.ran == 0 {
+						c.first = ev.Tick
+					}
+					c.ran++
+				}
 				s.update(ev)
 				c.maybeSave(loop, ev)
 				if ev.Group == 0 && ev.Tick == 400 {

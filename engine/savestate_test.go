@@ -35,58 +35,11 @@ func (k *steerBytes) ReadState(b []byte) error {
 	return nil
 }
 
-// stateChain is saveChain whose Play gives the loop its state as bytes,
-// and counts the ticks it simulates.
-type stateChain struct {
-	saveChain
-	first, ran int64 // the first tick of Play's first group it simulated, and how many it did
-	reads      int
-}
+// stateChain is saveChain whose Play gives the loop its state as bytes.
+type stateChain struct{ saveChain }
 
-func (c *stateChain) menu() engine.Scene {
-	return engine.NewScene("Menu", func(loop *engine.Loop) (engine.Scene, error) {
-		c.menus++
-		var s steer
-		loop.Recording().SetChecksum(s.checksum)
-		for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
-			if ev.Kind == engine.Update {
-				s.update(ev)
-				if ev.Tick == 20 {
-					return c.play(s.presses), nil
-				}
-			}
-		}
-		return nil, loop.Err()
-	})
-}
-
-func (c *stateChain) play(carried int) engine.Scene {
-	return engine.NewScene("Play", func(loop *engine.Loop) (engine.Scene, error) {
-		var s steer
-		st := &steerBytes{steerState: steerState{s: &s}}
-		defer func() { c.reads = st.reads }()
-		sum := func() uint64 { return s.checksum() ^ uint64(carried)<<40 }
-		loop.Recording().SetChecksum(sum)
-		loop.Recording().SetSceneState(st)
-		groups := []engine.Group{{Name: "physics", Hz: 60}, {Name: "odd", Hz: 45}, {Name: "ai", Hz: 10}}
-		for ev := range loop.Events(groups...) {
-			if ev.Kind == engine.Update {
-				if ev.Group == 0 {
-					if c.ran == 0 {
-						c.first = ev.Tick
-					}
-					c.ran++
-				}
-				s.update(ev)
-				c.maybeSave(loop, ev)
-				if ev.Group == 0 && ev.Tick == 400 {
-					c.final = sum()
-					return nil, nil
-				}
-			}
-		}
-		return nil, loop.Err()
-	})
+func newStateChain(at [2]int64, path string) *stateChain {
+	return &stateChain{saveChain{at: at, path: path, saved: errNotYet, states: true}}
 }
 
 func (c *stateChain) run(t *testing.T, fps float64, load *engine.Save, keys bool) (*engine.InputLog, error) {
@@ -119,7 +72,7 @@ func (c *stateChain) runTo(t *testing.T, fps float64, load *engine.Save, keys bo
 func TestSaveLoadsState(t *testing.T) {
 	for _, at := range []int64{1, 137, 399} {
 		path := filepath.Join(t.TempDir(), "game.sav")
-		saver := &stateChain{saveChain: saveChain{at: [2]int64{2, at}, path: path, saved: errNotYet}}
+		saver := newStateChain([2]int64{2, at}, path)
 		if _, err := saver.run(t, 24, nil, true); err != nil || saver.saved != nil {
 			t.Fatalf("at %d: %v; saving: %v", at, err, saver.saved)
 		}
@@ -128,12 +81,12 @@ func TestSaveLoadsState(t *testing.T) {
 			t.Fatalf("at %d: %v; holds its state: %v", at, err, save != nil && save.HoldsState())
 		}
 		dir := t.TempDir()
-		fast := &stateChain{}
+		fast := newStateChain([2]int64{}, "")
 		fastRec, err := fast.runTo(t, 144, save, false, filepath.Join(dir, "fast.rec"))
 		if err != nil || fast.reads != 1 || fast.first != at+1 || fast.ran != 400-at {
 			t.Fatalf("at %d: loading the state: %v; %d reads, first tick %d, %d ticks", at, err, fast.reads, fast.first, fast.ran)
 		}
-		slow := &stateChain{}
+		slow := newStateChain([2]int64{}, "")
 		slowRec, err := slow.runTo(t, 144, engine.WithoutState(save), false, filepath.Join(dir, "slow.rec"))
 		if err != nil || slow.reads != 0 || slow.first != 1 {
 			t.Fatalf("at %d: loading by simulating: %v; %d reads, first tick %d", at, err, slow.reads, slow.first)
@@ -159,7 +112,7 @@ func TestSaveLoadsState(t *testing.T) {
 			t.Fatalf("at %d: the recordings' files read back differ: %d and %d bytes", at, files[0].Len(), files[1].Len())
 		}
 		// With a tick-input source, which must be asked for every tick, the load simulates.
-		asked := &stateChain{}
+		asked := newStateChain([2]int64{}, "")
 		if _, err := asked.run(t, 144, save, true); err != nil || asked.reads != 0 || asked.first != 1 {
 			t.Fatalf("at %d: a load with a tick source: %v; %d reads, first tick %d", at, err, asked.reads, asked.first)
 		}
@@ -170,7 +123,7 @@ func TestSaveLoadsState(t *testing.T) {
 // the divergence; a state that cannot be read fails it too.
 func TestSaveStateChecked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.sav")
-	saver := &stateChain{saveChain: saveChain{at: [2]int64{2, 100}, path: path, saved: errNotYet}}
+	saver := newStateChain([2]int64{2, 100}, path)
 	if _, err := saver.run(t, 60, nil, true); err != nil || saver.saved != nil {
 		t.Fatal(err, saver.saved)
 	}
@@ -180,11 +133,11 @@ func TestSaveStateChecked(t *testing.T) {
 	}
 	wrong := engine.ForgeState(save, func(b []byte) []byte { b[len(b)-1] ^= 1; return b })
 	var de *engine.DivergenceError
-	if _, err := (&stateChain{}).run(t, 60, wrong, false); !errors.As(err, &de) || de.Tick != 100 {
+	if _, err := newStateChain([2]int64{}, "").run(t, 60, wrong, false); !errors.As(err, &de) || de.Tick != 100 {
 		t.Fatalf("a state off by a bit: %v", err)
 	}
 	short := engine.ForgeState(save, func(b []byte) []byte { return b[:len(b)-1] })
-	if _, err := (&stateChain{}).run(t, 60, short, false); err == nil || !bytes.Contains([]byte(err.Error()), []byte("31 bytes")) {
+	if _, err := newStateChain([2]int64{}, "").run(t, 60, short, false); err == nil || !bytes.Contains([]byte(err.Error()), []byte("31 bytes")) {
 		t.Fatalf("a state cut short: %v", err)
 	}
 }
