@@ -100,6 +100,13 @@ type Session interface {
 	Discard(t int64)
 }
 
+// ErrSessionOver, in a session's error (errors.Is), ends the run as a stop
+// does rather than as a failure, once every tick run is final: the
+// session's match is over (its server ended it after its last tick). The
+// run returns no error, and its recording ends stopped there, so that its
+// replay stops there too, as the run did.
+var ErrSessionOver = errors.New("engine: the session is over")
+
 // netplay is the loop's side of a session.
 type netplay struct {
 	session       Session
@@ -272,7 +279,7 @@ func (n *netplay) beginTimeline() {
 // every tick is final. It reports false when the loop is to end.
 func (n *netplay) beginFrame(l *Loop) bool {
 	if err := n.session.Poll(); err != nil {
-		n.fail(l, err)
+		n.end(l, err)
 		return false
 	}
 	if rep, ok := n.session.(Reporter); ok && n.report == nil {
@@ -299,10 +306,20 @@ func (n *netplay) beginFrame(l *Loop) bool {
 // endFrame lets the session send; it reports false when the loop failed.
 func (n *netplay) endFrame(l *Loop) bool {
 	if err := n.session.EndFrame(); err != nil {
-		n.fail(l, err)
+		n.end(l, err)
 		return false
 	}
 	return true
+}
+
+// end ends the loop with the session's error: a stop when the session is
+// over (ErrSessionOver) and every tick is final, else a failure.
+func (n *netplay) end(l *Loop, err error) {
+	if errors.Is(err, ErrSessionOver) && n.final(l) {
+		l.Stop()
+		return
+	}
+	n.fail(l, err)
 }
 
 // fail ends the loop with the session's error.

@@ -618,3 +618,44 @@ func TestSceneEndsWhereTheRollbackSays(t *testing.T) {
 		}
 	}
 }
+
+// overSession is a lagSession whose match is over (engine.ErrSessionOver)
+// from frame at on.
+type overSession struct {
+	*lagSession
+	at int64
+}
+
+func (s *overSession) Poll() error {
+	s.lagSession.Poll()
+	if s.frame >= s.at {
+		return fmt.Errorf("the match is over: %w", engine.ErrSessionOver)
+	}
+	return nil
+}
+
+// A session that is over (ErrSessionOver) once every tick is final stops
+// the run as a stop does: no error, and a recording that replays to the
+// same tick and stops there, no error either. Over with ticks not final
+// (a prediction outstanding), it fails the run with its error.
+func TestSessionOverStops(t *testing.T) {
+	rec := &engine.InputLog{}
+	r := &duoRig{}
+	s := &overSession{lagSession: newLagSession(2, 2, 0), at: 200}
+	if err := engine.Run(r.first(), &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: keys, Record: rec}); err != nil {
+		t.Fatalf("a session over: %v", err)
+	}
+	if got := rec.Scene(0); got.End != engine.EndStopped || got.Ticks[0] < 190 {
+		t.Fatalf("the recording: %+v; want it stopped near tick 199", got)
+	}
+	again := &duoRig{}
+	if err := engine.Run(again.first(), &engine.Options{Headless: &engine.Headless{FPS: 50}, Replay: rec}); err != nil || again.final != r.final || !rec.Replayed().Finished {
+		t.Fatalf("its replay: %v, ended with %x; the run with %x; %+v", err, again.final, r.final, rec.Replayed())
+	}
+
+	late := &overSession{lagSession: newLagSession(2, 2, 6), at: 200}
+	err := engine.Run((&duoRig{}).first(), &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: late, TickInput: keys})
+	if !errors.Is(err, engine.ErrSessionOver) {
+		t.Fatalf("a session over with ticks predicted: %v; want its error", err)
+	}
+}

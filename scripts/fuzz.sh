@@ -33,6 +33,7 @@ targets=(
   ./engine/netplay FuzzJoinAnswers
   ./engine/online/wire FuzzDecodeInput
   ./engine/online/wire FuzzDecodeTick
+  ./engine/online/wire FuzzKept
   ./engine/online/client FuzzDecodeMatchData
   ./assets FuzzDecodeAtlas
   ./assets FuzzDecodeIndex

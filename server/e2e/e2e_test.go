@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -507,7 +508,8 @@ func TestNewcomer(t *testing.T) {
 // The demo plays the server's Arena (-server): two headless demos find a
 // match of two together, play it to its end with their autopilots, and
 // check every tick against the server's checksum; one's recording of the
-// match replays alone, every checksum matching; a demo in a window (under
+// match replays alone, every checksum matching, and so does the match the
+// server kept, played again by the demo (-watch); a demo in a window (under
 // the test's display) plays a match of one and draws it.
 func TestDemo(t *testing.T) {
 	t.Parallel()
@@ -532,8 +534,24 @@ func TestDemo(t *testing.T) {
 	}
 	// The match's recording replays alone, every checksum matching.
 	out, err := exec.Command(bin, "-headless", "-replay", rec).CombinedOutput()
-	if replayed := fmt.Sprintf("every checksum matched (%d checked)", seconds*hz); err != nil || !strings.Contains(string(out), replayed) {
+	replayed := fmt.Sprintf("every checksum matched (%d checked)", seconds*hz)
+	if err != nil || !strings.Contains(string(out), replayed) {
 		t.Errorf("replaying the match: %v; want %q in:\n%s", err, replayed, out)
+	}
+	// The server kept it: the demo plays it again (-watch), every tick
+	// checked against the server's checksum, and records it for -replay.
+	id := regexp.MustCompile(`in match (\S+);`).FindStringSubmatch(outs[0])
+	if id == nil {
+		t.Fatalf("no match id in:\n%s", outs[0])
+	}
+	watched := filepath.Join(dir, "watched.input")
+	out, err = exec.Command(bin, "-headless", "-server", srv.URL, "-server-key", srv.ServerKey, "-watch", id[1], "-record", watched).CombinedOutput()
+	if again := fmt.Sprintf("played again; %d ticks checked against the server's checksum", seconds*hz); err != nil || !strings.Contains(string(out), again) {
+		t.Errorf("the demo playing the kept match again: %v; want %q in:\n%s", err, again, out)
+	}
+	out, err = exec.Command(bin, "-headless", "-replay", watched).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), replayed) {
+		t.Errorf("replaying the kept match's recording: %v; want %q in:\n%s", err, replayed, out)
 	}
 
 	if os.Getenv("DISPLAY") == "" {

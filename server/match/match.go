@@ -48,8 +48,9 @@
 // LobbyTimeout, and when the server shuts down: with a grace period
 // (Nakama's shutdown_grace_sec; make server gives 2 s) its players are
 // told (wire.End), without one, or when the server is killed, their
-// sockets just close. The run is lost: a match's state lives in the
-// server's memory only.
+// sockets just close. A match that began and ended is kept, to be played
+// again (see KeptCollection); one under way lives in the server's memory
+// only, and a server killed loses it.
 //
 // MatchSignal "stats" returns the match's counters as JSON (Stats): the
 // RPC "<game>_stats" returns them to a client.
@@ -253,6 +254,9 @@ type state struct {
 
 	step, interval, loop engine.Histogram
 	lastLoop             time.Time
+
+	nk     runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
+	logger runtime.Logger
 }
 
 // MatchInit makes the match from its params (see Params).
@@ -271,7 +275,7 @@ func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.
 		rand.Read(b[:])
 		p.Seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	s := &state{id: id, hz: h.game.Hz, params: p, start: time.Now(), seats: make([]player, p.Players)}
+	s := &state{id: id, hz: h.game.Hz, params: p, start: time.Now(), seats: make([]player, p.Players), nk: nk, logger: logger}
 	s.ticks = int64(p.Seconds) * int64(s.hz)
 	return s, s.hz, h.label(s)
 }
@@ -485,10 +489,7 @@ func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
 // and the ticks run so far.
 func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat int) error {
 	to := []runtime.Presence{s.seats[seat].presence}
-	start := wire.Start{Game: h.game.Name, Version: h.game.Version, Determinism: engine.Determinism, Match: s.id, Players: len(s.seats), Seat: seat,
-		Seed: s.params.Seed, Settings: maps.Clone(s.params.Settings), Ticks: s.ticks, Hz: s.hz, MaxLead: MaxLead,
-		Resumed: s.last}
-	b, err := json.Marshal(start)
+	b, err := json.Marshal(h.startOf(s, seat))
 	if err != nil {
 		return err
 	}
@@ -514,6 +515,14 @@ func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat i
 		rest = rest[n:]
 	}
 	return nil
+}
+
+// startOf returns the start of the player at seat: what every run of the
+// match shares, its seat, and the last tick run.
+func (h *Handler) startOf(s *state, seat int) wire.Start {
+	return wire.Start{Game: h.game.Name, Version: h.game.Version, Determinism: engine.Determinism, Match: s.id, Players: len(s.seats), Seat: seat,
+		Seed: s.params.Seed, Settings: maps.Clone(s.params.Settings), Ticks: s.ticks, Hz: s.hz, MaxLead: MaxLead,
+		Resumed: s.last}
 }
 
 // comeBack seats a player who left the match under way and came back, or
@@ -576,11 +585,13 @@ func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) 
 	}
 	s.phase, s.endWhy = over, why
 	stats, _ := json.Marshal(h.stats(s))
-	b, _ := json.Marshal(wire.End{Reason: why, Tick: s.last, Stats: stats})
-	dispatcher.BroadcastMessage(wire.OpEnd, b, nil, nil, true)
+	e := wire.End{Reason: why, Tick: s.last, Stats: stats}
 	if s.runner != nil {
 		s.runner.Close()
+		h.keep(s, e) // before the players hear of the end: a player told may fetch it at once
 	}
+	b, _ := json.Marshal(e)
+	dispatcher.BroadcastMessage(wire.OpEnd, b, nil, nil, true)
 }
 
 // MatchLeave frees a seat in the lobby; once the match has begun the

@@ -15,7 +15,7 @@ import (
 )
 
 // Register registers game's matches with a Nakama server (from the
-// plugin's InitModule) under the game's name, and three RPCs for clients:
+// plugin's InitModule) under the game's name, and four RPCs for clients:
 //
 //   - "<name>_create", payload Params (JSON): makes a match, and returns
 //     {"match_id": id}. Bad params are refused with an error that names them.
@@ -25,6 +25,9 @@ import (
 //     for its players comes first, then one under way with a seat its
 //     player left (see SeatHeld).
 //   - "<name>_stats", payload {"match_id": id}: returns the match's Stats.
+//   - "<name>_kept", payload {"match_id": id}: returns the match as the
+//     server kept it once it ended (wire.Kept; see KeptCollection), for a
+//     client to play again.
 func Register(initializer runtime.Initializer, game *lockstep.Game) error {
 	seats := &finder{handed: map[string]*handout{}}
 	if game.MaxPlayers < 1 || game.MaxPlayers > input.MaxPlayers || game.Hz < 1 || game.Hz > 60 {
@@ -90,6 +93,9 @@ func Register(initializer runtime.Initializer, game *lockstep.Game) error {
 		return string(b), nil
 	})
 	if err != nil {
+		return err
+	}
+	if err := registerKept(initializer, game); err != nil {
 		return err
 	}
 	return initializer.RegisterRpc(game.Name+"_stats", func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {

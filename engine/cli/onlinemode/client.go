@@ -50,6 +50,9 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 	if err != nil {
 		return nil, fmt.Errorf("-server %s: %w (is a game server running there? make server starts one)", m.server, err)
 	}
+	if m.watch != "" {
+		return m.startWatch(ctx, r, c)
+	}
 	players := m.players(r)
 	id, err := c.Find(ctx, m.Game, players, int(r.App().Seconds()))
 	if err == nil {
@@ -74,10 +77,34 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 	return nil, fmt.Errorf("-server %s: %w", m.server, err)
 }
 
+// startWatch fetches -watch's kept match, and returns the session that
+// plays it again.
+func (m *Mode) startWatch(ctx context.Context, r *cli.Run, c *client.Client) (engine.Session, error) {
+	k, err := c.Kept(ctx, m.Game, m.watch)
+	var s *client.Session
+	if err == nil {
+		s, err = client.Replay(m.Game, k)
+	}
+	if err == nil {
+		start := s.Start()
+		fmt.Fprintf(r.Log(), "%s: playing again match %s of %s on %s: %d players, %d ticks (%s)\n", r.Game().Name, m.watch, m.Game.Name,
+			m.server, start.Players, k.End.Tick, k.End.Reason)
+		r.Keep(keep, start.Settings)
+		if err = r.Adopt(cli.Joined{Flag: "watch", Addr: m.watch, Seed: start.Seed, Player: -1, EndsRun: true}); err == nil {
+			m.match = &match{c: c, session: s}
+			return s, nil
+		}
+	}
+	c.Close()
+	return nil, fmt.Errorf("-server %s -watch %s: %w", m.server, m.watch, err)
+}
+
 // End leaves the match and closes the connection; the run's error is none
 // when the server ended the match after the loop had run its every tick.
 func (m *Mode) End(r *cli.Run, err error) error {
-	m.match.m.Leave(context.Background())
+	if m.match.m != nil {
+		m.match.m.Leave(context.Background())
+	}
 	m.match.c.Close()
 	if m.match.proxy != nil {
 		m.match.proxy.Close()
@@ -102,6 +129,11 @@ func (m *Mode) Summary(r *cli.Run, out io.Writer) {
 	caught := ""
 	if stats.CaughtUp > 0 {
 		caught = fmt.Sprintf(" (%d frames ran faster than real time to catch up with them)", stats.CaughtUp)
+	}
+	if m.match.m == nil {
+		fmt.Fprintf(out, "online: match %s of %d players played again; %d ticks checked against the server's checksum; received %d B\n",
+			st.Match, st.Players, m.match.session.Checked(), in)
+		return
 	}
 	fmt.Fprintf(out, "online: player %d of %d in match %s; %d ticks checked against the server's checksum%s; received %s, sent %s\n",
 		st.Seat+1, st.Players, st.Match, m.match.session.Checked(), caught, rate(in), rate(sent))

@@ -17,6 +17,11 @@
 // one that sends anything, a pong to the client's pings included, is
 // waited for.
 //
+// -server URL -watch ID plays again a match the server kept when it ended
+// (client.Kept, client.Replay): every tick with the server's inputs,
+// checked against its checksum, to the match's last tick; with -record,
+// the run's recording replays alone (-replay) as a player's would.
+//
 // -server-netsim LINK sends the connection to the server through a bad
 // link (package engine/online/streamsim): a proxy on 127.0.0.1, in the
 // run's process, forwards it to the server, both ways late by the link's
@@ -61,14 +66,15 @@ type Mode struct {
 	Silence time.Duration
 
 	server, serverKey, device string
+	watch                     string // -watch: a kept match's id
 	netLink                   string // -server-netsim
 	fs                        *flag.FlagSet
 	run                       *cli.Run
 	match                     *match // the match played; nil: none
 }
 
-// Flags defines -server, -server-key, -device, -server-netsim and
-// -players (unless another mode did); -server starts the mode.
+// Flags defines -server, -server-key, -device, -server-netsim, -watch
+// and -players (unless another mode did); -server starts the mode.
 func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	m.fs = fs
 	fs.StringVar(&m.server, "server", "", "play an online match on this game server (http://127.0.0.1:7350: make server): one found or made for -players")
@@ -76,6 +82,8 @@ func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	fs.StringVar(&m.device, "device", "", "with -server: the device id the player signs in as (10 to 128 characters; default: a new one each run)")
 	fs.StringVar(&m.netLink, "server-netsim", "", "with -server: send the connection to the server through a bad link, both ways, by a proxy on 127.0.0.1 "+
 		"in this process: latency[,jitter[,loss[,stall]]] each way (50ms,10ms: a 100 ms round trip; a lost chunk stalls the stream, 200ms by default, as TCP's resend does)")
+	fs.StringVar(&m.watch, "watch", "", "with -server: play again this match that the server kept when it ended, every tick checked against the server's checksum "+
+		"(-record records it, for -replay)")
 	usage := fmt.Sprintf("with -server: the players of the match to find (1 to %d, default 1)", input.MaxPlayers)
 	if f := fs.Lookup("players"); f != nil { // another mode's too
 		f.Usage += "; " + usage
@@ -99,7 +107,7 @@ func (m *Mode) players(r *cli.Run) int {
 func (m *Mode) Check(r *cli.Run) error {
 	m.run = r
 	if m.server == "" {
-		for _, f := range []string{"server-key", "device", "server-netsim"} {
+		for _, f := range []string{"server-key", "device", "server-netsim", "watch"} {
 			if r.Given(f) {
 				return &cli.FlagError{Flag: f, Reason: "goes with -server"}
 			}
@@ -121,6 +129,10 @@ func (m *Mode) Check(r *cli.Run) error {
 		return &cli.FlagError{Flag: "server", Value: m.server, Reason: "drop -synctest: the server's ticks are final"}
 	case r.Value("seats") != "":
 		return &cli.FlagError{Flag: "seats", Value: r.Value("seats"), Reason: "a game server's match seats one player a machine: drop -seats"}
+	case m.watch != "" && r.Given("players"):
+		return &cli.FlagError{Flag: "players", Value: fmt.Sprint(players), Reason: "-watch plays a match that was: it has its players"}
+	case m.watch != "" && m.netLink != "":
+		return &cli.FlagError{Flag: "server-netsim", Value: m.netLink, Reason: "-watch fetches a match once: there is no link to condition"}
 	case players < 1 || players > input.MaxPlayers:
 		return &cli.FlagError{Flag: "players", Value: fmt.Sprint(players), Reason: fmt.Sprintf("must be 1 to %d", input.MaxPlayers)}
 	case m.device != "" && (len(m.device) < 10 || len(m.device) > 128):
@@ -154,5 +166,6 @@ func (m *Mode) Settings() map[string]string {
 const keep = "server"
 
 // Playing reports whether the run plays a match of a game server
-// (-server), once the game's first scene is being made.
+// (-server), or one the server kept (-watch), once the game's first scene
+// is being made.
 func (m *Mode) Playing() bool { return m.match != nil }

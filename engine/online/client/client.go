@@ -98,6 +98,7 @@ type Options struct {
 // A Client is an authenticated player's realtime socket.
 type Client struct {
 	base    *url.URL
+	web     *http.Client
 	token   string
 	user    string
 	created bool
@@ -157,7 +158,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 		Token   string `json:"token"`
 		Created bool   `json:"created"`
 	}
-	if err := call(web, req, &session); err != nil {
+	if err := call(web, req, &session, 1<<20); err != nil {
 		return nil, fmt.Errorf("client: authenticating: %w", err)
 	}
 
@@ -169,7 +170,7 @@ func Dial(ctx context.Context, server string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: opening the realtime socket: %w", err)
 	}
-	c := &Client{base: base, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
+	c := &Client{base: base, web: web, token: session.Token, created: session.Created, user: tokenUser(session.Token), ws: conn, waiting: map[string]chan *rtapi.Envelope{},
 		matches: map[string]*Match{}, done: make(chan struct{}), silence: silence}
 	go c.read()
 	go c.keepAlive()
@@ -203,17 +204,20 @@ func tokenUser(token string) string {
 // (the server had not seen the device before).
 func (c *Client) User() (id string, created bool) { return c.user, c.created }
 
-// call does an HTTP API request and decodes its JSON answer into out,
-// or returns the server's error message.
-func call(web *http.Client, req *http.Request, out any) error {
+// call does an HTTP API request and decodes its JSON answer, of at most
+// limit bytes, into out, or returns the server's error message.
+func call(web *http.Client, req *http.Request, out any, limit int64) error {
 	resp, err := web.Do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return err
+	}
+	if int64(len(b)) > limit {
+		return fmt.Errorf("%s: an answer of more than %d bytes", req.URL.Path, limit)
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
@@ -47,6 +48,8 @@ type Session struct {
 	end       *wire.End
 	err       error
 
+	kept []byte // a kept match's tick messages the loop has yet to be given (Replay)
+
 	held, sent input.State
 	haveHeld   bool
 	haveSent   bool
@@ -63,8 +66,13 @@ type serverTick struct {
 }
 
 // An EndedError ends a Session's run once the loop has run every tick of a
-// match the server ended: End says why.
+// match the server ended: End says why. It is engine.ErrSessionOver
+// (errors.Is): the loop stops there, its run without an error and its
+// recording ended as a stopped run's.
 type EndedError struct{ End wire.End }
+
+// Is reports whether target is engine.ErrSessionOver.
+func (e *EndedError) Is(target error) bool { return target == engine.ErrSessionOver }
 
 func (e *EndedError) Error() string {
 	return fmt.Sprintf("the match ended after tick %d: %s", e.End.Tick, e.End.Reason)
@@ -108,8 +116,12 @@ func (s *Session) Checked() int64 { return s.checked }
 // Players returns the match's number of players.
 func (s *Session) Players() int { return s.start.Players }
 
-// Poll takes in the server's messages that have arrived.
+// Poll takes in the server's messages that have arrived (a kept match's:
+// the next ticks).
 func (s *Session) Poll() error {
+	if s.m == nil {
+		return s.pollKept()
+	}
 	for s.err == nil {
 		select {
 		case d, ok := <-s.m.data:
@@ -166,7 +178,7 @@ func (s *Session) apply(msg []byte) {
 		s.err = fmt.Errorf("client: the server sent tick %d after tick %d", tick, s.received)
 		return
 	case tick-s.simulated > sessionTicks:
-		s.err = fmt.Errorf("client: match %s: this window fell more than %d ticks behind the server", s.m.id, sessionTicks)
+		s.err = fmt.Errorf("client: match %s: this window fell more than %d ticks behind the server", s.start.Match, sessionTicks)
 		return
 	}
 	st := &s.ticks[tick%sessionTicks]
@@ -237,7 +249,7 @@ func (s *Session) Checksum(t int64, sum uint64) {
 // EndFrame sends the local player's input, when it changed, stamped lead
 // ticks past the last tick received.
 func (s *Session) EndFrame() error {
-	if s.err != nil {
+	if s.err != nil || s.m == nil {
 		return s.err
 	}
 	if !s.haveHeld || s.haveSent && s.held.Same(&s.sent) {

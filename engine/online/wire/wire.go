@@ -16,6 +16,10 @@
 //	OpEnd     server → clients  JSON End
 //	OpHistory server → a player (len:uvarint tick-message)*   ticks already run, in order
 //
+// A match that ended is kept by its server as a Kept (JSON: its start, its
+// end, and its ticks as a history compressed with zstd), which a client
+// fetches and plays again.
+//
 // A client stamps its input with the tick it is for, and sends its held
 // state only (keys, buttons and sticks held, cursor; the wheel's motion
 // since its last input): the server derives the presses and releases from
