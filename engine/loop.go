@@ -228,8 +228,8 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 		game: opts.Game, onFinish: opts.OnFinish, players: players, pathNames: pathNames, net: netplay{session: opts.Session}}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
-	if opts.Load != nil {
-		l.rec.startLoad(opts.Load)
+	if err := l.rec.begin(opts); err != nil { // Options.Load, Options.FromState
+		return nil, err
 	}
 	l.holder, _ = d.(Holder)
 	l.ender, _ = d.(FrameEnder)
@@ -547,13 +547,13 @@ func (l *Loop) beforeTick(i int, fresh bool) bool {
 	if i != 0 {
 		return true
 	}
-	if l.net.session != nil && !l.net.beforeTick(l, fresh) {
-		return false
-	}
-	if jumped, err := l.rec.maybeJump(); jumped || err != nil {
+	if jumped, err := l.jump(); jumped || err != nil {
 		if err != nil {
 			l.fail(err)
 		}
+		return false
+	}
+	if l.net.session != nil && !l.net.beforeTick(l, fresh) {
 		return false
 	}
 	if l.keyframes > 0 && l.rec.state != nil {

@@ -52,6 +52,7 @@ type recorder struct {
 	restart func() (Scene, error) // Options.Restart
 	rewind  *seekTarget           // asked for by Rewind
 	seek    *seekTarget           // a rewind's re-run, under way
+	from    *fromState            // Options.FromState, until the first tick
 	save    *saveRequest          // asked for by Loop.Save (savegame.go)
 	state   SceneState            // the scene's, for keyframes (keyframe.go)
 	keys    keyframes             // the timeline's keyframes

@@ -115,6 +115,14 @@ type Options struct {
 	// error before anything runs.
 	Load *Save
 
+	// FromState, if set, is a state file (Recording.AppendState's) of the
+	// run's first scene that the run begins from: the first scene is made,
+	// the state read into it before its first tick, and the run goes on from
+	// the state's tick (a session's ticks too). See Recording.AppendState; a
+	// state of another Game or determinism version, or of another scene, is
+	// an error; with Replay, Load, Record, SyncTest or Keyframes it is one too.
+	FromState []byte
+
 	// Session, if set, makes the run networked (package engine/netplay):
 	// every tick's players' input comes from it, and the loop rolls back
 	// and simulates again where a prediction proves wrong (see Session).

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
@@ -40,17 +41,18 @@ type StateWriter interface {
 func (r *recorder) saveState(counts []int64, sum uint64) ([]byte, error) {
 	l := r.loop
 	sw, ok := r.state.(StateWriter)
-	if !ok || l.net.session != nil {
+	if !ok {
 		return nil, nil
 	}
 	body := binary.AppendUvarint(nil, uint64(len(counts)))
 	for _, c := range counts {
 		body = binary.AppendUvarint(body, uint64(c))
 	}
-	body = binary.AppendUvarint(body, uint64(len(r.logged)))
+	held := l.heldStreams()
+	body = binary.AppendUvarint(body, uint64(len(held)))
 	var zero input.State
-	for i := range r.logged {
-		body = inputlog.AppendEntry(body, 0, &zero, &r.logged[i])
+	for i := range held {
+		body = inputlog.AppendEntry(body, 0, &zero, &held[i])
 	}
 	body, err := sw.AppendState(body)
 	if err != nil {
@@ -88,39 +90,63 @@ func parseSavedState(data []byte, s *Save) (*savedState, error) {
 	case meta.Determinism != Determinism:
 		return nil, nil // another arithmetic: loaded by simulating, which checkDeterminism judges
 	}
-	n, k := binary.Uvarint(body)
 	rec := s.log.log.Scenes[s.Scene-1].Ticks
-	if k <= 0 || n != uint64(len(rec)) {
-		return nil, fmt.Errorf("%w: its state has no ticks for the save's %d groups", ErrBadSave, len(rec))
-	}
-	st := &savedState{ticks: make([]int64, n), info: StateInfo{Game: s.Game, Determinism: meta.Determinism, Scene: meta.Scene,
+	st := &savedState{info: StateInfo{Game: s.Game, Determinism: meta.Determinism, Scene: meta.Scene,
 		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data), Hash: meta.Hash}}
+	if err := st.read(body, len(rec)*max(s.log.log.Players, 1)); err != nil {
+		return nil, err
+	}
+	if len(st.ticks) != len(rec) {
+		return nil, fmt.Errorf("%w: its state has ticks for %d groups, the save's scene %d", ErrBadSave, len(st.ticks), len(rec))
+	}
+	for g, t := range st.ticks {
+		if t != rec[g] {
+			return nil, fmt.Errorf("%w: its state is not at the ticks the save's recording stops at", ErrBadSave)
+		}
+	}
+	return st, nil
+}
+
+// maxStateGroups bounds the groups a state file may say its scene has
+// (a scene has a few), so that damaged counts allocate nothing large.
+const maxStateGroups = 256
+
+// read reads a state's body: each group's ticks, each input stream's held
+// state (streams of them, or any number when streams is negative), and
+// the scene's bytes.
+func (st *savedState) read(body []byte, streams int) error {
+	n, k := binary.Uvarint(body)
+	if k <= 0 || n > maxStateGroups {
+		return fmt.Errorf("%w: its state has no ticks", ErrBadSave)
+	}
+	st.ticks = make([]int64, n)
 	body = body[k:]
 	for g := range st.ticks {
 		t, k := binary.Uvarint(body)
-		if k <= 0 || t != uint64(rec[g]) {
-			return nil, fmt.Errorf("%w: its state is not at the ticks the save's recording stops at", ErrBadSave)
+		if k <= 0 || t > math.MaxInt64/2 {
+			return fmt.Errorf("%w: its state's ticks are damaged", ErrBadSave)
 		}
 		st.ticks[g], body = int64(t), body[k:]
 	}
-	streams := len(rec) * max(s.log.log.Players, 1)
-	if n, k = binary.Uvarint(body); k <= 0 || n != uint64(streams) {
-		return nil, fmt.Errorf("%w: its state has no input for the save's %d input streams", ErrBadSave, streams)
+	n, k = binary.Uvarint(body)
+	if k <= 0 || streams >= 0 && n != uint64(streams) || n > maxStateGroups*input.MaxPlayers {
+		return fmt.Errorf("%w: its state has input for %d streams, not the save's %d", ErrBadSave, n, streams)
 	}
 	off := k
 	var zero input.State
-	st.held = make([]input.State, streams)
+	st.held = make([]input.State, n)
 	for i := range st.held {
 		step, k := binary.Uvarint(body[off:])
 		if k <= 0 || step != 0 {
-			return nil, fmt.Errorf("%w: its state's input is damaged", ErrBadSave)
+			return fmt.Errorf("%w: its state's input is damaged", ErrBadSave)
 		}
+		var err error
 		if off, err = inputlog.ReadEntry(body, off+k, &zero, &st.held[i]); err != nil {
-			return nil, fmt.Errorf("%w: its state's input: %w", ErrBadSave, err)
+			return fmt.Errorf("%w: its state's input: %w", ErrBadSave, err)
 		}
 	}
 	st.scene = body[off:]
-	return st, nil
+	return nil
 }
 
 // maybeJump puts the scene and the loop at the save's tick from the save's
@@ -210,14 +236,18 @@ func (r *recorder) jumpInput(st *savedState) error {
 // AppendState appends the current scene's state to b as a state file: the
 // file a save holds (see StateWriter), with the game, the scene, the tick
 // of its first group and the state checksum there; for a game's own store
-// of states (a server's, a spectator's). Call it between events, as
-// Loop.Save is written: from an update system after its tick, or an
-// AfterUpdate hook. A scene that gives the loop no StateWriter, and a
-// session, are an error.
+// of states (a server's, a spectator's), and for Options.FromState. Call
+// it between events, as Loop.Save is written: from an update system after
+// its tick, or an AfterUpdate hook. A scene that gives the loop no
+// StateWriter is an error, and so is a session's run with a tick not final
+// (one a rollback may yet simulate again).
 func (r Recording) AppendState(b []byte) ([]byte, error) {
 	l := r.l
-	if _, ok := l.rec.state.(StateWriter); !ok || l.net.session != nil {
+	if _, ok := l.rec.state.(StateWriter); !ok {
 		return b, fmt.Errorf("engine: AppendState: scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
+	}
+	if l.net.session != nil && !l.net.final(l) {
+		return b, fmt.Errorf("engine: AppendState: tick %d of the session is not final", l.net.global(l.groups[0].ticks))
 	}
 	counts := make([]int64, len(l.groups))
 	for i := range l.groups {

@@ -58,6 +58,16 @@ type Options struct {
 	// Record, if set, receives the run (engine.Options.Record): a file of
 	// it replays alone, every tick's checksum checked.
 	Record *engine.InputLog
+
+	// From, if set, is a state of the run's first scene (Runner.AppendState
+	// of a run of the same game, settings and players, in this process or
+	// another, on any CPU) that the run begins from: the first Step runs the
+	// tick after the state's (engine.Options.FromState). Not with Record.
+	From []byte
+
+	// Game names the game in the states AppendState writes, and From must
+	// be of it (engine.Options.Game).
+	Game engine.GameInfo
 }
 
 // ErrDone is returned by Step once the run has ended: the scene chain
@@ -67,6 +77,7 @@ var ErrDone = errors.New("sim: the run has ended")
 // A Runner runs a scene chain tick by tick (see the package doc).
 type Runner struct {
 	session *session
+	loop    *engine.Loop // the run's, once it has delivered an event
 	next    func() (int64, bool)
 	stop    func()
 	cancel  context.CancelFunc
@@ -87,21 +98,32 @@ func New(first engine.Scene, opts Options) (*Runner, error) {
 	if first == nil {
 		return nil, engine.ErrNilScene
 	}
+	var from int64 // the tick the run begins after
+	if opts.From != nil {
+		info, err := engine.ParseStateInfo(opts.From)
+		if err != nil {
+			return nil, fmt.Errorf("sim: Options.From: %w", err)
+		}
+		from = info.Tick
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &Runner{session: &session{players: opts.Players}, cancel: cancel}
+	r := &Runner{session: &session{players: opts.Players, last: from}, cancel: cancel}
 	eo := &engine.Options{
-		Context:  ctx,
-		Session:  r.session,
-		Record:   opts.Record,
-		Headless: &engine.Headless{FPS: engine.DefaultHz},
+		Context:   ctx,
+		Session:   r.session,
+		Record:    opts.Record,
+		FromState: opts.From,
+		Game:      opts.Game,
+		Headless:  &engine.Headless{FPS: engine.DefaultHz},
+		OnEvent:   []engine.EventHook{func(loop *engine.Loop, _ engine.Event) { r.loop = loop }},
 	}
 	if opts.Ticks > 0 {
-		eo.OnEvent = []engine.EventHook{func(loop *engine.Loop, ev engine.Event) {
+		eo.OnEvent = append(eo.OnEvent, func(loop *engine.Loop, ev engine.Event) {
 			if ev.Kind == engine.Update && ev.Group == 0 && r.session.last >= opts.Ticks {
 				r.timeUp = true
 				loop.Stop() // after this tick, its checksum taken
 			}
-		}}
+		})
 	}
 	r.next, r.stop = iter.Pull(func(yield func(int64) bool) {
 		r.session.yield = yield
@@ -165,6 +187,20 @@ func (r *Runner) doneErr() error {
 
 // Tick returns the last tick run.
 func (r *Runner) Tick() int64 { return r.session.last }
+
+// AppendState appends the run's state after its last tick to b, as a state
+// file (engine.Recording.AppendState) that Options.From begins another run
+// from: a server stores it to resume the match, or sends it to a player
+// who joins the match under way. Call it between two Steps, once one has
+// run. The run's scene must write its state as bytes (stage.Stage's
+// does), and still be the first scene (Options.From begins only from
+// one).
+func (r *Runner) AppendState(b []byte) ([]byte, error) {
+	if r.ended || r.loop == nil {
+		return b, errors.New("sim: AppendState: the run has not run a tick, or has ended")
+	}
+	return r.loop.Recording().AppendState(b)
+}
 
 // Close ends the run where it is, if it has not ended. It returns the
 // error the run ended with, a cancellation aside.
