@@ -212,7 +212,8 @@ var rollbackGuess = map[string]int{}
 // rollback can go back into the ticks stepped again. Neither takes a
 // checksum: raw cp has none.
 //
-// It reports balls, raw-balls, their ratio, raw-kept-balls, the median
+// It reports balls, raw-balls and ratio (balls over raw-balls),
+// raw-kept-balls and kept-ratio (balls over raw-kept-balls), the median
 // rollback frame at each answer (rollback-ms, raw-rollback-ms,
 // raw-kept-rollback-ms) and each search's probes.
 func BenchmarkRollbackBodymark(b *testing.B) {
@@ -269,6 +270,9 @@ func BenchmarkRollbackBodymark(b *testing.B) {
 	}
 	if balls[1] > 0 {
 		b.ReportMetric(float64(balls[0])/float64(balls[1]), "ratio")
+	}
+	if balls[2] > 0 {
+		b.ReportMetric(float64(balls[0])/float64(balls[2]), "kept-ratio")
 	}
 	b.ReportMetric(ms(budget), "budget-ms")
 }
