@@ -1,0 +1,286 @@
+package scenes
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/third_party/cp"
+)
+
+// The rollback bodymark: how many awake balls the Stress scene holds while
+// a rollback of 8 ticks stays within a 60 Hz frame. See
+// BenchmarkRollbackBodymark.
+
+var rollbackBudget = flag.Duration("rollback.budget", 16700*time.Microsecond,
+	"BenchmarkRollbackBodymark: the budget for the Stress scene's median rollback frame")
+
+// rollbackDepth is how many ticks a rollback goes back: it restores the
+// state after tick now-rollbackDepth, simulates the rollbackDepth ticks
+// after it again, then the frame's new tick.
+const rollbackDepth = 8
+
+// rollbackFrames is how many rollbacks a probe times (fewer under -short).
+func rollbackFrames() int {
+	if testing.Short() {
+		return 60
+	}
+	return 180
+}
+
+// rollbackSession is an engine.Session of one player whose input never
+// changes, and which reports a wrong prediction at tick `wrong` when it is
+// set: the loop then rolls back to the state before that tick and
+// simulates the ticks from there again, as it does for netplay's sessions.
+// The ticks after `confirmed` run predicted: the loop keeps the state
+// before each of them, for a rollback.
+type rollbackSession struct {
+	confirmed int64
+	wrong     int64 // 0: none
+}
+
+func (s *rollbackSession) Players() int                 { return 1 }
+func (s *rollbackSession) Poll() error                  { return nil }
+func (s *rollbackSession) Hold() bool                   { return false }
+func (s *rollbackSession) Ready(int64) bool             { return true }
+func (s *rollbackSession) Local(int64, *input.State)    {}
+func (s *rollbackSession) Confirmed() int64             { return s.confirmed }
+func (s *rollbackSession) Checksum(int64, uint64)       {}
+func (s *rollbackSession) EndFrame() error              { return nil }
+func (s *rollbackSession) Discard(int64)                {}
+func (s *rollbackSession) Rollback() (t int64, ok bool) { return s.wrong, s.wrong > 0 }
+
+func (s *rollbackSession) Inputs(t int64, players []input.State) {
+	clear(players)
+	if t == s.wrong {
+		s.wrong = 0 // simulated again: settled
+	}
+}
+
+// stressRollbacks runs the Stress scene headless (a manual clock, one 60 Hz
+// tick a frame) with n balls and the bodymark's "engine-hash" settings
+// (the scene's spatial hash, sleeping off: every ball awake) under a
+// rollbackSession, and returns the times of count rollback frames after
+// the pour and the settling (bodymarkSettle ticks). From the settling's
+// end on, every frame rolls back rollbackDepth ticks: its time runs from
+// its Input event to its Render event, the thread's CPU time (threadTime;
+// the caller locks the goroutine to its thread). It also returns one
+// state checksum's time, taken after the last rollback.
+func stressRollbacks(n, count int) (frames []time.Duration, checksum time.Duration, err error) {
+	cfg := hashOnly(n)
+	opts := &Options{Seed: 1, Bodies: n, Physics: &cfg}
+	s := &Stress{opts: opts}
+	pour := int64((n + stressPour - 1) / stressPour)
+	settled := pour + bodymarkSettle
+	// The state before each tick after the pour is kept: by the first
+	// rollback, every slot of the loop's ring holds the whole pile.
+	sess := &rollbackSession{confirmed: pour}
+	var began time.Duration
+	var stats engine.SessionStats
+	rolling := false
+	onEvent := func(loop *engine.Loop, ev engine.Event) {
+		switch ev.Kind {
+		case engine.Input:
+			if now := loop.Ticks(0); now >= settled {
+				sess.wrong = now - rollbackDepth + 1
+				rolling = true
+				began = threadTime()
+			}
+		case engine.Render:
+			if !rolling {
+				return
+			}
+			frames = append(frames, threadTime()-began)
+			rolling = false
+			if len(frames) == count {
+				t := threadTime()
+				s.st.State.Sum(s.st.World)
+				checksum = threadTime() - t
+				stats = loop.Session().Stats()
+				loop.Stop()
+			}
+		}
+	}
+	err = engine.Run(s, &engine.Options{
+		Headless: &engine.Headless{FPS: 60, Frames: settled + int64(count) + 60}, // a bound: the hook stops the loop
+		Session:  sess,
+		OnEvent:  []engine.EventHook{onEvent},
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(frames) < count {
+		return nil, 0, fmt.Errorf("stress scene of %d balls ended after %d of %d rollbacks", n, len(frames), count)
+	}
+	if stats.Rollbacks != int64(count) || stats.Resimulated != int64(count*rollbackDepth) {
+		return nil, 0, fmt.Errorf("stress scene of %d balls: %d rollbacks simulated %d ticks again, want %d and %d",
+			n, stats.Rollbacks, stats.Resimulated, count, count*rollbackDepth)
+	}
+	return frames, checksum, nil
+}
+
+// rawRollbacks is stressRollbacks for the Stress scene in a bare cp space
+// (rawStress) with the same settings (the scene's spatial hash, sleeping
+// off, cp's other defaults), stepped by a plain loop, keeping cp snapshots
+// (cp.Space.Snapshot: what the engine's physics snapshot holds of the
+// space) in a ring of engine.RollbackSlots, as the loop keeps its states.
+// A rollback restores the snapshot taken after tick now-rollbackDepth and
+// steps rollbackDepth+1 times. With keep, it takes a snapshot before each
+// step, as the loop does, so that the next rollback may go back into the
+// ticks stepped again; without, only the snapshot the next rollback
+// restores is taken, off the clock: a frame is the restore and the steps.
+func rawRollbacks(n, count int, keep bool) ([]time.Duration, error) {
+	space, step := rawStress(n)
+	c := hashOnly(n)
+	space.UseSpatialHash(c.SpatialHashCell, c.SpatialHashCells)
+	pour := (n + stressPour - 1) / stressPour
+	ring := make([]cp.Snapshot, engine.RollbackSlots)
+	tick := 0                                                             // ticks stepped
+	save := func() error { return space.Snapshot(&ring[tick%len(ring)]) } // the state after them
+	for ; tick < pour+bodymarkSettle; tick++ {
+		if tick >= pour {
+			if err := save(); err != nil {
+				return nil, err
+			}
+		}
+		step()
+	}
+	frames := make([]time.Duration, 0, count)
+	for len(frames) < count {
+		t := threadTime()
+		var untimed time.Duration
+		tick -= rollbackDepth
+		if err := space.Restore(&ring[tick%len(ring)]); err != nil {
+			return nil, err
+		}
+		for i := range rollbackDepth + 1 {
+			var err error
+			switch {
+			case keep:
+				err = save()
+			case i == 1: // the state the next rollback restores
+				u := threadTime()
+				err = save()
+				untimed += threadTime() - u
+			}
+			if err != nil {
+				return nil, err
+			}
+			step()
+			tick++
+		}
+		frames = append(frames, threadTime()-t-untimed)
+	}
+	return frames, nil
+}
+
+// rollbackGuess is each side's last result, the next run's first probe.
+var rollbackGuess = map[string]int{}
+
+// BenchmarkRollbackBodymark finds the most awake balls of the Stress
+// scene for which a rollback of 8 ticks stays within a 60 Hz frame
+// (-rollback.budget, 16.7 ms, median): the engine's and, in the same run,
+// raw cp's, by the bodymark's search (bodymarkSearch, from the last run's
+// answer, to -bodymark.tol). Each probe pours n balls into the bin with
+// the bodymark's engine-hash settings (the scene's spatial hash, sleeping
+// off), lets them settle 2 s, then times 180 rollback frames (60 under
+// -short) by the thread's CPU time, one after the other, and takes their
+// median. A rollback is what a networked game pays when a remote player's
+// input proves its prediction wrong: it has to fit in the frame.
+//
+// The engine's rollback is the loop's own, the one netplay's sessions
+// take: a session (rollbackSession) reports, each frame, that the tick 8
+// ticks back ran with a wrong prediction, and the loop restores the state
+// it kept before that tick (the stage's snapshot: the world, the cp space,
+// the scene's kept values) and delivers the 8 ticks after it again, then
+// the frame's new tick. A frame is timed from its Input event to its
+// Render event: the restore, and 9 times what the loop does for a
+// predicted tick in a session: keep the state before it (a snapshot into
+// its ring of engine.RollbackSlots), run the scene's update systems (the
+// spawn count and the physics step) and take the state checksum the
+// session compares. The checksum is paid on every tick of a session,
+// rollback or not; one checksum's time at the answer is checksum-ms.
+//
+// Raw cp (rawRollbacks), in a bare space with the same settings, twice:
+// raw-balls restores the cp snapshot from 8 ticks back and steps 9 times,
+// the least a rollback does; raw-kept-balls also takes a cp snapshot
+// before each step, as the loop keeps its states, so that the next
+// rollback can go back into the ticks stepped again. Neither takes a
+// checksum: raw cp has none.
+//
+// It reports balls, raw-balls and ratio (balls over raw-balls),
+// raw-kept-balls and kept-ratio (balls over raw-kept-balls), the median
+// rollback frame at each answer (rollback-ms, raw-rollback-ms,
+// raw-kept-rollback-ms) and each search's probes.
+func BenchmarkRollbackBodymark(b *testing.B) {
+	runtime.LockOSThread() // threadTime measures this goroutine
+	defer runtime.UnlockOSThread()
+	budget, count := *rollbackBudget, rollbackFrames()
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	var balls [3]int
+	for i, side := range []struct {
+		name  string
+		probe func(n int) ([]time.Duration, time.Duration, error)
+	}{
+		{"", func(n int) ([]time.Duration, time.Duration, error) { return stressRollbacks(n, count) }},
+		{"raw-", func(n int) ([]time.Duration, time.Duration, error) {
+			f, err := rawRollbacks(n, count, false)
+			return f, 0, err
+		}},
+		{"raw-kept-", func(n int) ([]time.Duration, time.Duration, error) {
+			f, err := rawRollbacks(n, count, true)
+			return f, 0, err
+		}},
+	} {
+		guess := rollbackGuess[side.name]
+		if guess == 0 {
+			guess = 800
+		}
+		var failed error
+		medians, sums := map[int]time.Duration{}, map[int]time.Duration{}
+		n, probes := bodymarkSearch(guess, 50, 100_000, 1.25, *bodymarkTol, func(n int) bool {
+			frames, sum, err := side.probe(n)
+			if err != nil {
+				failed = err
+				return false
+			}
+			m := median(frames)
+			medians[n], sums[n] = m, sum
+			if i == 0 {
+				b.Logf("balls %d: median rollback %v (max %v), a checksum %v", n, m, maxDuration(frames), sum)
+			} else {
+				b.Logf("%sballs %d: median rollback %v (max %v)", side.name, n, m, maxDuration(frames))
+			}
+			return m <= budget
+		})
+		if failed != nil {
+			b.Fatal(failed)
+		}
+		rollbackGuess[side.name], balls[i] = n, n
+		b.ReportMetric(float64(n), side.name+"balls")
+		b.ReportMetric(ms(medians[n]), side.name+"rollback-ms")
+		b.ReportMetric(float64(probes), side.name+"probes")
+		if i == 0 {
+			b.ReportMetric(ms(sums[n]), "checksum-ms")
+		}
+	}
+	if balls[1] > 0 {
+		b.ReportMetric(float64(balls[0])/float64(balls[1]), "ratio")
+	}
+	if balls[2] > 0 {
+		b.ReportMetric(float64(balls[0])/float64(balls[2]), "kept-ratio")
+	}
+	b.ReportMetric(ms(budget), "budget-ms")
+}
+
+func maxDuration(ds []time.Duration) time.Duration {
+	var m time.Duration
+	for _, d := range ds {
+		m = max(m, d)
+	}
+	return m
+}
