@@ -379,7 +379,11 @@ func (a *App) Run(args []string, first func() (engine.Scene, error)) (err error)
 			return &FlagError{Flag: "record", Value: a.f.record, Reason: err.Error()}
 		}
 	}
-	return r.finish(opts.Record, outs, r.play(scene, opts))
+	rec := opts.Record
+	if opts.FromState != nil {
+		opts.Record = nil // a run from a state has no recording from its start (see Joined.State)
+	}
+	return r.finish(rec, outs, r.play(scene, opts))
 }
 
 // also returns err, or second when err is nil; a second error beside a

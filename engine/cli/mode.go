@@ -90,6 +90,7 @@ type Run struct {
 	player    int               // the local player (App.Player)
 	mode      Mode              // the mode the flags start; nil: none
 	session   engine.Session    // the mode's, once started
+	fromState []byte            // the state the session's run begins from (Joined.State)
 	ended     bool              // the mode's End was called
 	endsRun   bool              // the session ends the run: -seconds does not stop it
 	signalled func() os.Signal  // the signal that ended the run, if one did
@@ -151,6 +152,11 @@ type Joined struct {
 	Player     int               // the local player (App.Player): 0 up, -1 for a spectator
 	Settings   map[string]string // flags the run takes, as from a recording; those in App.PerPlayer stay the run's own
 	EndsRun    bool              // the session ends the run (a server's match): -seconds does not stop it
+
+	// State, when set, is the state the run begins from (a match joined
+	// under way: engine.Options.FromState): the run has no recording from
+	// the match's start, so -record and -save are refused with it.
+	State []byte
 }
 
 // Adopt makes a joined session's seed, player and settings the run's, as
@@ -165,6 +171,14 @@ func (r *Run) Adopt(j Joined) error {
 		return err
 	}
 	r.app.f.seed, r.player, r.endsRun = j.Seed, j.Player, j.EndsRun
+	if j.State != nil {
+		for flag, value := range map[string]string{"record": r.app.f.record, "save": r.app.f.save} { //detcheck:ok before the run: the order reaches nothing
+			if value != "" {
+				return &FlagError{flag, value, fmt.Sprintf("the match joined with -%s is under way: this run begins from its state, and a recording or a save holds a run from its first tick", j.Flag)}
+			}
+		}
+		r.fromState = j.State
+	}
 	return r.app.check()
 }
 

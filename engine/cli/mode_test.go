@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -93,3 +94,31 @@ func TestModeKeepsItsSettings(t *testing.T) {
 type otherMatch struct{ matchMode }
 
 func (m *otherMatch) Flags(fs *flag.FlagSet) []string { return []string{"match"} }
+
+// stateMode is a matchMode whose match is under way: the run is to begin
+// from its state (Joined.State).
+type stateMode struct{ matchMode }
+
+func (m *stateMode) Start(_ context.Context, r *cli.Run, at cli.Stage) (engine.Session, error) {
+	if at != cli.BeforeFirst {
+		return nil, nil
+	}
+	return nil, r.Adopt(cli.Joined{Flag: "match", Addr: m.name, Seed: 7, State: []byte("a state")})
+}
+
+// A run that begins from a match's state has no recording from the match's
+// start: -record and -save are refused by name.
+func TestStateRefusesRecording(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ flag, value string }{{"record", filepath.Join(dir, "r.input")}, {"save", filepath.Join(dir, "s.sav")}} {
+		args := []string{"-headless", "-seconds", "1", "-match", "final", "-" + c.flag, c.value}
+		if c.flag == "save" {
+			args = append(args, "-save-at", "1:10")
+		}
+		_, err := newAppGame(&stateMode{}).run(args...)
+		var fe *cli.FlagError
+		if !errors.As(err, &fe) || fe.Flag != c.flag || !strings.Contains(err.Error(), "under way") {
+			t.Errorf("-%s: %v; want a FlagError naming it", c.flag, err)
+		}
+	}
+}

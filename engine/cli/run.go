@@ -88,6 +88,12 @@ func (r *Run) options(ctx context.Context, first func() (engine.Scene, error)) *
 		opts.Session = r.session
 		opts.Record.Players = r.session.Players()
 	}
+	if r.fromState != nil { // no recording from the start: Options.Record stays empty, the loop's is none
+		// The mode checked the state's game against its own (a server's
+		// game is named as the server names it, not as the App).
+		info, _ := engine.ParseStateInfo(r.fromState)
+		opts.FromState, opts.Game = r.fromState, info.Game
+	}
 	switch {
 	case a.Headless(): // a networked run keeps pace with the others': in real time
 		opts.Headless = &engine.Headless{FPS: a.f.fps, Realtime: a.f.realtime || r.session != nil}
@@ -190,7 +196,11 @@ func (r *Run) finish(rec *engine.InputLog, o *outputs, runErr error) error {
 	if r.session != nil {
 		r.mode.Summary(r, a.out())
 	}
-	if r.summarized() && (runErr == nil || rec.Scenes() > 0) { // no summary of a run that never began
+	switch {
+	case r.fromState != nil && r.summarized():
+		info, _ := engine.ParseStateInfo(r.fromState) // the run read it
+		fmt.Fprintf(a.out(), "run: begun from the match's state after tick %d (%d bytes), so not recorded\n", info.Tick, len(r.fromState))
+	case r.summarized() && (runErr == nil || rec.Scenes() > 0): // no summary of a run that never began
 		r.summarize(rec, o, saved, runErr)
 	}
 	if de := o.dumps.divergence; de != nil && de.Dump != "" && !errors.Is(runErr, de) { // the run failed first: the file is named here

@@ -15,6 +15,10 @@ type Scene struct {
 	Arena *Arena
 }
 
+// Name is the scene's name: the Arena's, as a window's Arena is named, so
+// that a state of one is read into the other (engine.Options.FromState).
+func (s *Scene) Name() string { return "Arena" }
+
 // Run builds the Arena on a core.Stage and plays it.
 func (s *Scene) Run(loop *engine.Loop) (engine.Scene, error) {
 	st := core.New(loop, StageOptions())

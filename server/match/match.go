@@ -27,13 +27,13 @@
 //
 // A player who left (its socket closed, or it left the match) may come
 // back while the match goes on, as the same user: it gets its seat again,
-// its start (wire.Start.Resumed: the last tick run), and every tick so far
-// (wire.OpHistory: the match keeps its tick messages, some 20 to 80 bytes
-// a tick, up to MaxHistoryBytes), which it simulates to catch up, each
-// checksum checked, before the live ticks. The match's state is sent as
-// the inputs that made it: the engine's snapshots are memory, not bytes to
-// send. A match with a player on its way back does not end for want of
-// players.
+// its start (wire.Start.Resumed: the last tick run), the game's state at a
+// recent tick (wire.OpState; the match keeps one every SnapshotEvery, see
+// state.go) and the ticks since (wire.OpHistory: the match keeps its tick
+// messages, some 20 to 80 bytes a tick, up to MaxHistoryBytes), which it
+// simulates to catch up, each checksum checked, before the live ticks. A
+// game whose scene writes no state is sent every tick so far instead. A
+// match with a player on its way back does not end for want of players.
 //
 // A seat its player left is that player's for SeatHeld (in ticks run);
 // after that, a newcomer of the same game and version may take it over
@@ -225,6 +225,7 @@ type player struct {
 	took     int   // times a newcomer took the seat over
 	kicked   bool  // removed for flooding: it may not come back
 	sent     int   // its messages in this tick, taken or refused
+	allTicks bool  // coming to a match under way, it asked for every tick, not the state (wire.MetaTicks)
 }
 
 // state is a match's state: Nakama keeps it between the handler's calls
@@ -255,6 +256,7 @@ type state struct {
 	step, interval, loop engine.Histogram
 	lastLoop             time.Time
 
+	snap   snapshot             // the game's state at a recent tick, for a player who joins under way
 	nk     runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
 	logger runtime.Logger
 }
@@ -408,7 +410,7 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 	}
 	if s.phase == playing {
 		p := &s.seats[seat]
-		p.reserved, p.until = session, time.Now().Add(ReserveTimeout)
+		p.reserved, p.until, p.allTicks = session, time.Now().Add(ReserveTimeout), metadata[wire.MetaTicks] == wire.AllTicks
 		return s, true, ""
 	}
 	for i := range s.seats {
@@ -470,7 +472,7 @@ func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
 		return err
 	}
 	n := len(s.seats)
-	r, err := lockstep.New(first, lockstep.Options{Players: n, Ticks: s.ticks})
+	r, err := lockstep.New(first, lockstep.Options{Players: n, Ticks: s.ticks, Game: h.gameInfo()})
 	if err != nil {
 		return err
 	}
@@ -489,14 +491,32 @@ func (h *Handler) begin(s *state, dispatcher runtime.MatchDispatcher) error {
 // and the ticks run so far.
 func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat int) error {
 	to := []runtime.Presence{s.seats[seat].presence}
-	b, err := json.Marshal(h.startOf(s, seat))
+	start := h.startOf(s, seat)
+	if s.last > 0 && s.snap.tick > 0 && !s.seats[seat].allTicks {
+		start.From, start.StateBytes = s.snap.tick, len(s.snap.state)
+	}
+	b, err := json.Marshal(start)
 	if err != nil {
 		return err
 	}
 	if err := dispatcher.BroadcastMessage(wire.OpStart, b, to, nil, true); err != nil {
 		return fmt.Errorf("telling player %d the match began: %w", seat+1, err)
 	}
-	for rest := s.history; len(rest) > 0; {
+	if start.From > 0 {
+		if _, err := h.sendState(s, dispatcher, seat); err != nil {
+			return fmt.Errorf("sending player %d the match's state: %w", seat+1, err)
+		}
+		return nil
+	}
+	return h.sendHistory(s, dispatcher, seat, s.history)
+}
+
+// sendHistory sends the player at seat a history of tick messages, in
+// OpHistory messages of whole tick messages, at most MaxHistory bytes each
+// (or one alone).
+func (h *Handler) sendHistory(s *state, dispatcher runtime.MatchDispatcher, seat int, history []byte) error {
+	to := []runtime.Presence{s.seats[seat].presence}
+	for rest := history; len(rest) > 0; {
 		n := 0 // the bytes of rest to send: whole tick messages, at most MaxHistory (or one alone)
 		for n < len(rest) {
 			_, after, err := wire.SplitHistory(rest[n:])
@@ -537,7 +557,7 @@ func (h *Handler) comeBack(s *state, dispatcher runtime.MatchDispatcher, seat in
 		p.took++
 		s.inputs.Seat(seat)
 	}
-	s.seats[seat] = player{presence: pr, back: p.back, took: p.took}
+	s.seats[seat] = player{presence: pr, back: p.back, took: p.took, allTicks: p.allTicks}
 	s.opens = s.nextOpening()
 	return h.sendStart(s, dispatcher, seat)
 }
@@ -702,6 +722,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 		}
 	}
 	s.bytes += int64(len(s.buf))
+	h.maybeSnapshot(s, t, sum)
 	copy(s.prev, s.in)
 	if err := dispatcher.BroadcastMessage(wire.OpTick, s.buf, nil, nil, true); err != nil {
 		logger.Warn("%s match %s: tick %d: broadcast: %v", h.game.Name, s.id, t, err)

@@ -56,14 +56,19 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 	players := m.players(r)
 	id, err := c.Find(ctx, m.Game, players, int(r.App().Seconds()))
 	if err == nil {
+		join := c.JoinTicks
+		if m.FromState {
+			join = c.Join
+		}
 		var cm *client.Match
-		if cm, err = c.Join(ctx, m.Game, id); err == nil {
+		if cm, err = join(ctx, m.Game, id); err == nil {
 			fmt.Fprintf(r.Log(), "%s: joined match %s of %s on %s: waiting for %d players\n", r.Game().Name, id, m.Game.Name, m.server, players)
 			var s *client.Session
 			if s, err = cm.Session(ctx, 0); err == nil {
 				start := s.Start()
 				r.Keep(keep, start.Settings)
-				if err = r.Adopt(cli.Joined{Flag: "server", Addr: m.server, Seed: start.Seed, Player: start.Seat, EndsRun: true}); err == nil {
+				if err = r.Adopt(cli.Joined{Flag: "server", Addr: m.server, Seed: start.Seed, Player: start.Seat, EndsRun: true,
+					State: s.State()}); err == nil {
 					m.match = &match{c: c, m: cm, session: s, proxy: p}
 					return s, nil
 				}

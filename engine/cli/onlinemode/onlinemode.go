@@ -65,6 +65,15 @@ type Mode struct {
 	// nothing (client.Options.Silence); 0 means client.DefaultSilence.
 	Silence time.Duration
 
+	// FromState says that the game's first scene, made from a match's
+	// settings, holds the state the server's does and no more, so that it
+	// reads the server's state (engine.Options.FromState): joining a match
+	// under way, the run begins from the server's state of a recent tick
+	// and simulates the ticks since. Without it, the run simulates every
+	// tick from the match's first (client.JoinTicks): a window's scene
+	// that dresses its entities for drawing holds more than the server's.
+	FromState bool
+
 	server, serverKey, device string
 	watch                     string // -watch: a kept match's id
 	netLink                   string // -server-netsim

@@ -94,6 +94,18 @@ func (m *Match) ID() string { return m.id }
 // and version: the server refuses a client of another game or version,
 // and one that comes once the match is full or has begun.
 func (c *Client) Join(ctx context.Context, game *lockstep.Game, id string) (*Match, error) {
+	return c.join(ctx, game, id, false)
+}
+
+// JoinTicks is Join for a client whose run cannot begin from the server's
+// state (a window's game whose scene holds more than the server's: its
+// looks): joining a match under way, it is sent every tick from the first
+// (wire.MetaTicks), and simulates them all to catch up.
+func (c *Client) JoinTicks(ctx context.Context, game *lockstep.Game, id string) (*Match, error) {
+	return c.join(ctx, game, id, true)
+}
+
+func (c *Client) join(ctx context.Context, game *lockstep.Game, id string, allTicks bool) (*Match, error) {
 	m := newMatch(c, game, id)
 	c.mu.Lock()
 	if c.err != nil {
@@ -108,13 +120,22 @@ func (c *Client) Join(ctx context.Context, game *lockstep.Game, id string) (*Mat
 	c.mu.Unlock()
 	_, err := c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchJoin{MatchJoin: &rtapi.MatchJoin{
 		Id:       &rtapi.MatchJoin_MatchId{MatchId: id},
-		Metadata: map[string]string{"game": game.Name, "version": game.Version},
+		Metadata: joinMeta(game, allTicks),
 	}}})
 	if err != nil {
 		m.forget()
 		return nil, fmt.Errorf("client: joining match %s: %w", id, err)
 	}
 	return m, nil
+}
+
+// joinMeta is a join's metadata.
+func joinMeta(game *lockstep.Game, allTicks bool) map[string]string {
+	m := map[string]string{"game": game.Name, "version": game.Version}
+	if allTicks {
+		m[wire.MetaTicks] = wire.AllTicks
+	}
+	return m
 }
 
 // forget stops the client's queueing the match's messages.
@@ -177,7 +198,7 @@ type Play struct {
 // Result is what Play saw.
 type Result struct {
 	Start   wire.Start // what the server sent as the match began: the seat among it
-	Ticks   int64      // the ticks the server broadcast
+	Ticks   int64      // the ticks the server broadcast (the last tick heard of)
 	Checked int64      // of them, the ticks the client simulated, its checksum equal to the server's
 	Sent    int64      // input messages sent (those stamped past the tick a game ended at by itself are not taken)
 
@@ -192,6 +213,12 @@ type Result struct {
 	// them at the next tick it runs) and, were it to happen, any changed
 	// by anyone else. An honest client on a quick link sees none.
 	Moved int64
+
+	// From is the tick of the server's state the client began from (a
+	// player who joined the match under way), 0 for none; StateBytes its
+	// length. Checked counts the ticks after it.
+	From       int64
+	StateBytes int
 
 	End     wire.End
 	Elapsed time.Duration // from the match's start to its end
@@ -252,6 +279,11 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		res.BytesIn, res.BytesOut = in1-in0, out1-out0
 	}()
 
+	from, err := m.state(ctx, start)
+	if err != nil {
+		return res, err
+	}
+	res.From, res.StateBytes = start.From, len(from)
 	var runner *lockstep.Runner
 	bot := opts.Bot
 	if !opts.Blind {
@@ -262,11 +294,15 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 		if bot == nil {
 			bot = own
 		}
-		runner, err = lockstep.New(first, lockstep.Options{Players: start.Players, Ticks: start.Ticks})
+		runner, err = lockstep.New(first, lockstep.Options{Players: start.Players, Ticks: start.Ticks, From: from,
+			Game: engine.GameInfo{Name: m.game.Name, Version: m.game.Version}})
 		if err != nil {
-			return res, err
+			return res, fmt.Errorf("client: beginning from the match's state: %w", err)
 		}
 		defer runner.Close()
+	}
+	if start.From > 0 {
+		res.Ticks = start.From - 1 // the history from the state begins with tick From, which the state ran
 	}
 	players := make([]input.State, start.Players)
 	var held, sent input.State
@@ -285,6 +321,9 @@ func (m *Match) Play(ctx context.Context, opts Play) (res Result, err error) {
 			return 0, fmt.Errorf("client: the server sent tick %d after tick %d", tick, res.Ticks)
 		}
 		res.Ticks = tick
+		if tick == start.From { // the state's own tick: its inputs, for the ticks after it
+			return tick, nil
+		}
 		if st := &stamped[tick%int64(len(stamped))]; st.tick == tick {
 			ran := players[start.Seat]
 			ran.ClearEdges()
@@ -399,6 +438,39 @@ func (m *Match) start(ctx context.Context) (wire.Start, error) {
 			return s, fmt.Errorf("client: the match ended before it began: %s", e.Reason)
 		}
 	}
+}
+
+// state reads the state a player who joins the match under way begins
+// from (wire.Start.From): OpState messages of start.StateBytes in all;
+// nil when the start says none follows.
+func (m *Match) state(ctx context.Context, start wire.Start) ([]byte, error) {
+	switch {
+	case start.From == 0 && start.StateBytes == 0:
+		return nil, nil
+	case start.From < 1 || start.From > start.Resumed || start.StateBytes < 1 || start.StateBytes > wire.MaxState:
+		return nil, fmt.Errorf("client: the match's start says a state of %d bytes of tick %d, the match at tick %d", start.StateBytes, start.From, start.Resumed)
+	}
+	b := make([]byte, 0, min(start.StateBytes, wire.MaxHistory))
+	for len(b) < start.StateBytes {
+		d, err := m.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		switch d.op {
+		case wire.OpState:
+			if len(b)+len(d.data) > start.StateBytes {
+				return nil, fmt.Errorf("client: the match's state is longer than the %d bytes its start says", start.StateBytes)
+			}
+			b = append(b, d.data...)
+		case wire.OpEnd:
+			var e wire.End
+			json.Unmarshal(d.data, &e)
+			return nil, fmt.Errorf("client: the match ended while its state was on its way: %s", e.Reason)
+		default:
+			return nil, fmt.Errorf("client: message %d came before the match's state was whole", d.op)
+		}
+	}
+	return b, nil
 }
 
 // next returns the match's next message, which is the caller's until its

@@ -48,7 +48,8 @@ type Session struct {
 	end       *wire.End
 	err       error
 
-	kept []byte // a kept match's tick messages the loop has yet to be given (Replay)
+	kept  []byte // a kept match's tick messages the loop has yet to be given (Replay)
+	state []byte // the state the run begins from (State)
 
 	held, sent input.State
 	haveHeld   bool
@@ -102,9 +103,23 @@ func (m *Match) Session(ctx context.Context, lead int64) (*Session, error) {
 	case lead > int64(start.MaxLead)+1:
 		return nil, fmt.Errorf("client: lead %d: the match takes an input at most %d ticks ahead", lead, start.MaxLead+1)
 	}
-	return &Session{m: m, start: start, lead: lead, ticks: make([]serverTick, sessionTicks),
-		cur: make([]input.State, start.Players)}, nil
+	state, err := m.state(ctx, start)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{m: m, start: start, lead: lead, ticks: make([]serverTick, sessionTicks),
+		cur: make([]input.State, start.Players), state: state}
+	if start.From > 0 { // the history begins with tick From, which the state ran
+		s.received, s.simulated = start.From-1, start.From
+	}
+	return s, nil
 }
+
+// State returns the match's state the run is to begin from
+// (engine.Options.FromState) when the player joined the match under way
+// and the server sent one (wire.Start.From), nil otherwise: the run then
+// begins at the match's first tick.
+func (s *Session) State() []byte { return s.state }
 
 // Start returns what the server sent as the match began.
 func (s *Session) Start() wire.Start { return s.start }

@@ -45,7 +45,7 @@ func Keep(start Start, end End, history []byte) (*Kept, error) {
 	keepOnce.Do(func() {
 		keepEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
 	})
-	start.Seat, start.Resumed = 0, end.Tick
+	start.Seat, start.Resumed, start.From, start.StateBytes = 0, end.Tick, 0, 0
 	return &Kept{Start: start, End: end, Bytes: len(history), Ticks: keepEnc.EncodeAll(history, nil)}, nil
 }
 
@@ -60,7 +60,7 @@ func (k *Kept) History() ([]byte, error) {
 		return nil, fmt.Errorf("wire: a kept match of %d bytes of ticks: at most %d", k.Bytes, MaxKept)
 	case k.Start.Players < 1 || k.Start.Players > input.MaxPlayers:
 		return nil, fmt.Errorf("wire: a kept match of %d players", k.Start.Players)
-	case k.End.Tick < 0 || k.Start.Resumed != k.End.Tick:
+	case k.End.Tick < 0 || k.Start.Resumed != k.End.Tick || k.Start.From != 0:
 		return nil, fmt.Errorf("wire: a kept match that ended after tick %d says it ran %d", k.End.Tick, k.Start.Resumed)
 	}
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(max(k.Bytes, 1<<10))),

@@ -15,6 +15,7 @@
 //	OpStart   server → a player JSON Start
 //	OpEnd     server → clients  JSON End
 //	OpHistory server → a player (len:uvarint tick-message)*   ticks already run, in order
+//	OpState   server → a player bytes                            a piece of the state a player begins from
 //
 // A match that ended is kept by its server as a Kept (JSON: its start, its
 // end, and its ticks as a history compressed with zstd), which a client
@@ -34,7 +35,14 @@
 // who takes over a seat its player left, is sent, after its start, the
 // tick messages of every tick run so far, in OpHistory messages of at most
 // MaxHistory bytes: it simulates them to catch up, checking each checksum,
-// and goes on with the live ticks.
+// and goes on with the live ticks. When the server has the game's state at
+// a recent tick (Start.From), it sends that instead of the ticks before:
+// the state file (engine.Recording.AppendState's) in OpState messages of
+// at most MaxHistory bytes, Start.StateBytes in all, then the history from
+// tick From, whose first tick message holds every player's input of tick
+// From from no input at all (as tick 1's does): the player begins its run
+// from the state (engine.Options.FromState) and simulates the ticks after
+// it.
 package wire
 
 import (
@@ -57,6 +65,9 @@ const (
 	OpEnd   = 4 // server → clients: the match is over, and why
 	// OpHistory: server → a player who joins a match under way: ticks already run
 	OpHistory = 5
+	// OpState: server → a player who joins a match under way: a piece of
+	// the state it begins from (Start.From)
+	OpState = 6
 )
 
 // Sizes.
@@ -292,7 +303,25 @@ type Start struct {
 	// under way, or took a seat over (0 at the match's start): OpHistory
 	// messages holding ticks 1 to Resumed follow the start.
 	Resumed int64 `json:"resumed,omitempty"`
+
+	// From, when not 0, is the tick of the state the player begins from:
+	// OpState messages of StateBytes in all follow the start, then
+	// OpHistory messages of ticks From to Resumed (see the package doc).
+	From       int64 `json:"from,omitempty"`
+	StateBytes int   `json:"state_bytes,omitempty"`
 }
+
+// A join's metadata with MetaTicks: AllTicks asks a match under way for
+// every tick from the first rather than its state and the ticks since: a
+// client whose run cannot begin from the server's state (its scene holds
+// more than the server's) simulates them all.
+const (
+	MetaTicks = "ticks"
+	AllTicks  = "all"
+)
+
+// MaxState bounds the state a player is sent (Start.StateBytes).
+const MaxState = 64 << 20
 
 // End is what the players are told when the match is over.
 type End struct {
