@@ -33,7 +33,9 @@ type snapshot struct {
 }
 
 // every is SnapshotEvery in the match's ticks.
-func (s *state) snapshotEvery() int64 { return max(int64(SnapshotEvery)*int64(s.hz)/int64(time.Second), 1) }
+func (s *state) snapshotEvery() int64 {
+	return max(int64(SnapshotEvery)*int64(s.hz)/int64(time.Second), 1)
+}
 
 // maybeSnapshot keeps the game's state after tick t (checksum sum), when
 // one is due; the first time the game writes none, it is said once and
