@@ -85,7 +85,11 @@ func demo(app *cli.App, online *onlinemode.Mode) func() (engine.Scene, error) {
 			if *scene != "" && *scene != "arena" {
 				return nil, &cli.FlagError{Flag: "scene", Value: *scene, Reason: "an online match plays the arena"}
 			}
-			*scene, opts.Online, opts.Seconds = "arena", true, 0
+			ao, err := arena.OptionsFrom(app.Seed(), online.Settings()) // the match's length, when it sets one
+			if err != nil {
+				return nil, err
+			}
+			*scene, opts.Online, opts.Seconds = "arena", true, ao.Seconds
 		}
 		if err := opts.Validate(); err != nil {
 			return nil, &cli.FlagError{Reason: "-" + err.Error()}

@@ -17,12 +17,17 @@ const MaxChurn = 100
 // Spec is the Arena as a game server's matches run it (package
 // engine/lockstep; the server's plugin registers it), for 1 to 4
 // players, at Hz. Its settings: "undying" ("true": the game goes on when
-// the players' health runs out, until its time does) and "churn" (props
-// replaced every second, 0 to MaxChurn). The game lasts Limit of game
-// time, or less when the match is shorter; its bot is the demo's
+// the players' health runs out, until its time does), "churn" (props
+// replaced every second, 0 to MaxChurn) and "length" (the game's length
+// in game seconds, 1 to MaxLength). The game lasts its length (Limit by
+// default) of game time, or less when the match is shorter; its bot is the demo's
 // autopilot (Pilot). A window that plays a server's match (the demo's
 // -server) builds the same simulation from the same seed and settings
 // (OptionsFrom).
+// MaxLength is the longest game a match's "length" setting gives: an
+// hour, the longest match of a game server.
+const MaxLength = 3600
+
 var Spec = lockstep.Game{
 	Name:       Name,
 	Version:    Version,
@@ -76,8 +81,14 @@ func OptionsFrom(seed uint64, settings map[string]string) (Options, error) {
 				return opts, fmt.Errorf("arena: churn %q: want 0 to %d", v, MaxChurn)
 			}
 			opts.Churn = n
+		case "length":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > MaxLength {
+				return opts, fmt.Errorf("arena: length %q: want 1 to %d seconds", v, MaxLength)
+			}
+			opts.Seconds = float64(n)
 		default:
-			return opts, fmt.Errorf("arena: no setting %q (it has undying and churn)", k)
+			return opts, fmt.Errorf("arena: no setting %q (it has undying, churn and length)", k)
 		}
 	}
 	return opts, nil

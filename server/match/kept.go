@@ -35,6 +35,10 @@ func (h *Handler) keep(s *state, e wire.End) {
 	if s.nk == nil { // a handler driven without a server (the package's tests)
 		return
 	}
+	if s.resumedFrom > 0 {
+		s.logger.Info("%s match %s: not kept: it resumed match %s from its state of tick %d, and has no ticks before it", h.game.Name, s.id, s.resumeOf, s.resumedFrom)
+		return
+	}
 	if s.historyFull {
 		s.logger.Warn("%s match %s: not kept: its ticks passed %d MiB", h.game.Name, s.id, MaxHistoryBytes>>20)
 		return

@@ -210,13 +210,19 @@ const (
 	lobby = iota
 	playing
 	over
+	resuming // resumed after its server restarted: waiting for its players to come back (resume.go)
 )
 
-var phaseNames = [...]string{"lobby", "playing", "over"}
+var phaseNames = [...]string{"lobby", "playing", "over", "resuming"}
+
+// underWay reports whether the match has begun and not ended: it plays,
+// or it waits for its players to come back to it resumed.
+func (s *state) underWay() bool { return s.phase == playing || s.phase == resuming }
 
 // player is a seat's client.
 type player struct {
-	presence runtime.Presence // nil: the seat is free (reserved when reserved is set)
+	presence runtime.Presence // nil: the seat is free (reserved when reserved is set), or its match resumed
+	user     string           // the player's user id
 	reserved string           // the session a join was accepted for, until it arrives
 	until    time.Time        // when the reservation lapses
 	left     bool
@@ -256,14 +262,29 @@ type state struct {
 	step, interval, loop engine.Histogram
 	lastLoop             time.Time
 
-	snap   snapshot             // the game's state at a recent tick, for a player who joins under way
-	nk     runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
-	logger runtime.Logger
+	snap snapshot // the game's state at a recent tick, for a player who joins under way
+	// persist writes the match's record for a resume (resume.go); resumeOf
+	// is the match this one resumes, resumedFrom the tick of the state it
+	// began from (0: it began at tick 1)
+	persist     *persister
+	resumeOf    string
+	resumedFrom int64
+	nk          runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
+	logger      runtime.Logger
 }
 
 // MatchInit makes the match from its params (see Params).
 func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, params map[string]interface{}) (interface{}, int, string) {
 	id, _ := ctx.Value(runtime.RUNTIME_CTX_MATCH_ID).(string)
+	if old, ok := params["resume"].(string); ok && len(params) == 1 { // resume.go
+		s, err := h.resume(ctx, logger, nk, id, old)
+		if err != nil {
+			logger.Error("%s match %s: resuming match %s: %v", h.game.Name, id, old, err)
+			return nil, h.game.Hz, ""
+		}
+		logger.Info("%s match %s: match %s resumed after tick %d (its state's %d)", h.game.Name, id, old, s.last, s.resumedFrom)
+		return s, s.hz, h.label(s)
+	}
 	p, err := parseParams(h.game, params)
 	if err == nil {
 		_, _, err = h.game.New(0, p.Settings) // the settings are checked before anyone joins
@@ -284,11 +305,11 @@ func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.
 
 func (h *Handler) label(s *state) string {
 	l := Label{Game: h.game.Name, Version: h.game.Version, Players: len(s.seats), Joined: s.joined(),
-		Playing: s.phase == playing}
+		Playing: s.underWay()}
 	switch s.phase {
 	case lobby:
 		l.Free = s.free()
-	case playing:
+	case playing, resuming:
 		for i := range s.seats {
 			if s.open(i) {
 				l.Free++
@@ -374,7 +395,7 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 	reason := ""
 	session := presence.GetSessionId()
 	seat := -1 // once the match has begun: its player's seat, or one open to a newcomer
-	if s.phase == playing {
+	if s.underWay() {
 		if seat = s.leftSeatOf(presence.GetUserId()); seat < 0 {
 			for i := range s.seats {
 				if s.open(i) {
@@ -393,12 +414,15 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = "this session has joined the match already"
 	case slices.Contains(s.kicked, presence.GetUserId()):
 		reason = "you were removed from this match"
-	case s.phase == playing && seat < 0:
+	case s.underWay() && seat < 0:
 		reason = fmt.Sprintf("the match has begun and has no seat free (a seat its player left is free to others %v after)", SeatHeld)
-	case s.phase == playing && s.seats[seat].reserved != "" && s.seats[seat].reserved != session:
+	case s.underWay() && s.seats[seat].reserved != "" && s.seats[seat].reserved != session:
 		reason = "another player is on its way to your seat"
-	case s.phase == playing && s.historyFull:
+	case s.underWay() && s.historyFull:
 		reason = fmt.Sprintf("the match has run too long to catch up on (its ticks so far are past %d MiB)", MaxHistoryBytes>>20)
+	case s.underWay() && s.resumedFrom > 0 && metadata[wire.MetaTicks] == wire.AllTicks:
+		reason = fmt.Sprintf("the match resumed from its state after its server restarted: it has no ticks before tick %d to send "+
+			"(a client that begins from the state may join)", s.resumedFrom)
 	case s.phase == over:
 		reason = "the match is over"
 	case s.phase == lobby && s.free() == 0:
@@ -408,7 +432,7 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		logger.Info("%s match %s: refused %s (%s): %s", h.game.Name, s.id, presence.GetUsername(), session, reason)
 		return s, false, reason
 	}
-	if s.phase == playing {
+	if s.underWay() {
 		p := &s.seats[seat]
 		p.reserved, p.until, p.allTicks = session, time.Now().Add(ReserveTimeout), metadata[wire.MetaTicks] == wire.AllTicks
 		return s, true, ""
@@ -439,9 +463,9 @@ func (h *Handler) MatchJoin(ctx context.Context, logger runtime.Logger, db *sql.
 			dispatcher.MatchKick([]runtime.Presence{pr})
 			continue
 		}
-		if s.phase == playing {
+		if s.underWay() {
 			what := "came back"
-			if s.seats[seat].presence.GetUserId() != pr.GetUserId() {
+			if s.seats[seat].user != pr.GetUserId() {
 				what = "took the seat over"
 			}
 			if err := h.comeBack(s, dispatcher, seat, pr); err != nil {
@@ -452,7 +476,7 @@ func (h *Handler) MatchJoin(ctx context.Context, logger runtime.Logger, db *sql.
 			}
 			continue
 		}
-		s.seats[seat] = player{presence: pr}
+		s.seats[seat] = player{presence: pr, user: pr.GetUserId()}
 		logger.Info("%s match %s: %s joined as player %d of %d", h.game.Name, s.id, pr.GetUsername(), seat+1, len(s.seats))
 	}
 	if s.phase == lobby && s.joined() == len(s.seats) {
@@ -550,14 +574,14 @@ func (h *Handler) startOf(s *state, seat int) wire.Start {
 // far; its input counts from the next tick.
 func (h *Handler) comeBack(s *state, dispatcher runtime.MatchDispatcher, seat int, pr runtime.Presence) error {
 	p := s.seats[seat]
-	if p.presence.GetUserId() == pr.GetUserId() {
+	if p.user == pr.GetUserId() {
 		p.back++
 		s.inputs.Return(seat)
 	} else {
 		p.took++
 		s.inputs.Seat(seat)
 	}
-	s.seats[seat] = player{presence: pr, back: p.back, took: p.took, allTicks: p.allTicks}
+	s.seats[seat] = player{presence: pr, user: pr.GetUserId(), back: p.back, took: p.took, allTicks: p.allTicks}
 	s.opens = s.nextOpening()
 	return h.sendStart(s, dispatcher, seat)
 }
@@ -582,7 +606,7 @@ func (s *state) reservedFor(session string) bool {
 // leftSeatOf returns the seat of user's player if it left the match, or -1.
 func (s *state) leftSeatOf(user string) int {
 	for i, p := range s.seats {
-		if p.left && !p.kicked && p.presence != nil && p.presence.GetUserId() == user {
+		if p.left && !p.kicked && p.user == user {
 			return i
 		}
 	}
@@ -608,6 +632,7 @@ func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) 
 	e := wire.End{Reason: why, Tick: s.last, Stats: stats}
 	if s.runner != nil {
 		s.runner.Close()
+		h.forget(s)
 		h.keep(s, e) // before the players hear of the end: a player told may fetch it at once
 	}
 	b, _ := json.Marshal(e)
@@ -691,6 +716,9 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	for i := range s.seats {
 		s.seats[i].sent = 0
 	}
+	if s.phase == resuming && !h.resumeNow(s, dispatcher, logger) {
+		return s // the inputs taken wait for the first tick run
+	}
 	t := s.inputs.Tick(s.in)
 	stepBegan := time.Now()
 	ran, sum, err := s.runner.Step(s.in)
@@ -723,6 +751,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	}
 	s.bytes += int64(len(s.buf))
 	h.maybeSnapshot(s, t, sum)
+	h.maybePersist(s, t)
 	copy(s.prev, s.in)
 	if err := dispatcher.BroadcastMessage(wire.OpTick, s.buf, nil, nil, true); err != nil {
 		logger.Warn("%s match %s: tick %d: broadcast: %v", h.game.Name, s.id, t, err)
@@ -755,7 +784,7 @@ func (h *Handler) kick(s *state, dispatcher runtime.MatchDispatcher, logger runt
 	dispatcher.BroadcastMessage(wire.OpEnd, b, to, nil, true)
 	dispatcher.MatchKick(to)
 	p.kicked = true
-	s.kicked = append(s.kicked, p.presence.GetUserId())
+	s.kicked = append(s.kicked, p.user)
 	s.leave(seat)
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // Register registers game's matches with a Nakama server (from the
-// plugin's InitModule) under the game's name, and four RPCs for clients:
+// plugin's InitModule) under the game's name, and five RPCs for clients:
 //
 //   - "<name>_create", payload Params (JSON): makes a match, and returns
 //     {"match_id": id}. Bad params are refused with an error that names them.
@@ -28,6 +28,9 @@ import (
 //   - "<name>_kept", payload {"match_id": id}: returns the match as the
 //     server kept it once it ended (wire.Kept; see KeptCollection), for a
 //     client to play again.
+//   - "<name>_resume", payload {"match_id": id}: resumes a match under way
+//     when its server was killed, from its record (see RunningCollection),
+//     and returns {"match_id": id} of the match resumed.
 func Register(initializer runtime.Initializer, game *lockstep.Game) error {
 	seats := &finder{handed: map[string]*handout{}}
 	if game.MaxPlayers < 1 || game.MaxPlayers > input.MaxPlayers || game.Hz < 1 || game.Hz > 60 {
@@ -96,6 +99,9 @@ func Register(initializer runtime.Initializer, game *lockstep.Game) error {
 		return err
 	}
 	if err := registerKept(initializer, game); err != nil {
+		return err
+	}
+	if err := registerResume(initializer, game); err != nil {
 		return err
 	}
 	return initializer.RegisterRpc(game.Name+"_stats", func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {

@@ -32,7 +32,7 @@ type snapshot struct {
 	key   []byte        // the history sent from it: tick `tick` from no input, and the ticks since
 }
 
-// every is SnapshotEvery in the match's ticks.
+// snapshotEvery is SnapshotEvery in the match's ticks.
 func (s *state) snapshotEvery() int64 {
 	return max(int64(SnapshotEvery)*int64(s.hz)/int64(time.Second), 1)
 }
@@ -42,7 +42,7 @@ func (s *state) snapshotEvery() int64 {
 // none is taken again.
 func (h *Handler) maybeSnapshot(s *state, t int64, sum uint64) {
 	sn := &s.snap
-	if sn.none || t%s.snapshotEvery() != 0 || s.historyFull {
+	if sn.none || t%s.snapshotEvery() != 0 || s.historyFull || s.runner.Done() {
 		return
 	}
 	b, err := s.runner.AppendState(sn.state[:0])

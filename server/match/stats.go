@@ -51,10 +51,7 @@ func (h *Handler) stats(s *state) Stats {
 			StepMaxUs: us(s.step.Max()), IntervalP50: ms(s.interval.Quantile(0.5)), IntervalP99: ms(s.interval.Quantile(0.99)),
 			IntervalMax: ms(s.interval.Max()), LoopP99Us: us(s.loop.Quantile(0.99))}}
 	for i, p := range s.seats {
-		sj := SeatJSON{Seat: i, Left: p.left, Back: p.back, Newcomers: p.took, Kicked: p.kicked}
-		if p.presence != nil {
-			sj.User = p.presence.GetUserId()
-		}
+		sj := SeatJSON{Seat: i, User: p.user, Left: p.left, Back: p.back, Newcomers: p.took, Kicked: p.kicked}
 		if s.inputs != nil {
 			ss := s.inputs.Stats(i)
 			sj.Taken, sj.Late, sj.Last = ss.Taken, ss.Late, ss.Last

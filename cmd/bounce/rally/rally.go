@@ -39,7 +39,7 @@ import (
 // change a run's states.
 const (
 	Name    = "rally"
-	Version = "2" // 2: its float products rounded, so that it plays the same on every CPU
+	Version = "3" // 2: its float products rounded, so that it plays the same on every CPU; 3: its body component named RallyBody
 )
 
 // The box, in world units (y up: cp's gravity pulls towards -y).
@@ -73,7 +73,7 @@ type Paddle struct {
 }
 
 var (
-	BodyC   = donburi.NewComponentType[Body]()
+	BodyC   = donburi.NewComponentType[Body]().SetName("RallyBody") // not components.Body, which a game server links beside it
 	BallC   = donburi.NewComponentType[Ball]()
 	PaddleC = donburi.NewComponentType[Paddle]()
 

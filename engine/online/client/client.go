@@ -432,6 +432,15 @@ func (c *Client) Create(ctx context.Context, game *lockstep.Game, params any) (s
 	return c.matchRPC(ctx, game, "_create", params)
 }
 
+// Resume returns the id of match id of game resumed by its server (the
+// RPC "<game>_resume") after the server was killed and started again: the
+// match made anew from what the server stored of it, which its players
+// join again (Join, as players who left) to play on from its state. A
+// match the server stored nothing of is an error that says so.
+func (c *Client) Resume(ctx context.Context, game *lockstep.Game, id string) (string, error) {
+	return c.matchRPC(ctx, game, "_resume", map[string]string{"match_id": id})
+}
+
 // matchRPC calls game's RPC "<game>" + verb with payload, and returns the
 // match id it answers.
 func (c *Client) matchRPC(ctx context.Context, game *lockstep.Game, verb string, payload any) (string, error) {

@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
+	"github.com/fixedstep/fixedstep/server/match"
+)
+
+// A match outlives its server: two players play a match of 16 s; 7.5 s in,
+// the server is killed (SIGKILL) and started again on the same database.
+// Each client dials again, asks for the match resumed (the RPC
+// "<game>_resume": one match for both), joins it, begins from the state the
+// server stored, and plays on to the match's end: every tick after the
+// state checked against the server's checksum, the match as long as it was
+// to be, and the server's stats counting each player back. A match of
+// which the server stored nothing is an error that says so.
+func TestResume(t *testing.T) {
+	t.Parallel()
+	srv := nakamatest.Start(t)
+	const seconds = 16
+	killAt := int64(15 * hz / 2)
+	var reached atomic.Int32
+	results, errs := playMatch(t, srv, "resume", 2, seconds, func(seat int, _ *client.Client, _ *client.Match) (client.Play, bool) {
+		return client.Play{OnTick: func(tick int64) {
+			if tick == killAt && reached.Add(1) == 2 {
+				go srv.Kill()
+			}
+		}}, true
+	})
+	for p, err := range errs {
+		if err == nil || results[p].Ticks < killAt || results[p].Ticks >= seconds*hz {
+			t.Fatalf("player %d played %d ticks of the match whose server was killed at tick %d: %v", p+1, results[p].Ticks, killAt, err)
+		}
+	}
+	old := results[0].Start.Match
+	srv.Restart()
+
+	ctx, onTick := progress(t, 30*time.Second)
+	after := make([]client.Result, 2)
+	afterErr := make([]error, 2)
+	ids := make([]string, 2)
+	var wg sync.WaitGroup
+	for p := range after {
+		wg.Go(func() {
+			c, err := client.Dial(ctx, srv.URL, client.Options{ServerKey: srv.ServerKey, Device: fmt.Sprintf("e2e-device-resume-%d", p)})
+			if afterErr[p] = err; err != nil {
+				return
+			}
+			defer c.Close()
+			if ids[p], afterErr[p] = c.Resume(ctx, game, old); afterErr[p] != nil {
+				return
+			}
+			m, err := c.Join(ctx, game, ids[p])
+			if afterErr[p] = err; err != nil {
+				return
+			}
+			after[p], afterErr[p] = m.Play(ctx, client.Play{OnTick: onTick})
+		})
+	}
+	wg.Wait()
+	for p, err := range afterErr {
+		if err != nil {
+			t.Fatalf("player %d after the restart: %v (%v)", p+1, err, context.Cause(ctx))
+		}
+	}
+	if ids[0] != ids[1] || ids[0] == old {
+		t.Errorf("the match %s resumed as %s for player 1 and %s for player 2", old, ids[0], ids[1])
+	}
+	checkEveryTick(t, after, seconds)
+	for p, r := range after {
+		if r.From < 1 || r.From > killAt || r.Start.Resumed < r.From || r.Start.Resumed > results[p].Ticks {
+			t.Errorf("player %d, back after the restart: began from the state of tick %d, the match resumed after tick %d; killed after tick %d, the player at %d",
+				p+1, r.From, r.Start.Resumed, killAt, results[p].Ticks)
+		}
+	}
+	stats := serverStats(t, after[0].End)
+	for p, s := range stats.Players {
+		if s.Back != 1 || s.Left {
+			t.Errorf("the resumed match's seat %d: %+v", p+1, s)
+		}
+	}
+	t.Logf("killed after tick %d; resumed from the state of tick %d and the ticks to %d (up to %v of play stored a second); played on to tick %d",
+		killAt, after[0].From, after[0].Start.Resumed, match.PersistEvery, after[0].Ticks)
+
+	c := dial(t, srv, "resume-stranger")
+	if _, err := c.Resume(ctx, game, "no-such-match.nakamatest"); err == nil || !strings.Contains(err.Error(), "to resume") {
+		t.Errorf("resuming a match the server stored nothing of: %v", err)
+	}
+	if _, err := c.Resume(ctx, game, old); err == nil || !strings.Contains(err.Error(), "to resume") {
+		t.Errorf("asking again, once the match resumed has ended: %v", err)
+	}
+}

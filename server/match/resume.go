@@ -1,0 +1,268 @@
+package match
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/heroiclabs/nakama-common/runtime"
+
+	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/lockstep"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
+)
+
+// Matches that outlive their server. Every PersistEvery, a match under way
+// whose game writes its state stores in Nakama's storage (Postgres,
+// collection RunningCollection(game), key the match's id) its kept state
+// (SnapshotEvery), the ticks since, its params and its players: a record
+// of its own, written by a goroutine of the match's so that the match's
+// tick never waits for the database. The record goes when the match ends.
+//
+// After the server is killed and started again on the same database, a
+// client whose match went with it calls the RPC "<game>_resume" with the
+// match's id: the server makes the match anew from its record (once, for
+// all its players: the id of the resumed match is the answer), which
+// begins from the state, runs the ticks since with the inputs they ran with
+// (each checksum checked against the one stored), and waits up to
+// ResumeWait for its players to come back as players who left do: each is
+// seated at its seat, begins from the match's state and plays on. What ran
+// after the last record written (up to PersistEvery of play) is run again
+// with the inputs the players send anew. A resumed match has no ticks
+// before its state: it is not kept when it ends, and a client that wants
+// every tick (wire.AllTicks) cannot join it.
+
+// PersistEvery is how often a match under way stores its record.
+const PersistEvery = time.Second
+
+// ResumeWait is how long a resumed match waits for its players before its
+// ticks go on (those not back hold nothing, and may come back later).
+const ResumeWait = 15 * time.Second
+
+// RunningCollection is the storage collection of game's matches under way.
+func RunningCollection(game *lockstep.Game) string { return game.Name + "_running" }
+
+// record is what a match under way stores to be resumed.
+type record struct {
+	Params Params   `json:"params"`
+	Users  []string `json:"users"` // each seat's player
+	Kicked []string `json:"kicked,omitempty"`
+	Tick   int64    `json:"tick"`  // the state's
+	State  []byte   `json:"state"` // the state file after Tick
+	Key    []byte   `json:"key"`   // tick Tick's message from no input: its inputs and checksum
+	Ticks  []byte   `json:"ticks"` // the tick messages after it (a history)
+}
+
+// persister writes a match's records, the latest only, off the match's
+// goroutine.
+type persister struct {
+	latest chan *record // capacity 1: a record not yet written is replaced
+	done   chan struct{}
+}
+
+// maybePersist hands the match's record to its writer when one is due.
+func (h *Handler) maybePersist(s *state, t int64) {
+	sn := &s.snap
+	if s.nk == nil || sn.tick == 0 || t%max(int64(PersistEvery)*int64(s.hz)/int64(time.Second), 1) != 0 {
+		return
+	}
+	if s.persist == nil {
+		s.persist = &persister{latest: make(chan *record, 1), done: make(chan struct{})}
+		go h.writeRecords(s.id, s.nk, s.logger, s.persist, s.resumeOf)
+	}
+	rec := &record{Params: s.params, Kicked: slices.Clone(s.kicked), Tick: sn.tick, State: slices.Clone(sn.state),
+		Key: wire.AppendTick(nil, sn.tick, sn.sum, sn.in, make([]input.State, len(sn.in))), Ticks: slices.Clone(s.history[sn.off:])}
+	for _, p := range s.seats {
+		rec.Users = append(rec.Users, p.user)
+	}
+	select {
+	case <-s.persist.latest: // not written yet: this one replaces it
+	default:
+	}
+	s.persist.latest <- rec
+}
+
+// writeRecords writes the match's records as they come, until the channel
+// closes; once it has written one, the record of the match it resumed (if
+// it did) goes.
+func (h *Handler) writeRecords(id string, nk runtime.NakamaModule, logger runtime.Logger, p *persister, resumed string) {
+	defer close(p.done)
+	for rec := range p.latest {
+		v, err := json.Marshal(rec)
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), keepTimeout)
+			_, err = nk.StorageWrite(ctx, []*runtime.StorageWrite{{Collection: RunningCollection(h.game), Key: id, Value: string(v)}})
+			if err == nil && resumed != "" {
+				err = nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(h.game), Key: resumed}})
+				resumed = ""
+			}
+			cancel()
+		}
+		if err != nil {
+			logger.Warn("%s match %s: its record for a resume: %v", h.game.Name, id, err)
+		}
+	}
+}
+
+// forget stops the match's writer and removes its record: the match has
+// ended.
+func (h *Handler) forget(s *state) {
+	if s.persist == nil || s.nk == nil {
+		return
+	}
+	close(s.persist.latest)
+	<-s.persist.done
+	ctx, cancel := context.WithTimeout(context.Background(), keepTimeout)
+	defer cancel()
+	if err := s.nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(h.game), Key: s.id}}); err != nil {
+		s.logger.Warn("%s match %s: removing its record for a resume: %v", h.game.Name, s.id, err)
+	}
+}
+
+// resume makes the state of a match resumed from the record of match old.
+func (h *Handler) resume(ctx context.Context, logger runtime.Logger, nk runtime.NakamaModule, id, old string) (*state, error) {
+	objs, err := nk.StorageRead(ctx, []*runtime.StorageRead{{Collection: RunningCollection(h.game), Key: old}})
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) == 0 {
+		return nil, fmt.Errorf("no record of match %s to resume", old)
+	}
+	var rec record
+	if err := json.Unmarshal([]byte(objs[0].Value), &rec); err != nil {
+		return nil, fmt.Errorf("the record of match %s: %w", old, err)
+	}
+	p, err := parseParams(h.game, rec.Params.asMap())
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.Users) != p.Players {
+		return nil, fmt.Errorf("the record of match %s has %d players' users for %d seats", old, len(rec.Users), p.Players)
+	}
+	s := &state{id: id, hz: h.game.Hz, params: p, start: time.Now(), seats: make([]player, p.Players), nk: nk, logger: logger,
+		resumeOf: old, kicked: rec.Kicked}
+	s.ticks = int64(p.Seconds) * int64(s.hz)
+	first, _, err := h.game.New(p.Seed, p.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if s.runner, err = lockstep.New(first, lockstep.Options{Players: p.Players, Ticks: s.ticks, From: rec.State, Game: h.gameInfo()}); err != nil {
+		return nil, err
+	}
+	s.in, s.prev = make([]input.State, p.Players), make([]input.State, p.Players)
+	key, sum, err := wire.DecodeTick(rec.Key, s.in)
+	if err != nil || key != rec.Tick {
+		s.runner.Close()
+		return nil, fmt.Errorf("the record of match %s: its state's tick %d does not decode (%v)", old, rec.Tick, err)
+	}
+	s.history = wire.AppendHistory(nil, rec.Key)
+	s.snap = snapshot{state: rec.State, tick: rec.Tick, sum: sum, in: slices.Clone(s.in), off: len(s.history)}
+	s.last = rec.Tick
+	for rest := rec.Ticks; len(rest) > 0; { // the ticks run after the state, again
+		msg, after, err := wire.SplitHistory(rest)
+		var t int64
+		if err == nil {
+			t, sum, err = wire.DecodeTick(msg, s.in)
+		}
+		if err != nil || t != s.last+1 {
+			s.runner.Close()
+			return nil, fmt.Errorf("the record of match %s: tick %d after tick %d (%v)", old, t, s.last, err)
+		}
+		ran, own, err := s.runner.Step(s.in)
+		if err != nil || ran != t || own != sum {
+			s.runner.Close()
+			return nil, fmt.Errorf("the record of match %s: tick %d ran again with checksum %016x, not %016x (%v)", old, t, own, sum, err)
+		}
+		s.history = wire.AppendHistory(s.history, msg)
+		s.last, rest = t, after
+	}
+	copy(s.prev, s.in)
+	s.inputs = resumeInputs(p.Players, s.last+1, s.in)
+	for i, u := range rec.Users {
+		s.seats[i] = player{user: u, left: true, leftAt: s.last}
+	}
+	s.phase, s.resumedFrom = resuming, rec.Tick
+	return s, nil
+}
+
+// resumeInputs returns the inputs of a resumed match: next is the tick it
+// runs next, held every player's input of the tick before; every player
+// has left until it comes back.
+func resumeInputs(players int, next int64, held []input.State) *Inputs {
+	in := NewInputs(players)
+	in.next = next
+	for i := range in.seats {
+		s := &in.seats[i]
+		s.held, s.left, s.last = held[i], true, next-1
+		s.held.ClearEdges()
+	}
+	return in
+}
+
+// resumeNow reports whether a resumed match plays on: every player is
+// back, or ResumeWait has passed.
+func (h *Handler) resumeNow(s *state, dispatcher runtime.MatchDispatcher, logger runtime.Logger) bool {
+	back := 0
+	for _, p := range s.seats {
+		if !p.left {
+			back++
+		}
+	}
+	if back < len(s.seats) && time.Since(s.start) < ResumeWait {
+		return false
+	}
+	s.phase = playing
+	logger.Info("%s match %s (match %s resumed after tick %d): plays on after tick %d, %d of its %d players back",
+		h.game.Name, s.id, s.resumeOf, s.resumedFrom, s.last, back, len(s.seats))
+	dispatcher.MatchLabelUpdate(h.label(s))
+	return true
+}
+
+// resumer makes each resumed match once, for the RPC "<game>_resume".
+type resumer struct {
+	mu      sync.Mutex
+	resumed map[string]string // the id of a match resumed, by the id of the match it resumes
+}
+
+// registerResume registers the RPC "<game>_resume": payload {"match_id":
+// id} of a match whose server was killed; answer {"match_id": id} of the
+// match resumed from its record.
+func registerResume(initializer runtime.Initializer, game *lockstep.Game) error {
+	r := &resumer{resumed: map[string]string{}}
+	return initializer.RegisterRpc(game.Name+"_resume", func(ctx context.Context, logger runtime.Logger, _ *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {
+		var q struct {
+			Match string `json:"match_id"`
+		}
+		if err := json.Unmarshal([]byte(payload), &q); err != nil || q.Match == "" || len(q.Match) > 128 {
+			return "", runtime.NewError(`match: resume: want {"match_id": id}`, 3)
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		id, ok := r.resumed[q.Match]
+		if ok { // resumed before: that match, if it still runs
+			if m, err := nk.MatchGet(ctx, id); err != nil || m == nil {
+				delete(r.resumed, q.Match)
+				ok = false
+			}
+		}
+		if !ok {
+			objs, err := nk.StorageRead(ctx, []*runtime.StorageRead{{Collection: RunningCollection(game), Key: q.Match}})
+			if err != nil {
+				return "", err
+			}
+			if len(objs) == 0 {
+				return "", runtime.NewError(fmt.Sprintf("match: no match %s of %s to resume (it ended, or its server stored none)", q.Match, game.Name), 5)
+			}
+			if id, err = nk.MatchCreate(ctx, game.Name, map[string]any{"resume": q.Match}); err != nil {
+				return "", err
+			}
+			r.resumed[q.Match] = id
+		}
+		b, _ := json.Marshal(map[string]string{"match_id": id})
+		return string(b), nil
+	})
+}
