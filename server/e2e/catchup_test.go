@@ -20,9 +20,9 @@ var catchUpMinutes = flag.String("catchup.minutes", "1", "BenchmarkCatchUp: how 
 // BenchmarkCatchUp measures what a player who comes back to a match under
 // way waits before it plays: a match of three of the Arena (their bots
 // playing, the demo's autopilot) on a real server; players 2 and 3 drop out
-// 2 s before the minute given (-catchup.minutes, a list), and come back a
-// tick before it (the server's state then some SnapshotEvery old: the most
-// ticks since to simulate), player 2 from the server's state of a recent tick and the ticks since
+// 2 s before the minute given (-catchup.minutes, a list), and come back
+// half a second before it (the server's state then SnapshotEvery less that
+// old: about the most ticks since to simulate), player 2 from the server's state of a recent tick and the ticks since
 // (client.Join), player 3 from every tick of the match (client.JoinTicks).
 // It reports, for each, the time from the join to its simulation's reaching
 // the tick the match was at when it came back (catch-up-ms), and the ticks
@@ -62,7 +62,7 @@ type cameBack struct {
 // catchUp plays BenchmarkCatchUp's match once.
 func catchUp(b *testing.B, minutes int) (state, ticks cameBack) {
 	srv := nakamatest.Start(b)
-	at := int64(minutes*60*hz) - 1 // the state kept is of some SnapshotEvery before: the most ticks to simulate
+	at := int64(minutes*60*hz - hz/2) // the state kept then is of SnapshotEvery less half a second before
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var clients []*client.Client

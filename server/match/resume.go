@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -74,7 +75,9 @@ func (h *Handler) maybePersist(s *state, t int64) {
 		s.persist = &persister{latest: make(chan *record, 1), done: make(chan struct{})}
 		go h.writeRecords(s.id, s.nk, s.logger, s.persist, s.resumeOf)
 	}
-	rec := &record{Params: s.params, Kicked: slices.Clone(s.kicked), Tick: sn.tick, State: slices.Clone(sn.state),
+	params := s.params
+	params.Settings = maps.Clone(params.Settings) // the writer's own: it encodes it on its goroutine
+	rec := &record{Params: params, Kicked: slices.Clone(s.kicked), Tick: sn.tick, State: slices.Clone(sn.state),
 		Key: wire.AppendTick(nil, sn.tick, sn.sum, sn.in, make([]input.State, len(sn.in))), Ticks: slices.Clone(s.history[sn.off:])}
 	for _, p := range s.seats {
 		rec.Users = append(rec.Users, p.user)
