@@ -49,6 +49,8 @@ func TestServerFlags(t *testing.T) {
 		{online(), []string{"-server", "http://127.0.0.1:9", "-netsim", "80ms"}, "netsim", "goes with -host, -join or -spectate"},
 		{online(), []string{"-server-netsim", "50ms"}, "server-netsim", "goes with -server"},
 		{online(), []string{"-watch", "m"}, "watch", "goes with -server"},
+		{online(), []string{"-predict"}, "predict", "goes with -server"},
+		{online(), []string{"-server", "http://127.0.0.1:9", "-watch", "m", "-predict"}, "predict", "nothing to predict"},
 		{online(), []string{"-server", "http://127.0.0.1:9", "-watch", "m", "-players", "2"}, "players", "has its players"},
 		{online(), []string{"-server", "http://127.0.0.1:9", "-watch", "m", "-server-netsim", "50ms"}, "server-netsim", "no link"},
 		{online(), []string{"-host", ":0", "-server-netsim", "50ms"}, "server-netsim", "goes with -server"},

@@ -16,10 +16,11 @@ import (
 
 // match is a run's match on a game server.
 type match struct {
-	c       *client.Client
-	m       *client.Match
-	session *client.Session
-	proxy   *streamsim.Proxy // -server-netsim's; nil: none
+	c          *client.Client
+	m          *client.Match
+	session    *client.Session
+	predicting *client.Predicting // -predict's; nil: none
+	proxy      *streamsim.Proxy   // -server-netsim's; nil: none
 }
 
 // Start signs in, finds or makes a match for -players, joins it and waits
@@ -35,14 +36,14 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 		rand.Read(b)
 		device = r.Game().Name + "-" + hex.EncodeToString(b)
 	}
-	server, p, err := m.conditioned(r)
+	server, proxy, err := m.conditioned(r)
 	if err != nil {
 		return nil, err
 	}
-	if p != nil {
+	if proxy != nil {
 		defer func() {
 			if m.match == nil { // Start failed
-				p.Close()
+				proxy.Close()
 			}
 		}()
 	}
@@ -64,13 +65,23 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 		if cm, err = join(ctx, m.Game, id); err == nil {
 			fmt.Fprintf(r.Log(), "%s: joined match %s of %s on %s: waiting for %d players\n", r.Game().Name, id, m.Game.Name, m.server, players)
 			var s *client.Session
-			if s, err = cm.Session(ctx, 0); err == nil {
+			var session engine.Session
+			var p *client.Predicting
+			if m.predict {
+				if p, err = cm.Predict(ctx, 0); err == nil {
+					s, session = p.Session, p
+					fmt.Fprintf(r.Log(), "%s: predicting: %d ticks ahead of the server\n", r.Game().Name, p.Ahead())
+				}
+			} else if s, err = cm.Session(ctx, 0); err == nil {
+				session = s
+			}
+			if err == nil {
 				start := s.Start()
 				r.Keep(keep, start.Settings)
 				if err = r.Adopt(cli.Joined{Flag: "server", Addr: m.server, Seed: start.Seed, Player: start.Seat, EndsRun: true,
 					State: s.State()}); err == nil {
-					m.match = &match{c: c, m: cm, session: s, proxy: p}
-					return s, nil
+					m.match = &match{c: c, m: cm, session: s, predicting: p, proxy: proxy}
+					return session, nil
 				}
 				cm.Leave(context.Background())
 				c.Close()
@@ -142,4 +153,10 @@ func (m *Mode) Summary(r *cli.Run, out io.Writer) {
 	}
 	fmt.Fprintf(out, "online: player %d of %d in match %s; %d ticks checked against the server's checksum%s; received %s, sent %s\n",
 		st.Seat+1, st.Players, st.Match, m.match.session.Checked(), caught, rate(in), rate(sent))
+	if p := m.match.predicting; p != nil {
+		per := func(n int64) float64 { return float64(n) / max(seconds, 1e-9) }
+		fmt.Fprintf(out, "online: predicting %d ticks ahead of the server; %d rollbacks (%.1f a second), %d ticks simulated again (%.2f a tick); "+
+			"%d of the player's inputs ran late\n", p.Ahead(), stats.Rollbacks, per(stats.Rollbacks), stats.Resimulated,
+			float64(stats.Resimulated)/float64(max(m.match.session.Checked(), 1)), p.Late())
+	}
 }

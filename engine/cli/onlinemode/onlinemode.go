@@ -76,6 +76,7 @@ type Mode struct {
 
 	server, serverKey, device string
 	watch                     string // -watch: a kept match's id
+	predict                   bool   // -predict
 	netLink                   string // -server-netsim
 	fs                        *flag.FlagSet
 	run                       *cli.Run
@@ -91,6 +92,8 @@ func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	fs.StringVar(&m.device, "device", "", "with -server: the device id the player signs in as (10 to 128 characters; default: a new one each run)")
 	fs.StringVar(&m.netLink, "server-netsim", "", "with -server: send the connection to the server through a bad link, both ways, by a proxy on 127.0.0.1 "+
 		"in this process: latency[,jitter[,loss[,stall]]] each way (50ms,10ms: a 100 ms round trip; a lost chunk stalls the stream, 200ms by default, as TCP's resend does)")
+	fs.BoolVar(&m.predict, "predict", false, "with -server: run ahead of the server by the round trip, the player's input applied at once and the others' predicted, "+
+		"rolling back where the server's ticks differ (client.Predicting)")
 	fs.StringVar(&m.watch, "watch", "", "with -server: play again this match that the server kept when it ended, every tick checked against the server's checksum "+
 		"(-record records it, for -replay)")
 	usage := fmt.Sprintf("with -server: the players of the match to find (1 to %d, default 1)", input.MaxPlayers)
@@ -116,7 +119,7 @@ func (m *Mode) players(r *cli.Run) int {
 func (m *Mode) Check(r *cli.Run) error {
 	m.run = r
 	if m.server == "" {
-		for _, f := range []string{"server-key", "device", "server-netsim", "watch"} {
+		for _, f := range []string{"server-key", "device", "server-netsim", "watch", "predict"} {
 			if r.Given(f) {
 				return &cli.FlagError{Flag: f, Reason: "goes with -server"}
 			}
@@ -140,6 +143,8 @@ func (m *Mode) Check(r *cli.Run) error {
 		return &cli.FlagError{Flag: "seats", Value: r.Value("seats"), Reason: "a game server's match seats one player a machine: drop -seats"}
 	case m.watch != "" && r.Given("players"):
 		return &cli.FlagError{Flag: "players", Value: fmt.Sprint(players), Reason: "-watch plays a match that was: it has its players"}
+	case m.watch != "" && m.predict:
+		return &cli.FlagError{Flag: "predict", Reason: "-watch plays a match that was: there is nothing to predict"}
 	case m.watch != "" && m.netLink != "":
 		return &cli.FlagError{Flag: "server-netsim", Value: m.netLink, Reason: "-watch fetches a match once: there is no link to condition"}
 	case players < 1 || players > input.MaxPlayers:

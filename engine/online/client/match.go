@@ -34,6 +34,7 @@ type Match struct {
 	free       chan *message // the messages handed back, for the socket's reader to fill again
 	held       *message      // the message next returned last, handed back at the next call
 	overflowed atomic.Bool   // Play fell more than queued messages behind
+	joinTrip   time.Duration // the join's round trip to the server
 }
 
 // A message is one message of the match: the socket's reader fills it and
@@ -118,10 +119,12 @@ func (c *Client) join(ctx context.Context, game *lockstep.Game, id string, allTi
 	}
 	c.matches[id] = m // before the join: the match may begin at once
 	c.mu.Unlock()
+	began := time.Now()
 	_, err := c.request(ctx, &rtapi.Envelope{Message: &rtapi.Envelope_MatchJoin{MatchJoin: &rtapi.MatchJoin{
 		Id:       &rtapi.MatchJoin_MatchId{MatchId: id},
 		Metadata: joinMeta(game, allTicks),
 	}}})
+	m.joinTrip = time.Since(began)
 	if err != nil {
 		m.forget()
 		return nil, fmt.Errorf("client: joining match %s: %w", id, err)
