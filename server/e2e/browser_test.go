@@ -36,8 +36,9 @@ import (
 // Nakama Ping envelopes it sends (the browser sends the server no
 // websocket ping a page could ask for) keep it from giving the server up.
 // Then a native client finds the same match and plays it with the game's
-// bot, the page with its autopilot in headless Chromium, and both check
-// every tick against the server's checksum to the match's end. The page's
+// bot, the page with its autopilot in headless Chromium, predicting
+// (?predict), and both check every tick against the server's checksum to
+// the match's end. The page's
 // last frame is the Arena. The waits follow progress (the page's frames
 // and output, the match's ticks), but for the one in the match's lobby,
 // which is the point.
@@ -55,7 +56,7 @@ func TestBrowserPlaysWithNative(t *testing.T) {
 	const seconds = 5
 	q := url.Values{"server": {srv.URL}, "server-key": {srv.ServerKey}, "players": {"2"}, "seconds": {fmt.Sprint(seconds)},
 		"device": {"e2e-device-browser-page"}}
-	p := openPage(t, b, site+"/demo/?"+q.Encode()+"&autopilot")
+	p := openPage(t, b, site+"/demo/?"+q.Encode()+"&autopilot&predict")
 	none := func() string { return "no match yet" }
 	var id string
 	if exit, exited := p.until(t, "the page to join a match", none, func(out string) bool {
@@ -118,8 +119,8 @@ func TestBrowserPlaysWithNative(t *testing.T) {
 		t.Errorf("the native client: %d ticks received, %d checked; the match ended at tick %d (%s)", res.Ticks, res.Checked, end, res.End.Reason)
 	}
 	want := fmt.Sprintf("online: player %d of 2 in match %s; %d ticks checked against the server's checksum", 2-res.Start.Seat, id, end)
-	if exit != 0 || !strings.Contains(out, want) {
-		t.Fatalf("the page: exit code %d; want %q in its console:\n%s", exit, want, out)
+	if exit != 0 || !strings.Contains(out, want) || !strings.Contains(out, "online: predicting ") {
+		t.Fatalf("the page: exit code %d; want %q and its predicting in its console:\n%s", exit, want, out)
 	}
 	t.Logf("match %s, %d ticks (%s): the native client and the page checked every one against the server's checksum; the page said: %s",
 		id, end, res.End.Reason, onlineRE.FindString(out))

@@ -592,7 +592,7 @@ func dropOut(c *client.Client, at int64) client.Play {
 }
 
 // buildDemo builds cmd/demo into dir and returns its path.
-func buildDemo(t *testing.T, dir string) string {
+func buildDemo(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "demo")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/demo")
@@ -648,7 +648,7 @@ func TestDemoNewcomer(t *testing.T) {
 
 // runTogether starts n processes of bin at once, the i'th with args(i),
 // and returns what each printed and how each exited once all have.
-func runTogether(t *testing.T, bin string, n int, args func(i int) []string) ([]string, []error) {
+func runTogether(t testing.TB, bin string, n int, args func(i int) []string) ([]string, []error) {
 	t.Helper()
 	bufs := make([]bytes.Buffer, n)
 	errs := make([]error, n)

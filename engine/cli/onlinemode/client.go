@@ -153,6 +153,9 @@ func (m *Mode) Summary(r *cli.Run, out io.Writer) {
 	}
 	fmt.Fprintf(out, "online: player %d of %d in match %s; %d ticks checked against the server's checksum%s; received %s, sent %s\n",
 		st.Seat+1, st.Players, st.Match, m.match.session.Checked(), caught, rate(in), rate(sent))
+	if mean, n := m.match.session.InputDelay(); n > 0 {
+		fmt.Fprintf(out, "online: the player's input ran %.1f ticks after it was sampled (the mean of %d changes)\n", mean, n)
+	}
 	if p := m.match.predicting; p != nil {
 		per := func(n int64) float64 { return float64(n) / max(seconds, 1e-9) }
 		fmt.Fprintf(out, "online: predicting %d ticks ahead of the server; %d rollbacks (%.1f a second), %d ticks simulated again (%.2f a tick); "+

@@ -97,7 +97,10 @@ func (p *Predicting) Late() int64 { return p.late }
 func (p *Predicting) Poll() error {
 	was := p.received
 	if err := p.Session.Poll(); err != nil {
-		return err
+		if _, ended := err.(*EndedError); !ended {
+			return err
+		}
+		p.err = nil // not before every tick up to the end ran with the server's inputs (below)
 	}
 	for t := was + 1; t <= min(p.received, p.simulated); t++ {
 		i := t % predictSlots
@@ -131,6 +134,10 @@ func (p *Predicting) Poll() error {
 	}
 	if p.ahead > p.base && p.received-p.calm >= calmTicks*int64(max(p.start.Hz, 1)) {
 		p.ahead, p.calm = p.ahead-1, p.received // no input late for a while: a tick nearer the server
+	}
+	if p.end != nil && p.wrong == 0 && p.simulated >= p.end.Tick && p.received >= p.end.Tick {
+		p.err = &EndedError{End: *p.end} // every tick to the end ran with the server's inputs
+		return p.err
 	}
 	return nil
 }
@@ -167,6 +174,7 @@ func (p *Predicting) Local(t int64, in *input.State) {
 	held.ClearEdges()
 	at := t + p.delay
 	p.local[at%predictSlots], p.localAt[at%predictSlots] = held, at
+	p.noteLocal(t, &held)
 	if !p.sentAny || !held.Same(&p.last) {
 		p.pending = append(p.pending, stamp{tick: at, held: held})
 		p.last, p.sentAny = held, true
@@ -185,6 +193,7 @@ func (p *Predicting) Inputs(t int64, players []input.State) {
 		for q := range players {
 			if q == p.start.Seat {
 				players[q] = p.own(t)
+				p.noteRan(t, &players[q])
 				continue
 			}
 			players[q] = input.State{}

@@ -153,3 +153,37 @@ func TestPredictingFrameAllocatesNothing(t *testing.T) {
 		t.Errorf("%d ticks checked of %d", p.Checked(), tk)
 	}
 }
+
+// The match's end ends a predicting session's run only once every tick to
+// the end ran with the server's inputs: with a prediction of the last tick
+// proved wrong, the rollback comes first.
+func TestPredictingEndsAfterItsRollback(t *testing.T) {
+	sv, s := newServer(t, 2, 0)
+	p := &Predicting{Session: s, ahead: 2, base: 2}
+	players := make([]input.State, 2)
+	var none input.State
+	for tk := int64(1); tk <= 2; tk++ {
+		p.Local(tk, &none)
+		p.Inputs(tk, players)
+		p.Checksum(tk, uint64(tk))
+	}
+	sv.tick(1, 0, 1) // the other's stick moved: both ticks predicted wrong
+	sv.tick(2, 0, 2)
+	end, _ := json.Marshal(wire.End{Reason: "over", Tick: 2})
+	sv.m.queue(wire.OpEnd, end)
+	if err := p.Poll(); err != nil {
+		t.Fatalf("the end with ticks predicted wrong: %v, want the rollback first", err)
+	}
+	rb, ok := p.Rollback()
+	if !ok || rb != 1 {
+		t.Fatalf("rollback %d %v, want tick 1", rb, ok)
+	}
+	for tk := int64(1); tk <= 2; tk++ {
+		p.Inputs(tk, players)
+		p.Checksum(tk, uint64(tk))
+	}
+	var ended *EndedError
+	if err := p.Poll(); !errors.As(err, &ended) || p.Checked() != 2 {
+		t.Fatalf("after the rollback: %v, %d checked; want the end, both ticks checked", err, p.Checked())
+	}
+}

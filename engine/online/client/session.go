@@ -51,6 +51,12 @@ type Session struct {
 	kept  []byte // a kept match's tick messages the loop has yet to be given (Replay)
 	state []byte // the state the run begins from (State)
 
+	// the local player's input changes, timed from the tick that sampled
+	// one to the first tick that runs with it (InputDelay)
+	watched             input.State
+	watchedAt           int64 // 0: none waiting
+	delayTicks, delayed int64
+
 	held, sent input.State
 	haveHeld   bool
 	haveSent   bool
@@ -223,6 +229,41 @@ func (s *Session) Local(t int64, in *input.State) {
 	s.held = *in
 	s.held.ClearEdges()
 	s.haveHeld = true
+	s.noteLocal(t, &s.held)
+}
+
+// noteLocal notes the local player's held input sampled for tick t: a
+// change is timed until a tick runs with it (noteRan).
+func (s *Session) noteLocal(t int64, held *input.State) {
+	if s.watchedAt == 0 && !held.Same(&s.watched) {
+		s.watched, s.watchedAt = *held, t
+	}
+}
+
+// noteRan notes that tick t runs with own as the local player's input.
+func (s *Session) noteRan(t int64, own *input.State) {
+	if s.watchedAt == 0 || t < s.watchedAt {
+		return
+	}
+	held := *own
+	held.ClearEdges()
+	if held.Same(&s.watched) {
+		s.delayTicks += t - s.watchedAt
+		s.delayed++
+		s.watchedAt = 0
+	}
+}
+
+// InputDelay returns the mean number of ticks from the tick that sampled
+// a change of the local player's input to the first tick the loop ran
+// with it (what a player feels: for a Session, the round trip and the
+// lead; for a Predicting one, its delay), and how many changes it is the
+// mean of.
+func (s *Session) InputDelay() (mean float64, changes int64) {
+	if s.delayed == 0 {
+		return 0, 0
+	}
+	return float64(s.delayTicks) / float64(s.delayed), s.delayed
 }
 
 // Inputs sets every player's input of tick t to the server's.
@@ -236,6 +277,9 @@ func (s *Session) Inputs(t int64, players []input.State) {
 	}
 	copy(players, st.in[:len(players)])
 	s.simulated = max(s.simulated, t)
+	if s.start.Seat < len(players) {
+		s.noteRan(t, &players[s.start.Seat])
+	}
 }
 
 // Rollback never rolls back: every input is the server's.
