@@ -38,7 +38,8 @@ func TestPredictDemos(t *testing.T) {
 		if ahead < 6 || n == 0 {
 			t.Errorf("demo %d, 100 ms from the server: %d ticks ahead, %d rollbacks; want at least 6 ahead (its round trip) and some rollbacks:\n%s", i+1, ahead, n, out)
 		}
-		i := slices.IndexFunc(strings.Split(out, "\n"), func(l string) bool { return strings.HasPrefix(l, "online: predicting") })
-		t.Logf("demo %d: %s", i+1, strings.Split(out, "\n")[i])
+		lines := strings.Split(out, "\n")
+		at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "online: predicting") })
+		t.Logf("demo %d: %s", i+1, lines[at])
 	}
 }

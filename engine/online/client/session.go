@@ -51,10 +51,12 @@ type Session struct {
 	kept  []byte // a kept match's tick messages the loop has yet to be given (Replay)
 	state []byte // the state the run begins from (State)
 
-	// the local player's input changes, timed from the tick that sampled
-	// one to the first tick that runs with it (InputDelay)
-	watched             input.State
-	watchedAt           int64 // 0: none waiting
+	// the local player's input as sampled, by tick, and as the loop last
+	// ran it: each change that runs is timed from the tick that sampled
+	// it (InputDelay)
+	samples             [predictSlots]sample
+	ran                 input.State
+	ranAt               int64
 	delayTicks, delayed int64
 
 	held, sent input.State
@@ -232,25 +234,38 @@ func (s *Session) Local(t int64, in *input.State) {
 	s.noteLocal(t, &s.held)
 }
 
-// noteLocal notes the local player's held input sampled for tick t: a
-// change is timed until a tick runs with it (noteRan).
-func (s *Session) noteLocal(t int64, held *input.State) {
-	if s.watchedAt == 0 && !held.Same(&s.watched) {
-		s.watched, s.watchedAt = *held, t
-	}
+// sample is the local player's held input sampled at a tick.
+type sample struct {
+	tick int64
+	held input.State
 }
 
-// noteRan notes that tick t runs with own as the local player's input.
+// noteLocal notes the local player's held input sampled at tick t.
+func (s *Session) noteLocal(t int64, held *input.State) {
+	s.samples[t%predictSlots] = sample{tick: t, held: *held}
+}
+
+// noteRan notes that tick t runs, the first time, with own as the local
+// player's input: when it changed since the tick before, the change is
+// timed from the latest tick that sampled it (none found in the last
+// predictSlots ticks: not timed).
 func (s *Session) noteRan(t int64, own *input.State) {
-	if s.watchedAt == 0 || t < s.watchedAt {
-		return
+	if t <= s.ranAt {
+		return // simulated again, or the tick the run began from
 	}
 	held := *own
 	held.ClearEdges()
-	if held.Same(&s.watched) {
-		s.delayTicks += t - s.watchedAt
-		s.delayed++
-		s.watchedAt = 0
+	changed := !held.Same(&s.ran)
+	s.ran, s.ranAt = held, t
+	if !changed {
+		return
+	}
+	for at := t; at > max(t-predictSlots, 0); at-- {
+		if sm := &s.samples[at%predictSlots]; sm.tick == at && sm.held.Same(&held) {
+			s.delayTicks += t - at
+			s.delayed++
+			return
+		}
 	}
 }
 
@@ -258,7 +273,8 @@ func (s *Session) noteRan(t int64, own *input.State) {
 // a change of the local player's input to the first tick the loop ran
 // with it (what a player feels: for a Session, the round trip and the
 // lead; for a Predicting one, its delay), and how many changes it is the
-// mean of.
+// mean of (those whose sampling was found among the last predictSlots
+// ticks').
 func (s *Session) InputDelay() (mean float64, changes int64) {
 	if s.delayed == 0 {
 		return 0, 0
