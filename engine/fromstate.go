@@ -21,7 +21,8 @@ import (
 // The state must be of the run's game (Options.Game), of this engine's
 // arithmetic (Determinism), and of the first scene (its timeline 1, of the
 // same name): what a later scene was handed by the one before is a value
-// of the game's code, not state. Its checksum is checked once read. A run
+// of the game's code, not state. Its checksum is checked once read, when
+// the scene gives the loop one (Recording.SetChecksum). A run
 // from a state has nothing of the ticks before it to replay or record.
 
 // fromState is a run's Options.FromState, read, until its jump is done.

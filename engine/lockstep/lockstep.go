@@ -199,6 +199,9 @@ func (r *Runner) AppendState(b []byte) ([]byte, error) {
 	if r.ended || r.loop == nil {
 		return b, errors.New("sim: AppendState: the run has not run a tick, or has ended")
 	}
+	if scene, name := r.loop.Scene(); scene != 1 {
+		return b, fmt.Errorf("sim: AppendState: the run is in its scene %d (%s): a run begins only from a state of its first", scene, name)
+	}
 	return r.loop.Recording().AppendState(b)
 }
 

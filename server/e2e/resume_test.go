@@ -20,8 +20,9 @@ import (
 // "<game>_resume": one match for both), joins it, begins from the state the
 // server stored, and plays on to the match's end: every tick after the
 // state checked against the server's checksum, the match as long as it was
-// to be, and the server's stats counting each player back. A match of
-// which the server stored nothing is an error that says so.
+// to be, and the server's stats counting each player back. A stranger may
+// not ask for it resumed; a match of which the server stored nothing (none
+// of that id, or one resumed and ended) is an error that says so.
 func TestResume(t *testing.T) {
 	t.Parallel()
 	srv := nakamatest.Start(t)
@@ -42,6 +43,10 @@ func TestResume(t *testing.T) {
 	}
 	old := results[0].Start.Match
 	srv.Restart()
+	stranger := dial(t, srv, "resume-stranger")
+	if _, err := stranger.Resume(context.Background(), game, old); err == nil || !strings.Contains(err.Error(), "only its players") {
+		t.Errorf("a stranger asking for the match resumed: %v", err)
+	}
 
 	ctx, onTick := progress(t, 30*time.Second)
 	after := make([]client.Result, 2)
@@ -90,10 +95,10 @@ func TestResume(t *testing.T) {
 	t.Logf("killed after tick %d; resumed from the state of tick %d and the ticks to %d (up to %v of play stored a second); played on to tick %d",
 		killAt, after[0].From, after[0].Start.Resumed, match.PersistEvery, after[0].Ticks)
 
-	c := dial(t, srv, "resume-stranger")
-	if _, err := c.Resume(ctx, game, "no-such-match.nakamatest"); err == nil || !strings.Contains(err.Error(), "to resume") {
+	if _, err := stranger.Resume(ctx, game, "no-such-match.nakamatest"); err == nil || !strings.Contains(err.Error(), "to resume") {
 		t.Errorf("resuming a match the server stored nothing of: %v", err)
 	}
+	c := dial(t, srv, "resume-0")
 	if _, err := c.Resume(ctx, game, old); err == nil || !strings.Contains(err.Error(), "to resume") {
 		t.Errorf("asking again, once the match resumed has ended: %v", err)
 	}

@@ -49,8 +49,9 @@
 // (Nakama's shutdown_grace_sec; make server gives 2 s) its players are
 // told (wire.End), without one, or when the server is killed, their
 // sockets just close. A match that began and ended is kept, to be played
-// again (see KeptCollection); one under way lives in the server's memory
-// only, and a server killed loses it.
+// again (see KeptCollection); one under way stores its record every
+// second, and after its server was killed (or shut down) its players ask
+// for it resumed (see RunningCollection).
 //
 // MatchSignal "stats" returns the match's counters as JSON (Stats): the
 // RPC "<game>_stats" returns them to a client.
@@ -536,6 +537,12 @@ func endedWhy(r *lockstep.Runner) string {
 }
 
 func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) {
+	h.endOrSuspend(s, dispatcher, why, false)
+}
+
+// endOrSuspend ends the match, or with suspend, stops it with its record
+// for a resume kept (resume.go).
+func (h *Handler) endOrSuspend(s *state, dispatcher runtime.MatchDispatcher, why string, suspend bool) {
 	if s.phase == over {
 		return
 	}
@@ -544,8 +551,12 @@ func (h *Handler) end(s *state, dispatcher runtime.MatchDispatcher, why string) 
 	e := wire.End{Reason: why, Tick: s.last, Stats: stats}
 	if s.runner != nil {
 		s.runner.Close()
-		h.forget(s)
-		h.keep(s, e) // before the players hear of the end: a player told may fetch it at once
+		if suspend {
+			h.stopWriting(s)
+		} else {
+			h.forget(s)
+			h.keep(s, e) // before the players hear of the end: a player told may fetch it at once
+		}
 	}
 	b, _ := json.Marshal(e)
 	dispatcher.BroadcastMessage(wire.OpEnd, b, nil, nil, true)
@@ -657,6 +668,7 @@ func (h *Handler) MatchLoop(ctx context.Context, logger runtime.Logger, db *sql.
 	if !s.historyFull {
 		if len(s.history)+len(s.buf) > MaxHistoryBytes {
 			s.history, s.historyFull = nil, true // too long to catch up on: no more come-backs
+			s.snap = snapshot{none: true}        // nor states whose ticks since it are gone
 		} else {
 			s.history = wire.AppendHistory(s.history, s.buf)
 		}
@@ -711,9 +723,14 @@ func (s *state) allLeft() bool {
 }
 
 // MatchTerminate ends the match as the server shuts down: the players are
-// told; the run is lost.
+// told; a match that stored its record (resume.go) may be resumed once the
+// server is back, others are kept as they ended.
 func (h *Handler) MatchTerminate(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, dispatcher runtime.MatchDispatcher, tick int64, st interface{}, graceSeconds int) interface{} {
 	s := st.(*state)
+	if s.persist != nil { // stored: its players may ask for it resumed once the server is back
+		h.endOrSuspend(s, dispatcher, fmt.Sprintf("the server is shutting down: once it is back, ask for match %s resumed (%s_resume)", s.id, h.game.Name), true)
+		return nil
+	}
 	h.end(s, dispatcher, "the server is shutting down: the match is lost")
 	return nil
 }

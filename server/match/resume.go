@@ -24,9 +24,11 @@ import (
 // of its own, written by a goroutine of the match's so that the match's
 // tick never waits for the database. The record goes when the match ends.
 //
-// After the server is killed and started again on the same database, a
-// client whose match went with it calls the RPC "<game>_resume" with the
-// match's id: the server makes the match anew from its record (once, for
+// After the server is killed (or shut down: the players are told to ask)
+// and started again on the same database, a player of a match that went
+// with it calls the RPC "<game>_resume" with the match's id (a match still
+// running, or one the caller did not play, is refused): the server makes
+// the match anew from its record (once, for
 // all its players: the id of the resumed match is the answer), which
 // begins from the state, runs the ticks since with the inputs they ran with
 // (each checksum checked against the one stored), and waits up to
@@ -35,7 +37,8 @@ import (
 // after the last record written (up to PersistEvery of play) is run again
 // with the inputs the players send anew. A resumed match has no ticks
 // before its state: it is not kept when it ends, and a client that wants
-// every tick (wire.AllTicks) cannot join it.
+// every tick (wire.AllTicks) cannot join it. A record no player asks for
+// stays in storage (it holds no more than the match's last state).
 
 // PersistEvery is how often a match under way stores its record.
 const PersistEvery = time.Second
@@ -68,7 +71,7 @@ type persister struct {
 // maybePersist hands the match's record to its writer when one is due.
 func (h *Handler) maybePersist(s *state, t int64) {
 	sn := &s.snap
-	if s.nk == nil || sn.tick == 0 || t%max(int64(PersistEvery)*int64(s.hz)/int64(time.Second), 1) != 0 {
+	if s.nk == nil || sn.tick == 0 || s.historyFull || t%max(int64(PersistEvery)*int64(s.hz)/int64(time.Second), 1) != 0 {
 		return
 	}
 	if s.persist == nil {
@@ -111,17 +114,37 @@ func (h *Handler) writeRecords(id string, nk runtime.NakamaModule, logger runtim
 	}
 }
 
-// forget stops the match's writer and removes its record: the match has
-// ended.
+// stopWriting stops the match's writer, once it has written the record
+// handed to it last.
+func (h *Handler) stopWriting(s *state) {
+	if s.persist != nil {
+		close(s.persist.latest)
+		<-s.persist.done
+		s.persist = nil
+	}
+}
+
+// forget stops the match's writer and removes its record, and the record
+// of the match it resumed: the match has ended.
 func (h *Handler) forget(s *state) {
-	if s.persist == nil || s.nk == nil {
+	wrote := s.persist != nil
+	h.stopWriting(s)
+	if s.nk == nil {
 		return
 	}
-	close(s.persist.latest)
-	<-s.persist.done
+	var del []*runtime.StorageDelete
+	if wrote {
+		del = append(del, &runtime.StorageDelete{Collection: RunningCollection(h.game), Key: s.id})
+	}
+	if s.resumeOf != "" {
+		del = append(del, &runtime.StorageDelete{Collection: RunningCollection(h.game), Key: s.resumeOf})
+	}
+	if len(del) == 0 {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), keepTimeout)
 	defer cancel()
-	if err := s.nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(h.game), Key: s.id}}); err != nil {
+	if err := s.nk.StorageDelete(ctx, del); err != nil {
 		s.logger.Warn("%s match %s: removing its record for a resume: %v", h.game.Name, s.id, err)
 	}
 }
@@ -189,6 +212,7 @@ func (h *Handler) resume(ctx context.Context, logger runtime.Logger, nk runtime.
 		s.seats[i] = player{user: u, left: true, leftAt: s.last}
 	}
 	s.phase, s.resumedFrom = resuming, rec.Tick
+	s.opens = s.nextOpening()
 	return s, nil
 }
 
@@ -259,6 +283,16 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game) error 
 			}
 			if len(objs) == 0 {
 				return "", runtime.NewError(fmt.Sprintf("match: no match %s of %s to resume (it ended, or its server stored none)", q.Match, game.Name), 5)
+			}
+			if m, err := nk.MatchGet(ctx, q.Match); err == nil && m != nil {
+				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s is running: join it", q.Match, game.Name), 9) // FAILED_PRECONDITION
+			}
+			var rec struct {
+				Users []string `json:"users"`
+			}
+			user, _ := ctx.Value(runtime.RUNTIME_CTX_USER_ID).(string)
+			if json.Unmarshal([]byte(objs[0].Value), &rec) != nil || user == "" || !slices.Contains(rec.Users, user) {
+				return "", runtime.NewError(fmt.Sprintf("match: you did not play match %s of %s: only its players resume it", q.Match, game.Name), 7) // PERMISSION_DENIED
 			}
 			if id, err = nk.MatchCreate(ctx, game.Name, map[string]any{"resume": q.Match}); err != nil {
 				return "", err

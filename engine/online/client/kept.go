@@ -56,6 +56,7 @@ func (c *Client) Kept(ctx context.Context, game *lockstep.Game, id string) (*wir
 // are not a kept match's (wire.Kept.History).
 func Replay(game *lockstep.Game, k *wire.Kept) (*Session, error) {
 	start := k.Start
+	start.Seat = 0 // a watcher's: its input goes nowhere
 	switch {
 	case start.Game != game.Name || start.Version != game.Version:
 		return nil, fmt.Errorf("client: the kept match played %s %s; this client plays %s %s", start.Game, start.Version, game.Name, game.Version)

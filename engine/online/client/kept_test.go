@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/statefile"
 	"github.com/fixedstep/fixedstep/engine/lockstep"
 	"github.com/fixedstep/fixedstep/engine/online/wire"
 )
@@ -28,16 +30,21 @@ func TestSessionFromState(t *testing.T) {
 		}
 		return m.Session(context.Background(), 0)
 	}
+	state, err := statefile.Append(nil, statefile.Meta{Game: "g", Version: "1", Determinism: engine.Determinism, Scene: 1, SceneName: "S",
+		Tick: 10, Sum: 100}, []byte("the scene's bytes"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	start := wire.Start{Game: "g", Version: "1", Determinism: engine.Determinism, Match: "m1", Players: 2, Seed: 7, MaxLead: 120,
-		Resumed: 12, From: 10, StateBytes: 5}
+		Resumed: 12, From: 10, StateBytes: len(state)}
 	none, in := make([]input.State, 2), make([]input.State, 2)
 	in[1].SetKey(input.KeySpace, true)
 	history := wire.AppendHistory(nil, wire.AppendTick(nil, 10, 100, in, none))
 	history = wire.AppendHistory(history, wire.AppendTick(nil, 11, 110, in, in))
-	s, err := session(start, [2][]byte{{wire.OpState}, []byte("sta")}, [2][]byte{{wire.OpState}, []byte("te")},
+	s, err := session(start, [2][]byte{{wire.OpState}, state[:7]}, [2][]byte{{wire.OpState}, state[7:]},
 		[2][]byte{{wire.OpHistory}, history})
-	if err != nil || string(s.State()) != "state" {
-		t.Fatalf("the state: %q, %v", s.State(), err)
+	if err != nil || !bytes.Equal(s.State(), state) {
+		t.Fatalf("the state: %v", err)
 	}
 	if err := s.Poll(); err != nil || !s.Ready(11) || s.Ready(12) || s.Behind() != 0 {
 		t.Fatalf("after the ticks from the state: %v, Ready(11) %v, Ready(12) %v", err, s.Ready(11), s.Ready(12))
@@ -52,15 +59,20 @@ func TestSessionFromState(t *testing.T) {
 		t.Errorf("%d ticks checked, want 1", s.Checked())
 	}
 
-	if _, err := session(start, [2][]byte{{wire.OpState}, []byte("stateful")}); err == nil || !strings.Contains(err.Error(), "longer") {
+	if _, err := session(start, [2][]byte{{wire.OpState}, append(bytes.Clone(state), 0)}); err == nil || !strings.Contains(err.Error(), "longer") {
 		t.Errorf("a state longer than it says: %v", err)
+	}
+	other := start
+	other.From, other.Resumed = 9, 9
+	if _, err := session(other, [2][]byte{{wire.OpState}, state}); err == nil || !strings.Contains(err.Error(), "at tick 10") {
+		t.Errorf("a state of another tick than its start says: %v", err)
 	}
 	if _, err := session(start, [2][]byte{{wire.OpHistory}, history}); err == nil || !strings.Contains(err.Error(), "before the match's state") {
 		t.Errorf("ticks before the state: %v", err)
 	}
 	bad := start
 	bad.From = 13
-	if _, err := session(bad); err == nil || !strings.Contains(err.Error(), "state of 5 bytes of tick 13") {
+	if _, err := session(bad); err == nil || !strings.Contains(err.Error(), "of tick 13") {
 		t.Errorf("a state after the match's tick: %v", err)
 	}
 }

@@ -115,6 +115,16 @@ func (m *Match) Session(ctx context.Context, lead int64) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if state != nil {
+		info, err := engine.ParseStateInfo(state)
+		if err != nil {
+			return nil, fmt.Errorf("client: the match's state: %w", err)
+		}
+		if info.Game.Name != start.Game || info.Game.Version != start.Version || info.Tick != start.From {
+			return nil, fmt.Errorf("client: the match's state is of %s %s at tick %d; the match plays %s %s, its state of tick %d",
+				info.Game.Name, info.Game.Version, info.Tick, start.Game, start.Version, start.From)
+		}
+	}
 	s := &Session{m: m, start: start, lead: lead, ticks: make([]serverTick, sessionTicks),
 		cur: make([]input.State, start.Players), state: state}
 	if start.From > 0 { // the history begins with tick From, which the state ran
