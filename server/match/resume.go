@@ -37,8 +37,9 @@ import (
 // after the last record written (up to PersistEvery of play) is run again
 // with the inputs the players send anew. A resumed match has no ticks
 // before its state: it is not kept when it ends, and a client that wants
-// every tick (wire.AllTicks) cannot join it. A record no player asks for
-// stays in storage (it holds no more than the match's last state).
+// every tick (wire.AllTicks) cannot join it. A record is for
+// ResumeWithin: one older is removed when asked for (one no player asks
+// for stays in storage, a match's last state).
 
 // PersistEvery is how often a match under way stores its record.
 const PersistEvery = time.Second
@@ -46,6 +47,11 @@ const PersistEvery = time.Second
 // ResumeWait is how long a resumed match waits for its players before its
 // ticks go on (those not back hold nothing, and may come back later).
 const ResumeWait = 15 * time.Second
+
+// ResumeWithin is how long after a match's record was last written its
+// players may ask for it resumed: a record older than that is removed
+// when asked for, and the match is not resumed.
+const ResumeWithin = 10 * time.Minute
 
 // RunningCollection is the storage collection of game's matches under way.
 func RunningCollection(game *lockstep.Game) string { return game.Name + "_running" }
@@ -283,6 +289,10 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game) error 
 			}
 			if len(objs) == 0 {
 				return "", runtime.NewError(fmt.Sprintf("match: no match %s of %s to resume (it ended, or its server stored none)", q.Match, game.Name), 5)
+			}
+			if at := objs[0].GetUpdateTime(); at != nil && time.Since(at.AsTime()) > ResumeWithin {
+				nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(game), Key: q.Match}})
+				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s stopped more than %v ago: too long to resume", q.Match, game.Name, ResumeWithin), 5)
 			}
 			if m, err := nk.MatchGet(ctx, q.Match); err == nil && m != nil {
 				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s is running: join it", q.Match, game.Name), 9) // FAILED_PRECONDITION
