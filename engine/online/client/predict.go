@@ -23,10 +23,10 @@ const maxAhead = predictSlots - 4
 // does, but ahead of the server: its loop runs up to Ahead ticks past the
 // last tick the server sent (a round trip and a margin, measured as the
 // session begins, raised when its inputs reach the server late, lowered
-// again after calmTicks seconds without), the
-// local player's input applied at once (after Delay ticks, when set) and
-// sent stamped for the tick it ran at, the others' predicted (held as the
-// server last ran them), and the loop rolls back to the first tick whose
+// again after calmTicks seconds without), the local player's input
+// applied at once (or the delay Predict was given later) and sent stamped
+// for the tick it applies at, the others' predicted (held as the server
+// last ran them), and the loop rolls back to the first tick whose
 // prediction the server's ticks proved wrong (engine.Session's rollback:
 // it restores the state before it and simulates again). The server stays
 // authoritative: every tick runs at last with the inputs the server ran it
@@ -34,7 +34,7 @@ const maxAhead = predictSlots - 4
 // checked against the server's. An input the server took late (applied
 // at its next tick) is a wrong prediction of the player's own input, and
 // raises Ahead by a tick. Its methods are the loop's but for Start,
-// Players, Ahead and Err.
+// Players, Ahead, Late, InputDelay and Err.
 type Predicting struct {
 	*Session
 	delay int64
