@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -20,6 +21,11 @@ import (
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
 )
+
+// noRecords runs BenchmarkServer's server with its matches storing no
+// record for a resume (match.Options.NoRecords), to weigh what storing
+// them costs.
+var noRecords = flag.Bool("server.norecords", false, "BenchmarkServer: the server's matches store no record for a resume")
 
 // benchSeconds is each measured match's length.
 const benchSeconds = 20
@@ -107,7 +113,11 @@ func BenchmarkServer(b *testing.B) {
 	var srv *nakamatest.Server // one server for every count of matches: the parent's, stopped as it ends
 	for _, matches := range []int{4, 16, 64, 100} {
 		if srv == nil {
-			srv = nakamatest.Start(b)
+			var opts nakamatest.Options
+			if *noRecords {
+				opts.Args = []string{"--runtime.env", "fixedstep_records=off"}
+			}
+			srv = nakamatest.Start(b, opts)
 		}
 		b.Run(fmt.Sprint("matches=", matches), func(b *testing.B) {
 			for b.Loop() {

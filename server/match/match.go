@@ -113,6 +113,7 @@ type Label struct {
 // per match.
 type Handler struct {
 	game *lockstep.Game
+	opts Options
 }
 
 // NewHandler returns a handler of a match of game.

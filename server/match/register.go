@@ -32,13 +32,31 @@ import (
 //     when its server was killed, from its record (see RunningCollection),
 //     and returns {"match_id": id} of the match resumed.
 func Register(initializer runtime.Initializer, game *lockstep.Game) error {
+	return RegisterWith(initializer, game, Options{})
+}
+
+// Options configure a game's matches on a server (RegisterWith); the zero
+// value is Register's.
+type Options struct {
+	// NoRecords: the matches store no record for a resume (resume.go): a
+	// server killed loses its matches under way. They still keep their
+	// game's state for the players who join under way, and are kept when
+	// they end. The plugin sets it from Nakama's runtime environment
+	// (--runtime.env fixedstep_records=off).
+	NoRecords bool
+}
+
+// RegisterWith is Register with options.
+func RegisterWith(initializer runtime.Initializer, game *lockstep.Game, opts Options) error {
 	seats := &finder{handed: map[string]*handout{}}
 	if game.MaxPlayers < 1 || game.MaxPlayers > input.MaxPlayers || game.Hz < 1 || game.Hz > 60 {
 		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to %d players (the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
 			game.Name, game.MaxPlayers, game.Hz, input.MaxPlayers)
 	}
 	err := initializer.RegisterMatch(game.Name, func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule) (runtime.Match, error) {
-		return NewHandler(game), nil
+		h := NewHandler(game)
+		h.opts = opts
+		return h, nil
 	})
 	if err != nil {
 		return err

@@ -77,7 +77,7 @@ type persister struct {
 // maybePersist hands the match's record to its writer when one is due.
 func (h *Handler) maybePersist(s *state, t int64) {
 	sn := &s.snap
-	if s.nk == nil || sn.tick == 0 || s.historyFull || t%max(int64(PersistEvery)*int64(s.hz)/int64(time.Second), 1) != 0 {
+	if s.nk == nil || h.opts.NoRecords || sn.tick == 0 || s.historyFull || t%max(int64(PersistEvery)*int64(s.hz)/int64(time.Second), 1) != 0 {
 		return
 	}
 	if s.persist == nil {

@@ -20,8 +20,13 @@ import (
 
 // InitModule is what Nakama calls when it loads the plugin.
 func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, initializer runtime.Initializer) error {
+	var opts match.Options
+	if env, _ := ctx.Value(runtime.RUNTIME_CTX_ENV).(map[string]string); env["fixedstep_records"] == "off" {
+		opts.NoRecords = true
+		logger.Info("fixedstep: matches store no record for a resume (fixedstep_records=off)")
+	}
 	for _, g := range []*lockstep.Game{&arena.Spec, &rally.Spec} {
-		if err := match.Register(initializer, g); err != nil {
+		if err := match.RegisterWith(initializer, g, opts); err != nil {
 			return err
 		}
 		logger.Info("fixedstep: serving %s version %s as authoritative matches at %d Hz", g.Name, g.Version, g.Hz)
