@@ -441,7 +441,7 @@ func (h *Handler) sendStart(s *state, dispatcher runtime.MatchDispatcher, seat i
 		return fmt.Errorf("telling player %d the match began: %w", seat+1, err)
 	}
 	if start.From > 0 {
-		if _, err := h.sendState(s, dispatcher, seat); err != nil {
+		if err := h.sendState(s, dispatcher, seat); err != nil {
 			return fmt.Errorf("sending player %d the match's state: %w", seat+1, err)
 		}
 		return nil

@@ -59,25 +59,21 @@ func (h *Handler) maybeSnapshot(s *state, t int64, sum uint64) {
 }
 
 // sendState sends the player at seat the kept state and the ticks since
-// (see the package doc of wire), and reports false when the match keeps
-// none: then every tick so far is to be sent.
-func (h *Handler) sendState(s *state, dispatcher runtime.MatchDispatcher, seat int) (bool, error) {
+// (see the package doc of wire).
+func (h *Handler) sendState(s *state, dispatcher runtime.MatchDispatcher, seat int) error {
 	sn := &s.snap
-	if sn.tick == 0 {
-		return false, nil
-	}
 	to := []runtime.Presence{s.seats[seat].presence}
 	for rest := sn.state; len(rest) > 0; {
 		n := min(len(rest), wire.MaxHistory)
 		if err := dispatcher.BroadcastMessage(wire.OpState, rest[:n], to, nil, true); err != nil {
-			return true, err
+			return err
 		}
 		rest = rest[n:]
 	}
 	none := make([]input.State, len(sn.in))
 	sn.key = wire.AppendHistory(sn.key[:0], wire.AppendTick(nil, sn.tick, sn.sum, sn.in, none))
 	sn.key = append(sn.key, s.history[sn.off:]...)
-	return true, h.sendHistory(s, dispatcher, seat, sn.key)
+	return h.sendHistory(s, dispatcher, seat, sn.key)
 }
 
 // gameInfo names the match's game in the states it keeps.

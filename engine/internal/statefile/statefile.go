@@ -74,11 +74,16 @@ func encoder() *zstd.Encoder {
 	return enc
 }
 
-// decompress decodes a state of raw bytes: a decoder of its own, that
-// decodes no more than raw bytes, or 1 MiB for a small state (compressed
-// bytes that would give more are an error, not an allocation), with a
-// window of at most 16 MiB (the encoder's is 8).
-func decompress(src []byte, raw uint64) ([]byte, error) {
+// Compress appends src compressed with zstd to dst: the state file's
+// encoding, for the engine's other compressed bytes (a game server's kept
+// matches).
+func Compress(dst, src []byte) []byte { return encoder().EncodeAll(src, dst) }
+
+// Decompress decodes bytes Compress made of raw bytes: a decoder of its
+// own, that decodes no more than raw bytes, or 1 MiB for a small state
+// (compressed bytes that would give more are an error, not an
+// allocation), with a window of at most 16 MiB (the encoder's is 8).
+func Decompress(src []byte, raw uint64) ([]byte, error) {
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(max(raw, 1<<20)),
 		zstd.WithDecoderMaxWindow(16<<20))
 	if err != nil {
@@ -106,7 +111,7 @@ func Append(dst []byte, meta Meta, state []byte) ([]byte, error) {
 	p = binary.LittleEndian.AppendUint64(p, meta.Sum)
 	p = binary.AppendUvarint(p, uint64(len(state)))
 	p = binary.LittleEndian.AppendUint64(p, xxhash.Sum64(state))
-	p = encoder().EncodeAll(state, p)
+	p = Compress(p, state)
 	dst = binary.LittleEndian.AppendUint16(append(dst, Magic...), Version)
 	start := len(dst)
 	dst = binary.AppendUvarint(dst, uint64(len(p)))
@@ -162,7 +167,7 @@ func Parse(data []byte) (Meta, []byte, error) {
 		return bad("a state of %d bytes, more than %d", raw, MaxState)
 	}
 	meta.Determinism, meta.Scene, meta.Tick, meta.Hash = int(det), int(scene), int64(tick), hash
-	state, err := decompress(r.b, raw)
+	state, err := Decompress(r.b, raw)
 	switch {
 	case err != nil:
 		return bad("its state: %v", err)

@@ -1,20 +1,17 @@
 package wire
 
 import (
-	"errors"
 	"fmt"
-	"sync"
-
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/fixedstep/fixedstep/engine/input"
+	"github.com/fixedstep/fixedstep/engine/internal/statefile"
 )
 
 // A Kept is a finished match as its game server keeps it: the start its
 // players were sent, its end, and the tick message of every tick it ran
 // (each tick's number, the inputs that changed and the state checksum
 // after it: what the players were sent), as a history (AppendHistory)
-// compressed with zstd. A client plays it again as a player who came back
+// compressed with zstd (the engine's state files' encoding). A client plays it again as a player who came back
 // catches up: every tick with the server's inputs, every checksum checked
 // against the server's. Its JSON is what the server stores.
 type Kept struct {
@@ -31,22 +28,14 @@ type Kept struct {
 // come back, about an hour of a game whose inputs change every tick).
 const MaxKept = 16 << 20
 
-var (
-	keepOnce sync.Once
-	keepEnc  *zstd.Encoder
-)
-
 // Keep returns the kept match of start, end and history (its ticks'
 // messages, AppendHistory's).
 func Keep(start Start, end End, history []byte) (*Kept, error) {
 	if len(history) > MaxKept {
 		return nil, fmt.Errorf("wire: a match's ticks of %d bytes, more than %d", len(history), MaxKept)
 	}
-	keepOnce.Do(func() {
-		keepEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
-	})
 	start.Seat, start.Resumed, start.From, start.StateBytes = 0, end.Tick, 0, 0
-	return &Kept{Start: start, End: end, Bytes: len(history), Ticks: keepEnc.EncodeAll(history, nil)}, nil
+	return &Kept{Start: start, End: end, Bytes: len(history), Ticks: statefile.Compress(nil, history)}, nil
 }
 
 // History returns the kept match's tick messages, checked to be whole
@@ -63,13 +52,7 @@ func (k *Kept) History() ([]byte, error) {
 	case k.End.Tick < 0 || k.Start.Resumed != k.End.Tick || k.Start.From != 0:
 		return nil, fmt.Errorf("wire: a kept match that ended after tick %d says it ran %d", k.End.Tick, k.Start.Resumed)
 	}
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(max(k.Bytes, 1<<10))),
-		zstd.WithDecoderMaxWindow(16<<20))
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	h, err := d.DecodeAll(k.Ticks, make([]byte, 0, k.Bytes))
+	h, err := statefile.Decompress(k.Ticks, uint64(k.Bytes))
 	if err != nil {
 		return nil, fmt.Errorf("wire: a kept match's ticks: %w", err)
 	}
@@ -98,6 +81,3 @@ func (k *Kept) History() ([]byte, error) {
 	}
 	return h, nil
 }
-
-// ErrNotKept is what a server answers for a match it did not keep.
-var ErrNotKept = errors.New("wire: the server keeps no such match")
