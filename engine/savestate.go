@@ -249,6 +249,11 @@ func (r Recording) AppendState(b []byte) ([]byte, error) {
 	if l.net.session != nil && !l.net.final(l) {
 		return b, fmt.Errorf("engine: AppendState: tick %d of the session is not final", l.net.global(l.groups[0].ticks))
 	}
+	return l.appendState(b)
+}
+
+// appendState appends the current scene's state to b as a state file.
+func (l *Loop) appendState(b []byte) ([]byte, error) {
 	counts := make([]int64, len(l.groups))
 	for i := range l.groups {
 		counts[i] = l.groups[i].ticks

@@ -291,6 +291,9 @@ func (n *netplay) beginFrame(l *Loop) bool {
 		l.Stop()
 		return false
 	}
+	if !n.giveState(l) {
+		return false
+	}
 	n.waiting = false
 	n.hold = n.session.Hold()
 	if n.hold {

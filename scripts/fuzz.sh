@@ -31,6 +31,7 @@ targets=(
   ./engine/netplay FuzzTake
   ./engine/netplay FuzzReport
   ./engine/netplay FuzzJoinAnswers
+  ./engine/netplay FuzzState
   ./engine/online/wire FuzzDecodeInput
   ./engine/online/wire FuzzDecodeTick
   ./engine/online/wire FuzzKept

@@ -63,12 +63,16 @@ func (w lockedWriter) Write(b []byte) (int, error) {
 	return w.p.out.Write(b)
 }
 
-// start starts the demo with args, recording to rec, and returns the peer;
-// lines, if set, gets every line it writes to standard error.
+// start starts the demo with args, recording to rec (unless ""), and
+// returns the peer; lines, if set, gets every line it writes to standard
+// error.
 func start(t *testing.T, rec string, lines chan<- string, args ...string) *peer {
 	t.Helper()
 	p := &peer{rec: rec, done: make(chan struct{})}
-	p.cmd = exec.Command(demoBin, append(args, "-record", rec)...)
+	if rec != "" {
+		args = append(args, "-record", rec)
+	}
+	p.cmd = exec.Command(demoBin, args...)
 	p.cmd.Stdout = lockedWriter{p, true}
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
@@ -215,11 +219,12 @@ func TestPlayTogether(t *testing.T) {
 }
 
 // A player whose process is killed mid-game (no goodbye) ends the game for
-// the other once it has been silent for netplay.DefaultTimeout: the host
-// exits with status 1 and a message naming the player and why.
+// the other once it has been silent for netplay.DefaultTimeout, when the
+// host keeps no seat for it (-seat-wait 0): the host exits with status 1
+// and a message naming the player and why.
 func TestPlayerKilled(t *testing.T) {
 	dir := t.TempDir()
-	h, addr := host(t, dir, "-headless", "-seconds", "60")
+	h, addr := host(t, dir, "-headless", "-seconds", "60", "-seat-wait", "0")
 	j := start(t, filepath.Join(dir, "join.input"), nil, "-headless", "-join", addr)
 	// A second of play: the joiner's recording has begun.
 	time.Sleep(2 * time.Second)
@@ -229,6 +234,47 @@ func TestPlayerKilled(t *testing.T) {
 	if out := h.output(); code != 1 || !regexp.MustCompile(`player 2 \(127\.0\.0\.1:\d+\) left: nothing heard for 5s`).MatchString(out) {
 		t.Fatalf("the host: exit %d, want 1 and a message naming player 2:\n%s", code, out)
 	}
+}
+
+// A player whose process is killed mid-game takes its seat back with
+// -join: the host plays on while its seat waits (-seat-wait's default),
+// the new process begins from the host's state, and both end alike, every
+// tick after the state checked; the host's recording, the empty seat's
+// ticks in it, replays to the host's run.
+func TestPlayerKilledTakesSeatBack(t *testing.T) {
+	dir := t.TempDir()
+	h, addr := host(t, dir, "-headless", "-seconds", "14", "-peer-timeout", "2s")
+	j := start(t, filepath.Join(dir, "join.input"), nil, "-headless", "-join", addr)
+	time.Sleep(2 * time.Second)
+	j.cmd.Process.Signal(syscall.SIGKILL)
+	j.wait(t, "the killed joiner")
+	for !strings.Contains(h.output(), "player 2's seat waits") {
+		select {
+		case <-h.done:
+			t.Fatalf("the host ended before it kept player 2's seat:\n%s", h.output())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	back := start(t, "", nil, "-headless", "-join", addr)
+	for i, p := range []*peer{h, back} {
+		if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
+			t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
+		}
+	}
+	if !strings.Contains(back.output(), "beginning from the host's state of tick") {
+		t.Fatalf("the player who came back did not begin from the host's state:\n%s", back.output())
+	}
+	// Both checked every tick after the state against the other's (a
+	// desync fails a run); a run from a state has no run checksum of the
+	// ticks before it, so the scores they ended with are compared.
+	scores := regexp.MustCompile(`player \d: score \d+, health \d+`)
+	if hs, bs := scores.FindAllString(h.output(), -1), scores.FindAllString(back.output(), -1); len(hs) != 2 || fmt.Sprint(hs) != fmt.Sprint(bs) {
+		t.Fatalf("the host ended with %q, the player who came back with %q:\nhost:\n%s\nback:\n%s", hs, bs, h.output(), back.output())
+	}
+	if got := run(t, "-headless", "-replay", h.rec, "-fps", "41"); got != h.checksum() {
+		t.Fatalf("the host's recording replays to %s, the run ended on %s", got, h.checksum())
+	}
+	t.Logf("host: %s", regexp.MustCompile(`netplay: player 2 begins.*`).FindString(h.output()))
 }
 
 // A player in a window (the host, under Xvfb, its autopilot at the stick)

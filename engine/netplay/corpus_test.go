@@ -133,7 +133,9 @@ var captured struct {
 // as a relay in front of its host saw them: a joiner of another version
 // says hello and is refused; a spectator and a player say hello and are
 // welcomed; the host starts the session; the three exchange input
-// packets (inputs, acknowledgements, checksums) as they play; the two
+// packets (inputs, acknowledgements, checksums) as they play; a second
+// spectator joins under way, and the host sends it its state in pieces,
+// which it acknowledges; the two
 // players' games differ after tick 120, so that they find a desync and
 // exchange their reports (each with its systems, its parts and a world
 // of some 4 kB: in several pieces); each says goodbye. They seed the
@@ -142,7 +144,7 @@ var captured struct {
 func capture(tb testing.TB) []datagram {
 	captured.once.Do(func() {
 		var tp *tap
-		play(tb, setup{players: 2, spectators: 1, seconds: 2.5,
+		play(tb, setup{players: 2, spectators: 1, seconds: 2.5, lateAt: 60, lateFromState: true,
 			game: func(i int, final *uint64) engine.Scene { return probed(i == 1, final) },
 			joinAt: func(lobby net.Addr) string {
 				var err error
@@ -163,7 +165,7 @@ func capture(tb testing.TB) []datagram {
 		k, _, _ := netplay.Header(d.b)
 		kinds[k]++
 	}
-	for _, k := range []string{"hello", "welcome", "refuse", "start", "input", "report", "bye"} {
+	for _, k := range []string{"hello", "welcome", "refuse", "start", "input", "report", "bye", "state", "stateack"} {
 		if kinds[k] == 0 {
 			tb.Fatalf("the session captured no %s packet: %v", k, kinds)
 		}
@@ -254,17 +256,19 @@ func TestCapture(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "write the fuzz targets' seed corpora, testdata/fuzz/Fuzz{Take,Report,JoinAnswers}/, from a real session (capture)")
+var update = flag.Bool("update", false, "write the fuzz targets' seed corpora, testdata/fuzz/Fuzz{Take,Report,JoinAnswers,State}/, from a real session (capture)")
 
 // seeds returns the seed corpus of each fuzz target, by file name, from
 // the datagrams of a real session: FuzzTake's every datagram but most
 // input packets (every eighth, and the longest: the most input),
 // FuzzReport's the report runs and each piece alone, FuzzJoinAnswers's
-// the welcomes and the refusal.
+// the welcomes and the refusal, FuzzState's the state's pieces together
+// and each alone.
 func seeds(packets []datagram) map[string]map[string][]byte {
-	corpora := map[string]map[string][]byte{"FuzzTake": {}, "FuzzReport": {}, "FuzzJoinAnswers": {}}
+	corpora := map[string]map[string][]byte{"FuzzTake": {}, "FuzzReport": {}, "FuzzJoinAnswers": {}, "FuzzState": {}}
 	n := map[string]int{}
 	var longest []byte
+	var state [][]byte
 	for _, d := range packets {
 		k, _, _ := netplay.Header(d.b)
 		n[k]++
@@ -279,8 +283,12 @@ func seeds(packets []datagram) map[string]map[string][]byte {
 			corpora["FuzzReport"][fmt.Sprintf("piece-%03d", n[k])] = frame([][]byte{d.b})
 		case "welcome", "refuse":
 			corpora["FuzzJoinAnswers"][fmt.Sprintf("%s-%03d", k, n[k])] = d.b
+		case "state":
+			state = append(state, d.b)
+			corpora["FuzzState"][fmt.Sprintf("piece-%03d", n[k])] = frame([][]byte{d.b})
 		}
 	}
+	corpora["FuzzState"]["whole"] = frame(state)
 	corpora["FuzzTake"]["input-longest"] = longest
 	for i, run := range reportRuns(packets) {
 		corpora["FuzzReport"][fmt.Sprintf("run-%d", i+1)] = run
@@ -315,14 +323,14 @@ func TestWriteCorpus(t *testing.T) {
 		}
 	}
 	kinds := map[string]int{}
-	for _, target := range []string{"FuzzTake", "FuzzReport", "FuzzJoinAnswers"} {
+	for _, target := range []string{"FuzzTake", "FuzzReport", "FuzzJoinAnswers", "FuzzState"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
 		if len(files) == 0 {
 			t.Fatalf("no seeds for %s: write them with go test ./engine/netplay/ -run TestWriteCorpus -update", target)
 		}
 		for _, file := range files {
 			b := readSeed(t, file)
-			if target == "FuzzReport" {
+			if target == "FuzzReport" || target == "FuzzState" {
 				if packets := unframe(b); len(packets) > 0 {
 					b = packets[0]
 				}
@@ -335,7 +343,7 @@ func TestWriteCorpus(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"FuzzTake hello", "FuzzTake welcome", "FuzzTake refuse", "FuzzTake start", "FuzzTake input",
-		"FuzzTake report", "FuzzTake bye", "FuzzReport report", "FuzzJoinAnswers welcome", "FuzzJoinAnswers refuse"} {
+		"FuzzTake report", "FuzzTake bye", "FuzzReport report", "FuzzJoinAnswers welcome", "FuzzJoinAnswers refuse", "FuzzTake state", "FuzzTake stateack", "FuzzState state"} {
 		if kinds[want] == 0 {
 			t.Errorf("no seed of %s (%v): write them with -update", want, kinds)
 		}

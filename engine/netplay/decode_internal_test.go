@@ -137,6 +137,7 @@ func hello(settings func(w *writer)) func(w *writer) {
 		w.u8(0)
 		w.u64(0)
 		settings(w)
+		w.u8(0) // from the state, if under way
 	}
 }
 
@@ -176,6 +177,7 @@ func TestSettingsChecked(t *testing.T) {
 		w.u8(8)
 		w.u64(5)
 		c.settings(&w)
+		w.u8(0) // not under way
 		j := &Session{}
 		err := j.takeWelcome(&reader{wirebytes.Reader{B: w.b}}, 9)
 		if (err == nil) != c.good {
@@ -193,6 +195,7 @@ func TestWelcomeOfSessionZero(t *testing.T) {
 	w.u8(8)
 	w.u64(5)
 	w.uvarint(0)
+	w.u8(0)
 	if err := (&Session{}).takeWelcome(&reader{wirebytes.Reader{B: w.b}}, 0); err == nil {
 		t.Error("a welcome of session 0 was taken")
 	}
@@ -381,6 +384,7 @@ func TestJoinerOfAnotherDeterminismRefused(t *testing.T) {
 		w.u8(0)
 		w.u64(0)
 		w.uvarint(0)
+		w.u8(0)
 	}))
 	if len(s.peers) != 1 || !strings.Contains(log.String(), fmt.Sprintf("determinism version %d, yours with %d", engine.Determinism, engine.Determinism-1)) {
 		t.Fatalf("%d peers; the host's log: %q", len(s.peers), log.String())

@@ -43,7 +43,9 @@
 // so a dropped packet loses nothing). str is a uvarint length and bytes.
 //
 //	hello   nonce:u64 role:u8 game:str version:str determinism:u8 seedGiven:u8 seed:u64 settings:uvarint (key:str value:str)*
+//	        fromStart:u8
 //	welcome nonce:u64 player:u8 players:u8 delay:u8 maxPrediction:u8 seed:u64 settings:uvarint (key:str value:str)*
+//	        underWay:u8
 //	refuse  nonce:u64 reason:str
 //	start
 //	input   from:u8 tick:uvarint advantage:varint sentAt:u32 echo:u32 echoAge:u16
@@ -52,18 +54,35 @@
 //	        blocks:u8 (player:u8 first:uvarint count:uvarint entry*)
 //	bye     why:u8 last:uvarint message:uvarint bytes (up to maxMessage)
 //	report  tick:uvarint pieces:u16 index:u16 ack:u16 size:uvarint data   (report.go)
+//	state   tick:uvarint own:uvarint size:uvarint (index:u16 data | why:str)   (seat.go)
+//	stateack tick:uvarint have:u16
 //
 // A hello asks to join (role 0: a player, 1: a spectator) a session of a
 // game and version, with a seed and settings if the joiner was given them; the host
 // answers with a welcome (the player's number, 255 for a spectator, the
-// session's settings) or a refusal that says why, and once every player
-// has joined, start. An input message carries the sender's inputs that the
+// session's settings, and whether the session is under way) or a refusal
+// that says why, and once every player has joined, start. A joiner under
+// way (a spectator, or a player taking back a seat that waits for it)
+// that asked for the host's state (fromStart 0) is sent it first, in
+// state pieces it acknowledges, then start: see "Joining under way". An input message carries the sender's inputs that the
 // receiver has not acknowledged, as a run of input-log entries (package
 // engine/internal/inputlog's: the changes from the tick before), what the
 // sender holds of each player's input (acks), its final state checksums,
 // and what time synchronisation needs: its tick, how far it is ahead of
 // the receiver as it sees it, and a timestamp to echo for the round trip.
 // A bye says the sender left: finished (its run ended), quit, or failed.
+//
+// # Joining under way
+//
+// A spectator may join a session under way, and so may a player whose
+// seat waits for it (Config.SeatWait: the others play on, its input empty,
+// once it left). It begins from the host's state after a recent final
+// tick, sent in pieces: the run passes Session.State to
+// engine.Options.FromState. Where the host has no state to give (a scene
+// after its first, or one with no state as bytes), or the joiner asked for
+// every tick (Config.FromFirstTick, for a recording of the whole session),
+// it simulates the session from its first tick, with every input from the
+// host's history, and catches up. seat.go says how.
 //
 // # What a game keeps to stay rollback-safe
 //

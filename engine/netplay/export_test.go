@@ -75,7 +75,7 @@ type Writer struct{ w writer }
 
 // kinds names the packet kinds, as tests give them.
 var kinds = map[string]kind{"hello": kindHello, "welcome": kindWelcome, "refuse": kindRefuse, "start": kindStart,
-	"input": kindInput, "bye": kindBye, "report": kindReport}
+	"input": kindInput, "bye": kindBye, "report": kindReport, "state": kindState, "stateack": kindStateAck}
 
 // Begin begins a packet of the kind named.
 func (w *Writer) Begin(k string, session, seq uint32) {
@@ -232,4 +232,29 @@ func JoinAnswer(b []byte) (kind string, ok bool, players, player int, settings m
 		return "welcome", true, s.players, s.local, s.settings
 	}
 	return "", false, 0, 0, nil
+}
+
+// TakeState hands a joiner under way (player, -1 for a spectator, of a
+// session of players) the state packets a host sends, as its handshake
+// takes them; once the state is whole, the joiner begins from it. It
+// reports how many were dropped as malformed, whether the state was
+// whole, the error of beginning from it, and the state file it keeps.
+func TakeState(packets [][]byte, players, player int) (dropped int, whole bool, err error, state []byte) {
+	s := &Session{cfg: Config{Game: "arena", Version: "1"}, players: players, local: player, underWay: true}
+	host := &peer{}
+	var in incoming
+	for _, b := range packets {
+		h, payload, _, ok := parseHeader(b)
+		if !ok || h.kind != kindState {
+			continue
+		}
+		if !s.takeState(&in, payload) {
+			dropped++
+		}
+	}
+	if !in.done {
+		return dropped, false, nil, nil
+	}
+	err = s.beginFrom(host, &in)
+	return dropped, true, err, s.state
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/netplay"
 )
@@ -157,6 +158,31 @@ func FuzzJoinAnswers(f *testing.F) {
 				if len(k) > 256 || len(v) > 256 {
 					t.Fatalf("a setting of %d and %d bytes", len(k), len(v))
 				}
+			}
+		}
+	})
+}
+
+// FuzzState hands a joiner under way a run of state packets (framed: see
+// frame) as the host sends them, each CRC made right: it must take each or
+// drop it, never panic, and a state taken whole is a state file of the
+// session's game, or refused with an error. It starts from the state
+// packets of a real session (a spectator that joined under way), written
+// to testdata/fuzz/FuzzState by TestWriteCorpus.
+func FuzzState(f *testing.F) {
+	f.Fuzz(func(t *testing.T, framed []byte) {
+		packets := unframe(framed)
+		for i, b := range packets {
+			packets[i] = netplay.Reseal(b)
+		}
+		for _, player := range []int{-1, 1} {
+			_, whole, err, state := netplay.TakeState(packets, 2, player)
+			if !whole || err != nil {
+				continue
+			}
+			info, perr := engine.ParseStateInfo(state)
+			if perr != nil || info.Game.Name != "arena" {
+				t.Fatalf("a state taken: %+v, %v", info, perr)
 			}
 		}
 	})

@@ -66,6 +66,7 @@ func TestLateSpectatorNotAtAPeersAddress(t *testing.T) {
 			w.u8(0)
 			w.u64(0)
 			w.settings(nil, -1)
+			w.u8(1) // every tick from the first
 		})
 	}
 	deliver(s, p, hello(99))

@@ -43,6 +43,7 @@ func forgeSpectator(t *testing.T, addr net.Addr) *forger {
 	w.U8(0)      // no seed given
 	w.U64(0)     // seed
 	w.Uvarint(0) // settings
+	w.U8(1)      // every tick from the first
 	hello := w.End()
 	buf := make([]byte, 2048)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {

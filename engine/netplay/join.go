@@ -16,18 +16,25 @@ import (
 // Join joins the session hosted at cfg.Addr as a player, and waits for it
 // to start (or ctx to be done, or the host to fall silent for
 // cfg.Timeout). The session's seed and settings are the host's
-// (Session.Seed, Session.Settings).
+// (Session.Seed, Session.Settings). Joining a session under way, it takes
+// the seat of a player who left, if one waits (the host's
+// Config.SeatWait), and begins from the host's state: run with
+// engine.Options.FromState set to Session.State (nil when it simulates
+// from the first tick: see Config.FromFirstTick).
 func Join(ctx context.Context, cfg Config) (*Session, error) { return join(ctx, cfg, rolePlayer) }
 
 // Spectate joins the session hosted at cfg.Addr as a spectator: it gets
 // every player's confirmed input and simulates the game as they play it,
 // behind them by their round trip to the host, predicting nothing. It may
-// join before the session starts or once it is under way: then the host
-// sends it every input from the first tick (it keeps them all: some two
-// bytes a tick a player), and its loop simulates the game from the start
-// as fast as it may (the session is an engine.Follower) until it has caught
-// up. A spectator compares the host's state checksums with its own as far
-// as the host still keeps them (its last ringTicks ticks, some 8 s).
+// join before the session starts or once it is under way: then it begins
+// from the host's state (run with engine.Options.FromState set to
+// Session.State), or, where the host has none to give or with
+// cfg.FromFirstTick, the host sends it every input from the first tick (it
+// keeps them all: some two bytes a tick a player). Either way its loop
+// simulates the ticks it lacks as fast as it may (the session is an
+// engine.Follower) until it has caught up. A spectator compares the host's
+// state checksums with its own as far as the host still keeps them (its
+// last ringTicks ticks, some 8 s).
 func Spectate(ctx context.Context, cfg Config) (*Session, error) {
 	return join(ctx, cfg, roleSpectator)
 }
@@ -73,6 +80,7 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 	rand.Read(nonce[:])
 	host.nonce = binary.LittleEndian.Uint64(nonce[:])
 	var d datagram
+	var in incoming
 	welcomed := false
 	lastHello := time.Time{}
 	for {
@@ -99,6 +107,11 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 			s.w.u8(given)
 			s.w.u64(s.cfg.Seed)
 			s.w.settings(s.cfg.Settings, MaxPacket-200)
+			fromStart := uint8(0)
+			if s.cfg.FromFirstTick {
+				fromStart = 1
+			}
+			s.w.u8(fromStart)
 			s.write(host.udpAddr, s.w.end())
 			lastHello = time.Now()
 		}
@@ -133,15 +146,35 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 			}
 			if !welcomed {
 				welcomed = true
-				if s.local >= 0 {
+				switch {
+				case s.underWay && s.local >= 0:
+					s.logf("joined %s on %s under way, taking the seat of player %d of %d", s.cfg.Game, s.cfg.Addr, s.local+1, s.players)
+				case s.underWay:
+					s.logf("watching %s on %s (%d players), under way", s.cfg.Game, s.cfg.Addr, s.players)
+				case s.local >= 0:
 					s.logf("joined %s on %s as player %d of %d: waiting for the others", s.cfg.Game, s.cfg.Addr, s.local+1, s.players)
-				} else {
+				default:
 					s.logf("watching %s on %s (%d players): waiting for the start", s.cfg.Game, s.cfg.Addr, s.players)
 				}
 			}
 			host.heard = time.Now()
+		case kindState:
+			if !welcomed || !s.underWay || h.session != s.id {
+				continue
+			}
+			if !s.takeState(&in, payload) {
+				s.stats.Dropped[dropMalformed]++
+				continue
+			}
+			host.heard = time.Now()
+			s.ackState(host, &in)
 		case kindStart, kindInput: // an input packet from the host: its start was lost, or passed the welcome
-			if welcomed && h.session == s.id {
+			if welcomed && h.session == s.id && (!s.underWay || in.done) {
+				if s.underWay {
+					if err := s.beginFrom(host, &in); err != nil {
+						return err
+					}
+				}
 				s.udp.SetReadDeadline(time.Time{})
 				host.heard = time.Now()
 				return nil
@@ -164,12 +197,13 @@ func (s *Session) takeWelcome(r *reader, id uint32) error {
 	player, players, delay, maxPred := r.U8(), r.U8(), r.U8(), r.U8()
 	seed := r.U64()
 	settings := r.settings()
-	if !r.Done() || id == 0 || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
+	underWay := r.U8()
+	if !r.Done() || underWay > 1 || id == 0 || players < 2 || players > input.MaxPlayers || (player >= players && player != spectator) ||
 		player == 0 || delay > MaxDelay || maxPred < 1 || maxPred > MaxPrediction {
 		return fmt.Errorf("netplay: %s sent a welcome that makes no sense", s.cfg.Addr)
 	}
 	s.id, s.players, s.delay, s.maxPred, s.seed, s.settings = id, int(players), int64(delay), int64(maxPred), seed, settings
-	s.local = int(player)
+	s.local, s.underWay = int(player), underWay == 1
 	if player == spectator {
 		s.local, s.maxPred = -1, 0
 	}

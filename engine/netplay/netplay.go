@@ -87,6 +87,19 @@ type Config struct {
 	// DefaultTimeout); joining waits that long for an answer.
 	Timeout time.Duration
 
+	// SeatWait is the host's: how long a player's seat waits for it once
+	// it left a session under way (it quit, fell silent, or its run failed
+	// on its own), the others playing on with the seat's input empty, for
+	// it (or another player) to Join again and take it back. 0: a player
+	// who leaves ends the session once a tick needs its input.
+	SeatWait time.Duration
+
+	// FromFirstTick is a joiner's: joining a session under way, it
+	// simulates the session from its first tick, with every input from the
+	// host, rather than beginning from the host's state (Session.State):
+	// its run's recording then holds the whole session.
+	FromFirstTick bool
+
 	// Log, if set, is told how the session goes: who joined, who left.
 	Log io.Writer
 }
@@ -161,6 +174,14 @@ type Session struct {
 	exchange  reportExchange // the reports' way
 	queueFull atomic.Int64
 
+	// Joiners under way (seat.go).
+	fill       [input.MaxPlayers]bool      // the host's: a seat whose input it gives, empty
+	emptySince [input.MaxPlayers]time.Time // the host's: since when a filled seat waits for a player; zero once taken
+	underWay   bool                        // a joiner's: it joined the session under way
+	ownFrom    int64                       // a joiner's under way: the first tick of its own input
+	from       int64                       // a joiner's: the tick of the state its run begins from
+	state      []byte                      // that state's file
+
 	in, free chan *datagram
 	stop     chan struct{}
 	readDone chan struct{}
@@ -199,6 +220,16 @@ type peer struct {
 	gone      string // why it left, "" while it plays
 	goneAfter int64  // the last tick of its own input it sent
 	finished  bool   // it left as its run ended: the others end too, or once they need its input
+
+	// A joiner under way, as the host sees it (seat.go).
+	underWay   bool
+	fromStart  bool        // it asked for every tick from the first (Config.FromFirstTick)
+	offer      *stateOffer // what it begins from, once the loop gave it
+	ownFrom    int64       // a player's: the first tick of its own input; the host's fill before it
+	stateHave  int         // the offer's pieces it holds, from the first
+	stateNext  int         // the next piece to send
+	stateAt    time.Time   // when a piece was last sent
+	stateAcked bool        // it acknowledged the offer's pieces
 }
 
 // clock returns the milliseconds since the session began, as packets carry
@@ -380,12 +411,13 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	determinism := r.U8()
 	seedGiven, seed := r.U8(), r.U64()
 	given := r.settings()
-	if !r.Done() || role > roleSpectator || seedGiven > 1 {
+	fromStart := r.U8()
+	if !r.Done() || role > roleSpectator || seedGiven > 1 || fromStart > 1 {
 		s.stats.Dropped[dropMalformed]++
 		return
 	}
 	for _, p := range s.peers {
-		if p.addr == from && p.nonce == nonce {
+		if p.addr == from && p.nonce == nonce && p.gone == "" {
 			s.welcome(p)
 			return
 		}
@@ -408,9 +440,9 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 			name, s.settings[name], name, given[name], name)
 	case s.isPeer(from):
 		reason = "this address is in the session already" // a peer's, with another nonce: one peer an address
-	case !open && role == rolePlayer:
-		reason = "the session has begun"
-	case role == rolePlayer && s.joined() >= s.players-1:
+	case !open && role == rolePlayer && s.seatFor() < 0:
+		reason = "the session has begun, and no seat waits for a player"
+	case open && role == rolePlayer && s.joined() >= s.players-1:
 		reason = fmt.Sprintf("the session has its %d players", s.players)
 	case role == roleSpectator && spectators >= MaxSpectators:
 		reason = fmt.Sprintf("the session has its %d spectators", MaxSpectators)
@@ -424,23 +456,33 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		s.logf("refused %s: %s", from, reason)
 		return
 	}
-	p := &peer{addr: from, udpAddr: net.UDPAddrFromAddrPort(from), player: -1, nonce: nonce, heard: time.Now()}
-	if role == rolePlayer {
+	p := &peer{addr: from, udpAddr: net.UDPAddrFromAddrPort(from), player: -1, nonce: nonce, heard: time.Now(),
+		underWay: !open, fromStart: fromStart == 1}
+	switch {
+	case role == rolePlayer && !open:
+		p.player = s.seatFor()
+		s.emptySince[p.player] = time.Time{}
+		s.peers[slices.IndexFunc(s.peers, func(o *peer) bool { return o.player == p.player })] = p
+		s.logf("player %d joined again from %s", p.player+1, from)
+	case role == rolePlayer:
 		p.player = s.joined() + 1
-	}
-	s.peers = append(s.peers, p)
-	s.welcome(p)
-	if p.player >= 0 {
+		s.peers = append(s.peers, p)
 		s.logf("player %d joined from %s (%d of %d)", p.player+1, from, s.joined()+1, s.players)
-	} else {
+	default:
+		s.peers = append(s.peers, p)
 		s.logf("a spectator joined from %s", from)
 	}
+	s.peers = slices.DeleteFunc(s.peers, func(o *peer) bool { return o.gone != "" && o.addr == from })
+	if p.underWay && p.fromStart {
+		s.offer(p, &stateOffer{why: "it asked for every tick"})
+	}
+	s.welcome(p)
 }
 
-// isPeer reports whether a peer of the session is at addr.
+// isPeer reports whether a peer of the session, still in it, is at addr.
 func (s *Session) isPeer(addr netip.AddrPort) bool {
 	for _, p := range s.peers {
-		if p.addr == addr {
+		if p.addr == addr && p.gone == "" {
 			return true
 		}
 	}
@@ -459,19 +501,29 @@ func otherSetting(session, given map[string]string) string {
 }
 
 // welcome sends p its welcome.
-func (s *Session) welcome(p *peer) { s.write(p.udpAddr, s.welcomeFor(p.nonce, p.player)) }
+func (s *Session) welcome(p *peer) { s.write(p.udpAddr, s.welcomeFor(p)) }
 
-// welcomeFor returns the welcome of a joiner that said hello with nonce:
-// player (spectator for a spectator).
-func (s *Session) welcomeFor(nonce uint64, player int) []byte {
+// welcomeFor returns the welcome of joiner p: its player number (spectator
+// for a spectator), the session's terms, and whether the session is under
+// way.
+func (s *Session) welcomeFor(p *peer) []byte {
 	s.w.begin(kindWelcome, s.id, 0)
-	s.w.u64(nonce)
+	s.w.u64(p.nonce)
+	player := p.player
+	if player < 0 {
+		player = spectator
+	}
 	s.w.u8(uint8(player))
 	s.w.u8(uint8(s.players))
 	s.w.u8(uint8(s.delay))
 	s.w.u8(uint8(s.maxPred))
 	s.w.u64(s.seed)
 	s.w.settings(s.settings, -1)
+	underWay := uint8(0)
+	if p.underWay {
+		underWay = 1
+	}
+	s.w.u8(underWay)
 	return s.w.end()
 }
 
@@ -484,7 +536,7 @@ func (s *Session) checkSettings() error {
 				name, maxString, len(name), len(value))
 		}
 	}
-	if n := len(s.welcomeFor(0, 1)); n > MaxPacket {
+	if n := len(s.welcomeFor(&peer{player: 1})); n > MaxPacket {
 		return fmt.Errorf("netplay: the session's %d settings make its welcome %d bytes: a datagram carries at most %d",
 			len(s.settings), n, MaxPacket)
 	}

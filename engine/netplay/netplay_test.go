@@ -2,6 +2,8 @@ package netplay_test
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -87,6 +89,45 @@ type arenaState struct {
 func (k *arenaState) SaveState(slot int) error    { k.slots[slot] = *k.a; return nil }
 func (k *arenaState) RestoreState(slot int) error { *k.a = k.slots[slot]; return nil }
 
+// AppendState and ReadState make the arena's state bytes
+// (engine.StateWriter), for a joiner under way to begin from.
+func (k *arenaState) AppendState(b []byte) ([]byte, error) {
+	a := k.a
+	for _, v := range [][input.MaxPlayers]float64{a.x, a.y, a.vx, a.vy} {
+		for _, f := range v {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	for _, n := range []int{a.kicks, a.bounces, a.n} {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	return b, nil
+}
+
+func (k *arenaState) ReadState(b []byte) error {
+	var a arena
+	for _, v := range []*[input.MaxPlayers]float64{&a.x, &a.y, &a.vx, &a.vy} {
+		for i := range v {
+			if len(b) < 8 {
+				return errors.New("arena: a state cut short")
+			}
+			v[i], b = math.Float64frombits(binary.LittleEndian.Uint64(b)), b[8:]
+		}
+	}
+	for _, n := range []*int{&a.kicks, &a.bounces, &a.n} {
+		v, size := binary.Varint(b)
+		if size <= 0 {
+			return errors.New("arena: a state cut short")
+		}
+		*n, b = int(v), b[size:]
+	}
+	if len(b) != 0 || a.n != k.a.n {
+		return errors.New("arena: a state of another arena")
+	}
+	*k.a = a
+	return nil
+}
+
 // game is the arena scene; the run's last checksum is kept in final.
 func game(final *uint64) engine.Scene {
 	return engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
@@ -156,8 +197,11 @@ type setup struct {
 	timeout    time.Duration // a silent peer's (0: the default)
 	spectators int           // joining before the players
 	// lateAt, when positive, has one more spectator join once the host
-	// has run that many ticks: a session under way.
-	lateAt int64
+	// has run that many ticks: a session under way. It begins from the
+	// host's state with lateFromState, else from the first tick.
+	lateAt        int64
+	lateFromState bool
+	seatWait      time.Duration // the host's Config.SeatWait
 }
 
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
@@ -169,7 +213,9 @@ func play(t testing.TB, su setup) []*peerRun {
 	defer cancel()
 	cfg := netplay.Config{Addr: "127.0.0.1:0", Game: "arena", Version: "1", Players: su.players, Seed: 5, Link: su.link,
 		Log: testLog{t}, Timeout: su.timeout}
-	lobby, err := netplay.Listen(cfg)
+	hcfg := cfg
+	hcfg.SeatWait = su.seatWait
+	lobby, err := netplay.Listen(hcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,6 +262,7 @@ func play(t testing.TB, su setup) []*peerRun {
 					s, r.err = netplay.Spectate(ctx, c)
 				default: // the late spectator
 					<-late
+					c.FromFirstTick = !su.lateFromState
 					s, r.err = netplay.Spectate(ctx, c)
 				}
 			}
@@ -223,9 +270,12 @@ func play(t testing.TB, su setup) []*peerRun {
 				return
 			}
 			r.session = s
-			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec,
+			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec, Game: arenaGame,
 				Headless: &engine.Headless{Realtime: su.realtime}, StopAt: time.Duration(su.seconds * float64(time.Second)),
 				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.Session().Stats() }}}
+			if s.State() != nil { // a run from the host's state has no recording from the first tick
+				opts.FromState, opts.Record, r.rec = s.State(), nil, nil
+			}
 			opts.AfterUpdate = []engine.EventHook{func(l *engine.Loop, ev engine.Event) {
 				if i == 0 && su.lateAt > 0 && ev.Group == 0 && ev.Tick >= su.lateAt {
 					lateOnce.Do(func() { close(late) })
@@ -254,6 +304,9 @@ func play(t testing.TB, su setup) []*peerRun {
 	wg.Wait()
 	return runs
 }
+
+// arenaGame names the arena in its runs' states.
+var arenaGame = engine.GameInfo{Name: "arena", Version: "1"}
 
 // testLog writes a session's log lines to the test's log.
 type testLog struct{ t testing.TB }

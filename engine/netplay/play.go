@@ -44,6 +44,9 @@ func (s *Session) Poll() error {
 	}
 	s.lastPoll = now
 	s.drain(now)
+	if s.host {
+		s.fillSeats()
+	}
 	for _, p := range s.peers {
 		if p.gone == "" && now.Sub(p.heard) > s.timeout {
 			s.leave(p, silence(s.timeout), s.q.conf[max(p.player, 0)])
@@ -55,6 +58,9 @@ func (s *Session) Poll() error {
 	}
 	if s.err == nil && s.desync == nil {
 		s.err = s.stranded()
+	}
+	if s.err == nil && s.host {
+		s.err = s.seatsWaited(now)
 	}
 	return s.err
 }
@@ -72,7 +78,7 @@ func silence(d time.Duration) string {
 // needs is found by Ready.
 func (s *Session) stranded() error {
 	for q := range s.players {
-		if q == s.local {
+		if q == s.local || s.fill[q] {
 			continue
 		}
 		p := s.sourceOf(q)
@@ -128,6 +134,13 @@ func (s *Session) Ready(t int64) bool {
 	if s.desync != nil {
 		return false // the game went different ways: no tick more
 	}
+	if t <= s.from && s.err == nil {
+		s.err = fmt.Errorf("netplay: tick %d: the session was joined under way and begins after tick %d, from the host's state: "+
+			"run with engine.Options.FromState set to Session.State()", t, s.from)
+	}
+	if s.err != nil {
+		return false
+	}
 	c := s.q.confirmed()
 	if t <= c+s.maxPred {
 		return true
@@ -159,7 +172,7 @@ func (s *Session) sourceOf(q int) *peer {
 }
 
 // canArrive reports whether more of player q's input can still arrive.
-func (s *Session) canArrive(q int) bool { return q == s.local || s.sourceOf(q).gone == "" }
+func (s *Session) canArrive(q int) bool { return q == s.local || s.fill[q] || s.sourceOf(q).gone == "" }
 
 // Local keeps the local player's input of tick t, to play at tick t plus
 // the input delay, and sends it with the next packets (engine.Session). A
@@ -168,8 +181,15 @@ func (s *Session) Local(t int64, in *input.State) {
 	if s.local < 0 {
 		return
 	}
-	if at := t + s.delay; s.q.inWindow(s.local, at) {
+	at := t + s.delay
+	if at < s.ownFrom {
+		return // the host gave the seat its input up to there, as it waited
+	}
+	if s.q.inWindow(s.local, at) {
 		s.q.add(s.local, at, in)
+	}
+	if s.host {
+		s.fillSeats()
 	}
 	if s.hist != nil {
 		s.hist.keep(&s.q)
@@ -182,11 +202,12 @@ func (s *Session) Inputs(t int64, players []input.State) { s.q.inputs(t, players
 
 // Behind reports how far a spectator's run is behind the inputs it has,
 // once it is more than catchUp ticks: a spectator that joined a session
-// under way simulates it from its start, and its loop runs as many ticks
-// a frame as it may until it has caught up (engine.Follower). A player's
-// run keeps pace with the others' (Hold): 0.
+// under way simulates it from its start or from the host's state, and its
+// loop runs as many ticks a frame as it may until it has caught up
+// (engine.Follower). So does a player who took its seat back, until its
+// own input plays. A player's run keeps pace with the others' (Hold): 0.
 func (s *Session) Behind() int64 {
-	if s.local >= 0 {
+	if s.local >= 0 && s.q.simulated+s.delay+1 >= s.ownFrom {
 		return 0
 	}
 	if n := s.q.confirmed() - s.q.simulated; n > catchUp {
@@ -232,7 +253,11 @@ func (s *Session) flush(now time.Time, force bool) {
 		if p.gone != "" {
 			continue
 		}
-		if s.host && !p.started { // until it has started: the start, again
+		if s.host && !p.started { // until it has started: its state, then the start, again
+			if p.underWay && !p.stateDone() {
+				s.sendState(p, now)
+				continue
+			}
 			if now.Sub(p.lastSend) >= 100*time.Millisecond {
 				s.send(p, kindStart)
 				p.lastSend = now
@@ -246,21 +271,27 @@ func (s *Session) flush(now time.Time, force bool) {
 	}
 }
 
-// sends reports whether this machine sends player q's input to p: the
-// host sends a peer every player's but its own; a joiner sends the host
-// its own.
-func (s *Session) sends(p *peer, q int) bool {
-	if s.host {
-		return q != p.player
+// sendsUpTo returns the last tick of player q's input this machine has
+// to send p: the host sends a peer every player's but its own (a player
+// who took its seat back, its seat's up to its own); a joiner sends the
+// host its own. -1: none.
+func (s *Session) sendsUpTo(p *peer, q int) int64 {
+	switch {
+	case s.host && q != p.player:
+		return s.q.conf[q]
+	case s.host:
+		return min(s.q.conf[q], p.ownFrom-1)
+	case q == s.local:
+		return s.q.conf[q]
 	}
-	return q == s.local
+	return -1
 }
 
 // newFor reports whether this machine has input for p that it has not
 // sent it yet.
 func (s *Session) newFor(p *peer) bool {
 	for q := range s.players {
-		if s.sends(p, q) && p.sentTo[q] < s.q.conf[q] {
+		if p.sentTo[q] < s.sendsUpTo(p, q) {
 			return true
 		}
 	}
@@ -270,7 +301,7 @@ func (s *Session) newFor(p *peer) bool {
 // lacks reports whether p lacks input this machine has for it.
 func (s *Session) lacks(p *peer) bool {
 	for q := range s.players {
-		if s.sends(p, q) && p.ack[q] < s.q.conf[q] {
+		if p.ack[q] < s.sendsUpTo(p, q) {
 			return true
 		}
 	}
@@ -327,26 +358,28 @@ func (s *Session) sendInput(p *peer, now time.Time) {
 	w.u8(0)
 	blocks := uint8(0)
 	for q := range s.players {
-		if !s.sends(p, q) || p.ack[q] >= s.q.conf[q] || len(w.b) > MaxPacket-blockSpace {
+		upTo := s.sendsUpTo(p, q)
+		if p.ack[q] >= upTo || len(w.b) > MaxPacket-blockSpace {
 			continue
 		}
-		if s.q.conf[q]-p.ack[q] >= ringTicks/2 && (s.hist == nil || p.ack[q] >= s.hist.last[q]) {
+		if upTo-p.ack[q] >= ringTicks/2 && (s.hist == nil || p.ack[q] >= s.hist.last[q]) {
 			continue // it fell too far behind: what it lacks is gone
 		}
 		blocks++
-		p.sentTo[q] = s.appendBlock(p, q)
+		p.sentTo[q] = s.appendBlock(p, q, upTo)
 	}
 	w.b[blocksAt] = blocks
 	s.write(p.udpAddr, w.end())
 }
 
-// appendBlock appends the run of player q's inputs p lacks, as many as
-// fit in the packet and as far as p can keep them (a spectator that joined
-// late simulates them first), and returns the last tick it holds. The
-// inputs come from the queue's ring or, older, from the host's history.
-func (s *Session) appendBlock(p *peer, q int) int64 {
+// appendBlock appends the run of player q's inputs p lacks, up to tick
+// upTo, as many as fit in the packet and as far as p can keep them (a
+// spectator that joined late simulates them first), and returns the last
+// tick it holds. The inputs come from the queue's ring or, older, from
+// the host's history.
+func (s *Session) appendBlock(p *peer, q int, upTo int64) int64 {
 	w := &s.w
-	first, last := p.ack[q]+1, min(s.q.conf[q], p.tick+ringTicks/2)
+	first, last := p.ack[q]+1, min(upTo, p.tick+ringTicks/2)
 	w.u8(uint8(q))
 	w.uvarint(uint64(first))
 	countAt := len(w.b)
@@ -415,10 +448,13 @@ func (s *Session) take(d *datagram, now time.Time) {
 	case h.kind == kindHello && s.host:
 		s.hello(d.from, payload, false) // its welcome again, if it is a player whose welcome was lost
 		return
+	case p.gone != "":
+		s.stats.Dropped[dropStranger]++ // it left: what it sends now is no one's
+		return
 	case h.session != s.id:
 		s.stats.Dropped[dropOtherSession]++
 		return
-	case h.kind == kindWelcome || h.kind == kindStart:
+	case h.kind == kindWelcome || h.kind == kindStart || h.kind == kindState:
 		return // the host says again what it said: the session has begun here
 	case h.kind == kindInput && (h.seq <= p.seq || h.seq-p.seq > seqWindow):
 		// Late, duplicated, replayed, or forged far ahead to make the peer's
@@ -433,6 +469,11 @@ func (s *Session) take(d *datagram, now time.Time) {
 			return
 		}
 		p.seq = h.seq
+	case kindStateAck:
+		if !s.host || !s.takeStateAck(p, payload) {
+			s.stats.Dropped[dropMalformed]++
+			return
+		}
 	case kindReport:
 		if !s.takeReport(p, payload) {
 			s.stats.Dropped[dropMalformed]++
@@ -491,11 +532,8 @@ func (s *Session) leave(p *peer, why string, last int64) {
 		return
 	}
 	p.gone, p.goneAfter = why, last
-	who := "a spectator"
-	if p.player >= 0 {
-		who = fmt.Sprintf("player %d", p.player+1)
-	}
-	s.logf("%s (%s) left: %s", who, p.addr, why)
+	s.logf("%s (%s) left: %s", who(p.player), p.addr, why)
+	s.holdSeat(p)
 }
 
 // scratch is where a packet's inputs are decoded before any is kept.
@@ -551,7 +589,7 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 	k := 0
 	for range blocks {
 		q, start, n := int(r.U8()), r.tick(), r.Uvarint()
-		if r.Bad || q >= s.players || q == s.local || s.host && q != p.player ||
+		if r.Bad || q >= s.players || q == s.local && start+int64(n) > s.ownFrom || s.host && q != p.player ||
 			start < 1 || n > uint64(len(s.decoded.in)-k) || n > uint64(r.Left()/2) {
 			r.Bad = true
 			break

@@ -22,7 +22,7 @@ import (
 
 const (
 	magic           = "FSNP"
-	protocolVersion = 3
+	protocolVersion = 4
 	// MaxPacket is the largest datagram sent or read: below the Internet's
 	// smallest common MTU, so that no packet is fragmented. A larger one
 	// is dropped.
@@ -42,7 +42,9 @@ const (
 	kindStart
 	kindInput
 	kindBye
-	kindReport // a piece of a desync report (report.go)
+	kindReport   // a piece of a desync report (report.go)
+	kindState    // a piece of the state a joiner under way begins from (seat.go)
+	kindStateAck // what a joiner under way holds of it
 )
 
 // Roles in a hello, and the player number a welcome gives a spectator.

@@ -44,6 +44,15 @@ func (q *queue) reset(n int, delay int64) {
 	}
 }
 
+// resetAt readies q for a session of n players joined under way, at
+// tick t: every player's input of t is known (in), nothing after it.
+func (q *queue) resetAt(n int, t int64, in []input.State) {
+	*q = queue{players: n, simulated: t}
+	for p := range n {
+		q.in[p][t%ringTicks], q.at[p][t%ringTicks], q.conf[p] = in[p], t, t
+	}
+}
+
 // known reports whether player p's input of tick t has arrived.
 func (q *queue) known(p int, t int64) bool { return t > 0 && q.at[p][t%ringTicks] == t }
 

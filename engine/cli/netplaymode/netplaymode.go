@@ -10,7 +10,11 @@
 // The host's seed and settings (its recorded flags) are every peer's: a
 // joiner takes them as a replay takes a recording's, but for the game's
 // flags in App.PerPlayer, which each player sets for itself (an
-// autopilot). A headless peer runs in real time: its ticks must keep pace
+// autopilot). A player who left a session under way takes its seat back
+// with -join, while the host's -seat-wait lasts, and a spectator may join
+// under way: each begins from the host's state, or with -record from the
+// first tick, simulating the session so far, so that the recording holds
+// it whole. A headless peer runs in real time: its ticks must keep pace
 // with the others'. The run ends with a line of the session's figures; a
 // desync writes both players' worlds at the tick to
 // desync-T-playerN.txt and names them in its error.
@@ -34,6 +38,10 @@ import (
 	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
 
+// DefaultSeatWait is -seat-wait's default: how long a player's seat waits
+// for it to join again.
+const DefaultSeatWait = 30 * time.Second
+
 // Mode is networked play, a cli.Mode: its zero value is ready to list in
 // App.Modes. Use it by pointer, in one App.
 type Mode struct {
@@ -41,12 +49,13 @@ type Mode struct {
 	netLink              string // -netsim
 	delay                int
 	timeout              time.Duration // -peer-timeout
+	seatWait             time.Duration // -seat-wait
 	fs                   *flag.FlagSet
 	session              *netplay.Session
 }
 
-// Flags defines -host, -join, -spectate, -players, -delay, -peer-timeout
-// and -netsim; the first three start the mode.
+// Flags defines -host, -join, -spectate, -players, -delay, -peer-timeout,
+// -seat-wait and -netsim; the first three start the mode.
 func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	m.fs = fs
 	fs.StringVar(&m.host, "host", "", "host a networked game on this address (:7777, 127.0.0.1:7777): the other players -join it")
@@ -62,6 +71,8 @@ func (m *Mode) Flags(fs *flag.FlagSet) []string {
 	fs.IntVar(&m.delay, "delay", netplay.DefaultDelay, "with -host: the input delay in ticks: a press plays this many ticks later, and fewer are predicted")
 	fs.DurationVar(&m.timeout, "peer-timeout", netplay.DefaultTimeout, "how long a peer may be silent before it has left "+
 		"(a longer one waits out a machine that stalls; a shorter one notices a crash sooner)")
+	fs.DurationVar(&m.seatWait, "seat-wait", DefaultSeatWait, "with -host: how long a player's seat waits for it once it left, "+
+		"the others playing on, its input empty, for it to -join again (0: a player who leaves ends the game)")
 	fs.StringVar(&m.netLink, "netsim", "", "send this player's packets through a bad link: latency[,jitter[,loss[,duplicate[,reorder]]]] (80ms,10ms,2%)")
 	return []string{"host", "join", "spectate"}
 }
@@ -98,6 +109,10 @@ func (m *Mode) Check(r *cli.Run) error {
 		return &cli.FlagError{Flag: "delay", Value: fmt.Sprint(m.delay), Reason: "goes with -host: the host sets the session's delay"}
 	case m.timeout < 100*time.Millisecond || m.timeout > time.Hour:
 		return &cli.FlagError{Flag: "peer-timeout", Value: m.timeout.String(), Reason: "must be 100ms to 1h"}
+	case m.seatWait < 0 || m.seatWait > time.Hour:
+		return &cli.FlagError{Flag: "seat-wait", Value: m.seatWait.String(), Reason: "must be 0 to 1h"}
+	case r.Given("seat-wait") && m.host == "":
+		return &cli.FlagError{Flag: "seat-wait", Value: m.seatWait.String(), Reason: "goes with -host: the host keeps the seats"}
 	case r.Given("peer-timeout") && !mine:
 		return &cli.FlagError{Flag: "peer-timeout", Value: m.timeout.String(), Reason: "goes with -host, -join or -spectate"}
 	}
@@ -151,7 +166,7 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 		return m.joinSession(ctx, r)
 	case at == cli.AfterFirst && m.host != "":
 		cfg := m.config(r, m.host)
-		cfg.Settings = r.Shared()
+		cfg.Settings, cfg.SeatWait = r.Shared(), m.seatWait
 		s, err := netplay.Host(ctx, cfg)
 		if err != nil {
 			return nil, err
@@ -170,7 +185,8 @@ func (m *Mode) joinSession(ctx context.Context, r *cli.Run) (engine.Session, err
 		flag, addr, join = "spectate", m.spectate, netplay.Spectate
 	}
 	cfg := m.config(r, addr)
-	cfg.Settings = map[string]string{} // those given, for the host to check before it lets us join
+	cfg.FromFirstTick = r.Value("record") != "" // joined under way, the recording holds the session from its start
+	cfg.Settings = map[string]string{}          // those given, for the host to check before it lets us join
 	for name, value := range r.Shared() {
 		if r.Given(name) {
 			cfg.Settings[name] = value
@@ -180,7 +196,7 @@ func (m *Mode) joinSession(ctx context.Context, r *cli.Run) (engine.Session, err
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Adopt(cli.Joined{Flag: flag, Addr: addr, Seed: s.Seed(), Player: s.Player(), Settings: s.Settings()}); err != nil {
+	if err := r.Adopt(cli.Joined{Flag: flag, Addr: addr, Seed: s.Seed(), Player: s.Player(), Settings: s.Settings(), State: s.State()}); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// States for a session's newcomers. A session whose peers can join it
+// under way (netplay's host: a player who takes its seat back, a
+// spectator who comes late) asks the loop for the state after a final
+// tick as bytes, and sends it, so that the newcomer begins there
+// (Options.FromState) rather than simulating the session from its start.
+
+// A StateAsker is a Session that asks for the state after a final tick as
+// a state file (Recording.AppendState's). The loop asks WantsState as a
+// frame begins, after Poll; when it reports true, the loop gives the
+// session the state after the last final tick of the run's first scene
+// (GiveState), or the error that says why it has none to give: a scene
+// after the first (what it was handed by the scenes before is a value of
+// the game's code, not state), or a scene that gives no state as bytes.
+// When the last final tick is behind the ticks run, the loop goes back to
+// it as a rollback does, writes the state, and runs the ticks after it
+// again in the same frame (LoopSession.Resimulating reports true for
+// them). Before the scene's first tick is final it waits.
+type StateAsker interface {
+	Session
+	WantsState() bool
+	GiveState(tick int64, state []byte, err error)
+}
+
+// giveState gives a StateAsker that wants one the state after the last
+// final tick. It reports false when the loop failed.
+func (n *netplay) giveState(l *Loop) bool {
+	sa, ok := n.session.(StateAsker)
+	if !ok || n.report != nil || !sa.WantsState() {
+		return true
+	}
+	if _, writes := l.rec.state.(StateWriter); l.scenes != 1 || !writes {
+		why := fmt.Errorf("scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
+		if l.scenes != 1 {
+			why = fmt.Errorf("the run is in its scene %d (%s): a run begins from a state of its first scene only", l.scenes, l.sceneName)
+		}
+		sa.GiveState(0, nil, why)
+		return true
+	}
+	now := n.global(l.groups[0].ticks)
+	final := min(n.session.Confirmed(), now)
+	if t, wrong := n.session.Rollback(); wrong {
+		final = min(final, t-1)
+	}
+	if final < 1 || l.rec.from != nil {
+		return true // nothing final yet in the scene: asked again next frame
+	}
+	if final < now {
+		if n.ring == nil || n.ring[(final+1)%RollbackSlots].tick != final+1 {
+			sa.GiveState(0, nil, errors.New("the state of the last final tick is no longer kept"))
+			return true
+		}
+		if !n.restore(l, final+1) {
+			return false
+		}
+	}
+	b, err := l.appendState(nil)
+	sa.GiveState(final, b, err)
+	return true
+}
