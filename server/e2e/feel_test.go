@@ -22,8 +22,12 @@ const feelSeconds = 10
 // the player's input to the first tick that ran with it (input-delay-
 // ticks), rollbacks a second and ticks simulated again per tick (the
 // predicting clients'), the clients' CPU (% of a core), the bytes a
-// second each received and sent, and the server's CPU per second of the
-// match (server-ms/match-s). Means of the two clients. About 15 s a case.
+// second each received and sent, the p99s of a frame's work (its input to
+// its drawing done: the ticks it ran, rollbacks among them) and of the
+// time from one frame's start to the next's (ms; headless, the second is
+// the driver's sleep to its next frame or tick, not a display's), and the
+// server's CPU per second of the match (server-ms/match-s). Means of the
+// two clients. About 15 s a case.
 func BenchmarkOnlineFeel(b *testing.B) {
 	srv := nakamatest.Start(b)
 	bin := buildDemo(b, b.TempDir())
