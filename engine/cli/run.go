@@ -150,7 +150,7 @@ func (r *Run) outputs(opts *engine.Options) *outputs {
 		o.probe = newRealtimeProbe(a.f.seconds)
 		opts.OnEvent = append(opts.OnEvent, o.probe.event)
 	}
-	if a.f.realtime || !a.Headless() {
+	if (a.f.realtime || !a.Headless()) && r.summarized() { // a real clock's frames, for the summary
 		o.frames = &frameProbe{}
 		opts.OnEvent = append(opts.OnEvent, o.frames.event)
 		opts.AfterFrame = append(opts.AfterFrame, o.frames.afterFrame)
