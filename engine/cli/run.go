@@ -118,7 +118,7 @@ type outputs struct {
 	saving savePoint
 	memory *memoryProbe   // -memory's; nil without
 	probe  *realtimeProbe // -realtime's; nil without
-	frames *frameProbe    // a real-clock run's (a window, -realtime); nil headless
+	frames *frameProbe    // a summarized real-clock run's (a window, -realtime); nil else
 }
 
 // outputs hooks what the flags ask to the loop's options.

@@ -131,7 +131,7 @@ func feelBrowser(b *testing.B, srv *nakamatest.Server, bin, site string, browser
 		b.Fatalf("the native demo did not play the page's match %s:\n%s", id, native.String())
 	}
 	b.Logf("the page: %s\nthe native demo: %s", feelLines(out), feelLines(native.String()))
-	for name, v := range feelFigures(b, "the page", out, predict) {
+	for name, v := range feelFigures(b, "the page", out, predict, false) {
 		b.ReportMetric(v, name)
 	}
 	m := feelWindow.FindStringSubmatch(out)
@@ -141,7 +141,7 @@ func feelBrowser(b *testing.B, srv *nakamatest.Server, bin, site string, browser
 	frames, _ := strconv.Atoi(m[1])
 	b.ReportMetric(float64(frames)/feelSeconds, "frames/s")
 	b.ReportMetric(100*(cpu1-cpu0).Seconds()/wall.Seconds(), "browser-cpu-%")
-	nat := feelFigures(b, "the native demo", native.String(), predict)
+	nat := feelFigures(b, "the native demo", native.String(), predict, true)
 	for _, name := range []string{"input-delay-ticks", "frame-work-p99-ms", "frame-interval-p99-ms"} {
 		b.ReportMetric(nat[name], "native-"+name)
 	}

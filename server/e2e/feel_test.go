@@ -67,7 +67,7 @@ func feel(b *testing.B, srv *nakamatest.Server, bin string, rtt int, predict boo
 		if errs[i] != nil {
 			b.Fatalf("demo %d: %v\n%s", i+1, errs[i], out)
 		}
-		for name, v := range feelFigures(b, "the demo", out, predict) {
+		for name, v := range feelFigures(b, "the demo", out, predict, true) {
 			sums[name] += v / float64(len(outs))
 		}
 	}
@@ -94,17 +94,15 @@ func feelArgs(rtt int, predict bool) []string {
 
 // feelFigures reads a client's figures from what it printed (who: the
 // demo, the page): its input delay, bytes a second, frame p99s (ms), its
-// CPU when it says it (-realtime), and a predicting one's rollbacks. It
-// fails unless the client checked every tick of the match.
-func feelFigures(b *testing.B, who, out string, predict bool) map[string]float64 {
+// CPU (cpu: a -realtime run's line; a page has none), and a predicting
+// one's rollbacks. It fails unless the client checked every tick of the
+// match.
+func feelFigures(b *testing.B, who, out string, predict, cpu bool) map[string]float64 {
 	figures := map[string]float64{}
-	add := func(re *regexp.Regexp, optional bool, names ...string) {
+	add := func(re *regexp.Regexp, names ...string) {
 		m := re.FindStringSubmatch(out)
 		if m == nil {
-			if !optional {
-				b.Fatalf("no %v in %s's output:\n%s", re, who, out)
-			}
-			return
+			b.Fatalf("no %v in %s's output:\n%s", re, who, out)
 		}
 		for i, name := range names {
 			if name == "" {
@@ -118,13 +116,15 @@ func feelFigures(b *testing.B, who, out string, predict bool) map[string]float64
 			figures[name] = v
 		}
 	}
-	add(feelChecked, false, "ticks-checked")
-	add(feelDelay, false, "input-delay-ticks")
-	add(feelBytes, false, "received-B/s", "sent-B/s")
-	add(feelFrames, false, "frame-work-p99-ms", "frame-interval-p99-ms")
-	add(feelCPU, true, "client-cpu-%")
+	add(feelChecked, "ticks-checked")
+	add(feelDelay, "input-delay-ticks")
+	add(feelBytes, "received-B/s", "sent-B/s")
+	add(feelFrames, "frame-work-p99-ms", "frame-interval-p99-ms")
+	if cpu {
+		add(feelCPU, "client-cpu-%")
+	}
 	if predict {
-		add(feelPredict, false, "", "rollbacks/s", "resimulated/tick")
+		add(feelPredict, "", "rollbacks/s", "resimulated/tick")
 	}
 	if figures["ticks-checked"] != feelSeconds*hz {
 		b.Fatalf("%s checked %v ticks of %d:\n%s", who, figures["ticks-checked"], feelSeconds*hz, out)
