@@ -115,7 +115,10 @@ import (
 //
 // A run that is headless, records, replays or has -seconds ends with a
 // summary: the scenes and ticks run (the ticks of each scene's first
-// group), the recording or the replay, and last a line "checksum X", the
+// group), the recording or the replay; a real-clock run's (a window,
+// -realtime) a line "frames: ..." with the p50, p99 and maximum of a
+// frame's work (its Input event to its drawing done) and of the time from
+// one frame's start to the next's; and last a line "checksum X", the
 // run's checksum: every tick's state checksum of every scene chained
 // (engine.InputLog.RunChecksum), so that runs differing in any tick print
 // different lines. SIGINT and SIGTERM end the run as closing the window does: the

@@ -118,6 +118,7 @@ type outputs struct {
 	saving savePoint
 	memory *memoryProbe   // -memory's; nil without
 	probe  *realtimeProbe // -realtime's; nil without
+	frames *frameProbe    // a summarized real-clock run's (a window, -realtime); nil else
 }
 
 // outputs hooks what the flags ask to the loop's options.
@@ -148,6 +149,11 @@ func (r *Run) outputs(opts *engine.Options) *outputs {
 	if a.f.realtime {
 		o.probe = newRealtimeProbe(a.f.seconds)
 		opts.OnEvent = append(opts.OnEvent, o.probe.event)
+	}
+	if (a.f.realtime || !a.Headless()) && r.summarized() { // a real clock's frames, for the summary
+		o.frames = &frameProbe{}
+		opts.OnEvent = append(opts.OnEvent, o.frames.event)
+		opts.AfterFrame = append(opts.AfterFrame, o.frames.afterFrame)
 	}
 	return o
 }

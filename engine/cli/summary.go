@@ -35,6 +35,9 @@ func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr e
 	if !a.Headless() {
 		fmt.Fprintf(out, "window: %d frames, %d pipelined (their ticks ran while the frame before was presented)\n", r.stats.frames, r.stats.pipelined)
 	}
+	if line := o.frames.line(); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	if replay != nil {
 		r := replay.Replayed()
 		how := fmt.Sprintf("every checksum matched (%d checked)", r.Checked)

@@ -179,7 +179,7 @@ func chromiumPath() (string, error) {
 // servePage builds the demo's page (cmd/web build, in a process of its
 // own) into dir and serves it on 127.0.0.1, returning its base URL: an
 // origin other than the game server's.
-func servePage(t *testing.T, dir string) string {
+func servePage(t testing.TB, dir string) string {
 	t.Helper()
 	web := filepath.Join(dir, "web")
 	build := exec.Command("go", "run", "./cmd/web", "build", "-out", web, "./cmd/demo")
@@ -200,7 +200,7 @@ func servePage(t *testing.T, dir string) string {
 // startChromium starts a headless Chromium with a fresh profile, as
 // cmd/web's tests do: WebGL in software, nothing but the page's own
 // requests.
-func startChromium(t *testing.T, exe, profile string) context.Context {
+func startChromium(t testing.TB, exe, profile string) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -250,7 +250,7 @@ func (c *console) len() int {
 
 // openPage opens addr in a new tab of the browser b, its console
 // collected, and returns once the page has loaded.
-func openPage(t *testing.T, b context.Context, addr string) *page {
+func openPage(t testing.TB, b context.Context, addr string) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b)
 	t.Cleanup(cancel)
@@ -306,7 +306,7 @@ var exitRE = regexp.MustCompile(`(?m)^exit code (-?\d+)$`)
 // more (what more says, such as the match's ticks). Without that for
 // windowtest.Stall the test fails, saying what the page had done, with its
 // console.
-func (p *page) until(t *testing.T, what string, more func() string, done func(console string) bool) (int, bool) {
+func (p *page) until(t testing.TB, what string, more func() string, done func(console string) bool) (int, bool) {
 	t.Helper()
 	var st pageState
 	watch := windowtest.NewWatch(func() string {
