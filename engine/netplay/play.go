@@ -15,13 +15,14 @@ import (
 // and the packets that carry the inputs and checksums.
 
 const (
-	sendEvery   = 15 * time.Millisecond  // the longest between two packets to a peer while playing
-	sendSoonest = 4 * time.Millisecond   // the shortest, when there is new input to send
-	maxSums     = 24                     // checksums in one packet
-	blockSpace  = 48                     // what a packet keeps free for a block's header and the CRC
-	seqWindow   = 1 << 16                // how far past the last a sequence number may be: more packets lost than a timeout lets pass
-	stall       = 250 * time.Millisecond // a longer wait between two polls: this machine stood still, and heard nothing meanwhile
-	catchUp     = 8                      // ticks a spectator may lag the inputs it has before it catches up
+	sendEvery    = 15 * time.Millisecond  // the longest between two packets to a peer while playing
+	sendSoonest  = 4 * time.Millisecond   // the shortest, when there is new input to send
+	maxSums      = 24                     // checksums in one packet
+	blockSpace   = 48                     // what a packet keeps free for a block's header and the CRC
+	seqWindow    = 1 << 16                // how far past the last a sequence number may be: more packets lost than a timeout lets pass
+	stall        = 250 * time.Millisecond // a longer wait between two polls: this machine stood still, and heard nothing meanwhile
+	catchUp      = 8                      // ticks a spectator may lag the inputs it has before it catches up
+	catchUpBurst = 8                      // packets more a flush sends a joiner under way that lacks many ticks
 )
 
 // Players is the number of players (engine.Session).
@@ -266,7 +267,13 @@ func (s *Session) flush(now time.Time, force bool) {
 		}
 		since := now.Sub(p.lastSend)
 		if force || since >= sendEvery || since >= sendSoonest && s.newFor(p) {
-			s.sendInput(p, now)
+			s.sendInput(p, now, false)
+			for range catchUpBurst {
+				if !s.feeding(p) {
+					break
+				}
+				s.sendInput(p, now, true)
+			}
 		}
 	}
 }
@@ -308,10 +315,28 @@ func (s *Session) lacks(p *peer) bool {
 	return false
 }
 
+// feeding reports whether p, a joiner under way that simulates the ticks
+// it lacks, lacks more than a packet holds of them, beyond what was sent
+// it and within what it can keep: then a flush sends it more packets, each
+// going on from the last (catchUpBurst).
+func (s *Session) feeding(p *peer) bool {
+	if !s.host || !p.underWay {
+		return false
+	}
+	for q := range s.players {
+		upTo := min(s.sendsUpTo(p, q), p.tick+ringTicks/2)
+		if upTo-p.ack[q] > 127 && p.sentTo[q] < upTo {
+			return true
+		}
+	}
+	return false
+}
+
 // sendInput sends p an input packet: what p lacks of the inputs this
-// machine sends it, oldest first, as many as fit; the acks, the final
-// checksums p lacks, and the time synchronisation's figures.
-func (s *Session) sendInput(p *peer, now time.Time) {
+// machine sends it, oldest first, as many as fit (going on from what was
+// sent it, with more), the acks, the final checksums p lacks, and the
+// time synchronisation's figures.
+func (s *Session) sendInput(p *peer, now time.Time, more bool) {
 	p.sent++
 	p.lastSend = now
 	w := &s.w
@@ -365,21 +390,28 @@ func (s *Session) sendInput(p *peer, now time.Time) {
 		if upTo-p.ack[q] >= ringTicks/2 && (s.hist == nil || p.ack[q] >= s.hist.last[q]) {
 			continue // it fell too far behind: what it lacks is gone
 		}
+		first := p.ack[q] + 1
+		if more {
+			first = max(first, p.sentTo[q]+1)
+		}
+		if first > min(upTo, p.tick+ringTicks/2) {
+			continue
+		}
 		blocks++
-		p.sentTo[q] = s.appendBlock(p, q, upTo)
+		p.sentTo[q] = s.appendBlock(p, q, first, upTo)
 	}
 	w.b[blocksAt] = blocks
 	s.write(p.udpAddr, w.end())
 }
 
-// appendBlock appends the run of player q's inputs p lacks, up to tick
-// upTo, as many as fit in the packet and as far as p can keep them (a
+// appendBlock appends the run of player q's inputs p lacks from tick
+// first up to tick upTo, as many as fit in the packet and as far as p can keep them (a
 // spectator that joined late simulates them first), and returns the last
 // tick it holds. The inputs come from the queue's ring or, older, from
 // the host's history.
-func (s *Session) appendBlock(p *peer, q int, upTo int64) int64 {
+func (s *Session) appendBlock(p *peer, q int, first, upTo int64) int64 {
 	w := &s.w
-	first, last := p.ack[q]+1, min(upTo, p.tick+ringTicks/2)
+	last := min(upTo, p.tick+ringTicks/2)
 	w.u8(uint8(q))
 	w.uvarint(uint64(first))
 	countAt := len(w.b)
@@ -401,8 +433,8 @@ func (s *Session) appendBlock(p *peer, q int, upTo int64) int64 {
 		count++
 		return true
 	}
-	if !s.q.known(q, first-1) && first > 1 && s.hist != nil {
-		s.hist.read(q, first-1, func(t int64, in *input.State) bool {
+	if inRing := s.q.known(q, first-1) || first == 1 && s.q.known(q, 1); !inRing && s.hist != nil {
+		s.hist.read(q, max(first-1, 1), func(t int64, in *input.State) bool {
 			if t < first {
 				prev = *in
 				prev.ClearEdges()
@@ -586,7 +618,7 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 	if s.decoded == nil {
 		s.decoded = &scratch{}
 	}
-	k := 0
+	k, early := 0, false
 	for range blocks {
 		q, start, n := int(r.U8()), r.tick(), r.Uvarint()
 		if r.Bad || q >= s.players || q == s.local && start+int64(n) > s.ownFrom || s.host && q != p.player ||
@@ -596,7 +628,9 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 		}
 		count := int(n)
 		if !s.q.known(q, start-1) && start > 1 {
-			r.Bad = true // it sends from what we acked: we hold the tick before
+			// It sends from what we acked, or (a joiner under way catching
+			// up) from what it sent before: one of those packets was lost.
+			early, r.Bad = true, true
 			break
 		}
 		var held input.State
@@ -620,6 +654,10 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 			held.ClearEdges()
 			k++
 		}
+	}
+	if early {
+		s.stats.Dropped[dropOutOfWindow]++
+		return false
 	}
 	if !r.Done() {
 		s.stats.Dropped[dropMalformed]++
@@ -647,9 +685,10 @@ func (s *Session) takeInput(p *peer, payload []byte, now time.Time) bool {
 		p.ack[q] = max(p.ack[q], min(ack[q], s.q.conf[q]))
 	}
 	p.sumAck = max(p.sumAck, min(sumTo, s.q.final()))
-	if s.local < 0 && first > p.sumTo+1 && n > 0 {
-		// A spectator that joined late: the host no longer keeps the
-		// checksums before first, which it cannot compare.
+	if (s.local < 0 || s.underWay || p.underWay) && first > p.sumTo+1 && n > 0 {
+		// A peer that joined under way, simulating from the first tick:
+		// the other no longer keeps the checksums before first, which
+		// cannot be compared.
 		p.sumTo = first - 1
 	}
 	for i := range n {

@@ -140,7 +140,7 @@ const (
 	dropStale                          // a sequence number seen already: late, duplicated or replayed
 	dropMalformed                      // a payload that makes no sense, or input no player can give
 	dropConflicting                    // input for a tick that differs from what arrived before
-	dropOutOfWindow                    // input too far ahead to keep
+	dropOutOfWindow                    // input too far ahead to keep, or after input lost on the way
 	dropQueueFull                      // arrived faster than the game takes packets in
 	dropReasons
 )

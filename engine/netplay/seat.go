@@ -110,8 +110,12 @@ func (s *Session) stateBlob(t int64, state []byte) []byte {
 // the tick after the last the host filled.
 func (s *Session) offer(p *peer, o *stateOffer) {
 	p.offer = o
+	from := o.tick
+	if o.blob == nil {
+		from = s.delay // from the first tick: the joiner holds the inputs of the ticks before the first plays (queue.reset)
+	}
 	for q := range s.players {
-		p.ack[q], p.sentTo[q] = o.tick, o.tick
+		p.ack[q], p.sentTo[q] = from, from
 	}
 	p.sumAck, p.sumTo, p.compared, p.tick = o.tick, o.tick, o.tick, o.tick
 	if p.player >= 0 {
