@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,5 +102,47 @@ func TestResume(t *testing.T) {
 	c := dial(t, srv, "resume-0")
 	if _, err := c.Resume(ctx, game, old); err == nil || !strings.Contains(err.Error(), "to resume") {
 		t.Errorf("asking again, once the match resumed has ended: %v", err)
+	}
+}
+
+// A record no player asks to resume is swept away once its time to be
+// resumed is over, as the server makes a match: asked for after that, it
+// is not there (rather than there and too old). The records here may be
+// resumed within 3 s of their last write (the plugin's
+// fixedstep_resume_within).
+func TestResumeRecordSwept(t *testing.T) {
+	t.Parallel()
+	srv := nakamatest.Start(t, nakamatest.Options{Args: []string{"--runtime.env", "fixedstep_resume_within=3s"}})
+	killAt := int64(7 * hz) // after the match's first state (match.SnapshotEvery), its record written
+	var reached atomic.Int32
+	results, _ := playMatch(t, srv, "swept", 2, 16, func(seat int, _ *client.Client, _ *client.Match) (client.Play, bool) {
+		return client.Play{OnTick: func(tick int64) {
+			if tick == killAt && reached.Add(1) == 2 {
+				go srv.Kill()
+			}
+		}}, true
+	})
+	killed := time.Now()
+	old := results[0].Start.Match
+	if old == "" {
+		t.Fatalf("the match under way when its server was killed has no id: %+v", results[0])
+	}
+	srv.Restart()
+	time.Sleep(4*time.Second - time.Since(killed)) // the record's time to be resumed is over
+	c := dial(t, srv, "swept-0")                   // one of its players
+	if _, err := c.Create(context.Background(), game, map[string]any{"players": 2}); err != nil {
+		t.Fatal(err)
+	}
+	const swept = "removed the records of 1 matches no one resumed within 3s"
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if log, _ := os.ReadFile(srv.LogPath); strings.Contains(string(log), swept) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server's log does not say %q a minute after a match was made", swept)
+		}
+	}
+	if _, err := c.Resume(context.Background(), game, old); err == nil || !strings.Contains(err.Error(), "no match "+old) {
+		t.Fatalf("asked to resume a match whose record was swept: %v", err)
 	}
 }

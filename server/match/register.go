@@ -44,6 +44,20 @@ type Options struct {
 	// they end. The plugin sets it from Nakama's runtime environment
 	// (--runtime.env fixedstep_records=off).
 	NoRecords bool
+
+	// ResumeWithin, when positive, replaces the package's ResumeWithin:
+	// how long after its last write a match's record may be resumed, and
+	// after which it is swept away. The plugin sets it from Nakama's
+	// runtime environment (--runtime.env fixedstep_resume_within=2m).
+	ResumeWithin time.Duration
+}
+
+// resumeWithin is opts.ResumeWithin, or the package's.
+func (o Options) resumeWithin() time.Duration {
+	if o.ResumeWithin > 0 {
+		return o.ResumeWithin
+	}
+	return ResumeWithin
 }
 
 // RegisterWith is Register with options.
@@ -53,9 +67,13 @@ func RegisterWith(initializer runtime.Initializer, game *lockstep.Game, opts Opt
 		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to %d players (the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
 			game.Name, game.MaxPlayers, game.Hz, input.MaxPlayers)
 	}
+	sw := &sweeper{}
 	err := initializer.RegisterMatch(game.Name, func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule) (runtime.Match, error) {
 		h := NewHandler(game)
 		h.opts = opts
+		if !opts.NoRecords {
+			sw.maybe(nk, logger, game, opts.resumeWithin())
+		}
 		return h, nil
 	})
 	if err != nil {
@@ -119,7 +137,7 @@ func RegisterWith(initializer runtime.Initializer, game *lockstep.Game, opts Opt
 	if err := registerKept(initializer, game); err != nil {
 		return err
 	}
-	if err := registerResume(initializer, game); err != nil {
+	if err := registerResume(initializer, game, opts.resumeWithin()); err != nil {
 		return err
 	}
 	return initializer.RegisterRpc(game.Name+"_stats", func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/heroiclabs/nakama-common/runtime"
@@ -38,8 +39,10 @@ import (
 // with the inputs the players send anew. A resumed match has no ticks
 // before its state: it is not kept when it ends, and a client that wants
 // every tick (wire.AllTicks) cannot join it. A record is for
-// ResumeWithin: one older is removed when asked for (one no player asks
-// for stays in storage, a match's last state).
+// ResumeWithin: one older is removed when asked for, and swept away as a
+// match of the game is made (at most once every ResumeWithin a server:
+// sweeper), so that the records of matches no player asked to resume do
+// not pile up.
 
 // PersistEvery is how often a match under way stores its record.
 const PersistEvery = time.Second
@@ -264,7 +267,7 @@ type resumer struct {
 // registerResume registers the RPC "<game>_resume": payload {"match_id":
 // id} of a match whose server was killed; answer {"match_id": id} of the
 // match resumed from its record.
-func registerResume(initializer runtime.Initializer, game *lockstep.Game) error {
+func registerResume(initializer runtime.Initializer, game *lockstep.Game, within time.Duration) error {
 	r := &resumer{resumed: map[string]string{}}
 	return initializer.RegisterRpc(game.Name+"_resume", func(ctx context.Context, logger runtime.Logger, _ *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {
 		var q struct {
@@ -290,9 +293,9 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game) error 
 			if len(objs) == 0 {
 				return "", runtime.NewError(fmt.Sprintf("match: no match %s of %s to resume (it ended, or its server stored none)", q.Match, game.Name), 5)
 			}
-			if at := objs[0].GetUpdateTime(); at != nil && time.Since(at.AsTime()) > ResumeWithin {
+			if at := objs[0].GetUpdateTime(); at != nil && time.Since(at.AsTime()) > within {
 				nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(game), Key: q.Match}})
-				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s stopped more than %v ago: too long to resume", q.Match, game.Name, ResumeWithin), 5)
+				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s stopped more than %v ago: too long to resume", q.Match, game.Name, within), 5)
 			}
 			if m, err := nk.MatchGet(ctx, q.Match); err == nil && m != nil {
 				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s is running: join it", q.Match, game.Name), 9) // FAILED_PRECONDITION
@@ -312,4 +315,50 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game) error 
 		b, _ := json.Marshal(map[string]string{"match_id": id})
 		return string(b), nil
 	})
+}
+
+// sweeper removes the records of a game's matches that no player resumed
+// within their time: the matches of a killed server that were not asked
+// for. It runs as a match is made, at most once every such time, from a
+// goroutine of its own: a match is never made later for it.
+type sweeper struct{ last atomic.Int64 }
+
+// maybe sweeps, unless a sweep ran less than within ago.
+func (sw *sweeper) maybe(nk runtime.NakamaModule, logger runtime.Logger, game *lockstep.Game, within time.Duration) {
+	now, last := time.Now().UnixNano(), sw.last.Load()
+	if last != 0 && now-last < int64(within) || !sw.last.CompareAndSwap(last, now) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		removed, cursor := 0, ""
+		for {
+			objs, next, err := nk.StorageList(ctx, "", "", RunningCollection(game), 100, cursor)
+			if err != nil {
+				logger.Warn("%s: sweeping the records of matches no one resumed: %v", game.Name, err)
+				return
+			}
+			var del []*runtime.StorageDelete
+			for _, o := range objs {
+				if at := o.GetUpdateTime(); at != nil && time.Since(at.AsTime()) > within {
+					del = append(del, &runtime.StorageDelete{Collection: o.Collection, Key: o.Key, UserID: o.UserId})
+				}
+			}
+			if len(del) > 0 {
+				if err := nk.StorageDelete(ctx, del); err != nil {
+					logger.Warn("%s: sweeping the records of matches no one resumed: %v", game.Name, err)
+					return
+				}
+				removed += len(del)
+			}
+			if next == "" || len(objs) == 0 {
+				break
+			}
+			cursor = next
+		}
+		if removed > 0 {
+			logger.Info("%s: removed the records of %d matches no one resumed within %v", game.Name, removed, within)
+		}
+	}()
 }

@@ -9,6 +9,8 @@ package main
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"time"
 
 	"github.com/heroiclabs/nakama-common/runtime"
 
@@ -24,6 +26,14 @@ func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runti
 	if env, _ := ctx.Value(runtime.RUNTIME_CTX_ENV).(map[string]string); env["fixedstep_records"] == "off" {
 		opts.NoRecords = true
 		logger.Info("fixedstep: matches store no record for a resume (fixedstep_records=off)")
+	}
+	if env, _ := ctx.Value(runtime.RUNTIME_CTX_ENV).(map[string]string); env["fixedstep_resume_within"] != "" {
+		d, err := time.ParseDuration(env["fixedstep_resume_within"])
+		if err != nil || d <= 0 {
+			return fmt.Errorf("fixedstep: fixedstep_resume_within %q: want a duration (2m, 30s)", env["fixedstep_resume_within"])
+		}
+		opts.ResumeWithin = d
+		logger.Info("fixedstep: a match's record may be resumed within %v of its last write (fixedstep_resume_within)", d)
 	}
 	for _, g := range []*lockstep.Game{&arena.Spec, &rally.Spec} {
 		if err := match.RegisterWith(initializer, g, opts); err != nil {
