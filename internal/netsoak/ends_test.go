@@ -11,6 +11,7 @@ import (
 )
 
 // When a peer quits (Ctrl-C), is killed, freezes, or its host is killed,
+// and the host keeps no seat for it (-seat-wait 0: see TestPlayerKilledTakesSeatBack, cmd/demo, for a seat that waits),
 // the other peer ends within 10 s, saying which it was, with a non-zero
 // exit status: no peer plays on, or waits, alone. Each case logs how long
 // the other took to notice.
@@ -62,7 +63,7 @@ func TestPeerEnds(t *testing.T) {
 				ended[i] = time.Now()
 				p.parse()
 			}
-			go startPeer(0, []string{"-headless", "-seconds", "120", "-host", "127.0.0.1:0", "-record", recs[0]}, lines)
+			go startPeer(0, []string{"-headless", "-seconds", "120", "-host", "127.0.0.1:0", "-seat-wait", "0", "-record", recs[0]}, lines)
 			host := <-procs[0]
 			addr := ""
 			for addr == "" {
