@@ -403,7 +403,7 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 	}
 	for j := range l.groups {
 		g, was := &l.groups[j], &sl.groups[j]
-		g.ticks, g.lastDue, g.nextDue, g.netAcc = was.ticks, was.lastDue, was.nextDue, was.netAcc
+		g.ticks, g.lastDue, g.nextDue, g.netAcc, g.players = was.ticks, was.lastDue, was.nextDue, was.netAcc, was.players
 	}
 	r.rollBack(sl.logged, &sl.mark)
 	r.keys.dropAfter(t - n.base - 1)

@@ -15,6 +15,7 @@ import (
 // a state file (Recording.AppendState's). The loop asks WantsState as a
 // frame begins, after Poll; when it reports true, the loop gives the
 // session the state after the last final tick of the run's first scene
+// (for a Reporter, whose checksums the other players' agreed with)
 // (GiveState), or the error that says why it has none to give: a scene
 // after the first (what it was handed by the scenes before is a value of
 // the game's code, not state), or a scene that gives no state as bytes.
@@ -48,11 +49,17 @@ func (n *netplay) giveState(l *Loop) bool {
 	if t, wrong := n.session.Rollback(); wrong {
 		final = min(final, t-1)
 	}
+	if rep, ok := n.session.(Reporter); ok {
+		final = min(final, rep.Compared()) // a state the other players' checksums agreed with
+	}
 	if final < 1 || l.rec.from != nil {
 		return true // nothing final yet in the scene: asked again next frame
 	}
 	if final < now {
 		if n.ring == nil || n.ring[(final+1)%RollbackSlots].tick != final+1 {
+			if now-final < RollbackSlots {
+				return true // not kept: a tick ran with every input confirmed; later, one will be
+			}
 			sa.GiveState(0, nil, errors.New("the state of the last final tick is no longer kept"))
 			return true
 		}

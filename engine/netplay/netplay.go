@@ -230,6 +230,7 @@ type peer struct {
 	stateNext  int         // the next piece to send
 	stateAt    time.Time   // when a piece was last sent
 	stateAcked bool        // it acknowledged the offer's pieces
+	seatSince  time.Time   // a player's: since when the seat it took had waited
 }
 
 // clock returns the milliseconds since the session began, as packets carry
@@ -423,7 +424,12 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		}
 	}
 	reason := ""
-	spectators := len(s.peers) - s.joined()
+	spectators := 0
+	for _, o := range s.peers {
+		if o.player < 0 && o.gone == "" {
+			spectators++
+		}
+	}
 	switch {
 	case game != s.cfg.Game:
 		reason = fmt.Sprintf("this is a session of %q, not %q", s.cfg.Game, game)
@@ -461,8 +467,12 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	switch {
 	case role == rolePlayer && !open:
 		p.player = s.seatFor()
-		s.emptySince[p.player] = time.Time{}
-		s.peers[slices.IndexFunc(s.peers, func(o *peer) bool { return o.player == p.player })] = p
+		p.seatSince, s.emptySince[p.player] = s.emptySince[p.player], time.Time{}
+		if i := slices.IndexFunc(s.peers, func(o *peer) bool { return o.player == p.player }); i >= 0 {
+			s.peers[i] = p
+		} else {
+			s.peers = append(s.peers, p)
+		}
 		s.logf("player %d joined again from %s", p.player+1, from)
 	case role == rolePlayer:
 		p.player = s.joined() + 1
@@ -472,7 +482,11 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 		s.peers = append(s.peers, p)
 		s.logf("a spectator joined from %s", from)
 	}
-	s.peers = slices.DeleteFunc(s.peers, func(o *peer) bool { return o.gone != "" && o.addr == from })
+	// A peer that left, at the address of this one, goes, but for one
+	// whose seat waits: the seat's error names it.
+	s.peers = slices.DeleteFunc(s.peers, func(o *peer) bool {
+		return o.gone != "" && o.addr == from && !(o.player > 0 && s.fill[o.player])
+	})
 	if p.underWay && p.fromStart {
 		s.offer(p, &stateOffer{why: "it asked for every tick"})
 	}

@@ -563,7 +563,7 @@ func (s *Session) leave(p *peer, why string, last int64) {
 	if p.gone != "" {
 		return
 	}
-	p.gone, p.goneAfter = why, last
+	p.gone, p.goneAfter, p.offer = why, last, nil
 	s.logf("%s (%s) left: %s", who(p.player), p.addr, why)
 	s.holdSeat(p)
 }

@@ -180,7 +180,7 @@ func TestRejoin(t *testing.T) {
 			continue
 		}
 		info, err := engine.ParseStateInfo(back.s.State())
-		if err != nil || info.Tick <= 120 || back.first != info.Tick+1 {
+		if err != nil || info.Tick < 100 || back.first != info.Tick+1 { // a state of about when player 2 vanished, at tick 120
 			t.Fatalf("the rejoiner's state: %+v, %v; its first tick %d", info, err, back.first)
 		}
 		t.Logf("the rejoiner began from the state of tick %d (%d bytes)", info.Tick, info.FileBytes)

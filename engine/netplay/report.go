@@ -310,7 +310,7 @@ func (s *Session) Desync() (int64, bool) {
 func (s *Session) Compared() int64 {
 	c := int64(math.MaxInt64)
 	for _, p := range s.peers {
-		if p.player >= 0 && p.gone == "" {
+		if p.player >= 0 && p.gone == "" && !(p.underWay && !p.started) { // a joiner under way compares from its state on
 			c = min(c, p.compared)
 		}
 	}

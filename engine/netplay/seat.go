@@ -27,7 +27,8 @@ import (
 // for every tick (Config.FromFirstTick: a recording holds the session from
 // its start), the joiner simulates the session from its first tick
 // instead, as fast as its loop may, with every input from the host's
-// history.
+// history; its checksums and the host's are compared as far back as each
+// keeps them (the last ringTicks ticks, some 8 s), not from the first.
 //
 // A seat taken back is filled by the host up to a tick it chooses as it
 // sends the state (the last tick of its own input it has given); the
@@ -342,7 +343,11 @@ func (s *Session) holdSeat(p *peer) {
 	if !s.host || p.player <= 0 || p.finished || s.cfg.SeatWait <= 0 || s.finishing {
 		return
 	}
-	s.fill[p.player], s.emptySince[p.player] = true, time.Now()
+	since := time.Now()
+	if p.underWay && !p.started && !p.seatSince.IsZero() {
+		since = p.seatSince // it left before it played: the seat waited all along
+	}
+	s.fill[p.player], s.emptySince[p.player] = true, since
 	s.logf("player %d's seat waits %v for it to join again; the others play on, its input empty", p.player+1, s.cfg.SeatWait)
 }
 
@@ -362,8 +367,12 @@ func (s *Session) seatsWaited(now time.Time) error {
 	for q := 1; q < s.players; q++ {
 		if s.fill[q] && !s.emptySince[q].IsZero() && now.Sub(s.emptySince[q]) > s.cfg.SeatWait {
 			p := s.sourceOf(q)
+			why := p.gone
+			if p.player != q || why == "" {
+				why = "it left"
+			}
 			return &PeerError{Player: q, Addr: p.addr.String(),
-				Reason: fmt.Sprintf("%s; its seat waited %v for it to join again", p.gone, s.cfg.SeatWait)}
+				Reason: fmt.Sprintf("%s; its seat waited %v for it to join again", why, s.cfg.SeatWait)}
 		}
 	}
 	return nil

@@ -47,7 +47,8 @@ type Options struct {
 
 	// ResumeWithin, when positive, replaces the package's ResumeWithin:
 	// how long after its last write a match's record may be resumed, and
-	// after which it is swept away. The plugin sets it from Nakama's
+	// after which it is swept away: more than twice PersistEvery, so that
+	// no running match's record is. The plugin sets it from Nakama's
 	// runtime environment (--runtime.env fixedstep_resume_within=2m).
 	ResumeWithin time.Duration
 }

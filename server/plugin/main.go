@@ -29,8 +29,9 @@ func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runti
 	}
 	if env, _ := ctx.Value(runtime.RUNTIME_CTX_ENV).(map[string]string); env["fixedstep_resume_within"] != "" {
 		d, err := time.ParseDuration(env["fixedstep_resume_within"])
-		if err != nil || d <= 0 {
-			return fmt.Errorf("fixedstep: fixedstep_resume_within %q: want a duration (2m, 30s)", env["fixedstep_resume_within"])
+		if err != nil || d <= 2*match.PersistEvery {
+			return fmt.Errorf("fixedstep: fixedstep_resume_within %q: want a duration over %v (2m, 30s): a running match's record is written every %v",
+				env["fixedstep_resume_within"], 2*match.PersistEvery, match.PersistEvery)
 		}
 		opts.ResumeWithin = d
 		logger.Info("fixedstep: a match's record may be resumed within %v of its last write (fixedstep_resume_within)", d)
