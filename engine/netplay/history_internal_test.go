@@ -5,7 +5,6 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 )
 
@@ -56,19 +55,8 @@ func TestHistoryReadsFromAnyTick(t *testing.T) {
 // one of its peers (a hello with another nonce): one peer an address.
 func TestLateSpectatorNotAtAPeersAddress(t *testing.T) {
 	s, p := bare()
-	hello := func(nonce uint64) []byte {
-		return packet(kindHello, 0, func(w *writer) {
-			w.u64(nonce)
-			w.u8(roleSpectator)
-			w.str("")
-			w.str("")
-			w.u8(engine.Determinism)
-			w.u8(0)
-			w.u64(0)
-			w.settings(nil, -1)
-			w.u8(1) // every tick from the first
-		})
-	}
+	s.cfg = Config{Game: "arena", Version: "1"}
+	hello := func(nonce uint64) []byte { return helloAs(nonce, roleSpectator) }
 	deliver(s, p, hello(99))
 	if len(s.peers) != 1 {
 		t.Fatalf("a hello from player 2's address made %d peers", len(s.peers))
