@@ -34,7 +34,7 @@ import (
 )
 
 func main() {
-	online := &onlinemode.Mode{Game: &arena.Spec} // -server: the Arena's matches on a game server
+	online := &onlinemode.Mode{Game: &arena.Spec, FromState: true} // -server: the Arena's matches on a game server
 	app := &cli.App{Name: "demo", Window: window.Options{Title: "fixedstep demo", Width: scenes.ArenaWidth,
 		Height: scenes.ArenaHeight, ScreenWidth: scenes.ArenaWidth, ScreenHeight: scenes.ArenaHeight, Resizable: true},
 		Modes:           []cli.Mode{&netplaymode.Mode{}, online}, // -host, -join, -spectate; -server

@@ -295,6 +295,9 @@ func (a *Arena) build() {
 	core.Keep(a.st, &a.spawns)
 	core.Keep(a.st, &a.played)
 	core.Keep(a.st, &a.quit)
+	if a.opts.Looks != nil {
+		a.st.OnRead(a.dress) // a state of a server's Arena has no looks
+	}
 	phys.OnCollide(components.PlayerC, goalC, a.scored)
 	phys.OnCollide(components.PlayerC, components.AgentC, a.hurt)
 
@@ -317,6 +320,57 @@ func (a *Arena) look(k Kind, player int) physics.Look {
 		return nil
 	}
 	return a.opts.Looks.Look(k, player)
+}
+
+// dress gives the entities of a state just read the looks they lack, as
+// Build gave them: a server's Arena has none, so that a window that
+// begins from a server's state (engine.Options.FromState) draws nothing
+// until it dresses them. What an entity is comes from its components, a
+// prop's shape from the order the props were spawned in. The entities
+// are dressed in the order queries visit them, so that a query visits
+// them dressed in the order it did before.
+func (a *Arena) dress() {
+	w := a.world
+	var bare []donburi.Entity
+	for e := range donburi.NewQuery(filter.Contains(components.TransformC)).Iter(w) {
+		bare = append(bare, e.Entity())
+	}
+	firstSpawn := a.spawns - len(a.props) // the spawn number of a.props[0]
+	for _, id := range bare {
+		e := w.Entry(id)
+		k, player := Wall, 0
+		switch {
+		case e.HasComponent(components.CameraC):
+			continue
+		case e.HasComponent(components.PlayerC):
+			k = Player
+			if e.HasComponent(components.SeatC) {
+				player = components.SeatC.Get(e).Player
+			}
+		case e.HasComponent(components.AgentC):
+			k = Agent
+		case e.HasComponent(goalC):
+			k = Star
+		case e.HasComponent(components.BodyC):
+			i := slices.Index(a.props, id)
+			if i < 0 {
+				continue // a wall's body: no look
+			}
+			k = Box
+			if (firstSpawn+i)%2 == 1 {
+				k = Ball
+			}
+		}
+		l := a.look(k, player)
+		if l == nil || e.HasComponent(l.LookType()) {
+			continue
+		}
+		e.AddComponent(l.LookType())
+		l.SetLook(e)
+		if k == Agent {
+			a.opts.Looks.Fleeing(e, components.AgentC.Get(e).State == components.AgentFlee)
+		}
+	}
 }
 
 // spawnTile adds a tile of the walls at x, y: an entity with a Transform

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -603,46 +604,89 @@ func buildDemo(t testing.TB, dir string) string {
 	return bin
 }
 
-// The demo (-server) finds a match under way whose player left SeatHeld
-// before, takes the seat over, and catches up with the server's ticks
-// faster than real time (engine.Follower) rather than play the match the
-// time it took late: every tick checked, to the match's end. (Its window's
-// Arena dresses its entities, which the server's does not: it asks for
-// every tick, not the server's state; onlinemode.Mode.FromState.)
+// Demos (-server) find a match under way whose players left SeatHeld
+// before, take their seats over, and begin from the server's state of a
+// recent tick (onlinemode.Mode.FromState; the window's Arena dresses the
+// entities of the server's state, which has no sprites) rather than
+// simulate the match so far: a headless one plays to the match's end,
+// every tick after the state checked against the server's; a window (with
+// a display) shows the Arena's sprites a second after it joined. One that
+// records (-record) simulates every tick from the first instead, so that
+// its recording replays the match whole.
 func TestDemoNewcomer(t *testing.T) {
 	t.Parallel()
 	srv := nakamatest.Start(t)
 	bin := buildDemo(t, t.TempDir())
 	held := int(match.SeatHeld / time.Second)
 	seconds := 2 + held + 3 + 8
-	dropAt, joinAt := int64(2*hz), int64((2+held+3)*hz) // 3 s for the match listing to show the free seat
-	type demo struct {
-		out []byte
-		err error
+	dropAt, joinAt := int64(2*hz), int64((2+held+3)*hz) // 3 s for the match listing to show the free seats
+	dir := t.TempDir()
+	shot, rec := filepath.Join(dir, "newcomer.png"), filepath.Join(dir, "newcomer.input")
+	newcomers := [][]string{{"-headless"}, {"-headless", "-seconds", "0", "-record", rec}} // to the match's end, and so its recording
+	if os.Getenv("DISPLAY") != "" {                                                        // a window, which stops once it saved its picture
+		newcomers = append(newcomers, []string{"-screenshot", shot, "-screenshot-at", fmt.Sprintf("1:%d", joinAt+hz)})
 	}
-	ran := make(chan demo, 1)
+	outs := make([]string, len(newcomers))
+	errs := make([]error, len(newcomers))
+	var wg sync.WaitGroup
 	ctx, onTick := progress(t, 20*time.Second)
-	playMatch(t, srv, "demo-newcomer", 2, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
-		if seat == 1 {
+	playMatch(t, srv, "demo-newcomer", 4, seconds, func(seat int, c *client.Client, m *client.Match) (client.Play, bool) {
+		if seat > 0 {
 			return dropOut(c, dropAt), true
 		}
 		return client.Play{OnTick: func(tick int64) {
 			onTick(tick)
 			if tick == joinAt {
-				go func() {
-					cmd := exec.CommandContext(ctx, bin, "-headless", "-autopilot", "-players", "2", "-server", srv.URL, "-server-key", srv.ServerKey)
-					out, err := cmd.CombinedOutput()
-					ran <- demo{out, err}
-				}()
+				for i, args := range newcomers {
+					args = append(args, "-autopilot", "-players", "4", "-server", srv.URL, "-server-key", srv.ServerKey)
+					wg.Go(func() {
+						out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+						outs[i], errs[i] = string(out), err
+					})
+				}
 			}
 		}}, false
 	})
-	d := <-ran
-	want := fmt.Sprintf("player 2 of 2 in match %s", "")
-	checked := fmt.Sprintf("%d ticks checked against the server's checksum (", seconds*hz)
-	if out := string(d.out); d.err != nil || !strings.Contains(out, want) || !strings.Contains(out, checked) ||
-		!strings.Contains(out, "frames ran faster than real time to catch up") {
-		t.Errorf("the demo joining the match under way: %v; want %q, %q and its catching up in:\n%s", d.err, want, checked, out)
+	wg.Wait()
+	for i, out := range outs {
+		number := func(re string) int64 {
+			if m := regexp.MustCompile(re).FindStringSubmatch(out); m != nil {
+				n, _ := strconv.ParseInt(m[1], 10, 64)
+				return n
+			}
+			return -1
+		}
+		checked, seated := number(`(\d+) ticks checked against the server's checksum`), number(`player (\d) of 4 in match `)
+		switch i {
+		case 0: // played to the match's end, every tick after the state's checked
+			from := number(`begun from the match's state after tick (\d+) `)
+			if errs[i] != nil || from <= dropAt || from > joinAt+5*hz || checked != int64(seconds*hz)-from || seated < 2 {
+				t.Errorf("the demo joining the match under way at tick %d: %v; want it a newcomer's player, begun from the server's "+
+					"state of a tick after %d, with every tick after it checked to tick %d, in:\n%s", joinAt, errs[i], dropAt, seconds*hz, out)
+			}
+			continue
+		case 1: // every tick from the first, and a recording of them
+			if errs[i] != nil || checked != int64(seconds*hz) || seated < 2 {
+				t.Errorf("the demo joining the match under way with -record: %v; want it a newcomer's player, with every tick from the "+
+					"first checked (%d), in:\n%s", errs[i], seconds*hz, out)
+			}
+			out, err := exec.Command(bin, "-headless", "-replay", rec).CombinedOutput()
+			if replayed := fmt.Sprintf("every checksum matched (%d checked)", seconds*hz); err != nil || !strings.Contains(string(out), replayed) {
+				t.Errorf("replaying the newcomer's recording: %v; want %q in:\n%s", err, replayed, out)
+			}
+			continue
+		}
+		if errs[i] != nil || checked < 1 || checked > 2*hz || seated < 2 { // its picture a second after it joined
+			t.Errorf("the demo's window joining the match under way at tick %d: %v; want it a newcomer's player, the ticks since the "+
+				"server's state checked to tick %d (%d from the first tick), in:\n%s", joinAt, errs[i], joinAt+hz, joinAt+hz, out)
+			continue
+		}
+		colors, b := pictureColors(t, shot) // the sprites cover some 12% of the floor, the HUD's text 1%
+		floor := color.RGBA{34, 40, 52, 255}
+		if n := b.Dx() * b.Dy() / 4; colors[floor] > n*95/100 || len(colors) < 100 {
+			t.Errorf("the window's picture (%v) has %d pixels of the floor of %d sampled and %d colours: the Arena's sprites are not drawn",
+				b, colors[floor], n, len(colors))
+		}
 	}
 }
 

@@ -58,7 +58,7 @@ func (m *Mode) Start(ctx context.Context, r *cli.Run, at cli.Stage) (engine.Sess
 	id, err := c.Find(ctx, m.Game, players, int(r.App().Seconds()))
 	if err == nil {
 		join := c.JoinTicks
-		if m.FromState {
+		if m.FromState && r.Value("record") == "" { // joined under way, a recording holds the match from its start
 			join = c.Join
 		}
 		var cm *client.Match

@@ -66,12 +66,15 @@ type Mode struct {
 	Silence time.Duration
 
 	// FromState says that the game's first scene, made from a match's
-	// settings, holds the state the server's does and no more, so that it
-	// reads the server's state (engine.Options.FromState): joining a match
-	// under way, the run begins from the server's state of a recent tick
-	// and simulates the ticks since. Without it, the run simulates every
-	// tick from the match's first (client.JoinTicks): a window's scene
-	// that dresses its entities for drawing holds more than the server's.
+	// settings, reads the server's state (engine.Options.FromState):
+	// joining a match under way, the run begins from the server's state of
+	// a recent tick and simulates the ticks since. The scene's simulation
+	// must be the server's; what a window adds to it for drawing (the
+	// entities' sprites, left out of its checksum with
+	// stage.Options.Ignore) it gives the entities of the state read again
+	// (core.Stage.OnRead). Without FromState, or with -record (a recording
+	// holds a run from its first tick), the run simulates every tick from
+	// the match's first (client.JoinTicks).
 	FromState bool
 
 	server, serverKey, device string

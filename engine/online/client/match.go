@@ -99,9 +99,10 @@ func (c *Client) Join(ctx context.Context, game *lockstep.Game, id string) (*Mat
 }
 
 // JoinTicks is Join for a client whose run cannot begin from the server's
-// state (a window's game whose scene holds more than the server's: its
-// looks): joining a match under way, it is sent every tick from the first
-// (wire.MetaTicks), and simulates them all to catch up.
+// state (a game whose scene cannot read it, or a run that records: a
+// recording holds a run from its first tick): joining a match under way,
+// it is sent every tick from the first (wire.MetaTicks), and simulates
+// them all to catch up.
 func (c *Client) JoinTicks(ctx context.Context, game *lockstep.Game, id string) (*Match, error) {
 	return c.join(ctx, game, id, true)
 }

@@ -83,8 +83,22 @@ func (s *Stage) ReadState(b []byte) error {
 			return fmt.Errorf("stage: ReadState: the value %s: %w", k.name(), err)
 		}
 	}
+	for _, f := range s.onRead {
+		f()
+	}
 	return nil
 }
+
+// OnRead has f called at the end of every ReadState, once the physics,
+// the world and the kept values are the state read: for what the scene
+// derives from its state but does not write into it. A window's scene
+// that plays a game server's match dresses the entities of the server's
+// state (which has no sprites) with their looks; its own states, rewinds
+// and saves hold the looks already, so f must leave an entity that has
+// one as it is. f must leave what the state checksum covers as it was
+// read: the loop checks the checksum after a read against the one the
+// state was written with.
+func (s *Stage) OnRead(f func()) { s.onRead = append(s.onRead, f) }
 
 // checkState reads b as ReadState does, into a world and values of its
 // own.

@@ -67,6 +67,7 @@ type Stage struct {
 	sync      *syncTest          // with engine.Options.SyncTest
 	names     assetNames         // Name's (assets.go)
 	refs      state.Refs         // the physics' and the names' (bytes.go)
+	onRead    []func()           // OnRead's
 
 	seated   bool                          // SetSeats was called: Update events are split by seats
 	seats    input.Seats                   // the players' seats (kept)
