@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/online/client"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
@@ -21,12 +23,15 @@ import (
 // "<game>_resume": one match for both), joins it, begins from the state the
 // server stored, and plays on to the match's end: every tick after the
 // state checked against the server's checksum, the match as long as it was
-// to be, and the server's stats counting each player back. A stranger may
-// not ask for it resumed; a match of which the server stored nothing (none
-// of that id, or one resumed and ended) is an error that says so.
+// to be, and the server's stats counting each player back. The server
+// stored the match's history too, in pieces of 4 KiB here (the plugin's
+// fixedstep_piece_bytes): the resumed match is kept when it ends, and
+// plays again from its first tick, every checksum the server's. A stranger
+// may not ask for it resumed; a match of which the server stored nothing
+// (none of that id, or one resumed and ended) is an error that says so.
 func TestResume(t *testing.T) {
 	t.Parallel()
-	srv := nakamatest.Start(t)
+	srv := nakamatest.Start(t, nakamatest.Options{Args: []string{"--runtime.env", "fixedstep_piece_bytes=4096"}})
 	const seconds = 16
 	killAt := int64(15 * hz / 2)
 	var reached atomic.Int32
@@ -96,6 +101,23 @@ func TestResume(t *testing.T) {
 	t.Logf("killed after tick %d; resumed from the state of tick %d and the ticks to %d (up to %v of play stored a second); played on to tick %d",
 		killAt, after[0].From, after[0].Start.Resumed, match.PersistEvery, after[0].Ticks)
 
+	k, err := stranger.Kept(ctx, game, ids[0])
+	if err != nil {
+		t.Fatalf("the resumed match, ended: %v", err)
+	}
+	replay, err := client.Replay(game, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, err := game.New(k.Start.Seed, k.Start.Settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Run(first, &engine.Options{Session: replay, Headless: &engine.Headless{FPS: 60}}); err != nil ||
+		replay.Checked() != seconds*hz || k.End.Tick != seconds*hz {
+		t.Errorf("the resumed match, kept and played again: %v; %d ticks checked of %d (kept to tick %d)", err, replay.Checked(), seconds*hz, k.End.Tick)
+	}
+
 	if _, err := stranger.Resume(ctx, game, "no-such-match.nakamatest"); err == nil || !strings.Contains(err.Error(), "to resume") {
 		t.Errorf("resuming a match the server stored nothing of: %v", err)
 	}
@@ -106,13 +128,15 @@ func TestResume(t *testing.T) {
 }
 
 // A record no player asks to resume is swept away once its time to be
-// resumed is over, as the server makes a match: asked for after that, it
-// is not there (rather than there and too old). The records here may be
-// resumed within 3 s of their last write (the plugin's
-// fixedstep_resume_within).
+// resumed is over, as the server makes a match, and the pieces of its
+// history with it: asked for after that, it is not there (rather than
+// there and too old). The records here may be resumed within 3 s of their
+// last write (the plugin's fixedstep_resume_within), and their histories
+// go into pieces of 4 KiB (fixedstep_piece_bytes).
 func TestResumeRecordSwept(t *testing.T) {
 	t.Parallel()
-	srv := nakamatest.Start(t, nakamatest.Options{Args: []string{"--runtime.env", "fixedstep_resume_within=3s"}})
+	srv := nakamatest.Start(t, nakamatest.Options{Args: []string{"--runtime.env", "fixedstep_resume_within=3s",
+		"--runtime.env", "fixedstep_piece_bytes=4096"}})
 	killAt := int64(7 * hz) // after the match's first state (match.SnapshotEvery), its record written
 	var reached atomic.Int32
 	results, _ := playMatch(t, srv, "swept", 2, 16, func(seat int, _ *client.Client, _ *client.Match) (client.Play, bool) {
@@ -133,9 +157,9 @@ func TestResumeRecordSwept(t *testing.T) {
 	if _, err := c.Create(context.Background(), game, map[string]any{"players": 2}); err != nil {
 		t.Fatal(err)
 	}
-	const swept = "removed the records of 1 matches no one resumed within 3s"
+	swept := regexp.MustCompile(`removed the records of 1 matches no one resumed within 3s, and ([1-9]\d*) pieces of their histories`)
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if log, _ := os.ReadFile(srv.LogPath); strings.Contains(string(log), swept) {
+		if log, _ := os.ReadFile(srv.LogPath); swept.Match(log) {
 			break
 		}
 		if time.Now().After(deadline) {

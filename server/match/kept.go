@@ -21,8 +21,9 @@ import (
 // the RPC "<game>_kept". A client plays it again, every checksum checked
 // against the server's (client.Kept and client.Replay; the demo's -server
 // URL -watch ID, which -record records for -replay). A match whose ticks
-// passed MaxHistoryBytes is not kept; a server killed mid-match keeps
-// nothing of it.
+// passed MaxHistoryBytes is not kept. A match resumed after its server
+// was killed is kept whole: its record held its history from its first
+// tick (pieces.go).
 
 // KeptCollection is the storage collection of game's kept matches.
 func KeptCollection(game *lockstep.Game) string { return game.Name + "_kept" }
@@ -35,7 +36,7 @@ func (h *Handler) keep(s *state, e wire.End) {
 	if s.nk == nil { // a handler driven without a server (the package's tests)
 		return
 	}
-	if s.resumedFrom > 0 {
+	if s.partial {
 		s.logger.Info("%s match %s: not kept: it resumed match %s from its state of tick %d, and has no ticks before it", h.game.Name, s.id, s.resumeOf, s.resumedFrom)
 		return
 	}

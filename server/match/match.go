@@ -183,8 +183,15 @@ type state struct {
 	persist     *persister
 	resumeOf    string
 	resumedFrom int64
-	nk          runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
-	logger      runtime.Logger
+	// partial: the history begins at the state a resume began from, not
+	// at tick 1 (a record with no pieces: pieces.go); origin, pieces,
+	// pieced: the history's pieces written, and where the next begins
+	partial bool
+	origin  string
+	pieces  int
+	pieced  int
+	nk      runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
+	logger  runtime.Logger
 }
 
 // MatchInit makes the match from its params (see Params).
@@ -196,7 +203,11 @@ func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.
 			logger.Error("%s match %s: resuming match %s: %v", h.game.Name, id, old, err)
 			return nil, h.game.Hz, ""
 		}
-		logger.Info("%s match %s: match %s resumed after tick %d (its state's %d)", h.game.Name, id, old, s.last, s.resumedFrom)
+		history := fmt.Sprintf("its history from tick 1: %d pieces and the ticks since", s.pieces)
+		if s.partial {
+			history = "no history before its state"
+		}
+		logger.Info("%s match %s: match %s resumed after tick %d (its state's %d; %s)", h.game.Name, id, old, s.last, s.resumedFrom, history)
 		return s, s.hz, h.label(s)
 	}
 	p, err := parseParams(h.game, params)
@@ -334,7 +345,7 @@ func (h *Handler) MatchJoinAttempt(ctx context.Context, logger runtime.Logger, d
 		reason = "another player is on its way to your seat"
 	case s.underWay() && s.historyFull:
 		reason = fmt.Sprintf("the match has run too long to catch up on (its ticks so far are past %d MiB)", MaxHistoryBytes>>20)
-	case s.underWay() && s.resumedFrom > 0 && metadata[wire.MetaTicks] == wire.AllTicks:
+	case s.underWay() && s.partial && metadata[wire.MetaTicks] == wire.AllTicks:
 		reason = fmt.Sprintf("the match resumed from its state after its server restarted: it has no ticks before tick %d to send "+
 			"(a client that begins from the state may join)", s.resumedFrom)
 	case s.phase == over:

@@ -51,6 +51,21 @@ type Options struct {
 	// no running match's record is. The plugin sets it from Nakama's
 	// runtime environment (--runtime.env fixedstep_resume_within=2m).
 	ResumeWithin time.Duration
+
+	// PieceBytes, when positive, replaces PieceBytes: the least a piece of
+	// a running match's history holds (pieces.go), MinPieceBytes at least. Smaller pieces lose
+	// less of a long match's record writes to the history, at more
+	// storage objects a match. The plugin sets it from Nakama's runtime
+	// environment (--runtime.env fixedstep_piece_bytes=65536).
+	PieceBytes int
+}
+
+// pieceBytes is opts.PieceBytes, or the package's.
+func (o Options) pieceBytes() int {
+	if o.PieceBytes > 0 {
+		return max(o.PieceBytes, MinPieceBytes)
+	}
+	return PieceBytes
 }
 
 // resumeWithin is opts.ResumeWithin, or the package's.

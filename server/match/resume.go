@@ -36,10 +36,12 @@ import (
 // ResumeWait for its players to come back as players who left do: each is
 // seated at its seat, begins from the match's state and plays on. What ran
 // after the last record written (up to PersistEvery of play) is run again
-// with the inputs the players send anew. A resumed match has no ticks
-// before its state: it is not kept when it ends, and a client that wants
-// every tick (wire.AllTicks) cannot join it. A record is for
-// ResumeWithin: one older is removed when asked for, and swept away as a
+// with the inputs the players send anew. The record holds the match's
+// history from its first tick too (pieces.go), so that a resumed match is
+// kept when it ends as any other, and a client that wants every tick
+// (wire.AllTicks) may join it; a record without it (no Origin) resumes a
+// match that has no ticks before its state, which is neither. A record
+// is for ResumeWithin: one older is removed when asked for, and swept away as a
 // match of the game is made (at most once every ResumeWithin a server:
 // sweeper), so that the records of matches no player asked to resume do
 // not pile up.
@@ -68,6 +70,13 @@ type record struct {
 	State  []byte   `json:"state"` // the state file after Tick
 	Key    []byte   `json:"key"`   // tick Tick's message from no input: its inputs and checksum
 	Ticks  []byte   `json:"ticks"` // the tick messages after it (a history)
+	// The match's whole history (pieces.go): the first Pieces pieces of
+	// Origin's, then Rest. No Origin: the history before Tick is not stored.
+	Origin string `json:"origin,omitempty"`
+	Pieces int    `json:"pieces,omitempty"`
+	Rest   []byte `json:"rest,omitempty"`
+
+	pending []piece // the pieces to write with the record
 }
 
 // persister writes a match's records, the latest only, off the match's
@@ -94,8 +103,16 @@ func (h *Handler) maybePersist(s *state, t int64) {
 	for _, p := range s.seats {
 		rec.Users = append(rec.Users, p.user)
 	}
+	if !s.partial { // the whole history: its pieces, and the ticks since
+		if s.origin == "" {
+			s.origin = s.id
+		}
+		rec.pending = s.cutPiece(h.opts.pieceBytes())
+		rec.Origin, rec.Pieces, rec.Rest = s.origin, s.pieces, slices.Clone(s.history[s.pieced:])
+	}
 	select {
-	case <-s.persist.latest: // not written yet: this one replaces it
+	case old := <-s.persist.latest: // not written yet: this one replaces it, and writes its pieces
+		rec.pending = append(old.pending, rec.pending...)
 	default:
 	}
 	s.persist.latest <- rec
@@ -107,10 +124,15 @@ func (h *Handler) maybePersist(s *state, t int64) {
 func (h *Handler) writeRecords(id string, nk runtime.NakamaModule, logger runtime.Logger, p *persister, resumed string) {
 	defer close(p.done)
 	for rec := range p.latest {
-		v, err := json.Marshal(rec)
+		writes, err := pieceWrites(h.game, rec.Origin, rec.pending)
+		var v []byte
+		if err == nil {
+			v, err = json.Marshal(rec)
+		}
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), keepTimeout)
-			_, err = nk.StorageWrite(ctx, []*runtime.StorageWrite{{Collection: RunningCollection(h.game), Key: id, Value: string(v)}})
+			writes = append(writes, &runtime.StorageWrite{Collection: RunningCollection(h.game), Key: id, Value: string(v)})
+			_, err = nk.StorageWrite(ctx, writes) // the pieces with the record that counts them
 			if err == nil && resumed != "" {
 				err = nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(h.game), Key: resumed}})
 				resumed = ""
@@ -134,7 +156,8 @@ func (h *Handler) stopWriting(s *state) {
 }
 
 // forget stops the match's writer and removes its record, and the record
-// of the match it resumed: the match has ended.
+// of the match it resumed, and the pieces of its history: the match has
+// ended.
 func (h *Handler) forget(s *state) {
 	wrote := s.persist != nil
 	h.stopWriting(s)
@@ -148,6 +171,7 @@ func (h *Handler) forget(s *state) {
 	if s.resumeOf != "" {
 		del = append(del, &runtime.StorageDelete{Collection: RunningCollection(h.game), Key: s.resumeOf})
 	}
+	del = append(del, pieceDeletes(h.game, s.origin, s.pieces)...)
 	if len(del) == 0 {
 		return
 	}
@@ -194,10 +218,20 @@ func (h *Handler) resume(ctx context.Context, logger runtime.Logger, nk runtime.
 		s.runner.Close()
 		return nil, fmt.Errorf("the record of match %s: its state's tick %d does not decode (%v)", old, rec.Tick, err)
 	}
-	s.history = wire.AppendHistory(nil, rec.Key)
+	s.history, s.partial = wire.AppendHistory(nil, rec.Key), true
+	after := rec.Ticks
+	if rec.Origin != "" { // every tick from the first
+		whole, off, err := h.wholeHistory(ctx, nk, &rec, p.Players)
+		if err != nil {
+			s.runner.Close()
+			return nil, fmt.Errorf("the record of match %s: %w", old, err)
+		}
+		s.history, after, s.partial = slices.Clip(whole[:off]), whole[off:], false // after: run again, and appended
+		s.origin, s.pieces, s.pieced = rec.Origin, rec.Pieces, len(whole)-len(rec.Rest)
+	}
 	s.snap = snapshot{state: rec.State, tick: rec.Tick, sum: sum, in: slices.Clone(s.in), off: len(s.history)}
 	s.last = rec.Tick
-	for rest := rec.Ticks; len(rest) > 0; { // the ticks run after the state, again
+	for rest := after; len(rest) > 0; { // the ticks run after the state, again
 		msg, after, err := wire.SplitHistory(rest)
 		var t int64
 		if err == nil {
@@ -294,7 +328,9 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game, within
 				return "", runtime.NewError(fmt.Sprintf("match: no match %s of %s to resume (it ended, or its server stored none)", q.Match, game.Name), 5)
 			}
 			if at := objs[0].GetUpdateTime(); at != nil && time.Since(at.AsTime()) > within {
-				nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(game), Key: q.Match}})
+				origin, pieces := recordPieces(objs[0].Value)
+				nk.StorageDelete(ctx, append([]*runtime.StorageDelete{{Collection: RunningCollection(game), Key: q.Match}},
+					pieceDeletes(game, origin, pieces)...))
 				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s stopped more than %v ago: too long to resume", q.Match, game.Name, within), 5)
 			}
 			if m, err := nk.MatchGet(ctx, q.Match); err == nil && m != nil {
@@ -333,6 +369,8 @@ func (sw *sweeper) maybe(nk runtime.NakamaModule, logger runtime.Logger, game *l
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		removed, cursor := 0, ""
+		live := map[string]bool{} // the origins of the records kept: their pieces stay
+		stale := map[string]int{} // the pieces of the records removed, by origin
 		for {
 			objs, next, err := nk.StorageList(ctx, "", "", RunningCollection(game), 100, cursor)
 			if err != nil {
@@ -341,8 +379,12 @@ func (sw *sweeper) maybe(nk runtime.NakamaModule, logger runtime.Logger, game *l
 			}
 			var del []*runtime.StorageDelete
 			for _, o := range objs {
+				origin, pieces := recordPieces(o.Value)
 				if at := o.GetUpdateTime(); at != nil && time.Since(at.AsTime()) > within {
 					del = append(del, &runtime.StorageDelete{Collection: o.Collection, Key: o.Key, UserID: o.UserId})
+					stale[origin] = max(stale[origin], pieces)
+				} else {
+					live[origin] = true
 				}
 			}
 			if len(del) > 0 {
@@ -357,8 +399,20 @@ func (sw *sweeper) maybe(nk runtime.NakamaModule, logger runtime.Logger, game *l
 			}
 			cursor = next
 		}
+		var del []*runtime.StorageDelete
+		for _, origin := range slices.Sorted(maps.Keys(stale)) {
+			if !live[origin] { // a record of a match resumed from it may be written still
+				del = append(del, pieceDeletes(game, origin, stale[origin])...)
+			}
+		}
+		if len(del) > 0 {
+			if err := nk.StorageDelete(ctx, del); err != nil {
+				logger.Warn("%s: sweeping the histories of matches no one resumed: %v", game.Name, err)
+				del = nil
+			}
+		}
 		if removed > 0 {
-			logger.Info("%s: removed the records of %d matches no one resumed within %v", game.Name, removed, within)
+			logger.Info("%s: removed the records of %d matches no one resumed within %v, and %d pieces of their histories", game.Name, removed, within, len(del))
 		}
 	}()
 }

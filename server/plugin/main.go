@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/heroiclabs/nakama-common/runtime"
@@ -35,6 +36,14 @@ func InitModule(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runti
 		}
 		opts.ResumeWithin = d
 		logger.Info("fixedstep: a match's record may be resumed within %v of its last write (fixedstep_resume_within)", d)
+	}
+	if env, _ := ctx.Value(runtime.RUNTIME_CTX_ENV).(map[string]string); env["fixedstep_piece_bytes"] != "" {
+		n, err := strconv.Atoi(env["fixedstep_piece_bytes"])
+		if err != nil || n < match.MinPieceBytes || n > match.MaxHistoryBytes {
+			return fmt.Errorf("fixedstep: fixedstep_piece_bytes %q: want %d to %d bytes", env["fixedstep_piece_bytes"], match.MinPieceBytes, match.MaxHistoryBytes)
+		}
+		opts.PieceBytes = n
+		logger.Info("fixedstep: a running match stores its history in pieces of %d bytes or more (fixedstep_piece_bytes)", n)
 	}
 	for _, g := range []*lockstep.Game{&arena.Spec, &rally.Spec} {
 		if err := match.RegisterWith(initializer, g, opts); err != nil {
