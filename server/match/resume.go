@@ -66,12 +66,13 @@ type record struct {
 	Params Params   `json:"params"`
 	Users  []string `json:"users"` // each seat's player
 	Kicked []string `json:"kicked,omitempty"`
-	Tick   int64    `json:"tick"`  // the state's
-	State  []byte   `json:"state"` // the state file after Tick
-	Key    []byte   `json:"key"`   // tick Tick's message from no input: its inputs and checksum
-	Ticks  []byte   `json:"ticks"` // the tick messages after it (a history)
-	// The match's whole history (pieces.go): the first Pieces pieces of
-	// Origin's, then Rest. No Origin: the history before Tick is not stored.
+	Tick   int64    `json:"tick"`            // the state's
+	State  []byte   `json:"state"`           // the state file after Tick
+	Key    []byte   `json:"key"`             // tick Tick's message from no input: its inputs and checksum
+	Ticks  []byte   `json:"ticks,omitempty"` // with no Origin, the tick messages after it (a history)
+	// The match's whole history (pieces.go), which has the ticks after
+	// Tick: the first Pieces pieces of Origin's, then Rest. No Origin: the
+	// history before Tick is not stored.
 	Origin string `json:"origin,omitempty"`
 	Pieces int    `json:"pieces,omitempty"`
 	Rest   []byte `json:"rest,omitempty"`
@@ -99,11 +100,13 @@ func (h *Handler) maybePersist(s *state, t int64) {
 	params := s.params
 	params.Settings = maps.Clone(params.Settings) // the writer's own: it encodes it on its goroutine
 	rec := &record{Params: params, Kicked: slices.Clone(s.kicked), Tick: sn.tick, State: slices.Clone(sn.state),
-		Key: wire.AppendTick(nil, sn.tick, sn.sum, sn.in, make([]input.State, len(sn.in))), Ticks: slices.Clone(s.history[sn.off:])}
+		Key: wire.AppendTick(nil, sn.tick, sn.sum, sn.in, make([]input.State, len(sn.in)))}
 	for _, p := range s.seats {
 		rec.Users = append(rec.Users, p.user)
 	}
-	if !s.partial { // the whole history: its pieces, and the ticks since
+	if s.partial { // the ticks since the state
+		rec.Ticks = slices.Clone(s.history[sn.off:])
+	} else { // the whole history, which has them: its pieces, and the ticks since
 		if s.origin == "" {
 			s.origin = s.id
 		}
