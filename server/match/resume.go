@@ -126,7 +126,9 @@ func (h *Handler) maybePersist(s *state, t int64) {
 // it did) goes.
 func (h *Handler) writeRecords(id string, nk runtime.NakamaModule, logger runtime.Logger, p *persister, resumed string) {
 	defer close(p.done)
+	var unwritten []piece // a failed write's pieces: the records after it count them
 	for rec := range p.latest {
+		rec.pending = append(unwritten, rec.pending...)
 		writes, err := pieceWrites(h.game, rec.Origin, rec.pending)
 		var v []byte
 		if err == nil {
@@ -142,7 +144,9 @@ func (h *Handler) writeRecords(id string, nk runtime.NakamaModule, logger runtim
 			}
 			cancel()
 		}
+		unwritten = nil
 		if err != nil {
+			unwritten = rec.pending
 			logger.Warn("%s match %s: its record for a resume: %v", h.game.Name, id, err)
 		}
 	}
