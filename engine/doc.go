@@ -87,7 +87,9 @@
 //     [Rewinder.Back] steps a paused game back, exactly: from a keyframe of
 //     the scene's state ([SceneState], Options.Keyframes) in constant time,
 //     or by re-running the run. [Loop.Save] writes a save game, and
-//     Options.Load goes on from one ([LoadSave]).
+//     Options.Load goes on from one ([LoadSave]). Options.FromState begins a
+//     run from a state file ([Recording.AppendState]) of its first scene, or
+//     of a later one that the first makes afresh ([SceneMaker]).
 //   - A networked run gets every player's input from a [Session]
 //     (Options.Session; package engine/netplay's, over UDP): each Update
 //     event holds every player's input ([Event.Players]), and the loop

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine/internal/inputlog"
+	"github.com/fixedstep/fixedstep/engine/internal/statefile"
 )
 
 // Openings for the tests in package engine_test.
@@ -78,4 +79,18 @@ func ForgeState(s *Save, forge func([]byte) []byte) *Save {
 	st.scene = forge(slices.Clone(st.scene))
 	c.state = &st
 	return &c
+}
+
+// ForgeStateName returns the state file with another scene name.
+func ForgeStateName(file []byte, name string) []byte {
+	meta, body, err := statefile.Parse(file)
+	if err != nil {
+		panic(err)
+	}
+	meta.SceneName = name
+	b, err := statefile.Append(nil, meta, body)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

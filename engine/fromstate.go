@@ -9,21 +9,22 @@ import (
 )
 
 // Runs that begin from a state. Options.FromState starts a run from a
-// state file (Recording.AppendState's) of its first scene, written by
-// another process, on another CPU perhaps: the first scene is made as
-// Run's first always is, and before its first tick the state is read into
-// it, and the loop's counters, and a session's ticks, go to the state's
-// ticks. The run then goes on from there as the run that wrote the state
-// went on: a game server resumes a match from the state it stored, and a
-// player who joins a match under way starts from the server's state
-// rather than simulating the match so far.
+// state file (Recording.AppendState's), written by another process, on
+// another CPU perhaps: the scene is made (the first scene as Run's first
+// always is; a later scene by the first, a SceneMaker), and before its
+// first tick the state is read into it, and the loop's counters, and a
+// session's ticks, go to the state's ticks. The run then goes on from
+// there as the run that wrote the state went on: a game server resumes a
+// match from the state it stored, and a player who joins a match under way
+// starts from the server's state rather than simulating the match so far.
 //
 // The state must be of the run's game (Options.Game), of this engine's
 // arithmetic (Determinism), and of the first scene (its timeline 1, of the
-// same name): what a later scene was handed by the one before is a value
-// of the game's code, not state. Its checksum is checked once read, when
-// the scene gives the loop one (Recording.SetChecksum). A run
-// from a state has nothing of the ticks before it to replay or record.
+// same name) or of a later scene the first makes afresh (SceneMaker): what
+// a later scene was handed by the one before is a value of the game's
+// code, not state. Its checksum is checked once read, when the scene
+// gives the loop one (Recording.SetChecksum). A run from a state has
+// nothing of the ticks before it to replay or record.
 
 // fromState is a run's Options.FromState, read, until its jump is done.
 type fromState struct {
@@ -44,9 +45,6 @@ func parseFromState(data []byte, game GameInfo) (*fromState, error) {
 	case meta.Determinism != Determinism:
 		return nil, fmt.Errorf("engine: Options.FromState: a state computed with determinism version %d; this engine computes with %d",
 			meta.Determinism, Determinism)
-	case meta.Scene != 1:
-		return nil, fmt.Errorf("engine: Options.FromState: a state of scene %d (%s): a run begins from a state of its first scene",
-			meta.Scene, meta.SceneName)
 	}
 	st := &savedState{}
 	if err := st.read(body, -1); err != nil {
@@ -98,8 +96,8 @@ func (l *Loop) jump() (bool, error) {
 	return l.jumpFrom()
 }
 
-// jumpFrom puts the first scene at Options.FromState's state before its
-// first tick.
+// jumpFrom puts the scene begun with (the first, or the one a SceneMaker
+// made) at Options.FromState's state before its first tick.
 func (l *Loop) jumpFrom() (bool, error) {
 	f := l.rec.from
 	if l.groups[0].ticks != 0 {
@@ -109,8 +107,9 @@ func (l *Loop) jumpFrom() (bool, error) {
 	st, meta := f.st, f.meta
 	sw, ok := l.rec.state.(StateWriter)
 	switch {
-	case l.scenes != 1 || meta.SceneName != l.sceneName:
-		return false, fmt.Errorf("engine: Options.FromState: a state of scene %s; the run's first scene is %s", meta.SceneName, l.sceneName)
+	case l.scenes != meta.Scene || meta.SceneName != l.sceneName:
+		return false, fmt.Errorf("engine: Options.FromState: a state of scene %d (%q); the run is in its scene %d (%s)",
+			meta.Scene, meta.SceneName, l.scenes, l.sceneName)
 	case !ok:
 		return false, fmt.Errorf("engine: Options.FromState: scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
 	case len(st.ticks) != len(l.groups) || len(st.held) != len(l.groups)*l.players:
@@ -133,7 +132,7 @@ func (l *Loop) jumpFrom() (bool, error) {
 	}
 	l.tickedUntil = l.groups[0].lastDue
 	l.gameTime = l.tickedUntil
-	l.net.sampled = l.groups[0].ticks
+	l.net.sampled = l.net.global(l.groups[0].ticks)
 	if l.rec.checksum != nil {
 		if sum := l.rec.checksum(); sum != meta.Sum {
 			return false, fmt.Errorf("engine: Options.FromState: the state read has checksum %016x at tick %d; it was written with %016x",

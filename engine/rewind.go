@@ -102,8 +102,12 @@ func (r Rewinder) Active() bool { return r.l.rec.rewind != nil || r.l.rec.seek !
 // runChains runs the chain from first, again from a fresh first scene
 // (Options.Restart) each time a rewind asks for it.
 func (l *Loop) runChains(first Scene) error {
+	first, err := l.firstScene(first)
+	if err != nil {
+		return err
+	}
 	for {
-		err := runChain(l, first)
+		err = runChain(l, first)
 		if err != errRewind {
 			return err
 		}
@@ -140,7 +144,7 @@ func (l *Loop) startSeek() (Scene, error) {
 		r.replay.replayed = ReplayReport{}
 	}
 	r.seek = &t
-	l.scenes, l.ranBefore = 0, 0
+	l.scenes, l.ranBefore, l.net.base = 0, 0, 0
 	l.begun, l.stopped, l.err = false, false, nil // stopWanted stays: a Stop since the chain ended (another goroutine's) still ends the run
 	return first, nil
 }

@@ -115,11 +115,13 @@ type Options struct {
 	// error before anything runs.
 	Load *Save
 
-	// FromState, if set, is a state file (Recording.AppendState's) of the
-	// run's first scene that the run begins from: the first scene is made,
-	// the state read into it before its first tick, and the run goes on from
-	// the state's tick (a session's ticks too). See Recording.AppendState; a
-	// state of another Game or determinism version, or of another scene, is
+	// FromState, if set, is a state file (Recording.AppendState's) that the
+	// run begins from: of its first scene, which is made as ever, or of a
+	// later scene, which the first scene makes afresh (a SceneMaker; the
+	// first is then not run). The state is read into the scene before its
+	// first tick, and the run goes on from the state's tick (a session's
+	// ticks too). See Recording.AppendState; a state of another Game or
+	// determinism version, or of a scene the run's first does not make, is
 	// an error; with Replay, Load, Record, SyncTest or Keyframes it is one too.
 	FromState []byte
 

@@ -59,7 +59,8 @@ func (r *recorder) saveState(counts []int64, sum uint64) ([]byte, error) {
 		return nil, err
 	}
 	return statefile.Append(nil, statefile.Meta{Game: l.game.Name, Version: l.game.Version, Determinism: Determinism,
-		Scene: l.scenes, SceneName: l.sceneName, Tick: counts[0], Sum: sum}, body)
+		Scene: l.scenes, SceneName: l.sceneName, Before: l.net.base, TimeBefore: int64(l.ranBefore), Tick: counts[0],
+		Sum: sum}, body)
 }
 
 // savedState is a save's state, read by ParseSave: each group's ticks,
@@ -92,7 +93,8 @@ func parseSavedState(data []byte, s *Save) (*savedState, error) {
 	}
 	rec := s.log.log.Scenes[s.Scene-1].Ticks
 	st := &savedState{info: StateInfo{Game: s.Game, Determinism: meta.Determinism, Scene: meta.Scene,
-		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data), Hash: meta.Hash}}
+		SceneName: meta.SceneName, Before: meta.Before, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body),
+		FileBytes: len(data), Hash: meta.Hash}}
 	if err := st.read(body, len(rec)*max(s.log.log.Players, 1)); err != nil {
 		return nil, err
 	}
@@ -275,10 +277,15 @@ type StateInfo struct {
 	Determinism int
 	Scene       int    // the scene timeline, from 1
 	SceneName   string // its name
-	Tick        int64  // the ticks of its first group run
-	Checksum    uint64 // the state checksum there
-	Bytes       int    // the state's bytes, uncompressed
-	FileBytes   int    // the file's (compressed)
+	// Before is the ticks of the first groups of the run's timelines
+	// before the scene's, summed: the state is after the run's tick
+	// Before+Tick (a session's tick). 0 in a state file of an engine
+	// that did not write it (of the first scene, it is 0).
+	Before    int64
+	Tick      int64  // the ticks of its first group run
+	Checksum  uint64 // the state checksum there
+	Bytes     int    // the state's bytes, uncompressed
+	FileBytes int    // the file's (compressed)
 	// Hash is the xxhash64 of the state's bytes, which are the same on
 	// every CPU (the file's compression may not be).
 	Hash uint64
@@ -293,5 +300,5 @@ func ParseStateInfo(data []byte) (StateInfo, error) {
 		return StateInfo{}, fmt.Errorf("%w: %w", ErrBadSave, err)
 	}
 	return StateInfo{Game: GameInfo{meta.Game, meta.Version}, Determinism: meta.Determinism, Scene: meta.Scene,
-		SceneName: meta.SceneName, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data), Hash: meta.Hash}, nil
+		SceneName: meta.SceneName, Before: meta.Before, Tick: meta.Tick, Checksum: meta.Sum, Bytes: len(body), FileBytes: len(data), Hash: meta.Hash}, nil
 }

@@ -110,6 +110,7 @@ var ErrSessionOver = errors.New("engine: the session is over")
 // netplay is the loop's side of a session.
 type netplay struct {
 	session       Session
+	maker         SceneMaker   // the run's first scene, if it makes later scenes afresh: a state of any scene is given
 	base          int64        // first-group ticks of the timelines before this one
 	hold          bool         // this frame's game time stands still (Session.Hold)
 	behind        int64        // this frame's ticks to catch up with (Follower.Behind)

@@ -14,15 +14,19 @@ import (
 // A StateAsker is a Session that asks for the state after a final tick as
 // a state file (Recording.AppendState's). The loop asks WantsState as a
 // frame begins, after Poll; when it reports true, the loop gives the
-// session the state after the last final tick of the run's first scene
-// (for a Reporter, whose checksums the other players' agreed with)
+// session the state after the last final tick of the scene running (for
+// a Reporter, whose checksums the other players' agreed with)
 // (GiveState), or the error that says why it has none to give: a scene
-// after the first (what it was handed by the scenes before is a value of
-// the game's code, not state), or a scene that gives no state as bytes.
-// When the last final tick is behind the ticks run, the loop goes back to
-// it as a rollback does, writes the state, and runs the ticks after it
-// again in the same frame (LoopSession.Resimulating reports true for
-// them). Before the scene's first tick is final it waits.
+// that gives no state as bytes, or a scene after the first in a run whose
+// first scene makes no later scene afresh (a SceneMaker: what a later
+// scene was handed by the scenes before is a value of the game's code,
+// not state). The state says the scene's name and the session's ticks
+// before it (StateInfo.Before), so that a newcomer whose first scene is a
+// SceneMaker begins there too. When the last final tick is behind the
+// ticks run, the loop goes back to it as a rollback does, writes the
+// state, and runs the ticks after it again in the same frame
+// (LoopSession.Resimulating reports true for them). Before the scene's
+// first tick is final it waits.
 type StateAsker interface {
 	Session
 	WantsState() bool
@@ -36,10 +40,11 @@ func (n *netplay) giveState(l *Loop) bool {
 	if !ok || n.report != nil || !sa.WantsState() {
 		return true
 	}
-	if _, writes := l.rec.state.(StateWriter); l.scenes != 1 || !writes {
+	if _, writes := l.rec.state.(StateWriter); l.scenes != 1 && n.maker == nil || !writes {
 		why := fmt.Errorf("scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
-		if l.scenes != 1 {
-			why = fmt.Errorf("the run is in its scene %d (%s): a run begins from a state of its first scene only", l.scenes, l.sceneName)
+		if l.scenes != 1 && n.maker == nil {
+			why = fmt.Errorf("the run is in its scene %d (%s), and its first scene makes no later scene afresh (an "+
+				"engine.SceneMaker): a run begins from a state of its first scene only", l.scenes, l.sceneName)
 		}
 		sa.GiveState(0, nil, why)
 		return true
@@ -52,7 +57,7 @@ func (n *netplay) giveState(l *Loop) bool {
 	if rep, ok := n.session.(Reporter); ok {
 		final = min(final, rep.Compared()) // a state the other players' checksums agreed with
 	}
-	if final < 1 || l.rec.from != nil {
+	if final <= n.base || l.rec.from != nil {
 		return true // nothing final yet in the scene: asked again next frame
 	}
 	if final < now {

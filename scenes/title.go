@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"fmt"
 	"image/color"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -49,4 +50,24 @@ func (t *Title) Run(loop *engine.Loop) (engine.Scene, error) {
 		m.Autopilot = engine.KeyFrom(input.KeyEnter, 30)
 	}
 	return m.Run(loop)
+}
+
+// SceneFor makes the scene named afresh, as the Title's menu hands it on,
+// with the Title's options (engine.SceneMaker): the Arena, the Stress test,
+// or the Title itself (after Results), so that a run begins from a state
+// of one of them: a player who joins a netplay game under way, past the
+// Title, begins from the host's state of its Arena. The Lobby and Results
+// are handed values of their own: for them, and any other name, it is an
+// error. An Arena the Lobby seated is made as the Title's would be: the
+// state's checksum, checked once read, refuses it where they differ.
+func (t *Title) SceneFor(name string) (engine.Scene, error) {
+	switch name {
+	case "Arena":
+		return &Arena{opts: t.opts}, nil
+	case "Stress":
+		return &Stress{opts: t.opts}, nil
+	case "Title":
+		return &Title{opts: t.opts}, nil
+	}
+	return nil, fmt.Errorf("the Title makes no scene %q afresh: Arena, Stress or Title", name)
 }

@@ -242,10 +242,42 @@ func TestPlayerKilled(t *testing.T) {
 // tick after the state checked; the host's recording, the empty seat's
 // ticks in it, replays to the host's run.
 func TestPlayerKilledTakesSeatBack(t *testing.T) {
+	h, back := takeSeatBack(t, 2*time.Second)
+	t.Logf("host: %s", regexp.MustCompile(`netplay: player 2 begins.*`).FindString(h.output()))
+	if strings.Contains(back.output(), "of its scene") {
+		t.Fatalf("the player who came back began from a state of a scene after the first:\n%s", back.output())
+	}
+}
+
+// The same, the game begun at the Title (its autopilot chooses Play after
+// a second): the player who comes back begins from the host's state of the
+// Arena, the run's second scene, which its Title makes afresh
+// (engine.SceneMaker), not from the session's first tick; both end alike,
+// stopped by -seconds on the same tick of the Arena.
+func TestPlayerKilledTakesSeatBackPastTitle(t *testing.T) {
+	h, back := takeSeatBack(t, 3*time.Second, "-scene", "title", "-autopilot")
+	began := regexp.MustCompile(`run: begun from the match's state after tick (\d+) of its scene 2 "Arena", the match's tick (\d+)`)
+	m := began.FindStringSubmatch(back.output())
+	if m == nil || m[1] == m[2] || strings.Contains(back.output(), "simulating the session from its first tick") {
+		t.Fatalf("the player who came back did not begin from the host's state of the Arena:\n%s", back.output())
+	}
+	if !strings.Contains(h.output(), "player 2 begins from the state of tick "+m[2]) {
+		t.Fatalf("the host gave no state of tick %s:\n%s", m[2], h.output())
+	}
+	t.Logf("the player who came back began after the Arena's tick %s, the session's %s", m[1], m[2])
+}
+
+// takeSeatBack hosts a game of two headless demos (more args to the host,
+// which the joiners get), kills the joiner after wait, joins again once
+// the host keeps its seat, and checks that the player who came back began
+// from the host's state and that both ended alike; it returns the host and
+// the player who came back.
+func takeSeatBack(t *testing.T, wait time.Duration, args ...string) (h, back *peer) {
+	t.Helper()
 	dir := t.TempDir()
-	h, addr := host(t, dir, "-headless", "-seconds", "14", "-peer-timeout", "2s")
+	h, addr := host(t, dir, append([]string{"-headless", "-seconds", "14", "-peer-timeout", "2s"}, args...)...)
 	j := start(t, filepath.Join(dir, "join.input"), nil, "-headless", "-join", addr)
-	time.Sleep(2 * time.Second)
+	time.Sleep(wait)
 	j.cmd.Process.Signal(syscall.SIGKILL)
 	j.wait(t, "the killed joiner")
 	for !strings.Contains(h.output(), "player 2's seat waits") {
@@ -255,7 +287,7 @@ func TestPlayerKilledTakesSeatBack(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	back := start(t, "", nil, "-headless", "-join", addr)
+	back = start(t, "", nil, "-headless", "-join", addr)
 	for i, p := range []*peer{h, back} {
 		if code := p.wait(t, fmt.Sprintf("peer %d", i+1)); code != 0 {
 			t.Fatalf("peer %d: exit %d:\n%s", i+1, code, p.output())
@@ -274,7 +306,7 @@ func TestPlayerKilledTakesSeatBack(t *testing.T) {
 	if got := run(t, "-headless", "-replay", h.rec, "-fps", "41"); got != h.checksum() {
 		t.Fatalf("the host's recording replays to %s, the run ended on %s", got, h.checksum())
 	}
-	t.Logf("host: %s", regexp.MustCompile(`netplay: player 2 begins.*`).FindString(h.output()))
+	return h, back
 }
 
 // A player in a window (the host, under Xvfb, its autopilot at the stick)

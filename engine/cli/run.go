@@ -205,7 +205,11 @@ func (r *Run) finish(rec *engine.InputLog, o *outputs, runErr error) error {
 	switch {
 	case r.fromState != nil && r.summarized():
 		info, _ := engine.ParseStateInfo(r.fromState) // the run read it
-		fmt.Fprintf(a.out(), "run: begun from the match's state after tick %d (%d bytes), so not recorded\n", info.Tick, len(r.fromState))
+		at := fmt.Sprint(info.Tick)
+		if info.Scene > 1 {
+			at = fmt.Sprintf("%d of its scene %d %q, the match's tick %d", info.Tick, info.Scene, info.SceneName, info.Before+info.Tick)
+		}
+		fmt.Fprintf(a.out(), "run: begun from the match's state after tick %s (%d bytes), so not recorded\n", at, len(r.fromState))
 	case r.summarized() && (runErr == nil || rec.Scenes() > 0): // no summary of a run that never began
 		r.summarize(rec, o, saved, runErr)
 	}

@@ -78,10 +78,13 @@
 // seat waits for it (Config.SeatWait: the others play on, its input empty,
 // once it left). It begins from the host's state after a recent final
 // tick, sent in pieces: the run passes Session.State to
-// engine.Options.FromState. Where the host has no state to give (a scene
-// after its first, or one with no state as bytes), or the joiner asked for
-// every tick (Config.FromFirstTick, for a recording of the whole session),
-// it simulates the session from its first tick, with every input from the
+// engine.Options.FromState. A state of a scene after the first (a game
+// past its title screen) is read into that scene made afresh by the run's
+// first scene, an engine.SceneMaker. Where the host has no state to give (a
+// scene after its first in a game whose first scene is no SceneMaker, or a
+// scene with no state as bytes), or the joiner asked for every tick
+// (Config.FromFirstTick, for a recording of the whole session), it
+// simulates the session from its first tick, with every input from the
 // host's history, and catches up. seat.go says how.
 //
 // # What a game keeps to stay rollback-safe

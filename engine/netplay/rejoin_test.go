@@ -3,12 +3,15 @@ package netplay_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
+	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/netplay"
 	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
@@ -46,11 +49,12 @@ type rejoinRun struct {
 }
 
 // rejoin plays a session of three in real time through a bad link: player
-// 2 vanishes (no goodbye) at tick 120, and once the host has found it
-// silent a new run joins in its place, from the host's state or (fromStart)
-// from the first tick. It returns the host's run, player 3's, the
-// rejoiner's and the host's log.
-func rejoin(t *testing.T, fromStart bool) (host, third, back *rejoinRun, log string) {
+// 2 vanishes (no goodbye) at the Arena's tick 120, and once the host has
+// found it silent a new run joins in its place, from the host's state or
+// (fromStart) from the first tick. With menu, the game begins with a Menu
+// (menuFirst) that hands on to the Arena. It returns the host's run,
+// player 3's, the rejoiner's and the host's log.
+func rejoin(t *testing.T, fromStart, menu bool) (host, third, back *rejoinRun, log string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -80,7 +84,11 @@ func rejoin(t *testing.T, fromStart bool) (host, third, back *rejoinRun, log str
 				l.Stop()
 			}
 		}}
-		r.err = engine.Run(game(&r.final), opts)
+		var first engine.Scene = game(&r.final)
+		if menu {
+			first = menuFirst{final: &r.final}
+		}
+		r.err = engine.Run(first, opts)
 		if stopAt == 0 {
 			if err := r.s.Close(); r.err == nil {
 				r.err = err
@@ -153,7 +161,7 @@ func (l *syncLog) String() string {
 // state, and a rejoiner's recording from the first tick replays to it.
 func TestRejoin(t *testing.T) {
 	for _, fromStart := range []bool{false, true} {
-		host, third, back, log := rejoin(t, fromStart)
+		host, third, back, log := rejoin(t, fromStart, false)
 		for name, r := range map[string]*rejoinRun{"the host": host, "player 3": third, "the rejoiner": back} {
 			if r.err != nil {
 				t.Fatalf("from the first tick %v: %s: %v\nthe host's log:\n%s", fromStart, name, r.err, log)
@@ -209,5 +217,108 @@ func TestSeatWaitsInVain(t *testing.T) {
 	}
 	if ran < 60+30 {
 		t.Fatalf("the host ran to tick %d: it did not play on while the seat waited", ran)
+	}
+}
+
+// menuFirst is a game's first scene, a Menu (30 Hz) that hands on to the
+// Arena (game) after its 45th tick, once that tick is final; it makes the
+// Arena afresh by name (engine.SceneMaker).
+type menuFirst struct{ final *uint64 }
+
+func (m menuFirst) Name() string { return "Menu" }
+
+func (m menuFirst) SceneFor(name string) (engine.Scene, error) {
+	if name != "Arena" {
+		return nil, fmt.Errorf("no scene %q", name)
+	}
+	return game(m.final), nil
+}
+
+func (m menuFirst) Run(loop *engine.Loop) (engine.Scene, error) {
+	var c menuCount
+	loop.Recording().SetChecksum(func() uint64 { return c.sum })
+	loop.Recording().SetSceneState(&c)
+	for ev := range loop.Events(engine.Group{Name: "menu", Hz: 30}) {
+		if ev.Kind == engine.Update {
+			c.ticks++
+			for _, in := range ev.Players {
+				c.sum = c.sum*31 + math.Float64bits(in.GamepadAxis(0, input.AxisLeftStickHorizontal))
+			}
+		}
+		if c.ticks >= 45 && loop.Session().Settle() {
+			return game(m.final), nil
+		}
+	}
+	return nil, loop.Err()
+}
+
+// menuCount is the Menu's state, and its engine.SceneState.
+type menuCount struct {
+	ticks, sum uint64
+	slots      map[int][2]uint64
+}
+
+func (c *menuCount) SaveState(slot int) error {
+	if c.slots == nil {
+		c.slots = map[int][2]uint64{}
+	}
+	c.slots[slot] = [2]uint64{c.ticks, c.sum}
+	return nil
+}
+
+func (c *menuCount) RestoreState(slot int) error {
+	s, ok := c.slots[slot]
+	if !ok {
+		return fmt.Errorf("no state in slot %d", slot)
+	}
+	c.ticks, c.sum = s[0], s[1]
+	return nil
+}
+
+// A player who vanishes from a session past its first scene (a Menu, then
+// the Arena) takes its seat back from the host's state of the Arena: its
+// first scene makes the Arena afresh (engine.SceneMaker), the state says
+// the session's ticks before it, and the rejoiner simulates none of the
+// Menu's ticks nor the Arena's before the state; every run ends on the
+// same state.
+func TestRejoinPastFirstScene(t *testing.T) {
+	host, third, back, log := rejoin(t, false, true)
+	for name, r := range map[string]*rejoinRun{"the host": host, "player 3": third, "the rejoiner": back} {
+		if r.err != nil {
+			t.Fatalf("%s: %v\nthe host's log:\n%s", name, r.err, log)
+		}
+	}
+	if third.final != host.final || back.final != host.final || host.final == 0 {
+		t.Fatalf("the host ended on %x, player 3 on %x, the rejoiner on %x", host.final, third.final, back.final)
+	}
+	info, err := engine.ParseStateInfo(back.s.State())
+	if err != nil || info.Scene != 2 || info.SceneName != "Arena" || info.Before != 45 || info.Tick < 100 || back.first != info.Tick+1 {
+		t.Fatalf("the rejoiner's state: %+v, %v; its first tick %d: want the Arena's after its tick 100, 45 ticks after the session's start",
+			info, err, back.first)
+	}
+	if !strings.Contains(log, "player 2 begins from the state of tick") {
+		t.Fatalf("the host's log says nothing of a state given:\n%s", log)
+	}
+	t.Logf("the rejoiner began from the Arena's state of tick %d, the session's %d (%d bytes)", info.Tick, info.Before+info.Tick, info.FileBytes)
+}
+
+// A spectator that comes late to a session past its first scene begins
+// from the host's state of the Arena, made afresh by its Menu, and ends on
+// the players' state.
+func TestSpectatorJoinsPastFirstScene(t *testing.T) {
+	menu := func(_ int, final *uint64) engine.Scene { return menuFirst{final: final} }
+	runs := play(t, setup{players: 2, realtime: true, seconds: 6, lateAt: 100, lateFromState: true, game: menu})
+	for i, r := range runs {
+		if r.err != nil {
+			t.Fatalf("peer %d: %v", i+1, r.err)
+		}
+		if r.final != runs[0].final || r.final == 0 {
+			t.Fatalf("peer %d ended on %x, the host on %x", i+1, r.final, runs[0].final)
+		}
+	}
+	late := runs[len(runs)-1]
+	info, err := engine.ParseStateInfo(late.session.State())
+	if err != nil || info.Scene != 2 || info.SceneName != "Arena" || info.Before != 45 || info.Tick < 100 {
+		t.Fatalf("the late spectator's state: %+v, %v: want the Arena's after its tick 100, 45 ticks after the session's start", info, err)
 	}
 }

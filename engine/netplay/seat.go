@@ -22,10 +22,13 @@ import (
 // state after its last final tick (engine.StateAsker), the host sends it
 // in pieces, each checked by its packet's CRC, paced and sent again until
 // acknowledged, and the joiner's run begins there (engine.Options.FromState
-// with Session.State). Where the host's run has no state to give (a scene
-// after its first, a scene with no state as bytes), or the joiner asked
-// for every tick (Config.FromFirstTick: a recording holds the session from
-// its start), the joiner simulates the session from its first tick
+// with Session.State), in the host's scene: a scene after the first is
+// made afresh by the joiner's first scene (engine.SceneMaker), the state
+// saying the session's ticks before it (engine.StateInfo.Before). Where
+// the host's run has no state to give (a scene after its first whose first
+// scene is no SceneMaker, a scene with no state as bytes), or the joiner
+// asked for every tick (Config.FromFirstTick: a recording holds the
+// session from its start), the joiner simulates the session from its first tick
 // instead, as fast as its loop may, with every input from the host's
 // history; its checksums and the host's are compared as far back as each
 // keeps them (the last ringTicks ticks, some 8 s), not from the first.
@@ -262,8 +265,9 @@ func (s *Session) ackState(host *peer, in *incoming) {
 
 // beginFrom readies a joiner's queue for the state it received: every
 // player's input of its tick, read from the state's first bytes; the
-// state file, checked to be of the session's game at that tick, is kept
-// for the run (State).
+// state file, checked to be of the session's game at that tick (its
+// scene's ticks after the session's before it), is kept for the run
+// (State).
 func (s *Session) beginFrom(host *peer, in *incoming) error {
 	s.ownFrom = in.own
 	if s.local >= 0 {
@@ -292,9 +296,10 @@ func (s *Session) beginFrom(host *peer, in *incoming) error {
 	switch {
 	case err != nil:
 		return fmt.Errorf("netplay: %s sent a state that is not one: %w", s.cfg.Addr, err)
-	case info.Game.Name != s.cfg.Game || info.Game.Version != s.cfg.Version || info.Tick != in.tick || info.Scene != 1:
-		return fmt.Errorf("netplay: %s sent a state of %s version %q, scene %d, tick %d; the session is of %s version %q at tick %d",
-			s.cfg.Addr, printable(info.Game.Name), printable(info.Game.Version), info.Scene, info.Tick, s.cfg.Game, s.cfg.Version, in.tick)
+	case info.Game.Name != s.cfg.Game || info.Game.Version != s.cfg.Version || info.Before < 0 || info.Tick != in.tick-info.Before:
+		return fmt.Errorf("netplay: %s sent a state of %s version %q, scene %d, tick %d after %d; the session is of %s version %q at tick %d",
+			s.cfg.Addr, printable(info.Game.Name), printable(info.Game.Version), info.Scene, info.Tick, info.Before, s.cfg.Game,
+			s.cfg.Version, in.tick)
 	}
 	s.state, s.from = state, in.tick
 	s.q.resetAt(s.players, in.tick, inputs[:s.players])

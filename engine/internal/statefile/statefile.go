@@ -5,13 +5,19 @@
 // state checksum there. A save holds one beside its recording, so that it
 // loads without simulating the run again.
 //
-// Format, version 1:
+// Format, version 2:
 //
 //	file    = "FSTATE" version:u16 n:uvarint payload:n bytes crc:u32
 //	payload = game:str gameVersion:str determinism:uvarint
-//	          scene:uvarint sceneName:str tick:uvarint sum:u64
-//	          rawLen:uvarint hash:u64 zstd:rest of the payload
+//	          scene:uvarint sceneName:str before:uvarint timeBefore:uvarint
+//	          tick:uvarint sum:u64 rawLen:uvarint hash:u64 zstd:rest of the payload
 //	str     = len:uvarint bytes
+//
+// before and timeBefore say where the scene's timeline begins in its run:
+// the ticks of the first groups of the timelines before it, summed (a
+// session's ticks before the scene's first), and their game time in
+// nanoseconds. Version 1, which Parse still reads, has neither (Meta.Format
+// says which a file is).
 //
 // crc is the CRC-32C of n and the payload, checked before anything is
 // decompressed; hash is the xxhash64 of the state's bytes, checked after.
@@ -36,7 +42,7 @@ import (
 // The file's magic and version.
 const (
 	Magic   = "FSTATE"
-	Version = 1
+	Version = 2
 
 	// MaxState bounds a state's bytes (uncompressed): a world of some
 	// 100,000 bodies. A file that claims more is refused before anything
@@ -58,6 +64,13 @@ type Meta struct {
 	Tick          int64  // the ticks of that timeline's first group run
 	Sum           uint64 // the state checksum there (0: the scene had none)
 	Hash          uint64 // the xxhash64 of the state's bytes (Parse sets it; Append computes it)
+	// Before is the ticks of the first groups of the run's timelines
+	// before the scene's, summed, and TimeBefore their game time in
+	// nanoseconds: 0 in a file of format 1, which does not say them.
+	Before, TimeBefore int64
+	// Format is the format version of the file Parse read (Append writes
+	// Version whatever it says).
+	Format int
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -94,8 +107,17 @@ func Decompress(src []byte, raw uint64) ([]byte, error) {
 }
 
 // Append appends the state file of state (a scene's bytes), described by
-// meta, to dst.
+// meta, to dst, in format Version. A negative Before or TimeBefore is an
+// error.
 func Append(dst []byte, meta Meta, state []byte) ([]byte, error) {
+	return appendVersion(dst, meta, state, Version)
+}
+
+// appendVersion is Append in format version v (1 or 2).
+func appendVersion(dst []byte, meta Meta, state []byte, v uint16) ([]byte, error) {
+	if meta.Before < 0 || meta.TimeBefore < 0 {
+		return dst, fmt.Errorf("statefile: %d ticks and %d ns before the scene", meta.Before, meta.TimeBefore)
+	}
 	if len(state) > MaxState {
 		return dst, fmt.Errorf("statefile: a state of %d bytes, more than %d", len(state), MaxState)
 	}
@@ -107,12 +129,16 @@ func Append(dst []byte, meta Meta, state []byte) ([]byte, error) {
 	p = binary.AppendUvarint(p, uint64(meta.Determinism))
 	p = binary.AppendUvarint(p, uint64(meta.Scene))
 	p = appendStr(p, meta.SceneName)
+	if v >= 2 {
+		p = binary.AppendUvarint(p, uint64(meta.Before))
+		p = binary.AppendUvarint(p, uint64(meta.TimeBefore))
+	}
 	p = binary.AppendUvarint(p, uint64(meta.Tick))
 	p = binary.LittleEndian.AppendUint64(p, meta.Sum)
 	p = binary.AppendUvarint(p, uint64(len(state)))
 	p = binary.LittleEndian.AppendUint64(p, xxhash.Sum64(state))
 	p = Compress(p, state)
-	dst = binary.LittleEndian.AppendUint16(append(dst, Magic...), Version)
+	dst = binary.LittleEndian.AppendUint16(append(dst, Magic...), v)
 	start := len(dst)
 	dst = binary.AppendUvarint(dst, uint64(len(p)))
 	dst = append(dst, p...)
@@ -136,8 +162,9 @@ func Parse(data []byte) (Meta, []byte, error) {
 	if !Is(data) || len(data) < head {
 		return bad("not a state file (bad magic)")
 	}
-	if v := binary.LittleEndian.Uint16(data[len(Magic):]); v != Version {
-		return bad("format version %d, this engine reads version %d", v, Version)
+	format := binary.LittleEndian.Uint16(data[len(Magic):])
+	if format < 1 || format > Version {
+		return bad("format version %d, this engine reads versions 1 to %d", format, Version)
 	}
 	n, k := binary.Uvarint(data[head:])
 	if k <= 0 || n > uint64(len(data)-head-k) || len(data)-head-k-int(n) < 4 {
@@ -154,6 +181,10 @@ func Parse(data []byte) (Meta, []byte, error) {
 	meta.Game, meta.Version = r.str(), r.str()
 	det, scene := r.uvarint(), r.uvarint()
 	meta.SceneName = r.str()
+	var before, timeBefore uint64
+	if format >= 2 {
+		before, timeBefore = r.uvarint(), r.uvarint()
+	}
 	tick := r.uvarint()
 	meta.Sum = r.u64()
 	raw := r.uvarint()
@@ -163,10 +194,13 @@ func Parse(data []byte) (Meta, []byte, error) {
 		return bad("%v", r.err)
 	case det > math.MaxInt32 || scene < 1 || scene > math.MaxInt32 || tick > math.MaxInt64:
 		return bad("it says determinism version %d, scene %d, tick %d", det, scene, tick)
+	case before > math.MaxInt64/2 || timeBefore > math.MaxInt64/2:
+		return bad("it says %d ticks and %d ns before its scene", before, timeBefore)
 	case raw > MaxState:
 		return bad("a state of %d bytes, more than %d", raw, MaxState)
 	}
 	meta.Determinism, meta.Scene, meta.Tick, meta.Hash = int(det), int(scene), int64(tick), hash
+	meta.Before, meta.TimeBefore, meta.Format = int64(before), int64(timeBefore), int(format)
 	state, err := Decompress(r.b, raw)
 	switch {
 	case err != nil:

@@ -12,7 +12,8 @@ import (
 
 func sample() (Meta, []byte) {
 	state := bytes.Repeat([]byte("a world of balls, "), 400)
-	return Meta{Game: "demo", Version: "1", Determinism: 3, Scene: 2, SceneName: "Arena", Tick: 3600, Sum: 0x1234}, state
+	return Meta{Game: "demo", Version: "1", Determinism: 3, Scene: 2, SceneName: "Arena", Before: 45, TimeBefore: 1_500_000_000,
+		Tick: 3600, Sum: 0x1234, Format: Version}, state
 }
 
 // A state file reads back as written: its meta and its state, compressed
@@ -69,10 +70,32 @@ func TestRefusals(t *testing.T) {
 	if _, _, err := Parse(append(bytes.Clone(b), 0)); err == nil || !strings.Contains(err.Error(), "after") {
 		t.Fatalf("a byte after the end: %v", err)
 	}
-	v2 := bytes.Clone(b)
-	v2[len(Magic)] = 2
-	if _, _, err := Parse(v2); err == nil || !strings.Contains(err.Error(), "version 2") {
-		t.Fatalf("version 2: %v", err)
+	v3 := bytes.Clone(b)
+	v3[len(Magic)] = 3
+	if _, _, err := Parse(v3); err == nil || !strings.Contains(err.Error(), "version 3") {
+		t.Fatalf("version 3: %v", err)
+	}
+	if _, err := Append(nil, Meta{Scene: 2, Before: -1}, nil); err == nil {
+		t.Fatal("a negative count of ticks before the scene was written")
+	}
+}
+
+// A file of format 1 (no ticks before its scene) still reads: Format says
+// so, Before and TimeBefore are 0.
+func TestFormat1(t *testing.T) {
+	meta, state := sample()
+	b, err := appendVersion(nil, meta, state, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gotState, err := Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := meta
+	want.Before, want.TimeBefore, want.Format, got.Hash = 0, 0, 1, 0
+	if got != want || !bytes.Equal(gotState, state) {
+		t.Fatalf("read %+v, want %+v", got, want)
 	}
 }
 
@@ -102,6 +125,7 @@ func forge(t *testing.T, file, big []byte) []byte {
 	p = appendStr(p, meta.Version)
 	p = append(p, byte(meta.Determinism), byte(meta.Scene))
 	p = appendStr(p, meta.SceneName)
+	p = append(p, 0, 0)       // nothing before the scene
 	p = append(p, 0x90, 0x1c) // 3600
 	p = append(p, 0x34, 0x12, 0, 0, 0, 0, 0, 0)
 	p = append(p, 4)
