@@ -86,6 +86,14 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	return next, nil
 }
 
+// SceneFor makes the scene named afresh as the Title does (Title.SceneFor,
+// engine.SceneMaker), for a run whose first scene is the Arena and that
+// went on past its Results to the Title and another game: a netplay joiner
+// under way begins from the host's state of whichever it is in.
+func (a *Arena) SceneFor(name string) (engine.Scene, error) {
+	return (&Title{opts: a.opts}).SceneFor(name)
+}
+
 // roundSeconds is how long the game lasts: Options.Seconds when it bounds
 // the run, else Options.Round (0: arena.Limit).
 func (a *Arena) roundSeconds() float64 {

@@ -86,3 +86,24 @@ var playByTick = engine.TickInputFunc(func(ti engine.TickInfo, in *input.State) 
 	in.SetGamepadAxis(0, input.AxisLeftStickHorizontal, float64(ti.Tick%90)/45-1)
 	in.SetKey(input.KeyArrowUp, ti.Tick/40%2 == 0)
 })
+
+// A run whose first scene is the Arena makes its later scenes afresh as
+// the Title does: the Title and the Arena by name, and no scene it cannot.
+func TestArenaMakesLaterScenes(t *testing.T) {
+	first, err := scenes.First("arena", &scenes.Options{Seed: 7, Seconds: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	maker, ok := first.(engine.SceneMaker)
+	if !ok {
+		t.Fatalf("the Arena as a first scene (%T) is no engine.SceneMaker", first)
+	}
+	for _, name := range []string{"Title", "Arena", "Stress"} {
+		if s, err := maker.SceneFor(name); err != nil || engine.SceneName(s) != name {
+			t.Errorf("SceneFor(%q): %v, %v", name, s, err)
+		}
+	}
+	if _, err := maker.SceneFor("Results"); err == nil {
+		t.Error("SceneFor(\"Results\"): no error (Results is handed the scores)")
+	}
+}
