@@ -258,3 +258,8 @@ func TakeState(packets [][]byte, players, player int) (dropped int, whole bool, 
 	err = s.beginFrom(host, &in)
 	return dropped, true, err, s.state
 }
+
+// SetFixedStatePace has joiners' state pieces sent stateWindow at a time,
+// as frames end (the pace before ack-clocking and the growing window), or
+// not: BenchmarkStateTransfer's baseline. Set it between sessions only.
+func SetFixedStatePace(on bool) { fixedStatePace = on }

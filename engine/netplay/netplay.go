@@ -228,8 +228,9 @@ type peer struct {
 	ownFrom    int64       // a player's: the first tick of its own input; the host's fill before it
 	stateHave  int         // the offer's pieces it holds, from the first
 	stateNext  int         // the next piece to send
-	stateAt    time.Time   // when a piece was last sent
+	stateAt    time.Time   // when a piece was last sent, or acknowledged first
 	stateAcked bool        // it acknowledged the offer's pieces
+	statePace              // how fast its pieces go (seat.go)
 	seatSince  time.Time   // a player's: since when the seat it took had waited
 }
 
@@ -266,6 +267,10 @@ func (c *Config) withDefaults() (Config, error) {
 	return cfg, nil
 }
 
+// readBuffer is the receive buffer a session's socket asks for: a state's
+// pieces in flight (maxStateWindow) and the input packets beside them.
+const readBuffer = 1 << 20
+
 // listen opens the session's socket on addr, its writes conditioned by
 // the config's link.
 func listen(addr string, cfg *Config) (*net.UDPConn, net.PacketConn, error) {
@@ -277,6 +282,7 @@ func listen(addr string, cfg *Config) (*net.UDPConn, net.PacketConn, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("netplay: %w", err)
 	}
+	udp.SetReadBuffer(readBuffer) // what the system allows of it: a state's pieces in flight come in a burst
 	var conn net.PacketConn = udp
 	if cfg.Link != nil {
 		if conn, err = netsim.Wrap(udp, *cfg.Link); err != nil {

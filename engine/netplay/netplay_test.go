@@ -1,6 +1,7 @@
 package netplay_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -84,6 +85,7 @@ func (a *arena) checksum() uint64 {
 type arenaState struct {
 	a     *arena
 	slots map[int]arena
+	pad   []byte // bytes its state carries after the arena's (gameWith)
 }
 
 func (k *arenaState) SaveState(slot int) error    { k.slots[slot] = *k.a; return nil }
@@ -101,7 +103,7 @@ func (k *arenaState) AppendState(b []byte) ([]byte, error) {
 	for _, n := range []int{a.kicks, a.bounces, a.n} {
 		b = binary.AppendVarint(b, int64(n))
 	}
-	return b, nil
+	return append(b, k.pad...), nil
 }
 
 func (k *arenaState) ReadState(b []byte) error {
@@ -121,7 +123,7 @@ func (k *arenaState) ReadState(b []byte) error {
 		}
 		*n, b = int(v), b[size:]
 	}
-	if len(b) != 0 || a.n != k.a.n {
+	if !bytes.Equal(b, k.pad) || a.n != k.a.n {
 		return errors.New("arena: a state of another arena")
 	}
 	*k.a = a
@@ -129,14 +131,17 @@ func (k *arenaState) ReadState(b []byte) error {
 }
 
 // game is the arena scene; the run's last checksum is kept in final.
-func game(final *uint64) engine.Scene {
+func game(final *uint64) engine.Scene { return gameWith(final, nil) }
+
+// gameWith is game whose state's bytes carry pad after the arena's.
+func gameWith(final *uint64, pad []byte) engine.Scene {
 	return engine.NewScene("Arena", func(loop *engine.Loop) (engine.Scene, error) {
 		a := &arena{n: loop.Players()}
 		for p := range a.n {
 			a.x[p], a.y[p] = float64(40+60*p), 100
 		}
 		loop.Recording().SetChecksum(a.checksum)
-		loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}})
+		loop.Recording().SetSceneState(&arenaState{a: a, slots: map[int]arena{}, pad: pad})
 		loop.Recording().SetStateDump(a.dump)
 		for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}, engine.Group{Name: "kicks", Hz: 10}) {
 			if ev.Kind == engine.Update {
@@ -172,6 +177,7 @@ type peerRun struct {
 	net      netplay.Stats
 	session  *netplay.Session
 	vanished bool
+	joinTook time.Duration // from its Join (or Spectate) to its session, when it joined under way
 }
 
 // setup is a session to play: its players, its link, how long, and hooks
@@ -263,7 +269,9 @@ func play(t testing.TB, su setup) []*peerRun {
 				default: // the late spectator
 					<-late
 					c.FromFirstTick = !su.lateFromState
+					began := time.Now()
 					s, r.err = netplay.Spectate(ctx, c)
+					r.joinTook = time.Since(began)
 				}
 			}
 			if r.err != nil {

@@ -502,7 +502,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 		}
 		p.seq = h.seq
 	case kindStateAck:
-		if !s.host || !s.takeStateAck(p, payload) {
+		if !s.host || !s.takeStateAck(p, payload, now) {
 			s.stats.Dropped[dropMalformed]++
 			return
 		}
@@ -527,7 +527,7 @@ func (s *Session) take(d *datagram, now time.Time) {
 		return
 	}
 	p.heard = now
-	if s.host && !p.started {
+	if s.host && !p.started && h.kind != kindStateAck { // a joiner under way acknowledges its state's pieces before it starts
 		p.started = true
 	}
 }

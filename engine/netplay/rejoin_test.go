@@ -322,3 +322,34 @@ func TestSpectatorJoinsPastFirstScene(t *testing.T) {
 		t.Fatalf("the late spectator's state: %+v, %v: want the Arena's after its tick 100, 45 ticks after the session's start", info, err)
 	}
 }
+
+// A spectator that comes late to a session whose state takes many
+// windows of pieces (256 KiB, some 230 pieces, over a lossy link) receives
+// it whole and ends on the players' state: with the pieces paced by its
+// acknowledgements, and with stateWindow pieces sent as the host's frames
+// end (which an acknowledgement must not stop: a host that took the first
+// for the joiner's start sent the rest of its state never).
+func TestSpectatorJoinsWithABigState(t *testing.T) {
+	pad := randomBytes(256<<10, 4)
+	for _, fixed := range []bool{false, true} {
+		netplay.SetFixedStatePace(fixed)
+		link := &netsim.Link{Latency: 10 * time.Millisecond, Jitter: 2 * time.Millisecond, Loss: 0.02, Seed: 12}
+		runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 4, lateAt: 60, lateFromState: true,
+			game: func(_ int, final *uint64) engine.Scene { return gameWith(final, pad) }})
+		netplay.SetFixedStatePace(false)
+		for i, r := range runs {
+			if r.err != nil {
+				t.Fatalf("fixed pace %v: peer %d: %v", fixed, i+1, r.err)
+			}
+			if r.final != runs[0].final {
+				t.Fatalf("fixed pace %v: peer %d ended on %x, the host on %x", fixed, i+1, r.final, runs[0].final)
+			}
+		}
+		late := runs[len(runs)-1]
+		info, err := engine.ParseStateInfo(late.session.State())
+		if err != nil || info.Bytes < len(pad) {
+			t.Fatalf("fixed pace %v: the late spectator's state: %+v, %v: want one of %d bytes or more", fixed, info, err, len(pad))
+		}
+		t.Logf("fixed pace %v: the late spectator received %d bytes in %v", fixed, info.FileBytes, late.joinTook)
+	}
+}

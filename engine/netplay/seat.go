@@ -50,11 +50,38 @@ import (
 // the joiner holds, from the first.
 
 const (
-	statePiece    = MaxPacket - 64 // a state's bytes in one packet
-	maxStateBytes = 32 << 20       // the largest state sent or taken
-	stateWindow   = 16             // pieces in flight, unacknowledged
-	stateResend   = 100 * time.Millisecond
+	statePiece     = MaxPacket - 64 // a state's bytes in one packet
+	maxStateBytes  = 32 << 20       // the largest state sent or taken
+	stateWindow    = 16             // pieces in flight, unacknowledged, at first and at least
+	maxStateWindow = 512            // and at most (some 570 KB: the receive buffer a socket asks for holds it, readBuffer)
+	stateResend    = 100 * time.Millisecond
 )
+
+// The pace of a state's pieces. They go as the joiner's acknowledgements
+// come back (as the host reads them), not only as the host's frames end,
+// so that a state crosses a link in a few round trips rather than at
+// stateWindow pieces a frame. As
+// TCP's slow start, the pieces in flight grow by one for each piece
+// acknowledged (doubling each round trip) from stateWindow up to
+// maxStateWindow, and halve when the host goes back to the first piece
+// the joiner lacks: after stateResend or twice the round trip last
+// measured (of a piece sent once), whichever is longer, without progress.
+// BenchmarkStateTransfer measures it against a window of stateWindow
+// pieces sent as frames end (fixedStatePace).
+
+// statePace is how fast a joiner's pieces go.
+type statePace struct {
+	window   int           // the pieces in flight at most; 0: stateWindow
+	sent     int           // the pieces sent once: those after are new
+	mark     int           // a new piece whose acknowledgement measures the round trip; -1: none
+	markedAt time.Time     // when it was sent
+	rtt      time.Duration // the round trip last measured; 0: none yet
+}
+
+// fixedStatePace, set by the package's tests alone, sends stateWindow
+// pieces in flight at most, as frames end: the baseline of
+// BenchmarkStateTransfer.
+var fixedStatePace bool
 
 // stateOffer is a state the host's loop gave (or why it gave none): what
 // a joiner under way begins from.
@@ -113,7 +140,7 @@ func (s *Session) stateBlob(t int64, state []byte) []byte {
 // every input and checksum up to it, and a player's seat is its own from
 // the tick after the last the host filled.
 func (s *Session) offer(p *peer, o *stateOffer) {
-	p.offer = o
+	p.offer, p.statePace = o, statePace{}
 	from := o.tick
 	if o.blob == nil {
 		from = s.delay // from the first tick: the joiner holds the inputs of the ticks before the first plays (queue.reset)
@@ -142,15 +169,23 @@ func who(player int) string {
 	return fmt.Sprintf("player %d", player+1)
 }
 
-// sendState sends joiner p the pieces of its offer it lacks, at most
-// stateWindow unacknowledged, again after stateResend without progress.
+// sendState sends joiner p the pieces of its offer it lacks, at most its
+// window unacknowledged, again from the first it lacks after a time
+// without progress (see statePace).
 func (s *Session) sendState(p *peer, now time.Time) {
 	o := p.offer
 	if o == nil {
 		return
 	}
-	if now.Sub(p.stateAt) >= stateResend {
-		p.stateNext = p.stateHave // go back: what was sent is lost, or its acks are
+	pc := &p.statePace
+	if pc.window == 0 {
+		pc.window, pc.mark = stateWindow, -1
+	}
+	if now.Sub(p.stateAt) >= max(stateResend, 2*pc.rtt) {
+		if p.stateNext > p.stateHave && !fixedStatePace { // what was sent is lost, or its acks are: slower
+			pc.window = max(pc.window/2, stateWindow)
+		}
+		p.stateNext, pc.mark = p.stateHave, -1 // go back
 	}
 	p.stateNext = max(p.stateNext, p.stateHave)
 	if o.blob == nil {
@@ -160,8 +195,12 @@ func (s *Session) sendState(p *peer, now time.Time) {
 		}
 		return
 	}
-	for ; p.stateNext < min(p.stateHave+stateWindow, o.pieces()); p.stateNext++ {
+	for ; p.stateNext < min(p.stateHave+pc.window, o.pieces()); p.stateNext++ {
+		if pc.mark < 0 && p.stateNext >= pc.sent { // a piece sent once measures the round trip
+			pc.mark, pc.markedAt = p.stateNext, now
+		}
 		s.statePacket(p, o, p.stateNext)
+		pc.sent = max(pc.sent, p.stateNext+1)
 		p.stateAt = now
 	}
 }
@@ -188,16 +227,29 @@ func (p *peer) stateDone() bool {
 	return p.offer != nil && p.stateAcked && p.stateHave == p.offer.pieces()
 }
 
-// takeStateAck takes a joiner's acknowledgement of its state's pieces.
-func (s *Session) takeStateAck(p *peer, payload []byte) bool {
+// takeStateAck takes a joiner's acknowledgement of its state's pieces,
+// and sends the pieces it lets go.
+func (s *Session) takeStateAck(p *peer, payload []byte, now time.Time) bool {
 	r := reader{wirebytes.Reader{B: payload}}
 	tick, have := r.tick(), int(r.U16())
 	o := p.offer
-	if !r.Done() || o == nil || tick != o.tick || have > o.pieces() {
-		return false
+	if !r.Done() || o == nil || tick != o.tick || have > o.pieces() || have > p.statePace.sent && o.blob != nil {
+		return false // more than it was sent: not an acknowledgement
 	}
-	if have >= p.stateHave {
-		p.stateHave, p.stateAcked = have, true
+	if have < p.stateHave {
+		return true // an older one, passed by a later
+	}
+	pc := &p.statePace
+	if have > p.stateHave && !fixedStatePace {
+		if pc.mark >= 0 && have > pc.mark {
+			pc.rtt, pc.mark = now.Sub(pc.markedAt), -1
+		}
+		pc.window = min(max(pc.window, stateWindow)+have-p.stateHave, maxStateWindow)
+		p.stateAt = now // progress: the time without it begins again
+	}
+	p.stateHave, p.stateAcked = have, true
+	if !fixedStatePace && !p.stateDone() {
+		s.sendState(p, now)
 	}
 	return true
 }
