@@ -29,6 +29,7 @@ import (
 // Everything else the loop does knows nothing of recordings.
 type recorder struct {
 	loop           *Loop
+	again          bool // the current timeline is one its scene started again (Loop.Start twice)
 	record, replay *InputLog
 	checksum       func() uint64 // the scene's, see SetChecksum
 	onDivergence   func(*Loop, *DivergenceError)
@@ -362,6 +363,7 @@ func (r *recorder) ranPast() error {
 // checks that it did not end before its recording's.
 func (r *recorder) endTimeline(end SceneEnd, cause error) error {
 	l := r.loop
+	r.again = end == EndRestarted
 	if r.record != nil {
 		r.record.log.SetTicks(r.progress())
 		msg := ""

@@ -145,7 +145,7 @@ func (l *Loop) startSeek() (Scene, error) {
 	}
 	r.seek = &t
 	l.scenes, l.ranBefore, l.net.base = 0, 0, 0
-	l.begun, l.stopped, l.err = false, false, nil // stopWanted stays: a Stop since the chain ended (another goroutine's) still ends the run
+	l.begun, l.stopped, l.err, l.rec.again = false, false, nil, false // stopWanted stays: a Stop since the chain ended (another goroutine's) still ends the run
 	return first, nil
 }
 

@@ -17,10 +17,11 @@ import (
 // session the state after the last final tick of the scene running (for
 // a Reporter, whose checksums the other players' agreed with)
 // (GiveState), or the error that says why it has none to give: a scene
-// that gives no state as bytes, or a scene after the first in a run whose
-// first scene makes no later scene afresh (a SceneMaker: what a later
-// scene was handed by the scenes before is a value of the game's code,
-// not state). The state says the scene's name and the session's ticks
+// that gives no state as bytes, a scene after the first in a run whose
+// first scene does not make it afresh (no SceneMaker, or one whose
+// SceneFor refuses its name: what a later scene was handed by the scenes
+// before is a value of the game's code, not state), or a timeline its
+// scene started again. The state says the scene's name and the session's ticks
 // before it (StateInfo.Before), so that a newcomer whose first scene is a
 // SceneMaker begins there too. When the last final tick is behind the
 // ticks run, the loop goes back to it as a rollback does, writes the
@@ -40,12 +41,7 @@ func (n *netplay) giveState(l *Loop) bool {
 	if !ok || n.report != nil || !sa.WantsState() {
 		return true
 	}
-	if _, writes := l.rec.state.(StateWriter); l.scenes != 1 && n.maker == nil || !writes {
-		why := fmt.Errorf("scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
-		if l.scenes != 1 && n.maker == nil {
-			why = fmt.Errorf("the run is in its scene %d (%s), and its first scene makes no later scene afresh (an "+
-				"engine.SceneMaker): a run begins from a state of its first scene only", l.scenes, l.sceneName)
-		}
+	if why := n.noState(l); why != nil {
 		sa.GiveState(0, nil, why)
 		return true
 	}
@@ -75,4 +71,29 @@ func (n *netplay) giveState(l *Loop) bool {
 	b, err := l.appendState(nil)
 	sa.GiveState(final, b, err)
 	return true
+}
+
+// noState says why the loop has no state to give a joiner under way, or
+// returns nil: its scene gives no state as bytes; or a joiner could not
+// begin from it, as it is of a scene after the first that the first does
+// not make afresh (with no SceneMaker, or one that makes no scene of its
+// name), or of a timeline its scene started again.
+func (n *netplay) noState(l *Loop) error {
+	if _, writes := l.rec.state.(StateWriter); !writes {
+		return fmt.Errorf("scene %s gives the loop no state as bytes (a StateWriter)", l.sceneName)
+	}
+	if l.rec.again {
+		return fmt.Errorf("scene %s runs a timeline it started again (Loop.Start): a run begins from a state of a scene's first timeline only", l.sceneName)
+	}
+	if l.scenes == 1 {
+		return nil
+	}
+	if n.maker == nil {
+		return fmt.Errorf("the run is in its scene %d (%s), and its first scene makes no later scene afresh (an "+
+			"engine.SceneMaker): a run begins from a state of its first scene only", l.scenes, l.sceneName)
+	}
+	if _, err := n.maker.SceneFor(l.sceneName); err != nil {
+		return fmt.Errorf("the run is in its scene %d (%s), which its first scene does not make afresh: %w", l.scenes, l.sceneName, err)
+	}
+	return nil
 }

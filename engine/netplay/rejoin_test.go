@@ -16,6 +16,26 @@ import (
 	"github.com/fixedstep/fixedstep/engine/netplay/netsim"
 )
 
+// A spectator that comes late to a session past its first scene, which
+// does not make the scene afresh (its SceneMaker says no), is given no
+// state: it simulates the session from its first tick, and ends on the
+// players' state.
+func TestSpectatorPastASceneNotMadeAfresh(t *testing.T) {
+	menu := func(_ int, final *uint64) engine.Scene { return menuFirst{final: final, none: true} }
+	runs := play(t, setup{players: 2, realtime: true, seconds: 4, lateAt: 100, lateFromState: true, game: menu})
+	for i, r := range runs {
+		if r.err != nil {
+			t.Fatalf("peer %d: %v", i+1, r.err)
+		}
+		if r.final != runs[0].final || r.final == 0 {
+			t.Fatalf("peer %d ended on %x, the host on %x", i+1, r.final, runs[0].final)
+		}
+	}
+	if late := runs[len(runs)-1]; late.session.State() != nil {
+		t.Fatal("the late spectator was given a state of a scene the first does not make")
+	}
+}
+
 // A spectator that joins a session under way begins from the host's
 // state: it simulates none of the ticks before it, and ends on the
 // players' state.
@@ -223,12 +243,15 @@ func TestSeatWaitsInVain(t *testing.T) {
 // menuFirst is a game's first scene, a Menu (30 Hz) that hands on to the
 // Arena (game) after its 45th tick, once that tick is final; it makes the
 // Arena afresh by name (engine.SceneMaker).
-type menuFirst struct{ final *uint64 }
+type menuFirst struct {
+	final *uint64
+	none  bool // it makes no scene afresh
+}
 
 func (m menuFirst) Name() string { return "Menu" }
 
 func (m menuFirst) SceneFor(name string) (engine.Scene, error) {
-	if name != "Arena" {
+	if name != "Arena" || m.none {
 		return nil, fmt.Errorf("no scene %q", name)
 	}
 	return game(m.final), nil

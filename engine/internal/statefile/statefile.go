@@ -115,8 +115,8 @@ func Append(dst []byte, meta Meta, state []byte) ([]byte, error) {
 
 // appendVersion is Append in format version v (1 or 2).
 func appendVersion(dst []byte, meta Meta, state []byte, v uint16) ([]byte, error) {
-	if meta.Before < 0 || meta.TimeBefore < 0 {
-		return dst, fmt.Errorf("statefile: %d ticks and %d ns before the scene", meta.Before, meta.TimeBefore)
+	if meta.Before < 0 || meta.TimeBefore < 0 || meta.Scene == 1 && (meta.Before != 0 || meta.TimeBefore != 0) {
+		return dst, fmt.Errorf("statefile: %d ticks and %d ns before the scene %d", meta.Before, meta.TimeBefore, meta.Scene)
 	}
 	if len(state) > MaxState {
 		return dst, fmt.Errorf("statefile: a state of %d bytes, more than %d", len(state), MaxState)
@@ -194,8 +194,8 @@ func Parse(data []byte) (Meta, []byte, error) {
 		return bad("%v", r.err)
 	case det > math.MaxInt32 || scene < 1 || scene > math.MaxInt32 || tick > math.MaxInt64:
 		return bad("it says determinism version %d, scene %d, tick %d", det, scene, tick)
-	case before > math.MaxInt64/2 || timeBefore > math.MaxInt64/2:
-		return bad("it says %d ticks and %d ns before its scene", before, timeBefore)
+	case before > math.MaxInt64/2 || timeBefore > math.MaxInt64/2 || scene == 1 && (before != 0 || timeBefore != 0):
+		return bad("it says %d ticks and %d ns before its scene %d", before, timeBefore, scene)
 	case raw > MaxState:
 		return bad("a state of %d bytes, more than %d", raw, MaxState)
 	}

@@ -78,6 +78,20 @@ func TestRefusals(t *testing.T) {
 	if _, err := Append(nil, Meta{Scene: 2, Before: -1}, nil); err == nil {
 		t.Fatal("a negative count of ticks before the scene was written")
 	}
+	if _, err := Append(nil, Meta{Scene: 1, Before: 5}, nil); err == nil {
+		t.Fatal("a state of the first scene with ticks before it was written")
+	}
+	p := appendStr(appendStr(nil, "demo"), "1")
+	p = append(p, 3, 1) // determinism 3, scene 1
+	p = appendStr(p, "Title")
+	p = append(p, 45, 0)                // 45 ticks before the run's first scene
+	p = append(p, 1)                    // tick 1
+	p = append(p, make([]byte, 8)...)   // its checksum
+	p = append(p, 0)                    // no bytes of state
+	p = append(p, make([]byte, 8+4)...) // their hash, and a body that is none
+	if _, _, err := Parse(frame(p)); err == nil || !strings.Contains(err.Error(), "before its scene 1") {
+		t.Fatalf("a state of the first scene with ticks before it: %v", err)
+	}
 }
 
 // A file of format 1 (no ticks before its scene) still reads: Format says
