@@ -169,7 +169,10 @@ type Arena struct {
 	stars   *donburi.Query
 	pilot   Pilot
 	props   []donburi.Entity // oldest first (Options.Churn replaces from the front)
-	spawns  int              // props spawned: even ones are boxes, odd ones balls
+	// lookTypes are the component types of each kind's looks, as Looks
+	// gave them (dress)
+	lookTypes [Star + 1]donburi.IComponentType
+	spawns    int // props spawned: even ones are boxes, odd ones balls
 
 	limit  time.Duration
 	played time.Duration
@@ -319,7 +322,11 @@ func (a *Arena) look(k Kind, player int) physics.Look {
 	if a.opts.Looks == nil {
 		return nil
 	}
-	return a.opts.Looks.Look(k, player)
+	l := a.opts.Looks.Look(k, player)
+	if l != nil {
+		a.lookTypes[k] = l.LookType()
+	}
+	return l
 }
 
 // dress gives the entities of a state just read the looks they lack, as
@@ -328,7 +335,8 @@ func (a *Arena) look(k Kind, player int) physics.Look {
 // until it dresses them. What an entity is comes from its components, a
 // prop's shape from the order the props were spawned in. The entities
 // are dressed in the order queries visit them, so that a query visits
-// them dressed in the order it did before.
+// them dressed in the order it did before (every look is a sprite, so the
+// entities of an archetype go to one archetype, in their order).
 func (a *Arena) dress() {
 	w := a.world
 	var bare []donburi.Entity
@@ -347,6 +355,9 @@ func (a *Arena) dress() {
 			if e.HasComponent(components.SeatC) {
 				player = components.SeatC.Get(e).Player
 			}
+			if player < 0 || player >= len(a.players) {
+				continue // no player of this game: no look of its seat
+			}
 		case e.HasComponent(components.AgentC):
 			k = Agent
 		case e.HasComponent(goalC):
@@ -360,6 +371,9 @@ func (a *Arena) dress() {
 			if (firstSpawn+i)%2 == 1 {
 				k = Ball
 			}
+		}
+		if t := a.lookTypes[k]; t != nil && e.HasComponent(t) {
+			continue // dressed (a state of a window's own)
 		}
 		l := a.look(k, player)
 		if l == nil || e.HasComponent(l.LookType()) {
