@@ -184,10 +184,11 @@ type state struct {
 	resumeOf    string
 	resumedFrom int64
 	// partial: the history begins at the state a resume began from, not
-	// at tick 1 (a record with no pieces: pieces.go); origin, pieces,
-	// pieced: the history's pieces written, and where the next begins
+	// at tick 1 (a record not Whole: pieces.go); runs: the pieces of the
+	// history that the match resumed counted; pieces: the match's own
+	// written; pieced: where the history's next piece begins
 	partial bool
-	origin  string
+	runs    []pieceRun
 	pieces  int
 	pieced  int
 	nk      runtime.NakamaModule // MatchInit's: the match is kept through it once it ends
@@ -203,7 +204,7 @@ func (h *Handler) MatchInit(ctx context.Context, logger runtime.Logger, db *sql.
 			logger.Error("%s match %s: resuming match %s: %v", h.game.Name, id, old, err)
 			return nil, h.game.Hz, ""
 		}
-		history := fmt.Sprintf("its history from tick 1: %d pieces and the ticks since", s.pieces)
+		history := fmt.Sprintf("its history from tick 1: %d runs of pieces and the ticks since", len(s.runs))
 		if s.partial {
 			history = "no history before its state"
 		}

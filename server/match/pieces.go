@@ -19,10 +19,13 @@ import (
 // A match's record (resume.go) holds the tick messages since its last
 // piece; once they pass PieceBytes, they go into a piece of their own,
 // written once, with the record that first counts it (collection
-// PiecesCollection(game), key "<origin>.<n>": origin is the id of the
-// match as it began, whose resumes number their pieces on from its). The
-// pieces go with the match's record: when it ends, when its record is
-// removed as too old, and when the sweeper removes its record.
+// PiecesCollection(game), key "<id>.<n>": the match that wrote it and
+// the piece's number among its own). A resumed match's record counts the
+// pieces of the match it resumed, then its own: runs of pieces, each of
+// the match that wrote them, so that two matches resumed from one record
+// write none of each other's. The pieces go with their match's record:
+// when a match ends it removes its runs, and the sweeper removes a stale
+// record's runs that no record kept counts.
 
 // PiecesCollection is the storage collection of the pieces of the
 // histories of game's matches under way.
@@ -41,10 +44,18 @@ const MinPieceBytes = 1 << 10
 // MaxHistoryBytes, and a piece at least MinPieceBytes.
 const maxPieces = MaxHistoryBytes/MinPieceBytes + 1
 
-// piece is a piece of a match's history to write: its number and bytes.
+// piece is a piece of a match's history to write: its key's match and
+// number, and its bytes.
 type piece struct {
-	n int
-	b []byte
+	id string
+	n  int
+	b  []byte
+}
+
+// pieceRun is the first N pieces a match (ID) wrote of a history.
+type pieceRun struct {
+	ID string `json:"id"`
+	N  int    `json:"n"`
 }
 
 // pieceValue is a piece's JSON in storage.
@@ -52,72 +63,99 @@ type pieceValue struct {
 	Ticks []byte `json:"ticks"`
 }
 
-func pieceKey(origin string, n int) string { return fmt.Sprintf("%s.%d", origin, n) }
+func pieceKey(id string, n int) string { return fmt.Sprintf("%s.%d", id, n) }
 
 // cutPiece returns the piece of the history since the last one, when it
-// has passed size bytes, and counts it; nil when it has not.
+// has passed size bytes, and counts it among the match's own; nil when it
+// has not.
 func (s *state) cutPiece(size int) []piece {
 	if len(s.history)-s.pieced < size {
 		return nil
 	}
-	p := piece{n: s.pieces, b: slices.Clone(s.history[s.pieced:])}
+	p := piece{id: s.id, n: s.pieces, b: slices.Clone(s.history[s.pieced:])}
 	s.pieces, s.pieced = s.pieces+1, len(s.history)
 	return []piece{p}
 }
 
-// pieceWrites returns the storage writes of pieces of origin's history.
-func pieceWrites(game *lockstep.Game, origin string, pieces []piece) ([]*runtime.StorageWrite, error) {
+// pieceRuns returns the runs of pieces of the match's history: those of
+// the match it resumed, then its own.
+func (s *state) pieceRuns() []pieceRun {
+	runs := slices.Clone(s.runs)
+	if s.pieces > 0 {
+		runs = append(runs, pieceRun{ID: s.id, N: s.pieces})
+	}
+	return runs
+}
+
+// pieceWrites returns the storage writes of pieces.
+func pieceWrites(game *lockstep.Game, pieces []piece) ([]*runtime.StorageWrite, error) {
 	var w []*runtime.StorageWrite
 	for _, p := range pieces {
 		v, err := json.Marshal(pieceValue{Ticks: p.b})
 		if err != nil {
 			return nil, err
 		}
-		w = append(w, &runtime.StorageWrite{Collection: PiecesCollection(game), Key: pieceKey(origin, p.n), Value: string(v)})
+		w = append(w, &runtime.StorageWrite{Collection: PiecesCollection(game), Key: pieceKey(p.id, p.n), Value: string(v)})
 	}
 	return w, nil
 }
 
-// pieceDeletes returns the storage deletes of the first n pieces of
-// origin's history.
-func pieceDeletes(game *lockstep.Game, origin string, n int) []*runtime.StorageDelete {
-	if origin == "" {
-		return nil
-	}
-	del := make([]*runtime.StorageDelete, 0, n)
-	for i := range min(n, maxPieces) {
-		del = append(del, &runtime.StorageDelete{Collection: PiecesCollection(game), Key: pieceKey(origin, i)})
+// pieceDeletes returns the storage deletes of the pieces of runs, at most
+// maxPieces of them.
+func pieceDeletes(game *lockstep.Game, runs []pieceRun) []*runtime.StorageDelete {
+	var del []*runtime.StorageDelete
+	for _, r := range runs {
+		for i := range min(max(r.N, 0), maxPieces-len(del)) {
+			del = append(del, &runtime.StorageDelete{Collection: PiecesCollection(game), Key: pieceKey(r.ID, i)})
+		}
 	}
 	return del
 }
 
-// recordPieces reads the origin and the pieces a record's JSON counts.
-func recordPieces(value string) (origin string, pieces int) {
+// checkRuns refuses runs of pieces that are no history's: more pieces
+// than a history has, an empty run, a run of no match.
+func checkRuns(runs []pieceRun) error {
+	total := 0
+	for _, r := range runs {
+		if r.N < 1 || r.N > maxPieces || r.ID == "" || len(r.ID) > 128 {
+			return fmt.Errorf("a run of %d pieces of match %q", r.N, r.ID)
+		}
+		if total += r.N; total > maxPieces {
+			return fmt.Errorf("more than %d pieces of history", maxPieces)
+		}
+	}
+	return nil
+}
+
+// recordRuns reads the runs of pieces a record's JSON counts; none when it
+// counts what no history has.
+func recordRuns(value string) []pieceRun {
 	var rec struct {
-		Origin string `json:"origin"`
-		Pieces int    `json:"pieces"`
+		Pieces []pieceRun `json:"pieces"`
 	}
-	if json.Unmarshal([]byte(value), &rec) != nil {
-		return "", 0
+	if json.Unmarshal([]byte(value), &rec) != nil || checkRuns(rec.Pieces) != nil {
+		return nil
 	}
-	return rec.Origin, rec.Pieces
+	return rec.Pieces
 }
 
 // wholeHistory reads the pieces of rec and returns its match's history
-// from its first tick to its last (its pieces, then rec.Rest), and where
+// from its first tick to its last (its runs of pieces, then rec.Rest), and where
 // the ticks after the state's (rec.Tick) begin in it. Each tick follows
 // the one before, and the inputs and checksum of the state's tick are its
 // key's (rec.Key): a history that does not is an error.
 func (h *Handler) wholeHistory(ctx context.Context, nk runtime.NakamaModule, rec *record, players int) ([]byte, int, error) {
-	if rec.Pieces < 0 || rec.Pieces > maxPieces {
-		return nil, 0, fmt.Errorf("%d pieces of history (at most %d)", rec.Pieces, maxPieces)
+	if err := checkRuns(rec.Pieces); err != nil {
+		return nil, 0, err
 	}
 	var history []byte
-	if rec.Pieces > 0 {
-		reads := make([]*runtime.StorageRead, rec.Pieces)
-		for i := range reads {
-			reads[i] = &runtime.StorageRead{Collection: PiecesCollection(h.game), Key: pieceKey(rec.Origin, i)}
+	var reads []*runtime.StorageRead
+	for _, r := range rec.Pieces {
+		for i := range r.N {
+			reads = append(reads, &runtime.StorageRead{Collection: PiecesCollection(h.game), Key: pieceKey(r.ID, i)})
 		}
+	}
+	if len(reads) > 0 {
 		objs, err := nk.StorageRead(ctx, reads)
 		if err != nil {
 			return nil, 0, err
@@ -126,11 +164,11 @@ func (h *Handler) wholeHistory(ctx context.Context, nk runtime.NakamaModule, rec
 		for _, o := range objs {
 			byKey[o.Key] = o.Value
 		}
-		for i := range rec.Pieces {
-			v, ok := byKey[pieceKey(rec.Origin, i)]
+		for _, r := range reads {
+			v, ok := byKey[r.Key]
 			var p pieceValue
 			if !ok || json.Unmarshal([]byte(v), &p) != nil {
-				return nil, 0, fmt.Errorf("piece %d of the history of match %s: missing or not one", i, rec.Origin)
+				return nil, 0, fmt.Errorf("piece %s of the history: missing or not one", r.Key)
 			}
 			if len(history)+len(p.Ticks) > MaxHistoryBytes {
 				return nil, 0, fmt.Errorf("a history past %d MiB", MaxHistoryBytes>>20)

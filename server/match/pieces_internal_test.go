@@ -2,6 +2,8 @@ package match
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,16 +40,17 @@ func (s *storage) StorageRead(_ context.Context, reads []*runtime.StorageRead) (
 }
 
 // A match's history, cut into pieces as its records are made and written
-// with them, reads back whole from the last record: the same bytes, and
-// where the ticks after the record's state begin. A piece missing, a tick
-// out of its place, a state's tick the history does not have or has with
-// other inputs, and more pieces than a history can have are errors that
-// say so.
+// with them, then carried on by a match resumed from it (its own pieces
+// under its own id), reads back whole from the last record: the same
+// bytes, and where the ticks after the record's state begin. A piece
+// missing, a piece not one, a tick out of its place, a state's tick the
+// history does not have or has with other inputs, and runs of pieces no
+// history has are errors that say so.
 func TestWholeHistory(t *testing.T) {
 	game := &lockstep.Game{Name: "g"}
 	h := &Handler{game: game}
-	const players, ticks, stateTick = 2, 900, 850
-	s := &state{id: "m1", origin: "m1"}
+	const players, ticks, resumedAt, stateTick = 2, 900, 600, 850
+	s := &state{id: "m1"}
 	nk := &storage{objs: map[string]string{}}
 	in, prev := make([]input.State, players), make([]input.State, players)
 	var key []byte
@@ -60,16 +63,19 @@ func TestWholeHistory(t *testing.T) {
 			key = wire.AppendTick(nil, tick, uint64(tick)*3, in, make([]input.State, players))
 		}
 		if tick%60 == 0 { // a record a second
-			writes, err := pieceWrites(game, s.origin, s.cutPiece(MinPieceBytes))
+			writes, err := pieceWrites(game, s.cutPiece(MinPieceBytes))
 			if err != nil {
 				t.Fatal(err)
 			}
 			nk.StorageWrite(context.Background(), writes)
-			last = record{Origin: s.origin, Pieces: s.pieces, Rest: append([]byte(nil), s.history[s.pieced:]...)}
+			last = record{Whole: true, Pieces: s.pieceRuns(), Rest: append([]byte(nil), s.history[s.pieced:]...)}
+		}
+		if tick == resumedAt { // its server killed: a match resumed from its record goes on
+			s = &state{id: "m2", history: s.history, runs: last.Pieces, pieced: len(s.history) - len(last.Rest)}
 		}
 	}
-	if last.Pieces < 3 {
-		t.Fatalf("%d bytes of history in %d pieces: want several", len(s.history), last.Pieces)
+	if len(last.Pieces) != 2 || last.Pieces[0].ID != "m1" || last.Pieces[1].ID != "m2" || last.Pieces[0].N < 3 {
+		t.Fatalf("%d bytes of history in the runs %+v: want several pieces of m1's, then m2's", len(s.history), last.Pieces)
 	}
 	last.Tick, last.Key = stateTick, key
 	whole, off, err := h.wholeHistory(context.Background(), nk, &last, players)
@@ -85,17 +91,15 @@ func TestWholeHistory(t *testing.T) {
 	bad := func(name, want string, change func(r *record, nk *storage)) {
 		t.Helper()
 		r := last
-		broken := &storage{objs: map[string]string{}}
-		for k, v := range nk.objs {
-			broken.objs[k] = v
-		}
+		r.Pieces = slices.Clone(last.Pieces)
+		broken := &storage{objs: maps.Clone(nk.objs)}
 		change(&r, broken)
 		if _, _, err := h.wholeHistory(context.Background(), broken, &r, players); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want an error saying %q", name, err, want)
 		}
 	}
-	bad("a piece missing", "piece 1 ", func(_ *record, nk *storage) { delete(nk.objs, PiecesCollection(game)+"/"+pieceKey("m1", 1)) })
-	bad("a piece not one", "piece 0 ", func(_ *record, nk *storage) { nk.objs[PiecesCollection(game)+"/"+pieceKey("m1", 0)] = "[1]" })
+	bad("a piece missing", "piece m2.0 ", func(_ *record, nk *storage) { delete(nk.objs, PiecesCollection(game)+"/"+pieceKey("m2", 0)) })
+	bad("a piece not one", "piece m1.1 ", func(_ *record, nk *storage) { nk.objs[PiecesCollection(game)+"/"+pieceKey("m1", 1)] = "[1]" })
 	bad("a tick out of its place", "after tick", func(r *record, _ *storage) {
 		r.Rest = wire.AppendHistory(append([]byte(nil), r.Rest...), wire.AppendTick(nil, ticks+2, 0, in, in))
 	})
@@ -105,5 +109,24 @@ func TestWholeHistory(t *testing.T) {
 	bad("the state's tick with other inputs", "is not the state's", func(r *record, _ *storage) {
 		r.Key = wire.AppendTick(nil, stateTick, uint64(stateTick)*3, make([]input.State, players), make([]input.State, players))
 	})
-	bad("more pieces than a history has", "pieces of history", func(r *record, _ *storage) { r.Pieces = maxPieces + 1 })
+	bad("more pieces than a history has", "pieces of match", func(r *record, _ *storage) { r.Pieces[0].N = maxPieces + 1 })
+	bad("an empty run", "a run of 0 pieces", func(r *record, _ *storage) { r.Pieces[1].N = 0 })
+	bad("runs past a history", "more than", func(r *record, _ *storage) {
+		r.Pieces = []pieceRun{{ID: "a", N: maxPieces}, {ID: "b", N: 1}}
+	})
+}
+
+// The pieces a record counts are removed however many it says: at most
+// maxPieces, none of a run of none or fewer.
+func TestPieceDeletesBounded(t *testing.T) {
+	game := &lockstep.Game{Name: "g"}
+	if n := len(pieceDeletes(game, []pieceRun{{ID: "a", N: 1 << 40}})); n != maxPieces {
+		t.Errorf("a run of 2^40 pieces: %d deletes; want %d", n, maxPieces)
+	}
+	if n := len(pieceDeletes(game, []pieceRun{{ID: "a", N: -5}, {ID: "b", N: 2}})); n != 2 {
+		t.Errorf("runs of -5 and 2 pieces: %d deletes; want 2", n)
+	}
+	if runs := recordRuns(`{"pieces": [{"id": "a", "n": 1e12}]}`); runs != nil {
+		t.Errorf("a record counting 1e12 pieces: %+v; want none", runs)
+	}
 }

@@ -83,7 +83,8 @@ func RegisterWith(initializer runtime.Initializer, game *lockstep.Game, opts Opt
 		return fmt.Errorf("match: %s: %d players at %d Hz: a match has 1 to %d players (the engine's input.MaxPlayers) at 1 to 60 Hz (Nakama's limit)",
 			game.Name, game.MaxPlayers, game.Hz, input.MaxPlayers)
 	}
-	sw := &sweeper{}
+	resumes := &resumer{resumed: map[string]string{}}
+	sw := &sweeper{resumes: resumes}
 	err := initializer.RegisterMatch(game.Name, func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule) (runtime.Match, error) {
 		h := NewHandler(game)
 		h.opts = opts
@@ -153,7 +154,7 @@ func RegisterWith(initializer runtime.Initializer, game *lockstep.Game, opts Opt
 	if err := registerKept(initializer, game); err != nil {
 		return err
 	}
-	if err := registerResume(initializer, game, opts.resumeWithin()); err != nil {
+	if err := registerResume(initializer, game, opts.resumeWithin(), resumes); err != nil {
 		return err
 	}
 	return initializer.RegisterRpc(game.Name+"_stats", func(ctx context.Context, logger runtime.Logger, db *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {

@@ -39,7 +39,7 @@ import (
 // with the inputs the players send anew. The record holds the match's
 // history from its first tick too (pieces.go), so that a resumed match is
 // kept when it ends as any other, and a client that wants every tick
-// (wire.AllTicks) may join it; a record without it (no Origin) resumes a
+// (wire.AllTicks) may join it; a record without it (not Whole) resumes a
 // match that has no ticks before its state, which is neither. A record
 // is for ResumeWithin: one older is removed when asked for, and swept away as a
 // match of the game is made (at most once every ResumeWithin a server:
@@ -69,13 +69,13 @@ type record struct {
 	Tick   int64    `json:"tick"`            // the state's
 	State  []byte   `json:"state"`           // the state file after Tick
 	Key    []byte   `json:"key"`             // tick Tick's message from no input: its inputs and checksum
-	Ticks  []byte   `json:"ticks,omitempty"` // with no Origin, the tick messages after it (a history)
-	// The match's whole history (pieces.go), which has the ticks after
-	// Tick: the first Pieces pieces of Origin's, then Rest. No Origin: the
-	// history before Tick is not stored.
-	Origin string `json:"origin,omitempty"`
-	Pieces int    `json:"pieces,omitempty"`
-	Rest   []byte `json:"rest,omitempty"`
+	Ticks  []byte   `json:"ticks,omitempty"` // not Whole: the tick messages after it (a history)
+	// Whole: the record holds the match's whole history (pieces.go), which
+	// has the ticks after Tick: the runs of pieces, then Rest. Not Whole:
+	// the history before Tick is not stored.
+	Whole  bool       `json:"whole,omitempty"`
+	Pieces []pieceRun `json:"pieces,omitempty"`
+	Rest   []byte     `json:"rest,omitempty"`
 
 	pending []piece // the pieces to write with the record
 }
@@ -107,11 +107,8 @@ func (h *Handler) maybePersist(s *state, t int64) {
 	if s.partial { // the ticks since the state
 		rec.Ticks = slices.Clone(s.history[sn.off:])
 	} else { // the whole history, which has them: its pieces, and the ticks since
-		if s.origin == "" {
-			s.origin = s.id
-		}
 		rec.pending = s.cutPiece(h.opts.pieceBytes())
-		rec.Origin, rec.Pieces, rec.Rest = s.origin, s.pieces, slices.Clone(s.history[s.pieced:])
+		rec.Whole, rec.Pieces, rec.Rest = true, s.pieceRuns(), slices.Clone(s.history[s.pieced:])
 	}
 	select {
 	case old := <-s.persist.latest: // not written yet: this one replaces it, and writes its pieces
@@ -129,7 +126,7 @@ func (h *Handler) writeRecords(id string, nk runtime.NakamaModule, logger runtim
 	var unwritten []piece // a failed write's pieces: the records after it count them
 	for rec := range p.latest {
 		rec.pending = append(unwritten, rec.pending...)
-		writes, err := pieceWrites(h.game, rec.Origin, rec.pending)
+		writes, err := pieceWrites(h.game, rec.pending)
 		var v []byte
 		if err == nil {
 			v, err = json.Marshal(rec)
@@ -178,7 +175,7 @@ func (h *Handler) forget(s *state) {
 	if s.resumeOf != "" {
 		del = append(del, &runtime.StorageDelete{Collection: RunningCollection(h.game), Key: s.resumeOf})
 	}
-	del = append(del, pieceDeletes(h.game, s.origin, s.pieces)...)
+	del = append(del, pieceDeletes(h.game, s.pieceRuns())...)
 	if len(del) == 0 {
 		return
 	}
@@ -227,14 +224,14 @@ func (h *Handler) resume(ctx context.Context, logger runtime.Logger, nk runtime.
 	}
 	s.history, s.partial = wire.AppendHistory(nil, rec.Key), true
 	after := rec.Ticks
-	if rec.Origin != "" { // every tick from the first
+	if rec.Whole { // every tick from the first
 		whole, off, err := h.wholeHistory(ctx, nk, &rec, p.Players)
 		if err != nil {
 			s.runner.Close()
 			return nil, fmt.Errorf("the record of match %s: %w", old, err)
 		}
 		s.history, after, s.partial = slices.Clip(whole[:off]), whole[off:], false // after: run again, and appended
-		s.origin, s.pieces, s.pieced = rec.Origin, rec.Pieces, len(whole)-len(rec.Rest)
+		s.runs, s.pieced = rec.Pieces, len(whole)-len(rec.Rest)                    // its own pieces are numbered from 0
 	}
 	s.snap = snapshot{state: rec.State, tick: rec.Tick, sum: sum, in: slices.Clone(s.in), off: len(s.history)}
 	s.last = rec.Tick
@@ -305,11 +302,23 @@ type resumer struct {
 	resumed map[string]string // the id of a match resumed, by the id of the match it resumes
 }
 
+// running reports whether a match resumed from match old's record runs
+// on this server.
+func (r *resumer) running(ctx context.Context, nk runtime.NakamaModule, old string) bool {
+	r.mu.Lock()
+	id, ok := r.resumed[old]
+	r.mu.Unlock()
+	if !ok {
+		return false
+	}
+	m, err := nk.MatchGet(ctx, id)
+	return err == nil && m != nil
+}
+
 // registerResume registers the RPC "<game>_resume": payload {"match_id":
 // id} of a match whose server was killed; answer {"match_id": id} of the
 // match resumed from its record.
-func registerResume(initializer runtime.Initializer, game *lockstep.Game, within time.Duration) error {
-	r := &resumer{resumed: map[string]string{}}
+func registerResume(initializer runtime.Initializer, game *lockstep.Game, within time.Duration, r *resumer) error {
 	return initializer.RegisterRpc(game.Name+"_resume", func(ctx context.Context, logger runtime.Logger, _ *sql.DB, nk runtime.NakamaModule, payload string) (string, error) {
 		var q struct {
 			Match string `json:"match_id"`
@@ -335,9 +344,7 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game, within
 				return "", runtime.NewError(fmt.Sprintf("match: no match %s of %s to resume (it ended, or its server stored none)", q.Match, game.Name), 5)
 			}
 			if at := objs[0].GetUpdateTime(); at != nil && time.Since(at.AsTime()) > within {
-				origin, pieces := recordPieces(objs[0].Value)
-				nk.StorageDelete(ctx, append([]*runtime.StorageDelete{{Collection: RunningCollection(game), Key: q.Match}},
-					pieceDeletes(game, origin, pieces)...))
+				nk.StorageDelete(ctx, []*runtime.StorageDelete{{Collection: RunningCollection(game), Key: q.Match}}) // its pieces: the sweeper's
 				return "", runtime.NewError(fmt.Sprintf("match: match %s of %s stopped more than %v ago: too long to resume", q.Match, game.Name, within), 5)
 			}
 			if m, err := nk.MatchGet(ctx, q.Match); err == nil && m != nil {
@@ -361,10 +368,17 @@ func registerResume(initializer runtime.Initializer, game *lockstep.Game, within
 }
 
 // sweeper removes the records of a game's matches that no player resumed
-// within their time: the matches of a killed server that were not asked
-// for. It runs as a match is made, at most once every such time, from a
-// goroutine of its own: a match is never made later for it.
-type sweeper struct{ last atomic.Int64 }
+// within their time (the matches of a killed server that were not asked
+// for), and the pieces of their histories that no record kept counts (a
+// match resumed from one counts them too). A record a match of this
+// server was resumed from stays while that match runs: it removes the
+// record once it has written its own. The sweep runs as a match is made,
+// at most once every such time, from a goroutine of its own: a match is
+// never made later for it.
+type sweeper struct {
+	last    atomic.Int64
+	resumes *resumer
+}
 
 // maybe sweeps, unless a sweep ran less than within ago.
 func (sw *sweeper) maybe(nk runtime.NakamaModule, logger runtime.Logger, game *lockstep.Game, within time.Duration) {
@@ -375,51 +389,56 @@ func (sw *sweeper) maybe(nk runtime.NakamaModule, logger runtime.Logger, game *l
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		removed, cursor := 0, ""
-		live := map[string]bool{} // the origins of the records kept: their pieces stay
-		stale := map[string]int{} // the pieces of the records removed, by origin
-		for {
+		type listed struct {
+			del   *runtime.StorageDelete
+			runs  []pieceRun
+			stale bool
+		}
+		var recs []listed
+		for cursor := ""; ; {
 			objs, next, err := nk.StorageList(ctx, "", "", RunningCollection(game), 100, cursor)
 			if err != nil {
 				logger.Warn("%s: sweeping the records of matches no one resumed: %v", game.Name, err)
 				return
 			}
-			var del []*runtime.StorageDelete
 			for _, o := range objs {
-				origin, pieces := recordPieces(o.Value)
-				if at := o.GetUpdateTime(); at != nil && time.Since(at.AsTime()) > within {
-					del = append(del, &runtime.StorageDelete{Collection: o.Collection, Key: o.Key, UserID: o.UserId})
-					stale[origin] = max(stale[origin], pieces)
-				} else {
-					live[origin] = true
-				}
-			}
-			if len(del) > 0 {
-				if err := nk.StorageDelete(ctx, del); err != nil {
-					logger.Warn("%s: sweeping the records of matches no one resumed: %v", game.Name, err)
-					return
-				}
-				removed += len(del)
+				at := o.GetUpdateTime()
+				stale := at != nil && time.Since(at.AsTime()) > within && !sw.resumes.running(ctx, nk, o.Key)
+				recs = append(recs, listed{&runtime.StorageDelete{Collection: o.Collection, Key: o.Key, UserID: o.UserId}, recordRuns(o.Value), stale})
 			}
 			if next == "" || len(objs) == 0 {
 				break
 			}
 			cursor = next
 		}
-		var del []*runtime.StorageDelete
-		for _, origin := range slices.Sorted(maps.Keys(stale)) {
-			if !live[origin] { // a record of a match resumed from it may be written still
-				del = append(del, pieceDeletes(game, origin, stale[origin])...)
+		counted := map[string]bool{} // the matches whose pieces a record kept counts
+		for _, r := range recs {
+			for _, run := range r.runs {
+				counted[run.ID] = counted[run.ID] || !r.stale
 			}
 		}
-		if len(del) > 0 {
-			if err := nk.StorageDelete(ctx, del); err != nil {
-				logger.Warn("%s: sweeping the histories of matches no one resumed: %v", game.Name, err)
-				del = nil
+		removed, pieces := 0, 0
+		for _, r := range recs {
+			if !r.stale {
+				continue
 			}
+			del, ids := []*runtime.StorageDelete{r.del}, []string(nil)
+			for _, run := range r.runs {
+				if !counted[run.ID] {
+					del, ids = append(del, pieceDeletes(game, []pieceRun{run})...), append(ids, run.ID)
+				}
+			}
+			if err := nk.StorageDelete(ctx, del); err != nil { // the record with its pieces, or neither
+				logger.Warn("%s: sweeping the record of match %s no one resumed: %v", game.Name, r.del.Key, err)
+				continue
+			}
+			for _, id := range ids { // removed: once
+				counted[id] = true
+			}
+			removed, pieces = removed+1, pieces+len(del)-1
 		}
 		if removed > 0 {
-			logger.Info("%s: removed the records of %d matches no one resumed within %v, and %d pieces of their histories", game.Name, removed, within, len(del))
+			logger.Info("%s: removed the records of %d matches no one resumed within %v, and %d pieces of their histories", game.Name, removed, within, pieces)
 		}
 	}()
 }
