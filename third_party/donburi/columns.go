@@ -12,6 +12,19 @@ import (
 // yields it: its entities and, at the same index, each one's A and B. The
 // slices are the world's own storage: read and change the components
 // through them, but do not keep them past the loop, nor append to them.
+// All have the same length; cut A and B to the length of Entities before
+// a loop over Entities that indexes them, so that the compiler drops their
+// bounds checks (BenchmarkIterate measures both ways):
+//
+//	for cols := range donburi.Columns2(q, w, PosC, VelC) {
+//		ps, vs := cols.A[:len(cols.Entities)], cols.B[:len(cols.Entities)]
+//		for i, e := range cols.Entities {
+//			if !e.IsReady() {
+//				continue
+//			}
+//			ps[i].X += vs[i].X
+//		}
+//	}
 type Columns[A, B any] struct {
 	Entities []Entity
 	A        []*A
