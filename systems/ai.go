@@ -132,24 +132,30 @@ func (ai *AI) Source() *rand.PCG { return ai.pcg }
 
 // Update is the AI system: one AI tick of ev.DT seconds (see [AI]). Agents
 // are read from their Transforms (Cur) and written in their Agent
-// components, in the world's query order.
+// components, in the world's query order (read an archetype at a time,
+// [donburi.Columns2]).
 func (ai *AI) Update(w donburi.World, ev engine.Event) {
 	ai.world = w
 	ai.findPlayers(w)
 	ai.agentPtrs, ai.entities, ai.positions, ai.sight = ai.agentPtrs[:0], ai.entities[:0], ai.positions[:0], ai.sight[:0]
 	clear(ai.index)
 	reach, sep := 0.0, 0.0
-	for e := range ai.agents.Iter(w) {
-		a := components.AgentC.Get(e)
-		t := components.TransformC.Get(e)
-		a.PlayerInRange = false
-		ai.index[e.Entity()] = len(ai.agentPtrs)
-		ai.agentPtrs = append(ai.agentPtrs, a)
-		ai.entities = append(ai.entities, e.Entity())
-		ai.positions = append(ai.positions, cp.Vector{X: t.Cur.X, Y: t.Cur.Y})
-		ai.sight = append(ai.sight, -1)
-		reach = max(reach, sightOf(a))
-		sep = max(sep, a.SeparationRadius)
+	for cols := range donburi.Columns2(ai.agents, w, components.AgentC, components.TransformC) {
+		agents, trs := cols.A[:len(cols.Entities)], cols.B[:len(cols.Entities)]
+		for i, e := range cols.Entities {
+			if !e.IsReady() {
+				continue
+			}
+			a, t := agents[i], trs[i]
+			a.PlayerInRange = false
+			ai.index[e] = len(ai.agentPtrs)
+			ai.agentPtrs = append(ai.agentPtrs, a)
+			ai.entities = append(ai.entities, e)
+			ai.positions = append(ai.positions, cp.Vector{X: t.Cur.X, Y: t.Cur.Y})
+			ai.sight = append(ai.sight, -1)
+			reach = max(reach, sightOf(a))
+			sep = max(sep, a.SeparationRadius)
+		}
 	}
 	if reach > 0 {
 		for p := range ai.seen {

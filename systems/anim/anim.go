@@ -92,29 +92,38 @@ func NewSystem() *System {
 
 // Update moves each animation on by the tick's DT. It allocates nothing.
 func (s *System) Update(w donburi.World, ev engine.Event) {
-	for e := range s.anims.Iter(w) {
-		a := AnimationC.Get(e)
-		if a.Clip == nil || len(a.Clip.Frames) == 0 || a.Done {
-			continue
-		}
-		speed := a.Speed
-		if speed == 0 {
-			speed = 1
-		}
-		a.Elapsed += float64(ev.DT * speed)
-		// Every frame shows for a positive time (NewClip, LoadAseprite):
-		// a tick passes a frame or a few, and a long tick at most the clip.
-		for steps := 0; a.Elapsed >= a.Clip.Durations[a.Frame] && !a.Done && steps <= len(a.Clip.Frames); steps++ {
-			a.Elapsed -= a.Clip.Durations[a.Frame]
-			switch {
-			case a.Frame+1 < len(a.Clip.Frames):
-				a.Frame++
-			case a.Clip.Loop:
-				a.Frame = 0
-			default:
-				a.Done = true
+	for cols := range donburi.Columns2(s.anims, w, AnimationC, gfx.SpriteC) {
+		anims, sprites := cols.A[:len(cols.Entities)], cols.B[:len(cols.Entities)]
+		for i, e := range cols.Entities {
+			if e.IsReady() {
+				step(anims[i], sprites[i], ev.DT)
 			}
 		}
-		show(e, a)
 	}
+}
+
+// step moves animation a on by dt seconds and shows its frame in sprite.
+func step(a *Animation, sprite *gfx.Sprite, dt float64) {
+	if a.Clip == nil || len(a.Clip.Frames) == 0 || a.Done {
+		return
+	}
+	speed := a.Speed
+	if speed == 0 {
+		speed = 1
+	}
+	a.Elapsed += float64(dt * speed)
+	// Every frame shows for a positive time (NewClip, LoadAseprite):
+	// a tick passes a frame or a few, and a long tick at most the clip.
+	for steps := 0; a.Elapsed >= a.Clip.Durations[a.Frame] && !a.Done && steps <= len(a.Clip.Frames); steps++ {
+		a.Elapsed -= a.Clip.Durations[a.Frame]
+		switch {
+		case a.Frame+1 < len(a.Clip.Frames):
+			a.Frame++
+		case a.Clip.Loop:
+			a.Frame = 0
+		default:
+			a.Done = true
+		}
+	}
+	sprite.Image = a.Clip.Frames[a.Frame]
 }

@@ -316,14 +316,23 @@ func (p *Physics) Err() error {
 // Sync moves every Transform to its body's pose, the old pose becoming Prev.
 // Update calls it after each step. A body whose pose or velocity is not
 // finite is reported (see Err) and its Transform keeps its last good pose.
+//
+// It reads the entities an archetype at a time ([donburi.Columns2]), in the
+// order of the query's Iter, and allocates nothing.
 func (p *Physics) Sync(w donburi.World) {
-	for e := range p.moving.Iter(w) {
-		b := components.BodyC.Get(e).Body
-		pos, a, v, av := b.Position(), b.Angle(), b.Velocity(), b.AngularVelocity()
-		if s := pos.X + pos.Y + a + v.X + v.Y + av; s-s != 0 && p.check(e.Entity(), b, false) {
-			continue
+	for cols := range donburi.Columns2(p.moving, w, components.TransformC, components.BodyC) {
+		trs, bodies := cols.A[:len(cols.Entities)], cols.B[:len(cols.Entities)]
+		for i, e := range cols.Entities {
+			if !e.IsReady() {
+				continue
+			}
+			b := bodies[i].Body
+			pos, a, v, av := b.Position(), b.Angle(), b.Velocity(), b.AngularVelocity()
+			if s := pos.X + pos.Y + a + v.X + v.Y + av; s-s != 0 && p.check(e, b, false) {
+				continue
+			}
+			trs[i].Set(components.Pose{X: pos.X, Y: pos.Y, Angle: a})
 		}
-		components.TransformC.Get(e).Set(components.Pose{X: pos.X, Y: pos.Y, Angle: a})
 	}
 }
 
@@ -486,14 +495,19 @@ func (p *Physics) Steer(w donburi.World, ev engine.Event) {
 		return
 	}
 	p.tick = ev.Tick
-	for e := range p.agents.Iter(w) {
-		b := components.BodyC.Get(e).Body
-		a := components.AgentC.Get(e)
-		if !finite(a.Desired.X) || !finite(a.Desired.Y) {
-			p.report(&BadBodyError{Entity: e.Entity(), Tick: p.tick, Before: true, Field: "desired velocity", Value: a.Desired})
-			return
+	for cols := range donburi.Columns2(p.agents, w, components.AgentC, components.BodyC) {
+		agents, bodies := cols.A[:len(cols.Entities)], cols.B[:len(cols.Entities)]
+		for i, e := range cols.Entities {
+			if !e.IsReady() {
+				continue
+			}
+			a, b := agents[i], bodies[i].Body
+			if !finite(a.Desired.X) || !finite(a.Desired.Y) {
+				p.report(&BadBodyError{Entity: e, Tick: p.tick, Before: true, Field: "desired velocity", Value: a.Desired})
+				return
+			}
+			f := a.SteeringForce(b.Velocity(), b.Mass(), ev.DT)
+			b.SetForce(b.Force().Add(f))
 		}
-		f := a.SteeringForce(b.Velocity(), b.Mass(), ev.DT)
-		b.SetForce(b.Force().Add(f))
 	}
 }

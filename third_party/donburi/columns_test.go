@@ -128,3 +128,119 @@ func TestColumns2AllocatesNothing(t *testing.T) {
 		t.Errorf("Columns2 allocates %v times a loop", allocs)
 	}
 }
+
+type colHits struct{ N int }
+
+var colHitsC = donburi.NewComponentType[colHits]()
+
+// Columns3 yields what Iter visits, in the same order, with each entity's
+// own three components at its index, across archetypes that hold more
+// components and after removals, moves and a reused id; a change through a
+// column is the entity's; a loop broken stops.
+func TestColumns3VisitsAsIter(t *testing.T) {
+	world := donburi.NewWorld()
+	var made []donburi.Entity
+	for i := range 80 {
+		var e donburi.Entity
+		switch i % 4 {
+		case 0:
+			e = world.Create(colPosC, colNameC, colHitsC)
+		case 1:
+			e = world.Create(colPosC, colNameC, colHitsC, queryTagA)
+		case 2:
+			e = world.Create(colPosC, colNameC, queryTagB)
+		case 3:
+			e = world.Create(colHitsC, colPosC, colNameC, queryTagB)
+		}
+		entry := world.Entry(e)
+		colPosC.SetValue(entry, colPos{X: float64(i), Y: float64(-i)})
+		colNameC.SetValue(entry, colName{S: string(rune('a' + i%26))})
+		if entry.HasComponent(colHitsC) {
+			colHitsC.SetValue(entry, colHits{N: 3 * i})
+		}
+		made = append(made, e)
+	}
+	for _, e := range made[9:23] {
+		world.Remove(e)
+	}
+	world.Entry(made[41]).RemoveComponent(queryTagA)
+	world.Entry(made[44]).AddComponent(queryTagA)
+	world.Entry(made[46]).AddComponent(colHitsC)
+	world.Create(colPosC, colHitsC, colNameC) // reuses a freed id
+
+	q := donburi.NewQuery(filter.Contains(colPosC, colNameC, colHitsC))
+	type seen struct {
+		e    donburi.Entity
+		pos  colPos
+		name colName
+		hits colHits
+	}
+	var want, got []seen
+	for entry := range q.Iter(world) {
+		want = append(want, seen{entry.Entity(), *colPosC.Get(entry), *colNameC.Get(entry), *colHitsC.Get(entry)})
+	}
+	archetypes := 0
+	for cols := range donburi.Columns3(q, world, colPosC, colNameC, colHitsC) {
+		archetypes++
+		n := len(cols.Entities)
+		if len(cols.A) != n || len(cols.B) != n || len(cols.C) != n {
+			t.Fatalf("columns of %d, %d, %d and %d", n, len(cols.A), len(cols.B), len(cols.C))
+		}
+		for i, e := range cols.Entities {
+			if e.IsReady() {
+				got = append(got, seen{e, *cols.A[i], *cols.B[i], *cols.C[i]})
+			}
+		}
+	}
+	if archetypes < 3 || len(want) < 40 || !slices.Equal(got, want) {
+		t.Errorf("Columns3 yielded %d archetypes and\n%v\nIter visited\n%v", archetypes, got, want)
+	}
+
+	for cols := range donburi.Columns3(q, world, colPosC, colNameC, colHitsC) {
+		for i := range cols.C {
+			cols.C[i].N++
+		}
+	}
+	for _, s := range want {
+		if h := colHitsC.Get(world.Entry(s.e)); h.N != s.hits.N+1 {
+			t.Errorf("entity %v: N is %v after a change through its column, want %v", s.e, h.N, s.hits.N+1)
+		}
+	}
+
+	n := 0
+	for range donburi.Columns3(q, world, colPosC, colNameC, colHitsC) {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("a loop broken at once ran %d times", n)
+	}
+}
+
+// Columns3 panics on a component the query's archetypes lack, and
+// allocates nothing.
+func TestColumns3PanicsAndAllocatesNothing(t *testing.T) {
+	world := donburi.NewWorld()
+	for range 100 {
+		world.Create(colPosC, colNameC, colHitsC)
+	}
+	q := donburi.NewQuery(filter.Contains(colPosC, colNameC, colHitsC))
+	sum := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		for cols := range donburi.Columns3(q, world, colPosC, colNameC, colHitsC) {
+			for _, h := range cols.C {
+				sum += h.N
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Columns3 allocates %v times a loop", allocs)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for a component the archetype does not hold")
+		}
+	}()
+	for range donburi.Columns3(q, world, colPosC, colNameC, iterTagC) {
+	}
+}
