@@ -94,15 +94,28 @@ type Conn struct {
 	mu     sync.Mutex
 	rng    *rand.Rand
 	timers map[*time.Timer]struct{}
+	queue  []delayed // the packets on their way, earliest first (a heap)
+	seq    uint64    // the packets queued so far: of two due at once, the first queued goes first
 	closed bool
+	writes sync.Mutex // held while packets due are written, in their order
 
 	written, dropped, duplicated, reordered atomic.Int64
 }
 
+// delayed is a packet on its way.
+type delayed struct {
+	due  time.Time
+	seq  uint64
+	data []byte
+	addr net.Addr
+}
+
 // Wrap returns conn with its writes conditioned by link, which must be
 // valid (Validate): each packet is copied and written to conn after its
-// delay, from a timer. Reads are conn's. Close stops the packets still on
-// their way, and closes conn.
+// delay, from a timer, in the order they fall due (of two due at once,
+// the one written first): a link with no jitter nor Reorder keeps the
+// order they were written in. Reads are conn's. Close stops the packets
+// still on their way, and closes conn.
 func Wrap(conn net.PacketConn, link Link) (*Conn, error) {
 	if err := link.Validate(); err != nil {
 		return nil, err
@@ -149,24 +162,84 @@ func (c *Conn) WriteTo(p []byte, addr net.Addr) (int, error) {
 	return len(p), nil
 }
 
-// send writes data to addr after delay (at once when it is zero). Called
-// with c.mu held.
+// send writes data to addr after delay (at once when it is zero and no
+// packet is on its way). Called with c.mu held.
 func (c *Conn) send(data []byte, addr net.Addr, delay time.Duration) {
-	if delay <= 0 {
+	if delay <= 0 && len(c.queue) == 0 {
 		c.PacketConn.WriteTo(data, addr)
 		return
 	}
+	c.seq++
+	c.push(delayed{due: time.Now().Add(delay), seq: c.seq, data: data, addr: addr})
 	var t *time.Timer
-	t = time.AfterFunc(delay, func() {
-		c.mu.Lock()
-		_, live := c.timers[t]
-		delete(c.timers, t)
-		c.mu.Unlock()
-		if live {
-			c.PacketConn.WriteTo(data, addr)
-		}
-	})
+	t = time.AfterFunc(max(delay, 0), func() { c.deliver(&t) }) // t read once c.mu is held: set by then
 	c.timers[t] = struct{}{}
+}
+
+// deliver writes the packets due, in the order they fall due; t is the
+// timer that called it.
+func (c *Conn) deliver(t **time.Timer) {
+	c.mu.Lock()
+	delete(c.timers, *t)
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	var due []delayed
+	for now := time.Now(); len(c.queue) > 0 && !c.queue[0].due.After(now); {
+		due = append(due, c.pop())
+	}
+	c.writes.Lock() // before another deliver's packets, which fell due later
+	c.mu.Unlock()
+	for _, d := range due {
+		c.PacketConn.WriteTo(d.data, d.addr)
+	}
+	c.writes.Unlock()
+}
+
+// before orders the queue: by when a packet falls due, then by when it
+// was queued.
+func (d *delayed) before(e *delayed) bool {
+	return d.due.Before(e.due) || d.due.Equal(e.due) && d.seq < e.seq
+}
+
+// push adds d to the queue (a binary heap).
+func (c *Conn) push(d delayed) {
+	c.queue = append(c.queue, d)
+	for i := len(c.queue) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !c.queue[i].before(&c.queue[parent]) {
+			break
+		}
+		c.queue[i], c.queue[parent] = c.queue[parent], c.queue[i]
+		i = parent
+	}
+}
+
+// pop takes the earliest packet off the queue.
+func (c *Conn) pop() delayed {
+	q := c.queue
+	first := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q[last] = delayed{}
+	q = q[:last]
+	for i := 0; ; {
+		small, l, r := i, 2*i+1, 2*i+2
+		if l < len(q) && q[l].before(&q[small]) {
+			small = l
+		}
+		if r < len(q) && q[r].before(&q[small]) {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		q[i], q[small] = q[small], q[i]
+		i = small
+	}
+	c.queue = q
+	return first
 }
 
 // Stats returns what the link did so far.
@@ -182,7 +255,7 @@ func (c *Conn) Drain() {
 	deadline := time.Now().Add(3*(c.link.Latency+2*c.link.Jitter) + 10*time.Millisecond)
 	for time.Now().Before(deadline) {
 		c.mu.Lock()
-		n := len(c.timers)
+		n := len(c.queue)
 		c.mu.Unlock()
 		if n == 0 {
 			return
@@ -199,6 +272,7 @@ func (c *Conn) Close() error {
 		t.Stop()
 	}
 	clear(c.timers)
+	c.queue = nil
 	c.mu.Unlock()
 	return c.PacketConn.Close()
 }
