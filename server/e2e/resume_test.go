@@ -118,6 +118,10 @@ func TestResume(t *testing.T) {
 		t.Errorf("the resumed match, kept and played again: %v; %d ticks checked of %d (kept to tick %d)", err, replay.Checked(), seconds*hz, k.End.Tick)
 	}
 
+	if n := srv.StorageCount(match.PiecesCollection(game)); n != 0 {
+		t.Errorf("%d pieces of histories left in storage once the resumed match ended", n)
+	}
+
 	if _, err := stranger.Resume(ctx, game, "no-such-match.nakamatest"); err == nil || !strings.Contains(err.Error(), "to resume") {
 		t.Errorf("resuming a match the server stored nothing of: %v", err)
 	}
@@ -152,6 +156,10 @@ func TestResumeRecordSwept(t *testing.T) {
 		t.Fatalf("the match under way when its server was killed has no id: %+v", results[0])
 	}
 	srv.Restart()
+	before := srv.StorageCount(match.PiecesCollection(game)) // 7 s of the match's history, in pieces of 4 KiB
+	if before == 0 {
+		t.Error("the killed match's record counts no piece of its history in storage")
+	}
 	time.Sleep(4*time.Second - time.Since(killed)) // the record's time to be resumed is over
 	c := dial(t, srv, "swept-0")                   // one of its players
 	if _, err := c.Create(context.Background(), game, map[string]any{"players": 2}); err != nil {
@@ -168,5 +176,8 @@ func TestResumeRecordSwept(t *testing.T) {
 	}
 	if _, err := c.Resume(context.Background(), game, old); err == nil || !strings.Contains(err.Error(), "no match "+old) {
 		t.Fatalf("asked to resume a match whose record was swept: %v", err)
+	}
+	if n := srv.StorageCount(match.PiecesCollection(game)); n != 0 {
+		t.Errorf("%d of the %d pieces of histories left in storage once the record was swept", n, before)
 	}
 }

@@ -67,6 +67,8 @@ type Server struct {
 	config string // Nakama's config file: the database's address
 	args   []string
 	pg     *proc
+	psql   []string // psql's command line for the database, and its environment's password (Query)
+	pgEnv  string
 
 	mu     sync.Mutex
 	nakama *proc
@@ -347,12 +349,33 @@ func (s *Server) startPostgres(bin string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	s.psql = []string{filepath.Join(bin, "psql"), "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-U", "postgres", "-d", "nakama",
+		"-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1"}
+	s.pgEnv = "PGPASSWORD=" + password
 	s.config = filepath.Join(filepath.Dir(s.PostgresLogPath), "nakama.yml")
 	yml := fmt.Sprintf("database:\n  address:\n    - \"postgres:%s@127.0.0.1:%d/nakama?sslmode=disable\"\n", password, port)
 	if err := os.WriteFile(s.config, []byte(yml), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("nakamatest: Postgres ready on 127.0.0.1:%d after %v (initdb included)", port, time.Since(start).Round(time.Millisecond))
+}
+
+// StorageCount returns how many objects Nakama's storage holds in
+// collection, read from its database with psql: for a test of what the
+// server keeps that no client may read.
+func (s *Server) StorageCount(collection string) int {
+	s.t.Helper()
+	if strings.Trim(collection, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		s.t.Fatalf("nakamatest: StorageCount(%q): a collection of a-z, 0-9 and _ only", collection)
+	}
+	cmd := exec.Command(s.psql[0], append(s.psql[1:], "-c", "SELECT count(*) FROM storage WHERE collection = '"+collection+"'")...)
+	cmd.Env = append(os.Environ(), s.pgEnv)
+	out, err := cmd.CombinedOutput()
+	n, perr := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil || perr != nil {
+		s.t.Fatalf("nakamatest: counting the storage's %s: %v\n%s", collection, err, out)
+	}
+	return n
 }
 
 func (s *Server) cleanup() {
