@@ -22,7 +22,7 @@ import (
 // players' state.
 func TestSpectatorPastASceneNotMadeAfresh(t *testing.T) {
 	menu := func(_ int, final *uint64) engine.Scene { return menuFirst{final: final, none: true} }
-	runs := play(t, setup{players: 2, realtime: true, seconds: 4, lateAt: 100, lateFromState: true, game: menu})
+	runs := play(t, setup{players: 2, realtime: true, seconds: 8, lateAt: 100, lateFromState: true, game: menu})
 	for i, r := range runs {
 		if r.err != nil {
 			t.Fatalf("peer %d: %v", i+1, r.err)
@@ -357,7 +357,7 @@ func TestSpectatorJoinsWithABigState(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
 		netplay.SetFixedStatePace(fixed)
 		link := &netsim.Link{Latency: 10 * time.Millisecond, Jitter: 2 * time.Millisecond, Loss: 0.02, Seed: 12}
-		runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 4, lateAt: 60, lateFromState: true,
+		runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 8, lateAt: 60, lateFromState: true,
 			game: func(_ int, final *uint64) engine.Scene { return gameWith(final, pad) }})
 		netplay.SetFixedStatePace(false)
 		for i, r := range runs {
