@@ -81,7 +81,19 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 	host.nonce = binary.LittleEndian.Uint64(nonce[:])
 	var d datagram
 	var in incoming
+	var early [][]byte // state pieces that passed the welcome on the way (their payloads, the session's id first)
 	welcomed := false
+	takeState := func(session uint32, payload []byte) {
+		if !s.underWay || session != s.id {
+			return
+		}
+		if !s.takeState(&in, payload) {
+			s.stats.Dropped[dropMalformed]++
+			return
+		}
+		host.heard = time.Now()
+		s.ackState(host, &in)
+	}
 	lastHello := time.Time{}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -156,18 +168,21 @@ func (s *Session) handshake(ctx context.Context, host *peer, role uint8) error {
 				default:
 					s.logf("watching %s on %s (%d players): waiting for the start", s.cfg.Game, s.cfg.Addr, s.players)
 				}
+				for _, b := range early {
+					takeState(binary.LittleEndian.Uint32(b), b[4:])
+				}
+				early = nil
 			}
 			host.heard = time.Now()
 		case kindState:
-			if !welcomed || !s.underWay || h.session != s.id {
+			if !welcomed { // kept for the welcome, a few: the host sends what is lost again
+				if len(early) < stateWindow {
+					early = append(early, binary.LittleEndian.AppendUint32(nil, h.session))
+					early[len(early)-1] = append(early[len(early)-1], payload...)
+				}
 				continue
 			}
-			if !s.takeState(&in, payload) {
-				s.stats.Dropped[dropMalformed]++
-				continue
-			}
-			host.heard = time.Now()
-			s.ackState(host, &in)
+			takeState(h.session, payload)
 		case kindStart, kindInput: // an input packet from the host: its start was lost, or passed the welcome
 			if welcomed && h.session == s.id && (!s.underWay || in.done) {
 				if s.underWay {

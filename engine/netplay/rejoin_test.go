@@ -376,3 +376,24 @@ func TestSpectatorJoinsWithABigState(t *testing.T) {
 		t.Logf("fixed pace %v: the late spectator received %d bytes in %v", fixed, info.FileBytes, late.joinTook)
 	}
 }
+
+// A spectator that comes late through a link that reorders a third of the
+// packets (a state's pieces may pass the welcome on the way) receives the
+// host's state and ends on the players' state.
+func TestSpectatorJoinsThroughAReorderingLink(t *testing.T) {
+	link := &netsim.Link{Latency: 15 * time.Millisecond, Reorder: 0.3, Seed: 13}
+	pad := randomBytes(30<<10, 6)
+	runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 6, lateAt: 60, lateFromState: true,
+		game: func(_ int, final *uint64) engine.Scene { return gameWith(final, pad) }})
+	for i, r := range runs {
+		if r.err != nil {
+			t.Fatalf("peer %d: %v", i+1, r.err)
+		}
+		if r.final != runs[0].final {
+			t.Fatalf("peer %d ended on %x, the host on %x", i+1, r.final, runs[0].final)
+		}
+	}
+	if late := runs[len(runs)-1]; late.session.State() == nil {
+		t.Fatal("the late spectator began from no state")
+	}
+}
