@@ -401,7 +401,15 @@ func TestRewindInAWindow(t *testing.T) {
 	}
 	defer p.Close()
 	time.Sleep(1200 * time.Millisecond)
-	if err := p.TapAll(60*time.Millisecond, 300*time.Millisecond, "p", "comma", "comma", "p"); err != nil {
+	if err := p.TapAll(60*time.Millisecond, 300*time.Millisecond, "p"); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 2; n++ { // each step back seen before the next: a key pressed while one re-runs the run goes unseen
+		if err := stepBack(p, n); err != nil {
+			t.Fatalf("%v\n%s", err, p.Output())
+		}
+	}
+	if err := p.TapAll(60*time.Millisecond, 300*time.Millisecond, "p"); err != nil {
 		t.Fatal(err)
 	}
 	out, err := p.Wait(windowtest.Stall)
@@ -418,6 +426,26 @@ func TestRewindInAWindow(t *testing.T) {
 		played == "" || checksumRE.FindString(string(replay)) != played {
 		t.Fatalf("replaying the recording: %v\n%s", err, replay)
 	}
+}
+
+// stepBack taps comma in p's window (paused) until it has printed its n'th
+// step back, tapping again when 60 frames pass without it: a tap made while
+// the step before re-runs the run is not seen.
+func stepBack(p *windowtest.Program, n int) error {
+	for try := 0; try < 3; try++ {
+		if err := p.TapAll(60*time.Millisecond, 300*time.Millisecond, "comma"); err != nil {
+			return err
+		}
+		for range 60 {
+			if strings.Count(p.Output(), "rewind: back to tick") >= n {
+				return nil
+			}
+			if err := p.WaitFrames(1, windowtest.Stall); err != nil {
+				return err
+			}
+		}
+	}
+	return fmt.Errorf("no step back %d after three taps of comma", n)
 }
 
 // In a window with two CPUs or more (GOMAXPROCS), a frame's ticks run
