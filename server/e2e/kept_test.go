@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/online/client"
+	"github.com/fixedstep/fixedstep/engine/online/wire"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 )
 
@@ -34,15 +35,7 @@ func TestKept(t *testing.T) {
 	if k.End.Tick != results[0].End.Tick || k.End.Reason != results[0].End.Reason || k.Start.Seed != results[0].Start.Seed || k.Start.Players != 2 {
 		t.Fatalf("kept: %+v, %+v; the players saw %+v, %+v", k.Start, k.End, results[0].Start, results[0].End)
 	}
-	s, err := client.Replay(game, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, err := game.New(k.Start.Seed, k.Start.Settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = engine.Run(first, &engine.Options{Session: s, Headless: &engine.Headless{FPS: 60}})
+	s, err := playKept(t, k)
 	if err != nil || s.Checked() != k.End.Tick {
 		t.Fatalf("played again: %v, %d ticks checked of %d", err, s.Checked(), k.End.Tick)
 	}
@@ -57,4 +50,19 @@ func TestKept(t *testing.T) {
 	if _, err := c.RPC(context.Background(), game.Name+"_kept", `{"match":1}`); err == nil || !strings.Contains(err.Error(), "match_id") {
 		t.Errorf("a bad payload: %v", err)
 	}
+}
+
+// playKept plays kept match k again in the engine's loop, headless, each
+// tick checked against the server's checksum, and returns its session.
+func playKept(t *testing.T, k *wire.Kept) (*client.Session, error) {
+	t.Helper()
+	s, err := client.Replay(game, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, err := game.New(k.Start.Seed, k.Start.Settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, engine.Run(first, &engine.Options{Session: s, Headless: &engine.Headless{FPS: 60}})
 }

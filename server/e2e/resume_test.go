@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/online/client"
 	"github.com/fixedstep/fixedstep/server/internal/nakamatest"
 	"github.com/fixedstep/fixedstep/server/match"
@@ -105,16 +104,7 @@ func TestResume(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the resumed match, ended: %v", err)
 	}
-	replay, err := client.Replay(game, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, err := game.New(k.Start.Seed, k.Start.Settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Run(first, &engine.Options{Session: replay, Headless: &engine.Headless{FPS: 60}}); err != nil ||
-		replay.Checked() != seconds*hz || k.End.Tick != seconds*hz {
+	if replay, err := playKept(t, k); err != nil || replay.Checked() != seconds*hz || k.End.Tick != seconds*hz {
 		t.Errorf("the resumed match, kept and played again: %v; %d ticks checked of %d (kept to tick %d)", err, replay.Checked(), seconds*hz, k.End.Tick)
 	}
 

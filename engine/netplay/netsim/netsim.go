@@ -13,6 +13,7 @@
 package netsim
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -94,8 +95,8 @@ type Conn struct {
 	mu     sync.Mutex
 	rng    *rand.Rand
 	timers map[*time.Timer]struct{}
-	queue  []delayed // the packets on their way, earliest first (a heap)
-	seq    uint64    // the packets queued so far: of two due at once, the first queued goes first
+	queue  queue  // the packets on their way
+	seq    uint64 // the packets queued so far: of two due at once, the first queued goes first
 	closed bool
 	writes sync.Mutex // held while packets due are written, in their order
 
@@ -170,7 +171,7 @@ func (c *Conn) send(data []byte, addr net.Addr, delay time.Duration) {
 		return
 	}
 	c.seq++
-	c.push(delayed{due: time.Now().Add(delay), seq: c.seq, data: data, addr: addr})
+	heap.Push(&c.queue, delayed{due: time.Now().Add(delay), seq: c.seq, data: data, addr: addr})
 	var t *time.Timer
 	t = time.AfterFunc(max(delay, 0), func() { c.deliver(&t) }) // t read once c.mu is held: set by then
 	c.timers[t] = struct{}{}
@@ -187,7 +188,7 @@ func (c *Conn) deliver(t **time.Timer) {
 	}
 	var due []delayed
 	for now := time.Now(); len(c.queue) > 0 && !c.queue[0].due.After(now); {
-		due = append(due, c.pop())
+		due = append(due, heap.Pop(&c.queue).(delayed))
 	}
 	c.writes.Lock() // before another deliver's packets, which fell due later
 	c.mu.Unlock()
@@ -197,49 +198,22 @@ func (c *Conn) deliver(t **time.Timer) {
 	c.writes.Unlock()
 }
 
-// before orders the queue: by when a packet falls due, then by when it
-// was queued.
-func (d *delayed) before(e *delayed) bool {
-	return d.due.Before(e.due) || d.due.Equal(e.due) && d.seq < e.seq
-}
+// queue is the packets on their way, a container/heap: earliest due
+// first, then first queued.
+type queue []delayed
 
-// push adds d to the queue (a binary heap).
-func (c *Conn) push(d delayed) {
-	c.queue = append(c.queue, d)
-	for i := len(c.queue) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !c.queue[i].before(&c.queue[parent]) {
-			break
-		}
-		c.queue[i], c.queue[parent] = c.queue[parent], c.queue[i]
-		i = parent
-	}
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	return q[i].due.Before(q[j].due) || q[i].due.Equal(q[j].due) && q[i].seq < q[j].seq
 }
-
-// pop takes the earliest packet off the queue.
-func (c *Conn) pop() delayed {
-	q := c.queue
-	first := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q[last] = delayed{}
-	q = q[:last]
-	for i := 0; ; {
-		small, l, r := i, 2*i+1, 2*i+2
-		if l < len(q) && q[l].before(&q[small]) {
-			small = l
-		}
-		if r < len(q) && q[r].before(&q[small]) {
-			small = r
-		}
-		if small == i {
-			break
-		}
-		q[i], q[small] = q[small], q[i]
-		i = small
-	}
-	c.queue = q
-	return first
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(delayed)) }
+func (q *queue) Pop() any {
+	old := *q
+	d := old[len(old)-1]
+	old[len(old)-1] = delayed{}
+	*q = old[:len(old)-1]
+	return d
 }
 
 // Stats returns what the link did so far.
