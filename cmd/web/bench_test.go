@@ -41,6 +41,12 @@ var (
 // runs animation frames faster, but composites none of them: their count
 // is the page's own work, not frames drawn.) The tab is closed before the
 // window plays, so that the browser does not draw meanwhile.
+//
+// Beside them, in each iteration, a bare page (barePage) clears a WebGL2
+// canvas of the Arena's size in each of its animation frames for 10
+// seconds: the most frames a page can have drawn on this machine, whatever
+// it draws. It reports bare-frames/s and browser/bare: how near the Arena
+// comes to that ceiling.
 func BenchmarkArenaFrameRate(b *testing.B) {
 	if os.Getenv("DISPLAY") == "" {
 		b.Skip("no DISPLAY for the native window: run under xvfb-run -a, or make bench-web")
@@ -76,8 +82,9 @@ func BenchmarkArenaFrameRate(b *testing.B) {
 		}
 		return frameRate(b, p.console.text()), p.console.text()
 	}
-	var browserFPS, windowFPS []float64
+	var browserFPS, windowFPS, bareFPS []float64
 	for b.Loop() {
+		bareFPS = append(bareFPS, barePage(b, browserCx))
 		fps, report := inBrowser(browserCx)
 		browserFPS = append(browserFPS, fps)
 		out, err := exec.Command(arenaBin, "-seconds", "10", "-seed", "1").CombinedOutput()
@@ -87,10 +94,12 @@ func BenchmarkArenaFrameRate(b *testing.B) {
 		windowFPS = append(windowFPS, frameRate(b, string(out)))
 		b.Logf("browser:\n%s\nwindow:\n%s", report, out)
 	}
-	br, win := mean(browserFPS), mean(windowFPS)
+	br, win, bare := mean(browserFPS), mean(windowFPS), mean(bareFPS)
 	b.ReportMetric(br, "browser-frames/s")
 	b.ReportMetric(win, "window-frames/s")
 	b.ReportMetric(br/win, "browser/window")
+	b.ReportMetric(bare, "bare-frames/s")
+	b.ReportMetric(br/bare, "browser/bare")
 	for _, f := range []struct{ path, unit string }{{wasmPath, "wasm-bytes"}, {wasmPath + ".gz", "wasm-gzip-bytes"}} {
 		st, err := os.Stat(f.path)
 		if err != nil {
@@ -98,6 +107,44 @@ func BenchmarkArenaFrameRate(b *testing.B) {
 		}
 		b.ReportMetric(float64(st.Size()), f.unit)
 	}
+}
+
+// bareFrames clears a WebGL2 canvas of the Arena's size (960×540, without
+// multisampling, as play.js asks for the game's) in each animation frame
+// for 10 seconds and resolves to the frames a second.
+const bareFrames = `new Promise(resolve => {
+	document.body.style.margin = "0";
+	const c = document.createElement("canvas");
+	c.width = 960; c.height = 540;
+	document.body.appendChild(c);
+	const gl = c.getContext("webgl2", {antialias: false});
+	let n = 0, t0 = 0;
+	const frame = (t) => {
+		gl.clearColor(0.1, 0.1, 0.1, 1);
+		gl.clear(gl.COLOR_BUFFER_BIT);
+		if (n++ === 0) t0 = t;
+		if (t - t0 < 10000) requestAnimationFrame(frame); else resolve((n - 1) / ((t - t0) / 1000));
+	};
+	requestAnimationFrame(frame);
+})`
+
+// barePage runs bareFrames in a tab of its own, closed after it, and
+// returns its frames a second.
+func barePage(b *testing.B, browser context.Context) float64 {
+	b.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(960, 540), chromedp.Navigate("about:blank")); err != nil {
+		b.Fatal(err)
+	}
+	fps, err := chromedp.Run(ctx, chromedp.Evaluate[float64](bareFrames, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := chromedp.Cancel(ctx); err != nil {
+		b.Fatal(err)
+	}
+	return fps
 }
 
 var (
