@@ -35,15 +35,26 @@ func BenchmarkStep(b *testing.B) {
 // upstream cp in turns (which one goes first alternates), one step each
 // per iteration, and reports each one's time per step and their ratio:
 // both see the same machine load, so the ratio holds while the absolute
-// times wander.
+// times wander. The scenes are SimpleTerrainCircles at 100, 1,000 and
+// 5,000 awake balls, settled 5 s, with cp's default index (a bounding box
+// tree) and with its spatial hash (hash: cells of two radii, ten cells a
+// ball, as the engine's Stress scene sets it), and PyramidStack.
 func BenchmarkStepLockstep(b *testing.B) {
-	for _, sc := range []struct {
+	type scene struct {
 		name  string
 		build func(physicsLib)
-	}{
-		{"circles=1000", func(l physicsLib) { terrainCircles(l, 1000, false) }},
-		{"pyramid=105", func(l physicsLib) { pyramidStack(l, 14) }},
-	} {
+	}
+	var scenes []scene
+	for _, n := range []int{100, 1000, 5000} {
+		scenes = append(scenes,
+			scene{fmt.Sprintf("circles=%d", n), func(l physicsLib) { terrainCircles(l, n, false) }},
+			scene{fmt.Sprintf("circles=%d/hash", n), func(l physicsLib) {
+				terrainCircles(l, n, false)
+				useSpatialHash(l, 10, 10*max(n, 1000))
+			}})
+	}
+	scenes = append(scenes, scene{"pyramid=105", func(l physicsLib) { pyramidStack(l, 14) }})
+	for _, sc := range scenes {
 		b.Run(sc.name, func(b *testing.B) {
 			libs := [2]physicsLib{&forkLib{}, &upstreamLib{}}
 			for _, l := range libs {
@@ -67,5 +78,18 @@ func BenchmarkStepLockstep(b *testing.B) {
 			b.ReportMetric(float64(spent[1].Nanoseconds())/float64(i), "upstream-ns/step")
 			b.ReportMetric(float64(spent[0])/float64(spent[1]), "copy/upstream")
 		})
+	}
+}
+
+// useSpatialHash moves l's shapes into a spatial hash of count cells of
+// size dim.
+func useSpatialHash(l physicsLib, dim float64, count int) {
+	switch l := l.(type) {
+	case *forkLib:
+		l.s.UseSpatialHash(dim, count)
+	case *upstreamLib:
+		l.s.UseSpatialHash(dim, count)
+	default:
+		panic(fmt.Sprintf("useSpatialHash: %T", l))
 	}
 }
