@@ -69,6 +69,10 @@ type Body struct {
 	sleepingIdleTime float64
 
 	snap uint64 // the Snapshot that saved it last (see snapshot.go)
+
+	// solverSlot is 1 + the body's index in the step's contact solver while
+	// the solver runs, if an arbiter touches it, and 0 otherwise (solver.go).
+	solverSlot int32
 }
 
 // String returns body id as string
