@@ -205,7 +205,7 @@ func (s *contactSolver) applyImpulses() {
 
 			vb1 := a.vBias.Add(r1.Perp().Mult(a.wBias))
 			vb2 := b.vBias.Add(r2.Perp().Mult(b.wBias))
-			vr := solverRelativeVelocity(a, b, r1, r2).Add(surfaceVr)
+			vr := r2.Perp().Mult(b.w).Add(b.v).Sub(r1.Perp().Mult(a.w).Add(a.v)).Add(surfaceVr) // relative_velocity
 
 			vbn := vb2.Sub(vb1).Dot(n)
 			vrn := vr.Dot(n)
@@ -213,19 +213,36 @@ func (s *contactSolver) applyImpulses() {
 
 			jbn := float64((con.bias - vbn) * nMass)
 			jbnOld := con.jBias
-			con.jBias = max(jbnOld+jbn, 0)
+			con.jBias = maxZero(jbnOld + jbn)
 
 			jn := float64(-(con.bounce + vrn) * nMass)
 			jnOld := con.jnAcc
-			con.jnAcc = max(jnOld+jn, 0)
+			con.jnAcc = maxZero(jnOld + jn)
 
 			jtMax := float64(friction * con.jnAcc)
 			jt := float64(-vrt * con.tMass)
 			jtOld := con.jtAcc
-			con.jtAcc = Clamp(jtOld+jt, -jtMax, jtMax)
+			con.jtAcc = clamp(jtOld+jt, -jtMax, jtMax)
 
-			solverApplyBiasImpulses(a, b, r1, r2, n.Mult(con.jBias-jbnOld))
-			solverApplyImpulses(a, b, r1, r2, n.Rotate(Vector{con.jnAcc - jnOld, con.jtAcc - jtOld}))
+			// apply_bias_impulses and apply_impulses, written out (the
+			// compiler would not inline them).
+			j := n.Mult(con.jBias - jbnOld)
+			b.vBias.X += float64(j.X * b.mInv)
+			b.vBias.Y += float64(j.Y * b.mInv)
+			b.wBias += float64(b.iInv * (float64(r2.X*j.Y) - float64(r2.Y*j.X)))
+			j.X, j.Y = -j.X, -j.Y
+			a.vBias.X += float64(j.X * a.mInv)
+			a.vBias.Y += float64(j.Y * a.mInv)
+			a.wBias += float64(a.iInv * (float64(r1.X*j.Y) - float64(r1.Y*j.X)))
+
+			j = n.Rotate(Vector{con.jnAcc - jnOld, con.jtAcc - jtOld})
+			b.v.X += float64(j.X * b.mInv)
+			b.v.Y += float64(j.Y * b.mInv)
+			b.w += float64(b.iInv * (float64(r2.X*j.Y) - float64(r2.Y*j.X)))
+			j.X, j.Y = -j.X, -j.Y
+			a.v.X += float64(j.X * a.mInv)
+			a.v.Y += float64(j.Y * a.mInv)
+			a.w += float64(a.iInv * (float64(r1.X*j.Y) - float64(r1.Y*j.X)))
 		}
 	}
 }
@@ -260,20 +277,30 @@ func solverApplyImpulses(a, b *solverBody, r1, r2, j Vector) {
 	a.w += float64(a.iInv * (float64(r1.X*j.Y) - float64(r1.Y*j.X)))
 }
 
-// solverApplyBiasImpulses is apply_bias_impulses on solver bodies.
-func solverApplyBiasImpulses(a, b *solverBody, r1, r2, j Vector) {
-	b.vBias.X += float64(j.X * b.mInv)
-	b.vBias.Y += float64(j.Y * b.mInv)
-	b.wBias += float64(b.iInv * (float64(r2.X*j.Y) - float64(r2.Y*j.X)))
-
-	j.X = -j.X
-	j.Y = -j.Y
-	a.vBias.X += float64(j.X * a.mInv)
-	a.vBias.Y += float64(j.Y * a.mInv)
-	a.wBias += float64(a.iInv * (float64(r1.X*j.Y) - float64(r1.Y*j.X)))
+// maxZero is max(x, 0), the same bits for every x (NaN too), with a branch
+// where the builtin takes a longer chain of instructions: x > 0 gives x,
+// x <= 0 (-0 too) gives +0.
+func maxZero(x float64) float64 {
+	if x > 0 {
+		return x
+	}
+	if x <= 0 {
+		return 0
+	}
+	return max(x, 0)
 }
 
-// solverRelativeVelocity is relative_velocity on solver bodies.
-func solverRelativeVelocity(a, b *solverBody, r1, r2 Vector) Vector {
-	return r2.Perp().Mult(b.w).Add(b.v).Sub(r1.Perp().Mult(a.w).Add(a.v))
+// clamp is Clamp, the same bits for every f, lo and hi, with min called
+// only where a comparison does not decide it.
+func clamp(f, lo, hi float64) float64 {
+	if f > lo {
+		if f < hi {
+			return f
+		}
+		return min(f, hi)
+	}
+	if lo < hi {
+		return lo
+	}
+	return min(lo, hi)
 }
