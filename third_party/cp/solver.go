@@ -107,15 +107,23 @@ func (s *contactSolver) solve(space *Space, dt, dtCoef float64) {
 	s.scatter(space.arbiters)
 }
 
+// slot returns b's index in s.bodies, if it has been gathered. It reads
+// Body.solverSlot (1 + the index, set by index) and checks it: a slot left
+// by a solve that did not end (a constraint's panic) is no index.
+func (s *contactSolver) slot(b *Body) (int32, bool) {
+	i := b.solverSlot - 1
+	return i, i >= 0 && int(i) < len(s.from) && s.from[i] == b
+}
+
 // index returns b's index in s.bodies, gathering b first if no arbiter
-// has reached it yet. Body.solverSlot is 1 + the index while the solve
-// runs, 0 otherwise.
+// has reached it yet.
 func (s *contactSolver) index(b *Body) int32 {
-	if b.solverSlot == 0 {
-		s.bodies = append(s.bodies, solverBody{b.v, b.v_bias, b.w, b.w_bias, b.m_inv, b.i_inv})
-		s.from = append(s.from, b)
-		b.solverSlot = int32(len(s.bodies))
+	if i, ok := s.slot(b); ok {
+		return i
 	}
+	s.bodies = append(s.bodies, solverBody{b.v, b.v_bias, b.w, b.w_bias, b.m_inv, b.i_inv})
+	s.from = append(s.from, b)
+	b.solverSlot = int32(len(s.bodies))
 	return b.solverSlot - 1
 }
 
@@ -159,11 +167,11 @@ func (s *contactSolver) gather(arbiters []*Arbiter, dtCoef float64) {
 func (s *contactSolver) share(constraints []*Constraint) {
 	s.shared = s.shared[:0]
 	for _, c := range constraints {
-		if c.a.solverSlot != 0 {
-			s.shared = append(s.shared, c.a.solverSlot-1)
+		if i, ok := s.slot(c.a); ok {
+			s.shared = append(s.shared, i)
 		}
-		if c.b.solverSlot != 0 {
-			s.shared = append(s.shared, c.b.solverSlot-1)
+		if i, ok := s.slot(c.b); ok {
+			s.shared = append(s.shared, i)
 		}
 	}
 }
