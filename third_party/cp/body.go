@@ -69,6 +69,11 @@ type Body struct {
 	sleepingIdleTime float64
 
 	snap uint64 // the Snapshot that saved it last (see snapshot.go)
+
+	// solverSlot is 1 + the body's index in the step's contact solver while
+	// the solver runs, if an arbiter touches it, and 0 otherwise (solver.go
+	// checks it against its own list before it trusts it).
+	solverSlot int32
 }
 
 // String returns body id as string

@@ -63,6 +63,8 @@ type Space struct {
 	StaticBody *Body
 
 	lookupKey CollisionHandler // LookupHandler's key, reused
+
+	solver *contactSolver // Step's contact solver: scratch, rebuilt every step (see solver.go)
 }
 
 func arbiterSetEql(shapes ShapePair, arb *Arbiter) bool {
@@ -110,6 +112,7 @@ func NewSpace() *Space {
 		space.pooledArbiters[i] = &Arbiter{}
 	}
 	space.bbQueryFunc = space.bbQuery
+	space.solver = &contactSolver{} // made here, so that a snapshot taken before the first step keeps it
 	space.dynamicShapes = NewBBTree(ShapeGetBB, space.staticShapes)
 	space.dynamicShapes.class.(*BBTree).velocityFunc = BBTreeVelocityFunc(ShapeVelocityFunc)
 	staticBody := NewBody(0, 0)
@@ -745,23 +748,28 @@ func (space *Space) Step(dt float64) {
 			dt_coef = dt / prev_dt
 		}
 
-		for _, arbiter := range space.arbiters {
-			arbiter.ApplyCachedImpulse(dt_coef)
-		}
-
-		for _, constraint := range space.constraints {
-			constraint.Class.ApplyCachedImpulse(dt_coef)
-		}
-
-		// Run the impulse solver.
-		var i uint
-		for i = 0; i < space.Iterations; i++ {
+		if solver := space.contactSolver(); solver != nil {
+			// The same, on data laid out for the solver's loops (solver.go).
+			solver.solve(space, dt, dt_coef)
+		} else {
 			for _, arbiter := range space.arbiters {
-				arbiter.ApplyImpulse()
+				arbiter.ApplyCachedImpulse(dt_coef)
 			}
 
 			for _, constraint := range space.constraints {
-				constraint.Class.ApplyImpulse(dt)
+				constraint.Class.ApplyCachedImpulse(dt_coef)
+			}
+
+			// Run the impulse solver.
+			var i uint
+			for i = 0; i < space.Iterations; i++ {
+				for _, arbiter := range space.arbiters {
+					arbiter.ApplyImpulse()
+				}
+
+				for _, constraint := range space.constraints {
+					constraint.Class.ApplyImpulse(dt)
+				}
 			}
 		}
 
