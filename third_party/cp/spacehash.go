@@ -170,42 +170,65 @@ func floor(f float64) int {
 	return i
 }
 
+// ReindexQuery empties the table and hashes the handles into it again, in
+// the handle set's order, reporting to f each handle's shape with the
+// shapes of the handles already in the cells its box covers (each other
+// shape once: the handles' stamps), then queries the static index with
+// every shape's box. The set's buckets are walked in place, with no
+// closure per handle.
 func (hash *SpaceHash) ReindexQuery(f SpatialIndexQuery, data any) {
 	hash.clearTable()
 
-	hash.handleSet.Each(func(hand *Handle) {
-		// queryRehash_helper
+	for _, setBin := range hash.handleSet.table {
+		for setBin != nil {
+			next := setBin.next
+			hand := setBin.elt
+			bb := hash.SpatialIndex.bbfunc(hand.obj)
 
-		bb := hash.SpatialIndex.bbfunc(hand.obj)
+			l := floor(bb.L / hash.celldim)
+			r := floor(bb.R / hash.celldim)
+			b := floor(bb.B / hash.celldim)
+			t := floor(bb.T / hash.celldim)
 
-		l := floor(bb.L / hash.celldim)
-		r := floor(bb.R / hash.celldim)
-		b := floor(bb.B / hash.celldim)
-		t := floor(bb.T / hash.celldim)
+			for i := l; i <= r; i++ {
+				for j := b; j <= t; j++ {
+					idx := hashFunc(HashValue(i), HashValue(j), HashValue(hash.numCells))
+					bin := hash.table[idx]
 
-		for i := l; i <= r; i++ {
-			for j := b; j <= t; j++ {
-				idx := hashFunc(HashValue(i), HashValue(j), HashValue(hash.numCells))
-				bin := hash.table[idx]
+					// The table was emptied above, and only this handle
+					// has gone into it since: it is in this cell only if
+					// another of its cells hashed here, and then it heads
+					// the cell (what containsHandle would find).
+					if bin != nil && bin.handle == hand {
+						continue
+					}
 
-				if bin.containsHandle(hand) {
-					continue
+					hand.retain()
+					hash.queryHelper(&bin, hand.obj, f, data)
+
+					newBin := hash.getEmptyBin()
+					newBin.handle = hand
+					newBin.next = bin
+					hash.table[idx] = newBin
 				}
+			}
 
-				hand.retain()
-				hash.queryHelper(&bin, hand.obj, f, data)
+			hash.stamp++
+			setBin = next
+		}
+	}
 
-				newBin := hash.getEmptyBin()
-				newBin.handle = hand
-				newBin.next = bin
-				hash.table[idx] = newBin
+	// CollideStatic, walking the set in place too.
+	if static := hash.staticIndex; static != nil && static.class.Count() > 0 {
+		for _, setBin := range hash.handleSet.table {
+			for setBin != nil {
+				next := setBin.next
+				obj := setBin.elt.obj
+				static.class.Query(obj, hash.SpatialIndex.bbfunc(obj), f, data)
+				setBin = next
 			}
 		}
-
-		hash.stamp++
-	})
-
-	hash.CollideStatic(hash.staticIndex, f, data)
+	}
 }
 
 func (hash *SpaceHash) Query(obj any, bb BB, f SpatialIndexQuery, data any) {
@@ -371,23 +394,23 @@ func (hash *SpaceHash) recycleBin(bin *SpaceHashBin) {
 	hash.pooledBins = bin
 }
 
-func (hash *SpaceHash) clearTableCell(idx int) {
-	bin := hash.table[idx]
-	for bin != nil {
-		next := bin.next
-
-		bin.handle.release(&hash.pooledHandles)
-		hash.recycleBin(bin)
-
-		bin = next
-	}
-
-	hash.table[idx] = nil
-}
-
+// clearTable empties every cell, releasing its handles and recycling its
+// bins, and passes over the empty ones without a store.
 func (hash *SpaceHash) clearTable() {
-	for i := range hash.numCells {
-		hash.clearTableCell(i)
+	for i, bin := range hash.table[:hash.numCells] {
+		if bin == nil {
+			continue
+		}
+		for bin != nil {
+			next := bin.next
+
+			bin.handle.release(&hash.pooledHandles)
+			bin.next = hash.pooledBins
+			hash.pooledBins = bin
+
+			bin = next
+		}
+		hash.table[i] = nil
 	}
 }
 
