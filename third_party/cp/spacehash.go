@@ -2,6 +2,7 @@ package cp
 
 import (
 	"math"
+	mathbits "math/bits"
 )
 
 type SpaceHash struct {
@@ -179,6 +180,7 @@ func floor(f float64) int {
 func (hash *SpaceHash) ReindexQuery(f SpatialIndexQuery, data any) {
 	hash.clearTable()
 
+	cells := newCellHash(hash.numCells)
 	for _, setBin := range hash.handleSet.table {
 		for setBin != nil {
 			next := setBin.next
@@ -192,7 +194,7 @@ func (hash *SpaceHash) ReindexQuery(f SpatialIndexQuery, data any) {
 
 			for i := l; i <= r; i++ {
 				for j := b; j <= t; j++ {
-					idx := hashFunc(HashValue(i), HashValue(j), HashValue(hash.numCells))
+					idx := cells.of(HashValue(i), HashValue(j))
 					bin := hash.table[idx]
 
 					// The table was emptied above, and only this handle
@@ -204,7 +206,24 @@ func (hash *SpaceHash) ReindexQuery(f SpatialIndexQuery, data any) {
 					}
 
 					hand.retain()
-					hash.queryHelper(&bin, hand.obj, f, data)
+
+					// queryHelper, written in.
+					obj := hand.obj
+				restart:
+					for c := bin; c != nil; c = c.next {
+						h := c.handle
+						other := h.obj
+
+						if h.stamp == hash.stamp || obj == other {
+							continue
+						} else if other != nil {
+							f(obj, other, 0, data)
+							h.stamp = hash.stamp
+						} else {
+							hash.removeOrphanedHandles(&bin)
+							goto restart
+						}
+					}
 
 					newBin := hash.getEmptyBin()
 					newBin.handle = hand
@@ -224,7 +243,11 @@ func (hash *SpaceHash) ReindexQuery(f SpatialIndexQuery, data any) {
 			for setBin != nil {
 				next := setBin.next
 				obj := setBin.elt.obj
-				static.class.Query(obj, hash.SpatialIndex.bbfunc(obj), f, data)
+				if sh, ok := static.class.(*SpaceHash); ok {
+					sh.Query(obj, hash.SpatialIndex.bbfunc(obj), f, data) // a direct call
+				} else {
+					static.class.Query(obj, hash.SpatialIndex.bbfunc(obj), f, data)
+				}
 				setBin = next
 			}
 		}
@@ -238,11 +261,13 @@ func (hash *SpaceHash) Query(obj any, bb BB, f SpatialIndexQuery, data any) {
 	b := floor(bb.B / dim)
 	t := floor(bb.T / dim)
 
-	n := hash.numCells
-
+	cells := newCellHash(hash.numCells)
 	for i := l; i <= r; i++ {
 		for j := b; j <= t; j++ {
-			hash.queryHelper(&hash.table[hashFunc(HashValue(i), HashValue(j), HashValue(n))], obj, f, data)
+			// An empty cell, the most of a static index's, without a call.
+			if cell := &hash.table[cells.of(HashValue(i), HashValue(j))]; *cell != nil {
+				hash.queryHelper(cell, obj, f, data)
+			}
 		}
 	}
 
@@ -362,6 +387,36 @@ func (bin *SpaceHashBin) containsHandle(hand *Handle) bool {
 
 func hashFunc(x, y, n HashValue) HashValue {
 	return (x*1640531513 ^ y*2654435789) % n
+}
+
+// cellHash is hashFunc for a table of n cells, with the remainder taken by
+// two multiplications instead of a division (a division is tens of cycles,
+// and the loops that query the table take one for every cell of every
+// shape's box): m is ⌊(2⁶⁴-1)/n⌋, the quotient q = ⌊x·m/2⁶⁴⌋ is x/n's or
+// one less, so x - q·n is the remainder or the remainder plus n.
+type cellHash struct {
+	n, m HashValue
+}
+
+// newCellHash returns the cellHash of a table of n cells. With no cells,
+// of indexes past the (empty) table, as hashFunc divides by zero: both panic.
+func newCellHash(n int) cellHash {
+	c := cellHash{n: HashValue(n)}
+	if n > 0 {
+		c.m = ^HashValue(0) / c.n
+	}
+	return c
+}
+
+// of returns hashFunc(x, y, n).
+func (c cellHash) of(x, y HashValue) HashValue {
+	h := x*1640531513 ^ y*2654435789
+	q, _ := mathbits.Mul64(uint64(h), uint64(c.m))
+	r := h - HashValue(q)*c.n
+	if r >= c.n {
+		r -= c.n
+	}
+	return r
 }
 
 type Handle struct {
