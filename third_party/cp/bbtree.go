@@ -86,10 +86,16 @@ func (tree *BBTree) Count() int {
 	return int(tree.leaves.Count())
 }
 
+// Each calls f with every shape, in the leaves set's order (walked in
+// place: no closure between the set and f).
 func (tree *BBTree) Each(f SpatialIndexIterator) {
-	tree.leaves.Each(func(node *Node) {
-		f(node.obj)
-	})
+	for _, bin := range tree.leaves.table {
+		for bin != nil {
+			next := bin.next
+			f(bin.elt.obj)
+			bin = next
+		}
+	}
 }
 
 func (tree *BBTree) Contains(obj *Shape, hashId HashValue) bool {

@@ -71,10 +71,16 @@ func (hash *SpaceHash) Count() int {
 	return int(hash.handleSet.Count())
 }
 
+// Each calls f with every shape, in the handle set's order (walked in
+// place: no closure between the set and f).
 func (hash *SpaceHash) Each(f SpatialIndexIterator) {
-	hash.handleSet.Each(func(elt *Handle) {
-		f(elt.obj)
-	})
+	for _, bin := range hash.handleSet.table {
+		for bin != nil {
+			next := bin.next
+			f(bin.elt.obj)
+			bin = next
+		}
+	}
 }
 
 func (hash *SpaceHash) Contains(obj *Shape, hashId HashValue) bool {
