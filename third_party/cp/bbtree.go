@@ -86,10 +86,16 @@ func (tree *BBTree) Count() int {
 	return int(tree.leaves.Count())
 }
 
+// Each calls f with every shape, in the leaves set's order (walked in
+// place: no closure between the set and f).
 func (tree *BBTree) Each(f SpatialIndexIterator) {
-	tree.leaves.Each(func(node *Node) {
-		f(node.obj)
-	})
+	for _, bin := range tree.leaves.table {
+		for bin != nil {
+			next := bin.next
+			f(bin.elt.obj)
+			bin = next
+		}
+	}
 }
 
 func (tree *BBTree) Contains(obj *Shape, hashId HashValue) bool {
@@ -146,8 +152,15 @@ func (tree *BBTree) LeafAddPairs(leaf *Node) {
 }
 
 func (leaf *Node) MarkLeaf(context *MarkContext) {
-	tree := context.tree
-	if leaf.stamp == tree.GetMasterTree().stamp {
+	leaf.markLeaf(context, context.tree.GetMasterTree().stamp)
+}
+
+// markLeaf is MarkLeaf given the master tree's stamp: a leaf stamped
+// with it (moved this step) queries the static tree and its siblings up
+// the tree for new pairs; any other leaf reports its pairs in which it is
+// the second leaf, walking its list of pairs.
+func (leaf *Node) markLeaf(context *MarkContext, stamp uint) {
+	if leaf.stamp == stamp {
 		staticRoot := context.staticRoot
 		if staticRoot != nil {
 			staticRoot.MarkLeafQuery(leaf, false, context)
@@ -160,18 +173,19 @@ func (leaf *Node) MarkLeaf(context *MarkContext) {
 				node.parent.a.MarkLeafQuery(leaf, false, context)
 			}
 		}
-	} else {
-		pair := leaf.pairs
-		for pair != nil {
-			if leaf == pair.b.leaf {
-				pair.collisionId = context.f(pair.a.leaf.obj, leaf.obj, pair.collisionId, context.data)
-				pair = pair.b.next
-			} else {
-				pair = pair.a.next
-			}
+		return
+	}
+	f, data := context.f, context.data
+	for pair := leaf.pairs; pair != nil; {
+		if leaf == pair.b.leaf {
+			pair.collisionId = f(pair.a.leaf.obj, leaf.obj, pair.collisionId, data)
+			pair = pair.b.next
+		} else {
+			pair = pair.a.next
 		}
 	}
 }
+
 func (subtree *Node) MarkLeafQuery(leaf *Node, left bool, context *MarkContext) {
 	if leaf.bb.Intersects(subtree.bb) {
 		if subtree.IsLeaf() {
@@ -337,9 +351,14 @@ func (tree *BBTree) ReindexQuery(f SpatialIndexQuery, data any) {
 	}
 
 	// LeafUpdate() may modify tree->root. Don't cache it.
-	tree.leaves.Each(func(leaf *Node) {
-		tree.LeafUpdate(leaf)
-	})
+	// The leaves in the set's order (its Each), walked in place.
+	for _, bin := range tree.leaves.table {
+		for bin != nil {
+			next := bin.next
+			tree.LeafUpdate(bin.elt)
+			bin = next
+		}
+	}
 
 	staticIndex := tree.spatialIndex.staticIndex
 	var staticRoot *Node
@@ -358,12 +377,18 @@ func (tree *BBTree) ReindexQuery(f SpatialIndexQuery, data any) {
 }
 
 func (subtree *Node) MarkSubtree(context *MarkContext) {
-	if subtree.IsLeaf() {
-		subtree.MarkLeaf(context)
-	} else {
-		subtree.a.MarkSubtree(context)
-		subtree.b.MarkSubtree(context)
+	subtree.markSubtree(context, context.tree.GetMasterTree().stamp)
+}
+
+// markSubtree marks the subtree's leaves (markLeaf) in order, a before b,
+// down b's side without a call. No callback changes the master tree's
+// stamp (the space is locked while it runs), so it is read once.
+func (subtree *Node) markSubtree(context *MarkContext, stamp uint) {
+	for !subtree.IsLeaf() {
+		subtree.a.markSubtree(context, stamp)
+		subtree = subtree.b
 	}
+	subtree.markLeaf(context, stamp)
 }
 
 func (tree *BBTree) LeafUpdate(leaf *Node) bool {

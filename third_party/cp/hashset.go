@@ -75,7 +75,14 @@ func (set *HashSet[T, U]) Insert(hash HashValue, ptr T, transform func(obj T) U)
 	bin = set.getUnusedBin()
 	bin.hash = hash
 	bin.elt = transform(ptr)
+	set.link(idx, bin)
 
+	return bin.elt
+}
+
+// link puts bin, a new entry, at the head of bucket idx, and grows the
+// table once there are as many entries as buckets.
+func (set *HashSet[T, U]) link(idx uint, bin *HashSetBin[U]) {
 	bin.next = set.table[idx]
 	set.table[idx] = bin
 
@@ -83,8 +90,6 @@ func (set *HashSet[T, U]) Insert(hash HashValue, ptr T, transform func(obj T) U)
 	if set.entries >= set.size {
 		set.resize()
 	}
-
-	return bin.elt
 }
 
 // Remove removes the T from the HashSet, returning the U it was in.

@@ -1,6 +1,9 @@
 package cp
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // SpaceArbiterSetFilter throws away old arbiters.
 func SpaceArbiterSetFilter(arb *Arbiter, space *Space) bool {
@@ -57,4 +60,34 @@ func CachedArbitersFilter(arb *Arbiter, space *Space, shape *Shape, body *Body) 
 	}
 
 	return true
+}
+
+// cachedArbiter returns the arbiter cached for shapes a and b (in either
+// order), or takes one from the pool, starts it on a and b and caches it:
+// what cachedArbiters.Insert(hash, ShapePair{a, b}, ...) does, with
+// arbiterSetEql written in (no call through the set's function, no
+// closure), and a bin of another hash passed over without reading its
+// arbiter. Every bin holds the HashPair of its arbiter's shapes'
+// addresses, the same in either order, so a bin of another hash cannot
+// hold the arbiter of a and b.
+func (space *Space) cachedArbiter(a, b *Shape) *Arbiter {
+	hash := HashPair(HashValue(uintptr(unsafe.Pointer(a))), HashValue(uintptr(unsafe.Pointer(b))))
+	set := space.cachedArbiters
+	idx := uint(hash % HashValue(set.size))
+	for bin := set.table[idx]; bin != nil; bin = bin.next {
+		if bin.hash != hash {
+			continue
+		}
+		if arb := bin.elt; (a == arb.a && b == arb.b) || (b == arb.a && a == arb.b) {
+			return arb
+		}
+	}
+
+	bin := set.getUnusedBin()
+	bin.hash = hash
+	arb := space.arbiterFromPool()
+	arb.Init(a, b)
+	bin.elt = arb
+	set.link(idx, bin)
+	return arb
 }

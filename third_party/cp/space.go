@@ -440,13 +440,7 @@ func SpaceCollideShapesFunc(obj any, b *Shape, collisionId uint32, vspace any) u
 
 	// Get an arbiter from space->arbiterSet for the two shapes.
 	// This is where the persistent contact magic comes from.
-	shapePair := ShapePair{info.a, info.b}
-	arbHashId := HashPair(HashValue(uintptr(unsafe.Pointer(info.a))), HashValue(uintptr(unsafe.Pointer(info.b))))
-	arb := space.cachedArbiters.Insert(arbHashId, shapePair, func(shapes ShapePair) *Arbiter {
-		arb := space.arbiterFromPool()
-		arb.Init(shapes.a, shapes.b)
-		return arb
-	})
+	arb := space.cachedArbiter(info.a, info.b)
 	arb.Update(&info, space)
 
 	if arb.state == CP_ARBITER_STATE_FIRST_COLLISION && !arb.handler.BeginFunc(arb, space, arb.handler.UserData) {

@@ -2,6 +2,7 @@ package cp
 
 import (
 	"math"
+	mathbits "math/bits"
 )
 
 type SpaceHash struct {
@@ -70,10 +71,16 @@ func (hash *SpaceHash) Count() int {
 	return int(hash.handleSet.Count())
 }
 
+// Each calls f with every shape, in the handle set's order (walked in
+// place: no closure between the set and f).
 func (hash *SpaceHash) Each(f SpatialIndexIterator) {
-	hash.handleSet.Each(func(elt *Handle) {
-		f(elt.obj)
-	})
+	for _, bin := range hash.handleSet.table {
+		for bin != nil {
+			next := bin.next
+			f(bin.elt.obj)
+			bin = next
+		}
+	}
 }
 
 func (hash *SpaceHash) Contains(obj *Shape, hashId HashValue) bool {
@@ -170,42 +177,87 @@ func floor(f float64) int {
 	return i
 }
 
+// ReindexQuery empties the table and hashes the handles into it again, in
+// the handle set's order, reporting to f each handle's shape with the
+// shapes of the handles already in the cells its box covers (each other
+// shape once: the handles' stamps), then queries the static index with
+// every shape's box. The set's buckets are walked in place, with no
+// closure per handle.
 func (hash *SpaceHash) ReindexQuery(f SpatialIndexQuery, data any) {
 	hash.clearTable()
 
-	hash.handleSet.Each(func(hand *Handle) {
-		// queryRehash_helper
+	cells := newCellHash(hash.numCells)
+	for _, setBin := range hash.handleSet.table {
+		for setBin != nil {
+			next := setBin.next
+			hand := setBin.elt
+			bb := hash.SpatialIndex.bbfunc(hand.obj)
 
-		bb := hash.SpatialIndex.bbfunc(hand.obj)
+			l := floor(bb.L / hash.celldim)
+			r := floor(bb.R / hash.celldim)
+			b := floor(bb.B / hash.celldim)
+			t := floor(bb.T / hash.celldim)
 
-		l := floor(bb.L / hash.celldim)
-		r := floor(bb.R / hash.celldim)
-		b := floor(bb.B / hash.celldim)
-		t := floor(bb.T / hash.celldim)
+			for i := l; i <= r; i++ {
+				for j := b; j <= t; j++ {
+					idx := cells.of(HashValue(i), HashValue(j))
+					bin := hash.table[idx]
 
-		for i := l; i <= r; i++ {
-			for j := b; j <= t; j++ {
-				idx := hashFunc(HashValue(i), HashValue(j), HashValue(hash.numCells))
-				bin := hash.table[idx]
+					// The table was emptied above, and only this handle
+					// has gone into it since: it is in this cell only if
+					// another of its cells hashed here, and then it heads
+					// the cell (what containsHandle would find).
+					if bin != nil && bin.handle == hand {
+						continue
+					}
 
-				if bin.containsHandle(hand) {
-					continue
+					hand.retain()
+
+					// queryHelper, written in.
+					obj := hand.obj
+				restart:
+					for c := bin; c != nil; c = c.next {
+						h := c.handle
+						other := h.obj
+
+						if h.stamp == hash.stamp || obj == other {
+							continue
+						} else if other != nil {
+							f(obj, other, 0, data)
+							h.stamp = hash.stamp
+						} else {
+							hash.removeOrphanedHandles(&bin)
+							goto restart
+						}
+					}
+
+					newBin := hash.getEmptyBin()
+					newBin.handle = hand
+					newBin.next = bin
+					hash.table[idx] = newBin
 				}
+			}
 
-				hand.retain()
-				hash.queryHelper(&bin, hand.obj, f, data)
+			hash.stamp++
+			setBin = next
+		}
+	}
 
-				newBin := hash.getEmptyBin()
-				newBin.handle = hand
-				newBin.next = bin
-				hash.table[idx] = newBin
+	// CollideStatic, walking the set in place too.
+	if static := hash.staticIndex; static != nil && static.class.Count() > 0 {
+		for _, setBin := range hash.handleSet.table {
+			for setBin != nil {
+				next := setBin.next
+				obj := setBin.elt.obj
+				if sh, ok := static.class.(*SpaceHash); ok {
+					sh.Query(obj, hash.SpatialIndex.bbfunc(obj), f, data) // a direct call
+				} else {
+					static.class.Query(obj, hash.SpatialIndex.bbfunc(obj), f, data)
+				}
+				setBin = next
 			}
 		}
-
-		hash.stamp++
-	})
-
-	hash.CollideStatic(hash.staticIndex, f, data)
+	}
 }
 
 func (hash *SpaceHash) Query(obj any, bb BB, f SpatialIndexQuery, data any) {
@@ -215,11 +267,13 @@ func (hash *SpaceHash) Query(obj any, bb BB, f SpatialIndexQuery, data any) {
 	b := floor(bb.B / dim)
 	t := floor(bb.T / dim)
 
-	n := hash.numCells
-
+	cells := newCellHash(hash.numCells)
 	for i := l; i <= r; i++ {
 		for j := b; j <= t; j++ {
-			hash.queryHelper(&hash.table[hashFunc(HashValue(i), HashValue(j), HashValue(n))], obj, f, data)
+			// An empty cell, the most of a static index's, without a call.
+			if cell := &hash.table[cells.of(HashValue(i), HashValue(j))]; *cell != nil {
+				hash.queryHelper(cell, obj, f, data)
+			}
 		}
 	}
 
@@ -341,6 +395,36 @@ func hashFunc(x, y, n HashValue) HashValue {
 	return (x*1640531513 ^ y*2654435789) % n
 }
 
+// cellHash is hashFunc for a table of n cells, with the remainder taken by
+// two multiplications instead of a division (a division is tens of cycles,
+// and the loops that query the table take one for every cell of every
+// shape's box): m is ⌊(2⁶⁴-1)/n⌋, the quotient q = ⌊x·m/2⁶⁴⌋ is x/n's or
+// one less, so x - q·n is the remainder or the remainder plus n.
+type cellHash struct {
+	n, m HashValue
+}
+
+// newCellHash returns the cellHash of a table of n cells. With no cells,
+// of indexes past the (empty) table, as hashFunc divides by zero: both panic.
+func newCellHash(n int) cellHash {
+	c := cellHash{n: HashValue(n)}
+	if n > 0 {
+		c.m = ^HashValue(0) / c.n
+	}
+	return c
+}
+
+// of returns hashFunc(x, y, n).
+func (c cellHash) of(x, y HashValue) HashValue {
+	h := x*1640531513 ^ y*2654435789
+	q, _ := mathbits.Mul64(uint64(h), uint64(c.m))
+	r := h - HashValue(q)*c.n
+	if r >= c.n {
+		r -= c.n
+	}
+	return r
+}
+
 type Handle struct {
 	obj     *Shape
 	retains int
@@ -371,23 +455,23 @@ func (hash *SpaceHash) recycleBin(bin *SpaceHashBin) {
 	hash.pooledBins = bin
 }
 
-func (hash *SpaceHash) clearTableCell(idx int) {
-	bin := hash.table[idx]
-	for bin != nil {
-		next := bin.next
-
-		bin.handle.release(&hash.pooledHandles)
-		hash.recycleBin(bin)
-
-		bin = next
-	}
-
-	hash.table[idx] = nil
-}
-
+// clearTable empties every cell, releasing its handles and recycling its
+// bins, and passes over the empty ones without a store.
 func (hash *SpaceHash) clearTable() {
-	for i := range hash.numCells {
-		hash.clearTableCell(i)
+	for i, bin := range hash.table[:hash.numCells] {
+		if bin == nil {
+			continue
+		}
+		for bin != nil {
+			next := bin.next
+
+			bin.handle.release(&hash.pooledHandles)
+			bin.next = hash.pooledBins
+			hash.pooledBins = bin
+
+			bin = next
+		}
+		hash.table[i] = nil
 	}
 }
 

@@ -31,6 +31,7 @@ func TestFilesAsUpstream(t *testing.T) {
 // and read every body.
 type physicsLib interface {
 	setup(gravityY, slop float64, iterations uint, sleep bool)
+	spatialHash(dim float64, cells int) // find pairs with cp's spatial hash instead of its BBTree
 	segment(ax, ay, bx, by, friction, elasticity float64)
 	circle(x, y, r, friction float64)
 	box(x, y, size, friction float64)
@@ -50,6 +51,8 @@ func (l *forkLib) setup(g, slop float64, it uint, sleep bool) {
 		l.s.IdleSpeedThreshold = 20 // a pile at rest jitters faster than cp's default threshold
 	}
 }
+
+func (l *forkLib) spatialHash(dim float64, cells int) { l.s.UseSpatialHash(dim, cells) }
 
 func (l *forkLib) segment(ax, ay, bx, by, f, e float64) {
 	s := l.s.AddShape(cp.NewSegment(l.s.StaticBody, cp.Vector{X: ax, Y: ay}, cp.Vector{X: bx, Y: by}, 0))
@@ -101,6 +104,8 @@ func (l *upstreamLib) setup(g, slop float64, it uint, sleep bool) {
 		l.s.IdleSpeedThreshold = 20 // a pile at rest jitters faster than cp's default threshold
 	}
 }
+
+func (l *upstreamLib) spatialHash(dim float64, cells int) { l.s.UseSpatialHash(dim, cells) }
 
 func (l *upstreamLib) segment(ax, ay, bx, by, f, e float64) {
 	s := l.s.AddShape(upstream.NewSegment(l.s.StaticBody, upstream.Vector{X: ax, Y: ay}, upstream.Vector{X: bx, Y: by}, 0))
@@ -161,6 +166,26 @@ func pyramidStack(l physicsLib, rows int) {
 	}
 }
 
+// hashed builds a scene with cp's spatial hash as the space's index (cells
+// of a ball's diameter, 10 cells per body, cp's advice) instead of its
+// BBTree: the shapes go into the hash as they are added.
+func hashed(build func(physicsLib), bodies int) func(physicsLib) {
+	return func(l physicsLib) {
+		build(&hashLib{l, bodies})
+	}
+}
+
+// hashLib is a physicsLib whose setup switches the space to the spatial hash.
+type hashLib struct {
+	physicsLib
+	bodies int
+}
+
+func (l *hashLib) setup(g, slop float64, it uint, sleep bool) {
+	l.physicsLib.setup(g, slop, it, sleep)
+	l.spatialHash(10, 10*l.bodies)
+}
+
 // benchScenes are the scenes the comparisons step, 400 steps each.
 var benchScenes = []struct {
 	name  string
@@ -169,6 +194,9 @@ var benchScenes = []struct {
 	{"circles=300", func(l physicsLib) { terrainCircles(l, 300, false) }},
 	{"circles=300/sleeping", func(l physicsLib) { terrainCircles(l, 300, true) }},
 	{"pyramid=105", func(l physicsLib) { pyramidStack(l, 14) }},
+	{"circles=300/hash", hashed(func(l physicsLib) { terrainCircles(l, 300, false) }, 300)},
+	{"circles=300/hash/sleeping", hashed(func(l physicsLib) { terrainCircles(l, 300, true) }, 300)},
+	{"pyramid=105/hash", hashed(func(l physicsLib) { pyramidStack(l, 14) }, 105)},
 }
 
 // Stepped side by side with upstream cp, this copy gives the same bodies,
