@@ -22,7 +22,7 @@ import (
 func BenchmarkContactSolver(b *testing.B) {
 	for _, n := range []int{100, 1000, 5000} {
 		b.Run(fmt.Sprintf("balls=%d", n), func(b *testing.B) {
-			space := ballPile(n)
+			space := bowlPile(n)
 			for range 300 {
 				space.Step(1.0 / 60)
 			}
@@ -62,10 +62,10 @@ func BenchmarkContactSolver(b *testing.B) {
 	}
 }
 
-// ballPile is SimpleTerrainCircles in outline (as the package's external
+// bowlPile is SimpleTerrainCircles in outline (as the package's external
 // tests build it): n balls of radius 5 dropped from a disc into a bowl of
 // segments, widened beyond 1,000 balls so that it holds them.
-func ballPile(n int) *Space {
+func bowlPile(n int) *Space {
 	space := NewSpace()
 	space.SetGravity(Vector{Y: -100})
 	space.SetCollisionSlop(0.5)
