@@ -162,6 +162,9 @@ func (space *Space) Restore(s *Snapshot) error {
 		return ErrSnapshotLocked
 	}
 	*space = s.value
+	// A body's shape list and a polygon's planes are written back with
+	// their owner, into the arrays its restored value points to (arrays
+	// that no value restored after holds).
 	off := 0
 	for i := range s.bodies {
 		e := &s.bodies[i]
@@ -198,7 +201,7 @@ func (space *Space) Restore(s *Snapshot) error {
 	s.leafSets.restore()
 	s.handleSets.restore()
 
-	// Slice contents last: the slices are the restored values' own.
+	// Other slices' contents last: the slices are the restored values' own.
 	s.contacts.restore()
 	s.restoreTables()
 	s.bodyLists.restore()
