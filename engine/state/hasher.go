@@ -99,6 +99,7 @@ type Hasher struct {
 	order  []*compState // by name, then Go type, then id
 	slots  []donburi.Entity
 	ents   []donburi.Entity
+	states []*compState // the component types of the entity being hashed
 	sums   []ComponentSum
 	total  xxhash.Digest
 	header []byte
@@ -224,12 +225,21 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 		cs.count = 0
 	}
 	sw := h.w
+	// Entities of one archetype, mostly next to each other in entity
+	// order, share their component types' records: looked up once a run.
+	var cts []donburi.IComponentType
+	states := h.states[:0]
 	for _, e := range h.ents {
 		entry := w.Entry(e)
-		cts := entry.Archetype().ComponentTypes()
-		h.findEventBus(cts)
-		for _, ct := range cts {
-			cs := h.state(ct)
+		if ects := entry.Archetype().ComponentTypes(); !sameTypes(ects, cts) {
+			cts = ects
+			h.findEventBus(cts)
+			states = states[:0]
+			for _, ct := range cts {
+				states = append(states, h.state(ct))
+			}
+		}
+		for i, cs := range states {
 			if cs.ignored || cs.skip {
 				continue
 			}
@@ -237,7 +247,7 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 			// in blocks: one digest call per component costs more than
 			// the copy.
 			sw.buf = binary.LittleEndian.AppendUint64(cs.buf, uint64(e))
-			sw.root(cs.plan, unsafe.Add(entry.Component(ct), cs.off))
+			sw.root(cs.plan, unsafe.Add(entry.Component(cts[i]), cs.off))
 			if cs.buf = sw.buf; len(cs.buf) >= hashBlock {
 				cs.digest.Write(cs.buf)
 				cs.buf = cs.buf[:0]
@@ -245,6 +255,7 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 			cs.count++
 		}
 	}
+	h.states = states[:0]
 	h.sums = h.sums[:0]
 	h.total.Reset()
 	for _, cs := range h.order {
@@ -261,6 +272,12 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 		h.total.Write(h.header)
 	}
 	return h.total.Sum64()
+}
+
+// sameTypes reports whether a and b are the same list of component types,
+// in the same memory: an archetype's own.
+func sameTypes(a, b []donburi.IComponentType) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // ComponentSums returns the sum of each component type that the last Sum

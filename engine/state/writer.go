@@ -162,9 +162,9 @@ func (w *Writer) Float64s(names []string, vs []float64) {
 		}
 		return
 	}
-	w.buf = slices.Grow(w.buf, 8*len(vs))
-	for _, v := range vs {
-		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(v))
+	b := w.grow(8 * len(vs))
+	for i, v := range vs {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
 	}
 }
 
@@ -177,10 +177,19 @@ func (w *Writer) Uint64s(names []string, vs []uint64) {
 		}
 		return
 	}
-	w.buf = slices.Grow(w.buf, 8*len(vs))
-	for _, v := range vs {
-		w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+	b := w.grow(8 * len(vs))
+	for i, v := range vs {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
 	}
+}
+
+// grow lengthens the hash's bytes by n and returns the n new bytes, for
+// the caller to fill.
+func (w *Writer) grow(n int) []byte {
+	w.buf = slices.Grow(w.buf, n)
+	l := len(w.buf)
+	w.buf = w.buf[:l+n]
+	return w.buf[l : l+n : l+n]
 }
 
 // Enter starts a group of values named name: the values written until the
@@ -296,7 +305,14 @@ func (w *Writer) hashFields(fs []field, p unsafe.Pointer) {
 		case kMap:
 			w.hashMap(f, q)
 		case kPtr:
-			w.pointer(f.elem, *(*unsafe.Pointer)(q))
+			if to := *(*unsafe.Pointer)(q); to != nil && f.elem.leaf {
+				// A library type's summary (a cp body, an image), as
+				// pointer writes it: no cycle can pass through it.
+				w.buf = append(w.buf, ptrFollow)
+				f.elem.fields[0].builtin(to, w)
+			} else {
+				w.pointer(f.elem, to)
+			}
 		case kIface:
 			w.iface(f.typ, q)
 		case kSummary:

@@ -55,13 +55,12 @@ func summarizeShape(s *cp.Shape, w *state.Writer) {
 	switch c := s.Class.(type) {
 	case *cp.Circle:
 		w.Text("Class", "circle")
-		w.Float64("Radius", c.Radius())
-		writeVector(w, "Offset", s.CenterOfGravity())
+		cog := s.CenterOfGravity()
+		w.Float64s(circleNames[:], []float64{c.Radius(), cog.X, cog.Y})
 	case *cp.Segment:
 		w.Text("Class", "segment")
-		writeVector(w, "A", c.A())
-		writeVector(w, "B", c.B())
-		w.Float64("Radius", c.Radius())
+		a, b := c.A(), c.B()
+		w.Float64s(segmentNames[:], []float64{a.X, a.Y, b.X, b.Y, c.Radius()})
 	case *cp.PolyShape:
 		w.Text("Class", "poly")
 		n := c.Count()
@@ -88,6 +87,8 @@ func summarizeShape(s *cp.Shape, w *state.Writer) {
 }
 
 var (
+	circleNames     = [...]string{"Radius", "Offset.X", "Offset.Y"}
+	segmentNames    = [...]string{"A.X", "A.Y", "B.X", "B.Y", "Radius"}
 	shapeFloatNames = [...]string{"Friction", "Elasticity", "Mass"}
 	shapeUintNames  = [...]string{"CollisionType", "Filter.Group", "Filter.Categories", "Filter.Mask"}
 )
@@ -103,11 +104,4 @@ func summarizeConstraint(c *cp.Constraint, w *state.Writer) {
 	w.Float64("MaxForce", c.MaxForce())
 	w.Float64("MaxBias", c.MaxBias())
 	w.Float64("ErrorBias", c.ErrorBias())
-}
-
-func writeVector(w *state.Writer, name string, v cp.Vector) {
-	w.Enter(name)
-	w.Float64("X", v.X)
-	w.Float64("Y", v.Y)
-	w.Leave()
 }

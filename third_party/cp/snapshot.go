@@ -3,6 +3,7 @@ package cp
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -36,16 +37,21 @@ type Snapshot struct {
 	shapes store[Shape]
 	masses store[ShapeMassInfo]
 
+	// The contents of the slices that bodies and polygons own, one after
+	// the other in the order of their owners' stores: each is copied back
+	// into the array its owner's saved value points to.
+	shapeLists []*Shape         // the bodies'
+	planes     []SplittingPlane // the polygons'
+
 	circles  store[Circle]
 	segments store[Segment]
 	polys    store[PolyShape]
-	planes   sliceStore[SplittingPlane]
 
 	constraints store[Constraint]
 	joints      jointStores
 
 	arbiters store[Arbiter]
-	contacts sliceStore[Contact]
+	contacts sliceStore[Contact] // the arbiters': runs of a contact buffer
 	handlers store[CollisionHandler]
 	buffers  []contactBufferHeader
 
@@ -57,22 +63,27 @@ type Snapshot struct {
 	cells   store[SpaceHashBin]
 	handles store[Handle]
 
+	// The spatial hashes' tables: the index of each cell that holds bins,
+	// in table order, and how many of them each hash has (in the order of
+	// hashes). A cell's bins are next in cells, so a table is written back
+	// whole from the two; its empty cells, most of it, cost nothing.
+	tableCells []int
+	tableSpans []int
+
 	arbiterSets setStores[ShapePair, *Arbiter]
 	handlerSets setStores[*CollisionHandler, *CollisionHandler]
 	leafSets    setStores[*Shape, *Node]
 	handleSets  setStores[*Shape, *Handle]
 
 	bodyLists       sliceStore[*Body]
-	shapeLists      sliceStore[*Shape]
 	arbiterLists    sliceStore[*Arbiter]
 	constraintLists sliceStore[*Constraint]
 	handleLists     sliceStore[*Handle]
-	cellLists       sliceStore[*SpaceHashBin]
 	callbackLists   sliceStore[*PostStepCallback]
 
-	freeNodes []freeLink[Node]
-	freePairs []freeLink[Pair]
-	freeCells []freeLink[SpaceHashBin]
+	freeNodes freeList[Node]
+	freePairs freeList[Pair]
+	freeCells freeList[SpaceHashBin]
 }
 
 // snapEpochs numbers snapshots, for the marks that keep an object reached
@@ -100,6 +111,11 @@ func (space *Space) Snapshot(s *Snapshot) error {
 	s.arbiterLists.add(space.pooledArbiters)
 	s.constraintLists.add(space.constraints)
 	s.callbackLists.add(space.postStepCallbacks)
+	// The step's arbiters first, in the order they took their contacts
+	// from the contact buffers: their contacts are saved as a few runs.
+	for _, a := range space.arbiters {
+		s.arbiter(a)
+	}
 	for _, list := range [][]*Body{space.dynamicBodies, space.staticBodies} {
 		for _, b := range list {
 			s.body(b)
@@ -113,9 +129,6 @@ func (space *Space) Snapshot(s *Snapshot) error {
 	s.body(space.StaticBody)
 	for _, c := range space.constraints {
 		s.constraint(c)
-	}
-	for _, a := range space.arbiters {
-		s.arbiter(a)
 	}
 	for _, b := range s.arbiterSets.add(space.cachedArbiters) {
 		s.arbiter(b.v.elt)
@@ -149,12 +162,25 @@ func (space *Space) Restore(s *Snapshot) error {
 		return ErrSnapshotLocked
 	}
 	*space = s.value
-	s.bodies.restore()
+	// A body's shape list and a polygon's planes are written back with
+	// their owner, into the arrays its restored value points to (arrays
+	// that no value restored after holds).
+	off := 0
+	for i := range s.bodies {
+		e := &s.bodies[i]
+		*e.p = e.v
+		off += copy(e.v.shapeList, s.shapeLists[off:])
+	}
 	s.shapes.restore()
 	s.masses.restore()
 	s.circles.restore()
 	s.segments.restore()
-	s.polys.restore()
+	off = 0
+	for i := range s.polys {
+		e := &s.polys[i]
+		*e.p = e.v
+		off += copy(e.v.planes, s.planes[off:])
+	}
 	s.constraints.restore()
 	s.joints.restore()
 	s.arbiters.restore()
@@ -175,44 +201,63 @@ func (space *Space) Restore(s *Snapshot) error {
 	s.leafSets.restore()
 	s.handleSets.restore()
 
-	// Slice contents last: the slices are the restored values' own.
-	s.planes.restore()
+	// Other slices' contents last: the slices are the restored values' own.
 	s.contacts.restore()
+	s.restoreTables()
 	s.bodyLists.restore()
-	s.shapeLists.restore()
 	s.arbiterLists.restore()
 	s.constraintLists.restore()
 	s.handleLists.restore()
-	s.cellLists.restore()
 	s.callbackLists.restore()
-	relink(s.freeNodes, func(n *Node, next *Node) { n.parent = next })
-	relink(s.freePairs, func(p *Pair, next *Pair) { p.a.next = next })
-	relink(s.freeCells, func(c *SpaceHashBin, next *SpaceHashBin) { c.next = next })
+	s.freeNodes.relink(func(n *Node, next *Node) { n.parent = next })
+	s.freePairs.relink(func(p *Pair, next *Pair) { p.a.next = next })
+	s.freeCells.relink(func(c *SpaceHashBin, next *SpaceHashBin) { c.next = next })
 	return nil
+}
+
+// restoreTables writes the spatial hashes' tables back: each cell that
+// held bins points to the first of them again (the bins, restored, chain
+// to the others), every other cell is empty.
+func (s *Snapshot) restoreTables() {
+	k, cells := 0, s.tableCells
+	for i := range s.hashes {
+		table := s.hashes[i].v.table
+		clear(table)
+		for _, c := range cells[:s.tableSpans[i]] {
+			bin := s.cells[k].p
+			table[c] = bin
+			for ; bin != nil; bin = bin.next {
+				k++
+			}
+		}
+		cells = cells[s.tableSpans[i]:]
+	}
 }
 
 func (s *Snapshot) reset() {
 	s.bodies, s.shapes, s.masses = s.bodies[:0], s.shapes[:0], s.masses[:0]
+	clear(s.shapeLists) // let go of shapes no longer the space's
+	s.shapeLists, s.planes = s.shapeLists[:0], s.planes[:0]
 	s.circles, s.segments, s.polys = s.circles[:0], s.segments[:0], s.polys[:0]
-	s.planes.reset()
 	s.constraints = s.constraints[:0]
 	s.joints.reset()
 	s.arbiters, s.handlers, s.buffers = s.arbiters[:0], s.handlers[:0], s.buffers[:0]
 	s.contacts.reset()
 	s.indexes, s.trees, s.nodes, s.pairs = s.indexes[:0], s.trees[:0], s.nodes[:0], s.pairs[:0]
 	s.hashes, s.cells, s.handles = s.hashes[:0], s.cells[:0], s.handles[:0]
+	s.tableCells, s.tableSpans = s.tableCells[:0], s.tableSpans[:0]
 	s.arbiterSets.reset()
 	s.handlerSets.reset()
 	s.leafSets.reset()
 	s.handleSets.reset()
 	s.bodyLists.reset()
-	s.shapeLists.reset()
 	s.arbiterLists.reset()
 	s.constraintLists.reset()
 	s.handleLists.reset()
-	s.cellLists.reset()
 	s.callbackLists.reset()
-	s.freeNodes, s.freePairs, s.freeCells = s.freeNodes[:0], s.freePairs[:0], s.freeCells[:0]
+	s.freeNodes.reset()
+	s.freePairs.reset()
+	s.freeCells.reset()
 }
 
 // body saves b, its shapes and its constraints, once.
@@ -222,7 +267,7 @@ func (s *Snapshot) body(b *Body) {
 	}
 	b.snap = s.epoch
 	s.bodies.add(b)
-	s.shapeLists.add(b.shapeList)
+	s.shapeLists = append(s.shapeLists, b.shapeList...)
 	for _, sh := range b.shapeList {
 		s.shape(sh)
 	}
@@ -250,7 +295,7 @@ func (s *Snapshot) shape(sh *Shape) {
 		s.segments.add(c)
 	case *PolyShape:
 		s.polys.add(c)
-		s.planes.add(c.planes)
+		s.planes = append(s.planes, c.planes...)
 	}
 	s.body(sh.body)
 }
@@ -286,28 +331,27 @@ func (s *Snapshot) index(idx *SpatialIndex) error {
 		s.trees.add(c)
 		s.leafSets.add(c.leaves) // the leaves are the tree's nodes, saved below
 		s.node(c.root)
-		for n := c.pooledNodes; n != nil; n = n.parent {
-			s.freeNodes = append(s.freeNodes, freeLink[Node]{n, n.parent})
-		}
-		for p := c.pooledPairs; p != nil; p = p.a.next {
-			s.freePairs = append(s.freePairs, freeLink[Pair]{p, p.a.next})
-		}
+		s.freeNodes.add(c.pooledNodes, func(n *Node) *Node { return n.parent })
+		s.freePairs.add(c.pooledPairs, func(p *Pair) *Pair { return p.a.next })
 	case *SpaceHash:
 		s.hashes.add(c)
-		s.cellLists.add(c.table)
 		s.handleLists.add(c.pooledHandles)
-		for _, cell := range c.table {
+		first := len(s.tableCells)
+		for i, cell := range c.table {
+			if cell == nil {
+				continue
+			}
+			s.tableCells = append(s.tableCells, i)
 			for b := cell; b != nil; b = b.next {
 				s.cells.add(b)
 				s.handle(b.handle)
 			}
 		}
+		s.tableSpans = append(s.tableSpans, len(s.tableCells)-first)
 		for _, b := range s.handleSets.add(c.handleSet) {
 			s.handle(b.v.elt)
 		}
-		for b := c.pooledBins; b != nil; b = b.next {
-			s.freeCells = append(s.freeCells, freeLink[SpaceHashBin]{b, b.next})
-		}
+		s.freeCells.add(c.pooledBins, func(b *SpaceHashBin) *SpaceHashBin { return b.next })
 	default:
 		return fmt.Errorf("cp: Snapshot: a spatial index of type %T", idx.class)
 	}
@@ -364,17 +408,31 @@ type saved[T any] struct {
 // store is the saved objects of one type.
 type store[T any] []saved[T]
 
-func (st *store[T]) add(p *T) { *st = append(*st, saved[T]{p, *p}) }
+// add saves p's value, copied once, into the store's memory (an append of
+// saved[T]{p, *p} would build the value on the stack and copy it again).
+func (st *store[T]) add(p *T) {
+	n := len(*st)
+	if n == cap(*st) {
+		*st = slices.Grow(*st, 1)
+	}
+	*st = (*st)[:n+1]
+	e := &(*st)[n]
+	e.p = p
+	e.v = *p
+}
 
 func (st store[T]) restore() {
 	for i := range st {
-		*st[i].p = st[i].v
+		e := &st[i]
+		*e.p = e.v
 	}
 }
 
 // sliceStore saves the contents of slices, whose headers are saved with
 // the values that hold them: Restore copies the contents back into the
-// same arrays.
+// same arrays. A slice that goes on where the one saved before it ends, in
+// the same array, lengthens that one's run: the arbiters' contacts, taken
+// one after the other from a buffer, are copied back a run at a time.
 type sliceStore[E any] struct {
 	heads [][]E
 	data  []E
@@ -384,8 +442,15 @@ func (ss *sliceStore[E]) add(x []E) {
 	if len(x) == 0 {
 		return
 	}
-	ss.heads = append(ss.heads, x)
 	ss.data = append(ss.data, x...)
+	if n := len(ss.heads); n > 0 {
+		last := ss.heads[n-1]
+		if len(x) <= cap(last)-len(last) && &last[:len(last)+1][len(last)] == &x[0] {
+			ss.heads[n-1] = last[:len(last)+len(x)]
+			return
+		}
+	}
+	ss.heads = append(ss.heads, x)
 }
 
 func (ss *sliceStore[E]) restore() {
@@ -400,13 +465,31 @@ func (ss *sliceStore[E]) reset() {
 	ss.heads, ss.data = ss.heads[:0], ss.data[:0]
 }
 
-// freeLink is an object on a free list and the next one.
-type freeLink[T any] struct{ p, next *T }
+// freeList is the objects on free lists, each list in its order and
+// ended by a nil (a snapshot walks several lists of a type into one).
+type freeList[T any] []*T
 
-func relink[T any](links []freeLink[T], set func(p, next *T)) {
-	for _, l := range links {
-		set(l.p, l.next)
+// add saves the list that starts at head and goes on through next.
+func (fl *freeList[T]) add(head *T, next func(*T) *T) {
+	for p := head; p != nil; p = next(p) {
+		*fl = append(*fl, p)
 	}
+	*fl = append(*fl, nil)
+}
+
+// relink links each list's objects again in its order, with set; the
+// last one's link is nil, as it was.
+func (fl freeList[T]) relink(set func(p, next *T)) {
+	for i, p := range fl {
+		if p != nil {
+			set(p, fl[i+1])
+		}
+	}
+}
+
+func (fl *freeList[T]) reset() {
+	clear(*fl) // let go of objects no longer the space's
+	*fl = (*fl)[:0]
 }
 
 // setStores saves hash sets of one type: each set's value, its table and
@@ -415,7 +498,7 @@ type setStores[T, U comparable] struct {
 	sets  store[HashSet[T, U]]
 	table sliceStore[*HashSetBin[U]]
 	bins  store[HashSetBin[U]]
-	free  []freeLink[HashSetBin[U]]
+	free  freeList[HashSetBin[U]]
 }
 
 // add saves set and returns its bins, for their elements to be saved.
@@ -431,9 +514,7 @@ func (ss *setStores[T, U]) add(set *HashSet[T, U]) store[HashSetBin[U]] {
 			ss.bins.add(b)
 		}
 	}
-	for b := set.pooledBins; b != nil; b = b.next {
-		ss.free = append(ss.free, freeLink[HashSetBin[U]]{b, b.next})
-	}
+	ss.free.add(set.pooledBins, func(b *HashSetBin[U]) *HashSetBin[U] { return b.next })
 	return ss.bins[first:]
 }
 
@@ -441,11 +522,12 @@ func (ss *setStores[T, U]) restore() {
 	ss.sets.restore()
 	ss.bins.restore()
 	ss.table.restore()
-	relink(ss.free, func(b, next *HashSetBin[U]) { b.next = next })
+	ss.free.relink(func(b, next *HashSetBin[U]) { b.next = next })
 }
 
 func (ss *setStores[T, U]) reset() {
-	ss.sets, ss.bins, ss.free = ss.sets[:0], ss.bins[:0], ss.free[:0]
+	ss.sets, ss.bins = ss.sets[:0], ss.bins[:0]
+	ss.free.reset()
 	ss.table.reset()
 }
 
@@ -519,10 +601,11 @@ func (s *Snapshot) Bytes() int {
 	n += size(s.constraints) + size(s.arbiters) + size(s.handlers) + len(s.buffers)*int(unsafe.Sizeof(contactBufferHeader{}))
 	n += size(s.indexes) + size(s.trees) + size(s.nodes) + size(s.pairs) + size(s.hashes) + size(s.cells) + size(s.handles)
 	n += size(s.arbiterSets.bins) + size(s.leafSets.bins) + size(s.handleSets.bins) + size(s.handlerSets.bins)
-	n += s.planes.bytes() + s.contacts.bytes() + s.bodyLists.bytes() + s.shapeLists.bytes() + s.arbiterLists.bytes()
-	n += s.constraintLists.bytes() + s.handleLists.bytes() + s.cellLists.bytes() + s.callbackLists.bytes()
+	n += len(s.shapeLists)*int(unsafe.Sizeof((*Shape)(nil))) + len(s.planes)*int(unsafe.Sizeof(SplittingPlane{})) +
+		(len(s.tableCells)+len(s.tableSpans))*int(unsafe.Sizeof(0))
+	n += s.contacts.bytes() + s.bodyLists.bytes() + s.arbiterLists.bytes() + s.constraintLists.bytes() + s.handleLists.bytes() + s.callbackLists.bytes()
 	n += s.arbiterSets.table.bytes() + s.leafSets.table.bytes() + s.handleSets.table.bytes() + s.handlerSets.table.bytes()
-	ptr := int(unsafe.Sizeof(freeLink[Node]{}))
+	ptr := int(unsafe.Sizeof((*Node)(nil)))
 	return n + ptr*(len(s.freeNodes)+len(s.freePairs)+len(s.freeCells)+
 		len(s.arbiterSets.free)+len(s.leafSets.free)+len(s.handleSets.free)+len(s.handlerSets.free))
 }

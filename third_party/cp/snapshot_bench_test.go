@@ -1,7 +1,6 @@
 package cp_test
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -14,12 +13,25 @@ import (
 // timed, every iteration: the world is the same at every step, so the
 // three are measured on the same state in turn. It reports each one's
 // median time, the snapshot's and restore's over the step's (the goal:
-// less than one step together), and the snapshot's bytes.
+// less than one step together), and the snapshot's bytes. The scene
+// indexes its shapes in cp's default tree, or, for index=hash, in a
+// spatial hash of 10 cells a body (cells of 20 units; the balls' radius
+// is 5), as the engine's Stress scene does.
 func BenchmarkSnapshot(b *testing.B) {
-	for _, n := range []int{100, 1000, 5000} {
-		b.Run(fmt.Sprintf("bodies=%d", n), func(b *testing.B) {
+	cases := []struct {
+		name string
+		n    int
+		hash bool
+	}{{"bodies=100", 100, false}, {"bodies=1000", 1000, false}, {"bodies=5000", 5000, false},
+		{"bodies=1000/index=hash", 1000, true}}
+	for _, c := range cases {
+		n := c.n
+		b.Run(c.name, func(b *testing.B) {
 			l := &forkLib{}
 			terrainCircles(l, n, false)
+			if c.hash {
+				l.s.UseSpatialHash(20, 10*n)
+			}
 			for range 300 {
 				l.step(1.0 / 60)
 			}
