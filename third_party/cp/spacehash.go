@@ -405,7 +405,8 @@ type cellHash struct {
 }
 
 // newCellHash returns the cellHash of a table of n cells. With no cells,
-// of indexes past the (empty) table, as hashFunc divides by zero: both panic.
+// of returns the hash itself, and indexing the empty table with it panics
+// where hashFunc's division by zero would.
 func newCellHash(n int) cellHash {
 	c := cellHash{n: HashValue(n)}
 	if n > 0 {
