@@ -102,6 +102,7 @@ func (r *SpaceReader) Read(b []byte, space *Space) ([]byte, error) {
 	v.usesWildcards, v.collisionHandlers, v.defaultHandler = space.usesWildcards, space.collisionHandlers, space.defaultHandler
 	v.postStepCallbacks = space.postStepCallbacks[:0]
 	v.lookupKey = space.lookupKey
+	v.solver = space.solver // the contact solver's scratch: a snapshot of the space read keeps it
 	v.StaticBody = static
 	*space = v
 	return d.b, nil

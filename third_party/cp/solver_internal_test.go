@@ -110,3 +110,26 @@ func TestMaxZeroAndClamp(t *testing.T) {
 		}
 	}
 }
+
+// A space read from bytes keeps the reading space's contact solver, so
+// that a snapshot taken before its first step holds one: a restore of it
+// would otherwise leave the space without, and every step after a
+// rollback would make the solver's slices again.
+func TestReadKeepsTheSolver(t *testing.T) {
+	space := bowlPile(50)
+	for range 30 {
+		space.Step(1.0 / 60)
+	}
+	b, err := (&SpaceWriter{}).Append(nil, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := NewSpace()
+	solver := read.solver
+	if _, err := (&SpaceReader{}).Read(b, read); err != nil {
+		t.Fatal(err)
+	}
+	if read.solver == nil || read.solver != solver {
+		t.Fatalf("the space read has solver %p, the reading space had %p", read.solver, solver)
+	}
+}
