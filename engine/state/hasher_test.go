@@ -641,3 +641,33 @@ func TestStateEventBuses(t *testing.T) {
 		t.Error("a processed bus differs from one that never had events")
 	}
 }
+
+// A pointer to a struct whose one hashed field is a library type's summary
+// and not its first field (a func before it is left out) hashes that
+// field, where it lies.
+type afterFunc struct {
+	onEnd func()
+	Geo   ebiten.GeoM
+}
+
+type behindPointer struct{ To *afterFunc }
+
+var behindPointerC = donburi.NewComponentType[behindPointer]()
+
+func TestStatePointerToASummaryAfterASkippedField(t *testing.T) {
+	sum := func(ty float64) (uint64, string) {
+		w := donburi.NewWorld()
+		c := behindPointerC.Get(w.Entry(w.Create(behindPointerC)))
+		c.To = &afterFunc{onEnd: func() {}}
+		c.To.Geo.Translate(3, ty)
+		return state.Checksum(w), string(dumpOf(t, w))
+	}
+	a, dumpA := sum(5)
+	b, dumpB := sum(6)
+	if dumpA == dumpB {
+		t.Fatalf("the dumps do not show the field:\n%s", dumpA)
+	}
+	if a == b {
+		t.Errorf("GeoMs that differ in Ty hash alike behind a pointer:\n%s", dumpA)
+	}
+}

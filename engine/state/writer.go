@@ -309,7 +309,7 @@ func (w *Writer) hashFields(fs []field, p unsafe.Pointer) {
 				// A library type's summary (a cp body, an image), as
 				// pointer writes it: no cycle can pass through it.
 				w.buf = append(w.buf, ptrFollow)
-				f.elem.fields[0].builtin(to, w)
+				f.elem.fields[0].builtin(unsafe.Add(to, f.elem.fields[0].off), w)
 			} else {
 				w.pointer(f.elem, to)
 			}
