@@ -268,6 +268,7 @@ func (d *decoder) spaceHash(static *SpatialIndex) *SpatialIndex {
 	set := h.handleSet
 	set.size = uint(size)
 	set.table = make([]*HashSetBin[*Handle], nb)
+	inSet := make(map[*Handle]bool, size) // a handle twice would be walked twice a step
 	for i := range set.table {
 		k := d.n(12)
 		var last *HashSetBin[*Handle]
@@ -280,6 +281,11 @@ func (d *decoder) spaceHash(static *SpatialIndex) *SpatialIndex {
 				d.fail("a SpaceHash's handle set's bin does not hold its handle")
 				return nil
 			}
+			if inSet[bin.elt] {
+				d.fail("a SpaceHash's handle set holds a handle twice")
+				return nil
+			}
+			inSet[bin.elt] = true
 			if last == nil {
 				set.table[i] = bin
 			} else {
