@@ -284,3 +284,30 @@ func maxDuration(ds []time.Duration) time.Duration {
 	}
 	return m
 }
+
+var rollbackBalls = flag.Int("rollback.balls", 800, "BenchmarkRollbackAt: the awake balls of the Stress scene")
+
+// BenchmarkRollbackAt times the rollback frames of BenchmarkRollbackBodymark
+// at one count of balls (-rollback.balls, 800), with no search: the
+// engine's (stressRollbacks) and raw cp's restore and steps
+// (rawRollbacks, without keeping), one after the other, and reports the
+// median of each (rollback-ms, raw-rollback-ms) over rollbackFrames
+// frames. The search's answer moves by a fifth between runs; a time at a
+// fixed count compares two builds run in turns more closely.
+func BenchmarkRollbackAt(b *testing.B) {
+	runtime.LockOSThread() // threadTime measures this goroutine
+	defer runtime.UnlockOSThread()
+	n, count := *rollbackBalls, rollbackFrames()
+	frames, _, err := stressRollbacks(n, count)
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := rawRollbacks(n, count, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(float64(n), "balls")
+	b.ReportMetric(ms(median(frames)), "rollback-ms")
+	b.ReportMetric(ms(median(raw)), "raw-rollback-ms")
+}
