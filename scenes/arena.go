@@ -65,7 +65,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 	a.render = render.New(st.World)
 	st.Sched.AddRender(0, "floor", func(_ donburi.World, ev engine.Event) {
 		if screen := window.Screen(ev); screen != nil {
-			screen.Fill(color.RGBA{34, 40, 52, 255})
+			render.Fill(screen, color.RGBA{34, 40, 52, 255})
 		}
 	}).
 		AddRender(1, "sprites", a.render.Draw).

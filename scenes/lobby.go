@@ -11,6 +11,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -67,7 +68,7 @@ func (l *Lobby) Run(loop *engine.Loop) (engine.Scene, error) {
 		if screen == nil {
 			return
 		}
-		screen.Fill(color.RGBA{18, 22, 36, 255})
+		render.Fill(screen, color.RGBA{18, 22, 36, 255})
 		st.Text(screen, "Local players", 60, 50, 40, color.RGBA{120, 220, 255, 255}, text.AlignStart)
 		st.Text(screen, "Press a key of your half of the keyboard (WASD, Space / arrows, Enter) or a button of your pad to join",
 			60, 110, 16, color.RGBA{200, 200, 210, 255}, text.AlignStart)

@@ -94,7 +94,7 @@ func (s *Stress) build() {
 		AddUpdate(0, "physics", s.st.Physics.Update).
 		AddRender(0, "clear", func(_ donburi.World, ev engine.Event) {
 			if screen := window.Screen(ev); screen != nil {
-				screen.Fill(color.RGBA{20, 24, 30, 255})
+				render.Fill(screen, color.RGBA{20, 24, 30, 255})
 			}
 		}).
 		AddRender(1, "sprites", s.render.Draw)

@@ -8,6 +8,7 @@ import (
 	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems/devtools"
 	"github.com/fixedstep/fixedstep/systems/physics"
+	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage/core"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -85,7 +86,8 @@ type Options struct {
 	Overlay *devtools.OverlayOptions
 
 	// Background, if set, fills the screen before anything is drawn (a
-	// render system in the lowest layer); nil leaves that to the scene.
+	// render system in the lowest layer, by render.Fill); nil leaves that
+	// to the scene.
 	Background color.Color
 
 	// Checksum, if set, replaces the default state checksum that recordings
@@ -149,7 +151,7 @@ func New(loop *engine.Loop, opts Options) (*Stage, error) {
 	if bg := opts.Background; bg != nil {
 		s.Sched.AddRender(devtools.BackgroundLayer, "background", func(_ donburi.World, ev engine.Event) {
 			if screen := window.Screen(ev); screen != nil {
-				screen.Fill(bg)
+				render.Fill(screen, bg)
 			}
 		})
 	}
