@@ -11,7 +11,7 @@
 //
 //	sched.AddRender(0, "draw", func(w donburi.World, ev engine.Event) {
 //		if screen := window.Screen(ev); screen != nil { // nil headless
-//			screen.Fill(color.Black)
+//			render.Fill(screen, color.Black) // package systems/render
 //		}
 //	})
 package window
