@@ -16,11 +16,11 @@ import (
 // ebiten's Image.Fill draws a quad of its white image, read through the
 // sprite shader and blended over what is there. A GPU does either in no
 // time; a browser that draws WebGL in software (SwiftShader: no GPU, or
-// one it will not use) pays for every pixel's texture read and blend, and
-// a full-screen pass of them was a sixth of the Arena's browser frame (see
-// BENCHMARKS.md, cmd/web's BenchmarkArenaFrameRate). Natively Fill costs a
-// draw call more than Image.Fill (it batches with nothing); the pixels are
-// the same.
+// one it will not use) pays for every pixel's texture read and blend:
+// cmd/web's BenchmarkArenaFrameRate draws more frames a second with the
+// Arena's floor filled by Fill (BENCHMARKS.md, "A floor drawn without a
+// texture"). Natively Fill costs a draw call more than Image.Fill (it
+// batches with nothing but another Fill); the pixels are the same.
 //
 // It allocates nothing after its first call, which compiles the shader.
 func Fill(dst *ebiten.Image, c color.Color) {
