@@ -40,7 +40,8 @@ func (a *Arena) Name() string { return "Arena" }
 // Run loads the arena, plays it, releases it and returns Results (or nil when
 // Options.Seconds bounds the run, or the Title on Esc).
 func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
-	so := stage.FromCore(arena.StageOptions()) // the simulation's groups and physics, as a server's
+	so := stage.FromCore(arena.StageOptions())  // the simulation's groups and physics, as a server's
+	so.Background = color.RGBA{34, 40, 52, 255} // the floor
 	if a.opts.Online {
 		so.Ignore = []donburi.IComponentType{gfx.SpriteC} // the server's Arena has no sprites
 	}
@@ -63,12 +64,7 @@ func (a *Arena) Run(loop *engine.Loop) (engine.Scene, error) {
 		})
 	}
 	a.render = render.New(st.World)
-	st.Sched.AddRender(0, "floor", func(_ donburi.World, ev engine.Event) {
-		if screen := window.Screen(ev); screen != nil {
-			render.Fill(screen, color.RGBA{34, 40, 52, 255})
-		}
-	}).
-		AddRender(1, "sprites", a.render.Draw).
+	st.Sched.AddRender(1, "sprites", a.render.Draw).
 		AddRender(2, "hud", a.drawHUD)
 	next, err := st.Run()
 	if err != nil || a.game.Quit() || loop.Rewinder().Active() {

@@ -11,7 +11,6 @@ import (
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
 	"github.com/fixedstep/fixedstep/engine/window"
-	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
 	"github.com/fixedstep/fixedstep/third_party/donburi"
 )
@@ -35,7 +34,8 @@ func (l *Lobby) Name() string { return "Lobby" }
 
 // Run shows the seats as they fill and returns the Arena, or the Title.
 func (l *Lobby) Run(loop *engine.Loop) (engine.Scene, error) {
-	st, err := newStage(loop, l.Name(), l.opts, stage.Options{Groups: []engine.Group{{Name: "menu", Hz: 30}}})
+	st, err := newStage(loop, l.Name(), l.opts, stage.Options{Groups: []engine.Group{{Name: "menu", Hz: 30}},
+		Background: color.RGBA{18, 22, 36, 255}})
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,6 @@ func (l *Lobby) Run(loop *engine.Loop) (engine.Scene, error) {
 		if screen == nil {
 			return
 		}
-		render.Fill(screen, color.RGBA{18, 22, 36, 255})
 		st.Text(screen, "Local players", 60, 50, 40, color.RGBA{120, 220, 255, 255}, text.AlignStart)
 		st.Text(screen, "Press a key of your half of the keyboard (WASD, Space / arrows, Enter) or a button of your pad to join",
 			60, 110, 16, color.RGBA{200, 200, 210, 255}, text.AlignStart)

@@ -14,7 +14,6 @@ import (
 	"github.com/fixedstep/fixedstep/components/gfx"
 	"github.com/fixedstep/fixedstep/engine"
 	"github.com/fixedstep/fixedstep/engine/input"
-	"github.com/fixedstep/fixedstep/engine/window"
 	"github.com/fixedstep/fixedstep/systems/physics"
 	"github.com/fixedstep/fixedstep/systems/render"
 	"github.com/fixedstep/fixedstep/systems/stage"
@@ -57,8 +56,9 @@ func (s *Stress) Run(loop *engine.Loop) (engine.Scene, error) {
 		s.config = *s.opts.Physics
 	}
 	st, err := newStage(loop, s.Name(), s.opts, stage.Options{
-		Groups:  []engine.Group{{Name: "physics", Hz: 60}},
-		Physics: &s.config,
+		Groups:     []engine.Group{{Name: "physics", Hz: 60}},
+		Physics:    &s.config,
+		Background: color.RGBA{20, 24, 30, 255},
 	})
 	if err != nil {
 		return nil, err
@@ -92,11 +92,6 @@ func (s *Stress) build() {
 	s.st.Overlay.AddLines(s.overlayLines)
 	s.st.Sched.AddUpdate(0, "spawn", s.spawn).
 		AddUpdate(0, "physics", s.st.Physics.Update).
-		AddRender(0, "clear", func(_ donburi.World, ev engine.Event) {
-			if screen := window.Screen(ev); screen != nil {
-				render.Fill(screen, color.RGBA{20, 24, 30, 255})
-			}
-		}).
 		AddRender(1, "sprites", s.render.Draw)
 }
 
