@@ -30,6 +30,9 @@ type game struct {
 	Name           string // its directory in the output: the last element of Pkg
 	Wasm           string // the path of its main.wasm
 	Size, GzipSize int64  // of main.wasm, in bytes, and gzipped
+	// Filled says why the game fills the canvas before each frame
+	// (canvasfill.go): "" when it was built without that fill.
+	Filled string
 }
 
 // build compiles the main packages that patterns name (every game under the
@@ -73,7 +76,20 @@ func buildGame(out, pkg string) (game, error) {
 		return g, err
 	}
 	g.Wasm = filepath.Join(dir, "main.wasm")
-	cmd := exec.Command("go", "build", "-o", g.Wasm, pkg)
+	tmp, err := os.MkdirTemp("", "web-build-")
+	if err != nil {
+		return g, err
+	}
+	defer os.RemoveAll(tmp)
+	modFile, why, err := canvasFillModFile(pkg, tmp)
+	if err != nil {
+		return g, err
+	}
+	args := []string{"build", "-o", g.Wasm}
+	if g.Filled = why; modFile != "" {
+		args = append(args, "-modfile", modFile)
+	}
+	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return g, fmt.Errorf("GOOS=js GOARCH=wasm go build %s: %v\n%s", pkg, err, msg)

@@ -64,6 +64,9 @@ func run(args []string, out, errOut io.Writer) error {
 		games, err := build(*dir, fs.Args()...)
 		for _, g := range games {
 			fmt.Fprintf(out, "%s: %s (%s, %s gzipped)\n", g.Pkg, g.Wasm, megabytes(g.Size), megabytes(g.GzipSize))
+			if g.Filled != "" {
+				fmt.Fprintf(out, "%s: %s\n", g.Pkg, g.Filled)
+			}
 		}
 		return err
 	case "serve":

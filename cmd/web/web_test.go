@@ -113,6 +113,18 @@ func TestServeWithoutGamesSaysBuild(t *testing.T) {
 // Run in a game's module of its own, build without packages finds the
 // module's games (here at its root), and not its tools.
 func TestGamePackagesInAModuleOfItsOwn(t *testing.T) {
+	inGameModule(t)
+	pkgs, err := gamePackages(nil)
+	if err != nil || !slices.Equal(pkgs, []string{"example.com/mygame"}) {
+		t.Fatalf("games %v (%v); want example.com/mygame alone", pkgs, err)
+	}
+}
+
+// inGameModule makes a game's module of its own, which requires the
+// engine (replaced by this checkout, by a path relative to the module, as
+// a game beside the engine would), and makes it the current directory.
+func inGameModule(t *testing.T) {
+	t.Helper()
 	engine, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -122,8 +134,12 @@ func TestGamePackagesInAModuleOfItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	rel, err := filepath.Rel(dir, engine)
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := map[string]string{
-		"go.mod":       "module example.com/mygame\n\ngo 1.26\n\nrequire github.com/fixedstep/fixedstep v0.0.0\n\nreplace github.com/fixedstep/fixedstep => " + engine + "\n",
+		"go.mod":       "module example.com/mygame\n\ngo 1.26\n\nrequire github.com/fixedstep/fixedstep v0.0.0\n\nreplace github.com/fixedstep/fixedstep => " + rel + "\n",
 		"go.sum":       string(sum),
 		"main.go":      "package main\n\nimport _ \"" + windowPkg + "\"\n\nfunc main() {}\n",
 		"tool/main.go": "package main\n\nfunc main() {}\n",
@@ -138,8 +154,4 @@ func TestGamePackagesInAModuleOfItsOwn(t *testing.T) {
 	}
 	t.Chdir(dir)
 	t.Setenv("GOFLAGS", "-mod=mod") // the engine's requirements, as go mod tidy would add them
-	pkgs, err := gamePackages(nil)
-	if err != nil || !slices.Equal(pkgs, []string{"example.com/mygame"}) {
-		t.Fatalf("games %v (%v); want example.com/mygame alone", pkgs, err)
-	}
 }
