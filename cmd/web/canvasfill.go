@@ -93,6 +93,9 @@ func canvasFillModFile(pkg, dir string) (modFile, why string, err error) {
 	if _, ok := withoutCanvasFill(src); !ok {
 		return "", fmt.Sprintf("its ebiten's %s is not %s's: %s", canvasFillFile, canvasFillVersion, fills), nil
 	}
+	if _, err := ebitenCopyDir(); err != nil {
+		return "", fmt.Sprintf("no directory for the copy of ebiten without the fill (%v): %s", err, fills), nil
+	}
 	cp, err := ebitenWithoutFill(mod.Dir)
 	if err != nil {
 		return "", "", err

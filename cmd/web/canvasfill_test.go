@@ -59,3 +59,22 @@ func TestCanvasFillInAModuleOfItsOwn(t *testing.T) {
 		t.Errorf("%s: not the copy without the fill", copyDir)
 	}
 }
+
+// With no cache directory for the copy, the game builds as it is, and
+// build says why.
+func TestCanvasFillWithoutCacheDir(t *testing.T) {
+	env, err := goCmd("env", "GOCACHE", "GOMODCACHE", "GOPATH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := strings.Split(strings.TrimSuffix(env, "\n"), "\n")
+	for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} { // the go command's own, which follow $HOME
+		t.Setenv(name, vars[i])
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	modFile, why, err := canvasFillModFile(demoPkg, t.TempDir())
+	if err != nil || modFile != "" || !strings.Contains(why, "no directory for the copy") {
+		t.Errorf("without a cache directory: %q, %q, %v", modFile, why, err)
+	}
+}
