@@ -231,14 +231,15 @@ type game struct {
 // black and draws the offscreen on it: two passes over every pixel more
 // than the scene's own, one of them reading a texture drawn in the same
 // frame. A browser that draws WebGL in software (SwiftShader: no GPU, or
-// one it will not use) pays for each pass in full: in headless Chromium
-// with SwiftShader on 2 CPUs, a trivial ebiten page drew 10 to 19 frames/s
-// held to 60 Hz where a bare WebGL page drew 55 to 60, and the Arena went
-// from 8-19 frames/s to 27-36 with this path (cmd/web's
+// one it will not use) pays for each pass in full (cmd/web's
 // BenchmarkArenaFrameRate). The pixels are the same but for rounding and
 // the odd pixel on a turned sprite's edge: a screen drawn with source-over
 // on opaque black has the colours of one drawn on transparent black and
-// then over black. Natively ebiten's path stays. Tests set it.
+// then over black. (cmd/web's build also leaves out ebiten's black fill
+// of the canvas, so that the scene's own passes are the frame's only
+// ones: the scene draws on the transparent buffer the browser hands each
+// frame, as it draws natively on a cleared offscreen.)
+// Natively ebiten's path stays. Tests set it.
 var drawsOnFinalScreen = runtime.GOOS == "js"
 
 // touch marks the offscreen drawn on in a frame whose scene draws on the
