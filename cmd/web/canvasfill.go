@@ -75,10 +75,10 @@ func canvasFillModFile(pkg, dir string) (modFile, why string, err error) {
 	gomod, gowork, modCache := vars[0], vars[1], vars[2]
 	const fills = "the game fills the canvas black before each frame, as ebiten does"
 	switch {
-	case mod.Version != canvasFillVersion:
-		return "", fmt.Sprintf("it builds with ebiten %s, not %s: %s", mod.Version, canvasFillVersion, fills), nil
 	case mod.Replace != nil:
 		return "", fmt.Sprintf("its go.mod replaces ebiten (by %s): %s", mod.Replace.Path, fills), nil
+	case mod.Version != canvasFillVersion:
+		return "", fmt.Sprintf("it builds with ebiten %s, not %s: %s", mod.Version, canvasFillVersion, fills), nil
 	case gowork != "" && gowork != "off":
 		return "", fmt.Sprintf("it builds in a workspace (%s): %s", gowork, fills), nil
 	case gomod == "" || gomod == os.DevNull:
@@ -90,13 +90,14 @@ func canvasFillModFile(pkg, dir string) (modFile, why string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if _, ok := withoutCanvasFill(src); !ok {
+	patched, ok := withoutCanvasFill(src)
+	if !ok {
 		return "", fmt.Sprintf("its ebiten's %s is not %s's: %s", canvasFillFile, canvasFillVersion, fills), nil
 	}
 	if _, err := ebitenCopyDir(); err != nil {
 		return "", fmt.Sprintf("no directory for the copy of ebiten without the fill (%v): %s", err, fills), nil
 	}
-	cp, err := ebitenWithoutFill(mod.Dir)
+	copyDir, err := ebitenWithoutFill(mod.Dir, patched)
 	if err != nil {
 		return "", "", err
 	}
@@ -109,7 +110,7 @@ func canvasFillModFile(pkg, dir string) (modFile, why string, err error) {
 			return "", "", err
 		}
 	}
-	if _, err := goCmd("mod", "edit", "-replace="+ebitenModule+"="+cp, modFile); err != nil {
+	if _, err := goCmd("mod", "edit", "-replace="+ebitenModule+"="+copyDir, modFile); err != nil {
 		return "", "", err
 	}
 	return modFile, "", nil
@@ -145,17 +146,18 @@ func moduleOf(pkg, path string) (*module, error) {
 }
 
 // ebitenWithoutFill returns the directory of the copy of ebiten (from src,
-// the module cache's) without the fill of the canvas, in the user's cache
-// directory, making it if it is not there. It is made under a name of its
+// the module cache's) without the fill of the canvas (patched, its
+// context.go), in the user's cache directory, making it if it is not
+// there. It is made under a name of its
 // own and renamed into place, so that a build never sees half a copy, and
 // it stays where it is, so that the go command's build cache keeps its
 // packages built from one build to the next.
-func ebitenWithoutFill(src string) (string, error) {
+func ebitenWithoutFill(src string, patched []byte) (string, error) {
 	dst, err := ebitenCopyDir()
 	if err != nil {
 		return "", err
 	}
-	if copyMade(dst) {
+	if copyMade(dst, patched) {
 		return dst, nil
 	}
 	parent := filepath.Dir(dst)
@@ -178,25 +180,21 @@ func ebitenWithoutFill(src string) (string, error) {
 		case d.IsDir():
 			return os.MkdirAll(filepath.Join(tmp, rel), 0o755)
 		case filepath.ToSlash(rel) == canvasFillFile:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			data, _ = withoutCanvasFill(data)
-			return os.WriteFile(filepath.Join(tmp, rel), data, 0o644)
+			return os.WriteFile(filepath.Join(tmp, rel), patched, 0o644)
 		}
 		return copyFile(path, filepath.Join(tmp, rel))
 	})
 	if err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp, dst); err != nil && !copyMade(dst) {
-		// Not there, or not whole (a copy of an older build of this
-		// command): made again.
+	// The rename fails where another build renamed its copy into place
+	// first, which serves as well, or where something else is there,
+	// which goes.
+	if err := os.Rename(tmp, dst); err != nil && !copyMade(dst, patched) {
 		if err := os.RemoveAll(dst); err != nil {
 			return "", err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
+		if err := os.Rename(tmp, dst); err != nil && !copyMade(dst, patched) {
 			return "", err
 		}
 	}
@@ -213,11 +211,10 @@ func ebitenCopyDir() (string, error) {
 }
 
 // copyMade reports whether dir holds the copy of ebiten without the fill
-// (renamed into place whole): its go.mod, and its context.go as
-// withoutCanvasFill makes it.
-func copyMade(dir string) bool {
+// (renamed into place whole): its go.mod, and its context.go patched.
+func copyMade(dir string, patched []byte) bool {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(canvasFillFile)))
-	return err == nil && bytes.Count(data, []byte(canvasFillNever)) == 1 && fileExists(filepath.Join(dir, "go.mod"))
+	return err == nil && bytes.Equal(data, patched) && fileExists(filepath.Join(dir, "go.mod"))
 }
 
 // withoutCanvasFill returns ebiten's context.go with the fill of the canvas

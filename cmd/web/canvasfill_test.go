@@ -55,7 +55,15 @@ func TestCanvasFillInAModuleOfItsOwn(t *testing.T) {
 			t.Errorf("built with -modfile %s: no %q in\n%s", modFile, want, dirs)
 		}
 	}
-	if !copyMade(copyDir) {
+	mod, err := moduleOf("example.com/mygame", ebitenUI)
+	if err != nil || mod == nil {
+		t.Fatalf("the game's ebiten: %+v, %v", mod, err)
+	}
+	src, err := os.ReadFile(filepath.Join(mod.Dir, filepath.FromSlash(canvasFillFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if patched, _ := withoutCanvasFill(src); !copyMade(copyDir, patched) {
 		t.Errorf("%s: not the copy without the fill", copyDir)
 	}
 }

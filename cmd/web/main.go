@@ -6,7 +6,11 @@
 // build compiles each game (GOOS=js GOARCH=wasm) into OUT/NAME/main.wasm
 // (and main.wasm.gz), beside OUT/NAME/index.html, the page that runs it, and
 // OUT/wasm_exec.js and OUT/play.js, shared by every game; OUT/index.html lists
-// the games. With no packages it builds every main package of the current
+// the games. It builds a game on ebiten v2.10.4 against a copy of ebiten
+// without its opaque black fill of the canvas before each frame, which a
+// browser does not need and which costs a pass over every pixel where
+// WebGL draws in software (canvasfill.go; the game's go.mod is left as it
+// is). With no packages it builds every main package of the current
 // module that imports the engine's engine/window: every game of the module
 // that draws, and none of its tools. A game in a module of its own builds
 // from there: go run github.com/fixedstep/fixedstep/cmd/web build.
