@@ -62,7 +62,7 @@ func canvasFillModFile(pkg, dir string) (modFile, why string, err error) {
 		return "", "", err
 	}
 	if mod == nil {
-		return "", pkg + " does not use ebiten", nil
+		return "", "it does not use ebiten", nil
 	}
 	env, err := goCmd("env", "GOMOD", "GOWORK", "GOMODCACHE")
 	if err != nil {
