@@ -36,7 +36,7 @@ func TestWithoutCanvasFill(t *testing.T) {
 // copied, replaces ebiten by the copy and keeps the game's own
 // replacement (a path relative to the game's module).
 func TestCanvasFillInAModuleOfItsOwn(t *testing.T) {
-	inGameModule(t)
+	engine := inGameModule(t)
 	tmp := t.TempDir()
 	modFile, why, err := canvasFillModFile("example.com/mygame", tmp)
 	if err != nil || modFile == "" {
@@ -50,7 +50,7 @@ func TestCanvasFillInAModuleOfItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{ebitenUI + " " + filepath.Join(copyDir, "internal", "ui"), windowPkg + " "} {
+	for _, want := range []string{ebitenUI + " " + filepath.Join(copyDir, "internal", "ui"), windowPkg + " " + filepath.Join(engine, "engine", "window")} {
 		if !strings.Contains(dirs, "\n"+want) {
 			t.Errorf("built with -modfile %s: no %q in\n%s", modFile, want, dirs)
 		}

@@ -122,8 +122,9 @@ func TestGamePackagesInAModuleOfItsOwn(t *testing.T) {
 
 // inGameModule makes a game's module of its own, which requires the
 // engine (replaced by this checkout, by a path relative to the module, as
-// a game beside the engine would), and makes it the current directory.
-func inGameModule(t *testing.T) {
+// a game beside the engine would), and makes it the current directory. It
+// returns the checkout's directory.
+func inGameModule(t *testing.T) (engine string) {
 	t.Helper()
 	engine, err := filepath.Abs("../..")
 	if err != nil {
@@ -154,4 +155,5 @@ func inGameModule(t *testing.T) {
 	}
 	t.Chdir(dir)
 	t.Setenv("GOFLAGS", "-mod=mod") // the engine's requirements, as go mod tidy would add them
+	return engine
 }
