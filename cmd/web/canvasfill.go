@@ -94,11 +94,11 @@ func canvasFillModFile(pkg, dir string) (modFile, why string, err error) {
 	if !ok {
 		return "", fmt.Sprintf("its ebiten's %s is not %s's: %s", canvasFillFile, canvasFillVersion, fills), nil
 	}
-	if _, err := ebitenCopyDir(); err != nil {
+	copyDir, err := ebitenCopyDir()
+	if err != nil {
 		return "", fmt.Sprintf("no directory for the copy of ebiten without the fill (%v): %s", err, fills), nil
 	}
-	copyDir, err := ebitenWithoutFill(mod.Dir, patched)
-	if err != nil {
+	if err := ebitenWithoutFill(mod.Dir, copyDir, patched); err != nil {
 		return "", "", err
 	}
 	modFile = filepath.Join(dir, "go.mod")
@@ -145,28 +145,23 @@ func moduleOf(pkg, path string) (*module, error) {
 	}
 }
 
-// ebitenWithoutFill returns the directory of the copy of ebiten (from src,
-// the module cache's) without the fill of the canvas (patched, its
-// context.go), in the user's cache directory, making it if it is not
-// there. It is made under a name of its
+// ebitenWithoutFill makes the copy of ebiten (from src, the module
+// cache's) without the fill of the canvas (patched, its context.go) in
+// dst, unless it is there. It is made under a name of its
 // own and renamed into place, so that a build never sees half a copy, and
 // it stays where it is, so that the go command's build cache keeps its
 // packages built from one build to the next.
-func ebitenWithoutFill(src string, patched []byte) (string, error) {
-	dst, err := ebitenCopyDir()
-	if err != nil {
-		return "", err
-	}
+func ebitenWithoutFill(src, dst string, patched []byte) error {
 	if copyMade(dst, patched) {
-		return dst, nil
+		return nil
 	}
 	parent := filepath.Dir(dst)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", err
+		return err
 	}
 	tmp, err := os.MkdirTemp(parent, "ebiten-")
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer os.RemoveAll(tmp) // gone once renamed
 	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -185,20 +180,20 @@ func ebitenWithoutFill(src string, patched []byte) (string, error) {
 		return copyFile(path, filepath.Join(tmp, rel))
 	})
 	if err != nil {
-		return "", err
+		return err
 	}
 	// The rename fails where another build renamed its copy into place
 	// first, which serves as well, or where something else is there,
 	// which goes.
 	if err := os.Rename(tmp, dst); err != nil && !copyMade(dst, patched) {
 		if err := os.RemoveAll(dst); err != nil {
-			return "", err
+			return err
 		}
 		if err := os.Rename(tmp, dst); err != nil && !copyMade(dst, patched) {
-			return "", err
+			return err
 		}
 	}
-	return dst, nil
+	return nil
 }
 
 // ebitenCopyDir is where ebitenWithoutFill makes its copy.
