@@ -548,6 +548,7 @@ func (l *Loop) beforeTick(i int, fresh bool) bool {
 		return true
 	}
 	if jumped, err := l.jump(); jumped || err != nil {
+		l.net.restored = 0 // the state is another
 		if err != nil {
 			l.fail(err)
 		}

@@ -122,6 +122,7 @@ type netplay struct {
 	waiting       bool         // this frame's next tick waits for the session (Ready)
 	report        *desyncProbe // a desync report being made, or made
 	ring          []rollbackSlot
+	restored      int64 // the tick whose state before it restore put back, until that tick is delivered
 	local         input.State
 	stats         SessionStats
 }
@@ -408,6 +409,7 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 	}
 	r.rollBack(sl.logged, &sl.mark)
 	r.keys.dropAfter(t - n.base - 1)
+	n.restored = t
 	n.settle = false
 	n.stopWhenFinal = l.stopAt > 0 && l.ranBefore+l.groups[0].lastDue >= l.stopAt // the ticks again say when
 	return true
@@ -421,6 +423,8 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	local := l.groups[0].ticks + 1
 	t := n.global(local)
+	restored := n.restored == t && !fresh
+	n.restored = 0
 	if fresh && !n.session.Ready(t) {
 		// Waiting owes no time: game time stops just short of the tick, so
 		// that it runs as soon as it may, and no burst of ticks follows.
@@ -444,9 +448,13 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	}
 	i := int(t % RollbackSlots)
 	sl := &n.ring[i]
-	if err := l.rec.state.SaveState(KeyframeSlots + i); err != nil {
-		l.fail(fmt.Errorf("engine: session: keeping the state before tick %d: %w", t, err))
-		return false
+	// After a rollback to t, the slot holds the scene's state before t
+	// still: it was just put back from there.
+	if !restored || sl.tick != t {
+		if err := l.rec.state.SaveState(KeyframeSlots + i); err != nil {
+			l.fail(fmt.Errorf("engine: session: keeping the state before tick %d: %w", t, err))
+			return false
+		}
 	}
 	sl.tick = t
 	sl.groups = append(sl.groups[:0], l.groups...)

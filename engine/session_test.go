@@ -194,9 +194,11 @@ func (d *duo) checksum() uint64 {
 
 // duoState is a duo as a SceneState.
 type duoState struct {
-	d     *duo
-	slots map[int]duo
-	saves *int // the saves in a session's slots (past KeyframeSlots)
+	d        *duo
+	slots    map[int]duo
+	saves    *int // the saves in a session's slots (past KeyframeSlots)
+	resaves  *int // saves into the slot last restored, with no save between
+	restored int  // the slot last restored, until the next save; -1: none
 }
 
 func (k *duoState) SaveState(slot int) error {
@@ -204,9 +206,17 @@ func (k *duoState) SaveState(slot int) error {
 	if slot >= engine.KeyframeSlots {
 		*k.saves++
 	}
+	if slot == k.restored {
+		*k.resaves++
+	}
+	k.restored = -1
 	return nil
 }
-func (k *duoState) RestoreState(slot int) error { *k.d = k.slots[slot]; return nil }
+
+func (k *duoState) RestoreState(slot int) error {
+	*k.d, k.restored = k.slots[slot], slot
+	return nil
+}
 
 // duoRig runs two scenes of a duo (60 and 10 Hz, then 50 Hz): the first
 // ends after tick 300 of its first group, once that tick is final.
@@ -215,13 +225,14 @@ type duoRig struct {
 	final        [2]uint64
 	ended        [2]int64 // the tick each scene ended on
 	saves        int      // states kept for a rollback
+	resaves      int      // states kept again right after they were put back
 }
 
 func (r *duoRig) scene(i int, groups []engine.Group, next engine.Scene) engine.Scene {
 	return engine.NewScene(fmt.Sprintf("S%d", i+1), func(loop *engine.Loop) (engine.Scene, error) {
 		d := &duo{}
 		loop.Recording().SetChecksum(d.checksum)
-		loop.Recording().SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: &r.saves})
+		loop.Recording().SetSceneState(&duoState{d: d, slots: map[int]duo{}, saves: &r.saves, resaves: &r.resaves, restored: -1})
 		for ev := range loop.Events(groups...) {
 			if ev.Kind == engine.Update {
 				d.update(ev)
@@ -310,6 +321,7 @@ func TestSessionRollbackIsExact(t *testing.T) {
 			if stats.Rollbacks == 0 || got.resim != stats.Resimulated || got.resim == 0 || stats.Held == 0 || (stats.Waited > 0) != (lag > late.maxPred) {
 				t.Fatalf("%d players, lag %d: %+v, %d ticks simulated again", players, lag, stats, got.resim)
 			}
+
 			if got.final != want.final || got.ended != want.ended || got.ended[0] != 300 {
 				t.Fatalf("%d players, lag %d: ended %v with %x; on time: %v with %x", players, lag, got.ended, got.final, want.ended, want.final)
 			}
@@ -346,7 +358,8 @@ func (reporting) Compared() int64             { return math.MaxInt64 }
 // A tick whose every input is confirmed as it runs is never rolled back
 // to: the loop keeps no state before it. With the others' input late it
 // keeps the state before each tick run with a prediction; for a Reporter
-// (whose desync report may go back to any tick), before every tick.
+// (whose desync report may go back to any tick), before every tick but
+// the one a rollback just put the state back before.
 func TestConfirmedTicksKeepNoState(t *testing.T) {
 	run := func(s engine.Session) (*duoRig, engine.SessionStats) {
 		t.Helper()
@@ -362,8 +375,9 @@ func TestConfirmedTicksKeepNoState(t *testing.T) {
 	onTime, _ := run(newLagSession(2, 2, 0))
 	late, stats := run(newLagSession(2, 2, 6))
 	reported, _ := run(reporting{newLagSession(2, 2, 0)})
-	t.Logf("states kept: %d on time, %d with the others 6 frames late (%+v), %d for a Reporter; %d ticks",
-		onTime.saves, late.saves, stats, reported.saves, onTime.fresh)
+	reportedLate, reportedStats := run(reporting{newLagSession(2, 2, 6)})
+	t.Logf("states kept: %d on time, %d with the others 6 frames late (%+v), %d for a Reporter, %d for a Reporter late (%+v); %d ticks",
+		onTime.saves, late.saves, stats, reported.saves, reportedLate.saves, reportedStats, onTime.fresh)
 	if onTime.saves != 0 || onTime.fresh < 170 {
 		t.Errorf("every input on time: %d states kept in %d ticks, want none", onTime.saves, onTime.fresh)
 	}
@@ -373,6 +387,13 @@ func TestConfirmedTicksKeepNoState(t *testing.T) {
 	}
 	if reported.saves != int(reported.fresh) {
 		t.Errorf("a Reporter: %d states kept in %d ticks, want one a tick", reported.saves, reported.fresh)
+	}
+	// A rollback to a tick finds the state before it in its slot: it is
+	// not kept again as the tick is simulated again.
+	if want := reportedLate.fresh + reportedLate.resim - reportedStats.Rollbacks; reportedStats.Rollbacks == 0 ||
+		reportedLate.resaves != 0 || int64(reportedLate.saves) != want || reportedLate.final != onTime.final {
+		t.Errorf("a Reporter, the others late: %d states kept (%d again as they were put back) in %d ticks, %d simulated again by %d rollbacks; want %d; ended with %x, on time %x",
+			reportedLate.saves, reportedLate.resaves, reportedLate.fresh, reportedLate.resim, reportedStats.Rollbacks, want, reportedLate.final, onTime.final)
 	}
 }
 

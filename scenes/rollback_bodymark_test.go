@@ -130,9 +130,10 @@ func stressRollbacks(n, count int) (frames []time.Duration, checksum time.Durati
 // space) in a ring of engine.RollbackSlots, as the loop keeps its states.
 // A rollback restores the snapshot taken after tick now-rollbackDepth and
 // steps rollbackDepth+1 times. With keep, it takes a snapshot before each
-// step, as the loop does, so that the next rollback may go back into the
-// ticks stepped again; without, only the snapshot the next rollback
-// restores is taken, off the clock: a frame is the restore and the steps.
+// step but the first (whose state its slot holds), as the loop does, so
+// that the next rollback may go back into the ticks stepped again;
+// without, only the snapshot the next rollback restores is taken, off the
+// clock: a frame is the restore and the steps.
 func rawRollbacks(n, count int, keep bool) ([]time.Duration, error) {
 	space, step := rawStress(n)
 	c := hashOnly(n)
@@ -160,7 +161,7 @@ func rawRollbacks(n, count int, keep bool) ([]time.Duration, error) {
 		for i := range rollbackDepth + 1 {
 			var err error
 			switch {
-			case keep:
+			case keep && i > 0:
 				err = save()
 			case i == 1: // the state the next rollback restores
 				u := threadTime()
@@ -200,16 +201,17 @@ var rollbackGuess = map[string]int{}
 // the frame's new tick. A frame is timed from its Input event to its
 // Render event: the restore, and 9 times what the loop does for a
 // predicted tick in a session: keep the state before it (a snapshot into
-// its ring of engine.RollbackSlots), run the scene's update systems (the
-// spawn count and the physics step) and take the state checksum the
-// session compares. The checksum is paid on every tick of a session,
+// its ring of engine.RollbackSlots; but the first tick's, which its slot
+// holds already), run the scene's update systems (the spawn count and the
+// physics step) and take the state checksum the session compares. The checksum is paid on every tick of a session,
 // rollback or not; one checksum's time at the answer is checksum-ms.
 //
 // Raw cp (rawRollbacks), in a bare space with the same settings, twice:
 // raw-balls restores the cp snapshot from 8 ticks back and steps 9 times,
 // the least a rollback does; raw-kept-balls also takes a cp snapshot
 // before each step, as the loop keeps its states, so that the next
-// rollback can go back into the ticks stepped again. Neither takes a
+// rollback can go back into the ticks stepped again (8 snapshots: the
+// first tick's state is the one restored). Neither takes a
 // checksum: raw cp has none.
 //
 // It reports balls, raw-balls and ratio (balls over raw-balls),
