@@ -84,6 +84,10 @@ type Snapshot struct {
 	freeNodes freeList[Node]
 	freePairs freeList[Pair]
 	freeCells freeList[SpaceHashBin]
+
+	// Whether the bodies' arbiter lists are walked: only while a body
+	// sleeps (see Space.Snapshot).
+	threads bool
 }
 
 // snapEpochs numbers snapshots, for the marks that keep an object reached
@@ -102,6 +106,14 @@ func (space *Space) Snapshot(s *Snapshot) error {
 	}
 	s.reset()
 	s.space, s.value, s.epoch = space, *space, snapEpochs.Add(1)
+	// The arbiters on the bodies' lists are the step's (space.arbiters,
+	// saved below) while no body sleeps: the step threads its arbiters
+	// onto their bodies and unthreads them at the next step, and a
+	// shape's removal unthreads and drops its arbiters from both. A
+	// sleeping body's arbiters are on its list only (out of the step's
+	// and out of the cache, until it wakes and they are put back in
+	// both): its list is then walked, and every body's with it.
+	s.threads = len(space.sleepingComponents) > 0
 
 	s.bodyLists.add(space.dynamicBodies)
 	s.bodyLists.add(space.staticBodies)
@@ -273,6 +285,9 @@ func (s *Snapshot) body(b *Body) {
 	}
 	for c := b.constraintList; c != nil; c = c.Next(b) {
 		s.constraint(c)
+	}
+	if !s.threads {
+		return
 	}
 	for a := b.arbiterList; a != nil; a = a.Next(b) {
 		s.arbiter(a)

@@ -181,6 +181,96 @@ func TestSnapshotRestoreIsExact(t *testing.T) {
 	}
 }
 
+// While no body sleeps, the arbiters on the bodies' lists are the step's
+// (space.arbiters): Snapshot then saves them from there and does not walk
+// the lists. The world's script adds bodies, removes them (asleep or
+// not) and pushes them awake, and piles fall asleep; every 50 ticks every
+// sleeping pile is woken. After each step and each waking, with no body
+// asleep, the lists are checked. Snapshots taken then, and taken with
+// piles asleep just before they are woken, restore the next 60 steps
+// exactly.
+func TestArbiterListsAreTheStepsWhileNoneSleeps(t *testing.T) {
+	for _, hash := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hash=%v", hash), func(t *testing.T) {
+			w := newWorld(hash)
+			slept, checked, woken := false, 0, 0
+			check := func(tick int) {
+				t.Helper()
+				step := map[*Arbiter]bool{}
+				for _, a := range w.space.arbiters {
+					step[a] = true
+				}
+				bodies := append([]*Body{w.space.StaticBody}, w.space.dynamicBodies...)
+				for _, b := range append(bodies, w.space.staticBodies...) {
+					for a := b.arbiterList; a != nil; a = a.Next(b) {
+						if !step[a] {
+							t.Fatalf("tick %d, no body asleep: an arbiter on a body's list is not the step's", tick)
+						}
+					}
+				}
+				checked++
+			}
+			for tick := 1; tick <= 900; tick++ {
+				w.step(tick)
+				if len(w.space.sleepingComponents) > 0 {
+					slept = true
+				} else {
+					check(tick)
+				}
+				if tick%50 != 0 || len(w.space.sleepingComponents) == 0 {
+					continue
+				}
+				wake := func() {
+					for len(w.space.sleepingComponents) > 0 {
+						w.space.sleepingComponents[0].Activate()
+					}
+				}
+				if woken%4 == 2 { // a snapshot with piles asleep, woken after it
+					w.snapshotRestores(t, tick, 60, wake)
+				}
+				wake()
+				woken++
+				check(tick)
+				if woken%4 == 1 {
+					w.snapshotRestores(t, tick, 60, func() {})
+				}
+			}
+			if !slept || woken < 4 || checked < 100 {
+				t.Fatalf("slept %v, woken %d times, checked %d times: the test does not cover waking", slept, woken, checked)
+			}
+		})
+	}
+}
+
+// snapshotRestores takes a snapshot after tick, calls then and steps n
+// ticks, restores it, calls then and steps the n ticks again, and fails t
+// unless they give the same states; the world goes on from there.
+func (w *world) snapshotRestores(t *testing.T, tick, n int, then func()) {
+	t.Helper()
+	var snap Snapshot
+	if err := w.space.Snapshot(&snap); err != nil {
+		t.Fatal(err)
+	}
+	pcg, touches, nbodies := *w.pcg, w.touches, len(w.bodies)
+	want := make([]uint64, n)
+	then()
+	for i := range want {
+		w.step(tick + 1 + i)
+		want[i] = w.state()
+	}
+	if err := w.space.Restore(&snap); err != nil {
+		t.Fatal(err)
+	}
+	*w.pcg, w.touches, w.bodies = pcg, touches, w.bodies[:nbodies]
+	then()
+	for i := range want {
+		w.step(tick + 1 + i)
+		if got := w.state(); got != want[i] {
+			t.Fatalf("snapshot after tick %d: tick %d differs once restored", tick, tick+1+i)
+		}
+	}
+}
+
 // A restore puts every free list back as it was, each of its own objects
 // in its own order: the space's free arbiters, and each index's free
 // nodes, pairs, bins, handles and set bins (a list joined to another
