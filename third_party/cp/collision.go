@@ -497,7 +497,15 @@ var BuiltinCollisionFuncs = [9]CollisionFunc{
 
 // Collide performs a collision between two shapes
 func Collide(a, b *Shape, collisionID uint32, contacts []Contact) CollisionInfo {
-	info := CollisionInfo{
+	var info CollisionInfo
+	collide(&info, a, b, collisionID, contacts)
+	return info
+}
+
+// collide is Collide into *info, which the step's narrow phase keeps on
+// its own stack: no copy of the result on the way back.
+func collide(info *CollisionInfo, a, b *Shape, collisionID uint32, contacts []Contact) {
+	*info = CollisionInfo{
 		a:           a,
 		b:           b,
 		collisionId: collisionID,
@@ -508,28 +516,24 @@ func Collide(a, b *Shape, collisionID uint32, contacts []Contact) CollisionInfo 
 	if a.Order() > b.Order() {
 		info.a = b
 		info.b = a
-	} else {
-		info.a = a
-		info.b = b
 	}
 
 	// A switch of direct calls, not BuiltinCollisionFuncs: a call through
 	// the table makes info escape to the heap, once per colliding pair.
 	switch info.a.Order() + info.b.Order()*SHAPE_TYPE_NUM {
 	case 0:
-		CircleToCircle(&info)
+		CircleToCircle(info)
 	case 3:
-		CircleToSegment(&info)
+		CircleToSegment(info)
 	case 4:
-		SegmentToSegment(&info)
+		SegmentToSegment(info)
 	case 6:
-		CircleToPoly(&info)
+		CircleToPoly(info)
 	case 7:
-		SegmentToPoly(&info)
+		SegmentToPoly(info)
 	case 8:
-		PolyToPoly(&info)
+		PolyToPoly(info)
 	default:
-		CollisionError(&info)
+		CollisionError(info)
 	}
-	return info
 }

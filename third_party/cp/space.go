@@ -428,7 +428,8 @@ func SpaceCollideShapesFunc(obj any, b *Shape, collisionId uint32, vspace any) u
 	}
 
 	// Narrow-phase collision detection.
-	info := Collide(a, b, collisionId, space.ContactBufferGetArray())
+	var info CollisionInfo
+	collide(&info, a, b, collisionId, space.ContactBufferGetArray())
 
 	if info.count == 0 {
 		// shapes are not colliding
