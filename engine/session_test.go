@@ -321,7 +321,6 @@ func TestSessionRollbackIsExact(t *testing.T) {
 			if stats.Rollbacks == 0 || got.resim != stats.Resimulated || got.resim == 0 || stats.Held == 0 || (stats.Waited > 0) != (lag > late.maxPred) {
 				t.Fatalf("%d players, lag %d: %+v, %d ticks simulated again", players, lag, stats, got.resim)
 			}
-
 			if got.final != want.final || got.ended != want.ended || got.ended[0] != 300 {
 				t.Fatalf("%d players, lag %d: ended %v with %x; on time: %v with %x", players, lag, got.ended, got.final, want.ended, want.final)
 			}
