@@ -297,6 +297,9 @@ var rollbackBalls = flag.Int("rollback.balls", 800, "BenchmarkRollbackAt: the aw
 // frames. The search's answer moves by a fifth between runs; a time at a
 // fixed count compares two builds run in turns more closely.
 func BenchmarkRollbackAt(b *testing.B) {
+	if testing.Short() {
+		b.Skip("for two builds run in turns, figures in BENCHMARKS.md's section: not under -short (make bench-full runs it)")
+	}
 	runtime.LockOSThread() // threadTime measures this goroutine
 	defer runtime.UnlockOSThread()
 	n, count := *rollbackBalls, rollbackFrames()

@@ -24,6 +24,9 @@ import (
 // the other player play on in real time meanwhile; the session ends once
 // the spectator has run its first tick.
 func BenchmarkStateTransfer(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a section of its own in BENCHMARKS.md: not under -short (make bench-full runs it)")
+	}
 	links := []struct {
 		name string
 		link *netsim.Link
