@@ -203,16 +203,17 @@ var rollbackGuess = map[string]int{}
 // predicted tick in a session: keep the state before it (a snapshot into
 // its ring of engine.RollbackSlots; but the first tick's, which its slot
 // holds already), run the scene's update systems (the spawn count and the
-// physics step) and take the state checksum the session compares. The checksum is paid on every tick of a session,
-// rollback or not; one checksum's time at the answer is checksum-ms.
+// physics step) and take the state checksum the session compares. The
+// checksum is paid on every tick of a session, rollback or not; one
+// checksum's time at the answer is checksum-ms.
 //
 // Raw cp (rawRollbacks), in a bare space with the same settings, twice:
 // raw-balls restores the cp snapshot from 8 ticks back and steps 9 times,
 // the least a rollback does; raw-kept-balls also takes a cp snapshot
 // before each step, as the loop keeps its states, so that the next
 // rollback can go back into the ticks stepped again (8 snapshots: the
-// first tick's state is the one restored). Neither takes a
-// checksum: raw cp has none.
+// first tick's state is the one restored). Neither takes a checksum: raw
+// cp has none.
 //
 // It reports balls, raw-balls and ratio (balls over raw-balls),
 // raw-kept-balls and kept-ratio (balls over raw-kept-balls), the median
