@@ -681,12 +681,24 @@ func (space *Space) Step(dt float64) {
 	space.curr_dt = dt
 
 	// reset and empty the arbiter lists
-	for _, arb := range space.arbiters {
-		arb.state = CP_ARBITER_STATE_NORMAL
+	if len(space.sleepingComponents) == 0 {
+		// No body sleeps: the arbiters on the bodies' lists are these
+		// (see Space.Snapshot), and unthreading every one of them empties
+		// every list their bodies have. Emptied at once, with no walk
+		// through each arbiter's neighbours in its lists.
+		for _, arb := range space.arbiters {
+			arb.state = CP_ARBITER_STATE_NORMAL
+			arb.thread_a, arb.thread_b = ArbiterThread{}, ArbiterThread{}
+			arb.body_a.arbiterList, arb.body_b.arbiterList = nil, nil
+		}
+	} else {
+		for _, arb := range space.arbiters {
+			arb.state = CP_ARBITER_STATE_NORMAL
 
-		// If both bodies are awake, unthread the arbiter from the contact graph.
-		if !arb.body_a.IsSleeping() && !arb.body_b.IsSleeping() {
-			arb.Unthread()
+			// If both bodies are awake, unthread the arbiter from the contact graph.
+			if !arb.body_a.IsSleeping() && !arb.body_b.IsSleeping() {
+				arb.Unthread()
+			}
 		}
 	}
 	space.arbiters = space.arbiters[:0]
