@@ -38,7 +38,7 @@ physics tick, and whether a long run stutters, as `+"`%s`"+` measured them (%s,
 (not third_party's), one package at a time, with -short -benchmem -count 6 -benchtime 0.3s
 (-short leaves out the 5,000-body scenes, the bodymark at rest, the frames timed apart from
 their lockstep twins, the browser, and the benchmarks whose figures have sections of their
-own below), then `+"`cmd/stutter`"+` headless (10 s a run) and in a window under Xvfb (5 s,
+own below; -skip leaves out the rollback bodymark, whose section says how to run it), then `+"`cmd/stutter`"+` headless (10 s a run) and in a window under Xvfb (5 s,
 GOGC=100 only). `+"`make bench-full`"+` runs every benchmark of the module with -benchmem and
 -count 6 at Go's default benchtime, then `+"`cmd/stutter`"+` for 30 s headless and 15 s in a
 window, every GC setting in both. Each writes bench.txt, with the load average noted as each
