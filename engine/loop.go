@@ -225,7 +225,7 @@ func NewLoop(d Driver, opts *Options) (*Loop, error) {
 	l := &Loop{cfg: cfg, driver: d, input: input, tickInput: opts.TickInput, ctx: ctx, done: ctx.Done(),
 		scaleNum: scaleFixed(cfg.TimeScale), onEvent: opts.OnEvent, afterFrame: opts.AfterFrame,
 		afterUpdate: opts.AfterUpdate, stopAt: opts.StopAt, syncTest: opts.SyncTest, keyframes: int64(opts.Keyframes),
-		game: opts.Game, onFinish: opts.OnFinish, players: players, pathNames: pathNames, net: netplay{session: opts.Session}}
+		game: opts.Game, onFinish: opts.OnFinish, players: players, pathNames: pathNames, net: netplay{session: opts.Session, sparse: opts.SparseSaving}}
 	l.rec = recorder{loop: l, record: opts.Record, replay: opts.Replay, onDivergence: opts.OnDivergence,
 		restart: opts.Restart}
 	if err := l.rec.begin(opts); err != nil { // Options.Load, Options.FromState

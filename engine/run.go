@@ -133,6 +133,20 @@ type Options struct {
 	// or SyncTest it is an error.
 	Session Session
 
+	// SparseSaving makes a Session's run keep fewer states: the state
+	// before the first tick whose input is not all confirmed, each time a
+	// tick at that point runs, and at least every SparseInterval ticks,
+	// rather than the state before every tick that runs with a
+	// prediction. A rollback then goes back to the last state kept at or
+	// before the tick that proved wrong, which may be a few ticks further
+	// than that tick, and simulates again from there. It suits a scene
+	// whose state costs a good part of a tick to keep (many physics
+	// bodies): as inputs arrive in order, each rollback keeps one state
+	// instead of one for each tick it simulates again
+	// (BenchmarkRollbackBodymark's sparse figure). As GGRS's sparse saving
+	// mode. Without a Session it is an error.
+	SparseSaving bool
+
 	// Replay, if set, feeds every tick the input it had when recorded, in
 	// place of live input and TickInput (Input events still carry the live
 	// sample), checks the state, and ends the run where the recording

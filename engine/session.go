@@ -22,7 +22,10 @@ import (
 // from there to the last one run again, in the same frame, with the inputs
 // now known, as Update events for which LoopSession.Resimulating reports true. A
 // rolled-back run is bit for bit the run that had every input from the
-// start, and its recording holds only that run.
+// start, and its recording holds only that run. With Options.SparseSaving
+// the loop keeps fewer states (the one before the first tick not
+// confirmed, and one every SparseInterval ticks), and a rollback goes back
+// to the last one kept at or before the tick that proved wrong.
 //
 // Ticks of the other groups see the players' input of the first group's
 // ticks: the held state of the last one delivered, with every press and
@@ -37,6 +40,12 @@ import (
 // RollbackSlots, about a second at 60 Hz. A session predicts at most fewer
 // ticks ahead than that (netplay.MaxPrediction).
 const RollbackSlots = 64
+
+// SparseInterval is the most ticks apart the states a run with
+// Options.SparseSaving keeps are, while a tick runs with a prediction: a
+// rollback goes back at most SparseInterval-1 ticks before the tick that
+// proved wrong.
+const SparseInterval = 8
 
 // A Session is a networked run's source of every player's input (package
 // engine/netplay's rollback sessions; Options.Session). Its ticks are the
@@ -122,6 +131,8 @@ type netplay struct {
 	waiting       bool         // this frame's next tick waits for the session (Ready)
 	report        *desyncProbe // a desync report being made, or made
 	ring          []rollbackSlot
+	sparse        bool  // Options.SparseSaving
+	kept          int64 // the last tick whose state before it the timeline keeps (0: none yet)
 	restored      int64 // the tick whose state before it restore put back, until that tick is delivered
 	local         input.State
 	stats         SessionStats
@@ -131,7 +142,8 @@ type netplay struct {
 // first group; the scene's is in its SceneState's slot KeyframeSlots plus
 // the slot's index.
 type rollbackSlot struct {
-	tick   int64 // the session's tick whose state before it the slot holds; 0: none
+	tick   int64 // the session's tick whose state before it the slot is of; 0: none
+	state  bool  // the scene's state is kept (always, without Options.SparseSaving)
 	groups []group
 	logged []input.State
 	mark   inputlog.Mark // where the run's recording stood, when it records
@@ -245,6 +257,8 @@ func (s LoopSession) Settle() bool {
 func checkSession(opts *Options) error {
 	s := opts.Session
 	switch {
+	case s == nil && opts.SparseSaving:
+		return errors.New("engine: Run: Options.SparseSaving without Options.Session: only a session's run keeps states to roll back to")
 	case s == nil:
 		return nil
 	case s.Players() < 1 || s.Players() > input.MaxPlayers:
@@ -273,6 +287,7 @@ func (n *netplay) beginTimeline() {
 	for i := range n.ring {
 		n.ring[i].tick = 0
 	}
+	n.kept = 0
 	n.settle, n.resim = false, false
 }
 
@@ -366,9 +381,9 @@ func (n *netplay) cut(l *Loop) {
 }
 
 // rollback rolls the timeline back when the session found a tick that
-// ran with a wrong prediction: it restores the state before it, and the
-// ticks after it are delivered again. It reports false when the loop
-// failed.
+// ran with a wrong prediction: it restores the state before it (or, with
+// Options.SparseSaving, the last state kept before it), and the ticks
+// after that are delivered again. It reports false when the loop failed.
 func (n *netplay) rollback(l *Loop) bool {
 	t, ok := n.session.Rollback()
 	if !ok || t > n.global(l.groups[0].ticks) {
@@ -379,17 +394,41 @@ func (n *netplay) rollback(l *Loop) bool {
 			"(a scene ended on a tick that was not final: end scenes after LoopSession.Settle reports true; stage.Stage does)", t))
 		return false
 	}
-	if n.ring[t%RollbackSlots].tick != t {
+	from, ok := n.keptFrom(t)
+	if !ok {
 		l.fail(fmt.Errorf("engine: session: tick %d ran with a wrong prediction, more than %d ticks back (RollbackSlots): "+
 			"the session predicted too far ahead", t, RollbackSlots))
 		return false
 	}
-	if !n.restore(l, t) {
+	if !n.restore(l, from) {
 		return false
 	}
 	n.stats.Rollbacks++
-	n.stats.Resimulated += l.groups[0].ran - (t - n.base) + 1
+	n.stats.Resimulated += l.groups[0].ran - (from - n.base) + 1
 	return true
+}
+
+// keptFrom returns the last tick of this timeline at or before t whose
+// state before it is kept: t itself, but with Options.SparseSaving.
+func (n *netplay) keptFrom(t int64) (int64, bool) {
+	if n.ring == nil {
+		return 0, false
+	}
+	for u := t; u > n.base && u > t-RollbackSlots; u-- {
+		if sl := &n.ring[u%RollbackSlots]; sl.tick == u && sl.state {
+			return u, true
+		}
+		if !n.sparse {
+			break
+		}
+	}
+	return 0, false
+}
+
+// keeps reports whether the state before tick t is kept.
+func (n *netplay) keeps(t int64) bool {
+	u, ok := n.keptFrom(t)
+	return ok && u == t
 }
 
 // restore puts back the state before the session's tick t, kept in the
@@ -409,7 +448,7 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 	}
 	r.rollBack(sl.logged, &sl.mark)
 	r.keys.dropAfter(t - n.base - 1)
-	n.restored = t
+	n.restored, n.kept = t, t
 	n.settle = false
 	n.stopWhenFinal = l.stopAt > 0 && l.ranBefore+l.groups[0].lastDue >= l.stopAt // the ticks again say when
 	return true
@@ -417,9 +456,11 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 
 // beforeTick is called before the first group's next tick is delivered,
 // fresh (never run before) or not: a fresh one waits while the session
-// is not ready for it. The
-// state before it is kept, for a rollback to it, unless the tick runs
-// with every input confirmed. It reports whether the tick is delivered.
+// is not ready for it. The state before it is kept, for a rollback to it,
+// unless the tick runs with every input confirmed, or, with
+// Options.SparseSaving, unless it is neither the first tick whose input is
+// not all confirmed nor SparseInterval ticks after the last state kept. It
+// reports whether the tick is delivered.
 func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	local := l.groups[0].ticks + 1
 	t := n.global(local)
@@ -437,7 +478,8 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 		l.fail(errors.New("engine: session: the scene gives the loop no state to roll back (Recording.SetSceneState; stage.Stage does)"))
 		return false
 	}
-	if _, reports := n.session.(Reporter); t <= n.session.Confirmed() && !reports {
+	confirmed := n.session.Confirmed()
+	if _, reports := n.session.(Reporter); t <= confirmed && !reports {
 		// Every input of the tick is confirmed as it runs: no rollback goes
 		// back to it, and the state before it is not kept. (A Reporter's
 		// desync report may go back to any tick: its states are kept.)
@@ -446,14 +488,19 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	if n.ring == nil {
 		n.ring = make([]rollbackSlot, RollbackSlots)
 	}
-	i := int(t % RollbackSlots)
-	sl := &n.ring[i]
+	sl := &n.ring[t%RollbackSlots]
 	// After a rollback to t, the slot holds the scene's state before t
 	// still: it was just put back from there.
-	if !restored || sl.tick != t {
-		if err := l.rec.state.SaveState(KeyframeSlots + i); err != nil {
-			l.fail(fmt.Errorf("engine: session: keeping the state before tick %d: %w", t, err))
-			return false
+	if restored && sl.tick == t {
+		n.kept = t
+	} else {
+		sl.state = !n.sparse || t == confirmed+1 || n.kept <= n.base || t-n.kept >= SparseInterval
+		if sl.state {
+			if err := l.rec.state.SaveState(KeyframeSlots + int(t%RollbackSlots)); err != nil {
+				l.fail(fmt.Errorf("engine: session: keeping the state before tick %d: %w", t, err))
+				return false
+			}
+			n.kept = t
 		}
 	}
 	sl.tick = t
@@ -608,20 +655,21 @@ type desyncProbe struct {
 // stage.Stage does both.
 func (r Recording) Probed() bool { return r.l.rec.detailed() || r.l.net.session != nil }
 
-// startReport goes back to the state before tick t-1 to make the report of
-// the desync at t, or to the state before t when t is the scene's first
-// tick; without that state it reports what it knows.
+// startReport goes back to the state before tick t-1 (with
+// Options.SparseSaving, the last state kept at or before it) to make the
+// report of the desync at t, or to the state before t when t is the
+// scene's first tick; without that state it reports what it knows.
 func (n *netplay) startReport(l *Loop, t int64) {
 	n.report = &desyncProbe{tick: t}
 	p := &n.report.r
 	p.Tick = t
-	kept := func(t int64) bool { return t > n.base && n.ring != nil && n.ring[t%RollbackSlots].tick == t }
+	from, kept := n.keptFrom(t - 1)
 	switch {
-	case kept(t - 1):
-		if p.Simulated = n.restore(l, t-1); p.Simulated {
-			return // ticks t-1 and t are simulated again: see probe and reportTicked
+	case kept:
+		if p.Simulated = n.restore(l, from); p.Simulated {
+			return // ticks up to t-1 and t are simulated again: see probe and reportTicked
 		}
-	case t-1 == n.base && kept(t):
+	case t-1 == n.base && n.keeps(t):
 		if p.Simulated = n.restore(l, t); p.Simulated {
 			// The scene's first tick, simulated again from its setup.
 			n.report.open = true

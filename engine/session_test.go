@@ -274,12 +274,15 @@ var keys = engine.TickInputFunc(func(t engine.TickInfo, in *input.State) {
 // replays alone, at another frame rate, to the same checksums, every
 // player's input in it. The scene ends on the tick it decided on, once
 // that tick is final, and the run stops at StopAt once final too.
+//
+// With Options.SparseSaving too, keeping fewer states and simulating more
+// ticks again.
 func TestSessionRollbackIsExact(t *testing.T) {
-	run := func(s *lagSession, fps float64, rec *engine.InputLog) (*duoRig, engine.SessionStats) {
+	run := func(s *lagSession, sparse bool, rec *engine.InputLog) (*duoRig, engine.SessionStats) {
 		t.Helper()
 		r := &duoRig{}
 		var stats engine.SessionStats
-		opts := &engine.Options{Headless: &engine.Headless{FPS: fps}, Session: s, TickInput: keys, Record: rec,
+		opts := &engine.Options{Headless: &engine.Headless{FPS: 60}, Session: s, TickInput: keys, Record: rec, SparseSaving: sparse,
 			StopAt: 8 * time.Second, OnFinish: []engine.FinishHook{func(l *engine.Loop) { stats = l.Session().Stats() }}}
 		if err := engine.Run(r.first(), opts); err != nil {
 			var se *engine.SceneError
@@ -292,11 +295,16 @@ func TestSessionRollbackIsExact(t *testing.T) {
 	}
 	for _, players := range []int{2, 4} {
 		onTime := newLagSession(players, 2, 0)
-		want, wantStats := run(onTime, 60, &engine.InputLog{})
+		want, wantStats := run(onTime, false, &engine.InputLog{})
 		if wantStats.Rollbacks != 0 || want.resim != 0 {
 			t.Fatalf("%d players, nothing late: %+v, %d ticks simulated again", players, wantStats, want.resim)
 		}
-		for _, lag := range []int64{3, 6, 12} { // 12: further than it predicts, so it waits
+		var every *duoRig // the run that keeps every state
+		for _, c := range []struct {
+			lag    int64
+			sparse bool
+		}{{3, false}, {3, true}, {6, false}, {6, true}, {12, false}, {12, true}} { // 12: further than it predicts, so it waits
+			lag := c.lag
 			late := newLagSession(players, 2, lag)
 			late.holdEvery = 37
 			rec := &engine.InputLog{}
@@ -307,8 +315,14 @@ func TestSessionRollbackIsExact(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, stats := run(late, 60, rec)
-			t.Logf("%d players, lag %d: %+v; ended %v", players, lag, stats, got.ended)
+			got, stats := run(late, c.sparse, rec)
+			t.Logf("%d players, lag %d, sparse %v: %+v; %d states kept in %d ticks; ended %v", players, lag, c.sparse, stats, got.saves, got.fresh, got.ended)
+			if !c.sparse {
+				every = got
+			} else if got.saves >= every.saves || got.resim < every.resim || got.resaves != 0 || len(late.stale) != 0 {
+				t.Fatalf("%d players, lag %d, sparse: %d states kept (%d again as put back), %d ticks simulated again (checksums changed once final: %v); "+
+					"keeping every state: %d and %d", players, lag, got.saves, got.resaves, got.resim, late.stale, every.saves, every.resim)
+			}
 			if lag == 6 {
 				if err := rec.Close(); err != nil {
 					t.Fatal(err)

@@ -15,7 +15,8 @@ import (
 // a state file (Recording.AppendState's). The loop asks WantsState as a
 // frame begins, after Poll; when it reports true, the loop gives the
 // session the state after the last final tick of the scene running (for
-// a Reporter, whose checksums the other players' agreed with)
+// a Reporter, whose checksums the other players' agreed with; with
+// Options.SparseSaving, of the last final tick whose state is kept)
 // (GiveState), or the error that says why it has none to give: a scene
 // that gives no state as bytes, a scene after the first in a run whose
 // first scene does not make it afresh (no SceneMaker, or one whose
@@ -57,16 +58,20 @@ func (n *netplay) giveState(l *Loop) bool {
 		return true // nothing final yet in the scene: asked again next frame
 	}
 	if final < now {
-		if n.ring == nil || n.ring[(final+1)%RollbackSlots].tick != final+1 {
+		// The state before the tick after it, or with Options.SparseSaving
+		// the last one kept before that: the state after a final tick too.
+		from, ok := n.keptFrom(final + 1)
+		if !ok || from-1 <= n.base {
 			if now-final < RollbackSlots {
 				return true // not kept: a tick ran with every input confirmed; later, one will be
 			}
 			sa.GiveState(0, nil, errors.New("the state of the last final tick is no longer kept"))
 			return true
 		}
-		if !n.restore(l, final+1) {
+		if !n.restore(l, from) {
 			return false
 		}
+		final = from - 1
 	}
 	b, err := l.appendState(nil)
 	sa.GiveState(final, b, err)

@@ -66,11 +66,14 @@ func (s *rollbackSession) Inputs(t int64, players []input.State) {
 // (the scene's spatial hash, sleeping off: every ball awake) under a
 // rollbackSession, and returns the times of count rollback frames after
 // the pour and the settling (bodymarkSettle ticks). From the settling's
-// end on, every frame rolls back rollbackDepth ticks: its time runs from
-// its Input event to its Render event, the thread's CPU time (threadTime;
-// the caller locks the goroutine to its thread). It also returns one
-// state checksum's time, taken after the last rollback.
-func stressRollbacks(n, count int) (frames []time.Duration, checksum time.Duration, err error) {
+// end on, every frame rolls back rollbackDepth ticks: the tick that proved
+// wrong is the one whose input just arrived, confirmed, as when a remote
+// player's input comes a tick at a time. A frame's time runs from its
+// Input event to its Render event, the thread's CPU time (threadTime; the
+// caller locks the goroutine to its thread). It also returns one state
+// checksum, taken after the last rollback, and its time. With sparse, the
+// loop runs with engine.Options.SparseSaving.
+func stressRollbacks(n, count int, sparse bool) (frames []time.Duration, checksum time.Duration, sum uint64, err error) {
 	cfg := hashOnly(n)
 	opts := &Options{Seed: 1, Bodies: n, Physics: &cfg}
 	s := &Stress{opts: opts}
@@ -87,6 +90,7 @@ func stressRollbacks(n, count int) (frames []time.Duration, checksum time.Durati
 		case engine.Input:
 			if now := loop.Ticks(0); now >= settled {
 				sess.wrong = now - rollbackDepth + 1
+				sess.confirmed = sess.wrong
 				rolling = true
 				began = threadTime()
 			}
@@ -98,7 +102,7 @@ func stressRollbacks(n, count int) (frames []time.Duration, checksum time.Durati
 			rolling = false
 			if len(frames) == count {
 				t := threadTime()
-				s.st.State.Sum(s.st.World)
+				sum = s.st.State.Sum(s.st.World)
 				checksum = threadTime() - t
 				stats = loop.Session().Stats()
 				loop.Stop()
@@ -106,21 +110,46 @@ func stressRollbacks(n, count int) (frames []time.Duration, checksum time.Durati
 		}
 	}
 	err = engine.Run(s, &engine.Options{
-		Headless: &engine.Headless{FPS: 60, Frames: settled + int64(count) + 60}, // a bound: the hook stops the loop
-		Session:  sess,
-		OnEvent:  []engine.EventHook{onEvent},
+		Headless:     &engine.Headless{FPS: 60, Frames: settled + int64(count) + 60}, // a bound: the hook stops the loop
+		Session:      sess,
+		SparseSaving: sparse,
+		OnEvent:      []engine.EventHook{onEvent},
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	if len(frames) < count {
-		return nil, 0, fmt.Errorf("stress scene of %d balls ended after %d of %d rollbacks", n, len(frames), count)
+		return nil, 0, 0, fmt.Errorf("stress scene of %d balls ended after %d of %d rollbacks", n, len(frames), count)
 	}
-	if stats.Rollbacks != int64(count) || stats.Resimulated != int64(count*rollbackDepth) {
-		return nil, 0, fmt.Errorf("stress scene of %d balls: %d rollbacks simulated %d ticks again, want %d and %d",
-			n, stats.Rollbacks, stats.Resimulated, count, count*rollbackDepth)
+	// Sparse, the first rollback may go back to a state kept before the
+	// tick that proved wrong; every later one finds the state before its
+	// tick, kept as the rollback before ran it with the tick before it
+	// confirmed.
+	extra := stats.Resimulated - int64(count*rollbackDepth)
+	if stats.Rollbacks != int64(count) || extra < 0 || extra > 0 && (!sparse || extra >= engine.SparseInterval) {
+		return nil, 0, 0, fmt.Errorf("stress scene of %d balls, sparse saving %v: %d rollbacks simulated %d ticks again, want %d and %d",
+			n, sparse, stats.Rollbacks, stats.Resimulated, count, count*rollbackDepth)
 	}
-	return frames, checksum, nil
+	return frames, checksum, sum, nil
+}
+
+// The bodymark's rollbacks, with and without sparse saving, leave the
+// Stress scene's pile in the same state after the same ticks, and roll
+// back as often and as far as they should (stressRollbacks checks the
+// loop's counts).
+func TestRollbackBodymarkExact(t *testing.T) {
+	n, count := 80, 12
+	_, _, every, err := stressRollbacks(n, count, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, sparse, err := stressRollbacks(n, count, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if every != sparse || every == 0 {
+		t.Fatalf("after %d rollbacks of %d balls: state %x keeping every state, %x with sparse saving", count, n, every, sparse)
+	}
 }
 
 // rawRollbacks is stressRollbacks for the Stress scene in a bare cp space
@@ -207,6 +236,11 @@ var rollbackGuess = map[string]int{}
 // checksum is paid on every tick of a session, rollback or not; one
 // checksum's time at the answer is checksum-ms.
 //
+// sparse-balls is the engine's figure with engine.Options.SparseSaving:
+// the loop keeps the state before the first tick not confirmed only (and
+// one every engine.SparseInterval ticks), so a rollback keeps one state,
+// before the tick after the one that proved wrong, in place of eight.
+//
 // Raw cp (rawRollbacks), in a bare space with the same settings, twice:
 // raw-balls restores the cp snapshot from 8 ticks back and steps 9 times,
 // the least a rollback does; raw-kept-balls also takes a cp snapshot
@@ -216,20 +250,24 @@ var rollbackGuess = map[string]int{}
 // cp has none.
 //
 // It reports balls, raw-balls and ratio (balls over raw-balls),
-// raw-kept-balls and kept-ratio (balls over raw-kept-balls), the median
-// rollback frame at each answer (rollback-ms, raw-rollback-ms,
-// raw-kept-rollback-ms) and each search's probes.
+// raw-kept-balls and kept-ratio (balls over raw-kept-balls), sparse-balls
+// and sparse-ratio (sparse-balls over raw-balls), the median rollback
+// frame at each answer (rollback-ms, raw-rollback-ms,
+// raw-kept-rollback-ms, sparse-rollback-ms) and each search's probes.
 func BenchmarkRollbackBodymark(b *testing.B) {
 	runtime.LockOSThread() // threadTime measures this goroutine
 	defer runtime.UnlockOSThread()
 	budget, count := *rollbackBudget, rollbackFrames()
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	var balls [3]int
+	var balls [4]int
 	for i, side := range []struct {
 		name  string
 		probe func(n int) ([]time.Duration, time.Duration, error)
 	}{
-		{"", func(n int) ([]time.Duration, time.Duration, error) { return stressRollbacks(n, count) }},
+		{"", func(n int) ([]time.Duration, time.Duration, error) {
+			f, sum, _, err := stressRollbacks(n, count, false)
+			return f, sum, err
+		}},
 		{"raw-", func(n int) ([]time.Duration, time.Duration, error) {
 			f, err := rawRollbacks(n, count, false)
 			return f, 0, err
@@ -237,6 +275,10 @@ func BenchmarkRollbackBodymark(b *testing.B) {
 		{"raw-kept-", func(n int) ([]time.Duration, time.Duration, error) {
 			f, err := rawRollbacks(n, count, true)
 			return f, 0, err
+		}},
+		{"sparse-", func(n int) ([]time.Duration, time.Duration, error) {
+			f, sum, _, err := stressRollbacks(n, count, true)
+			return f, sum, err
 		}},
 	} {
 		guess := rollbackGuess[side.name]
@@ -253,8 +295,8 @@ func BenchmarkRollbackBodymark(b *testing.B) {
 			}
 			m := median(frames)
 			medians[n], sums[n] = m, sum
-			if i == 0 {
-				b.Logf("balls %d: median rollback %v (max %v), a checksum %v", n, m, maxDuration(frames), sum)
+			if side.name == "" || side.name == "sparse-" {
+				b.Logf("%sballs %d: median rollback %v (max %v), a checksum %v", side.name, n, m, maxDuration(frames), sum)
 			} else {
 				b.Logf("%sballs %d: median rollback %v (max %v)", side.name, n, m, maxDuration(frames))
 			}
@@ -277,6 +319,9 @@ func BenchmarkRollbackBodymark(b *testing.B) {
 	if balls[2] > 0 {
 		b.ReportMetric(float64(balls[0])/float64(balls[2]), "kept-ratio")
 	}
+	if balls[1] > 0 {
+		b.ReportMetric(float64(balls[3])/float64(balls[1]), "sparse-ratio")
+	}
 	b.ReportMetric(ms(budget), "budget-ms")
 }
 
@@ -292,10 +337,10 @@ var rollbackBalls = flag.Int("rollback.balls", 800, "BenchmarkRollbackAt: the aw
 
 // BenchmarkRollbackAt times the rollback frames of BenchmarkRollbackBodymark
 // at one count of balls (-rollback.balls, 800), with no search: the
-// engine's (stressRollbacks) and raw cp's restore and steps
-// (rawRollbacks, without keeping), one after the other, and reports the
-// median of each (rollback-ms, raw-rollback-ms) over rollbackFrames
-// frames. The search's answer moves by a fifth between runs; a time at a
+// engine's (stressRollbacks), the engine's with sparse saving, and raw
+// cp's restore and steps (rawRollbacks, without keeping), one after the
+// other, and reports the median of each (rollback-ms, sparse-rollback-ms,
+// raw-rollback-ms) over rollbackFrames frames. The search's answer moves by a fifth between runs; a time at a
 // fixed count compares two builds run in turns more closely.
 func BenchmarkRollbackAt(b *testing.B) {
 	if testing.Short() {
@@ -304,7 +349,11 @@ func BenchmarkRollbackAt(b *testing.B) {
 	runtime.LockOSThread() // threadTime measures this goroutine
 	defer runtime.UnlockOSThread()
 	n, count := *rollbackBalls, rollbackFrames()
-	frames, _, err := stressRollbacks(n, count)
+	frames, _, _, err := stressRollbacks(n, count, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sparse, _, _, err := stressRollbacks(n, count, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -315,5 +364,6 @@ func BenchmarkRollbackAt(b *testing.B) {
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ReportMetric(float64(n), "balls")
 	b.ReportMetric(ms(median(frames)), "rollback-ms")
+	b.ReportMetric(ms(median(sparse)), "sparse-rollback-ms")
 	b.ReportMetric(ms(median(raw)), "raw-rollback-ms")
 }

@@ -152,17 +152,23 @@ func TestPlayerLeaves(t *testing.T) {
 
 // A changed constant in one player's game is a desync: both players' runs
 // end at the first tick whose states differ, naming it.
+//
+// With Options.SparseSaving, the report goes back to the last state kept
+// before the tick before the desync's, as far as SparseInterval-1 ticks
+// further.
 func TestDesyncFound(t *testing.T) {
-	runs := play(t, setup{players: 2, seconds: 5,
-		game: func(i int, final *uint64) engine.Scene { return drifting(i == 1, final) }})
-	for i, r := range runs {
-		var de *netplay.DesyncError
-		if !errors.As(r.err, &de) || de.Tick != 121 || de.Report == nil || de.OtherReport == nil ||
-			!de.Report.Simulated || de.Report.SceneTick != 121 || de.Report.SceneName != "Arena" {
-			t.Fatalf("peer %d: %v, want a desync at tick 121 with both reports", i+1, r.err)
-		}
-		if !strings.Contains(r.err.Error(), "no system named") {
-			t.Errorf("peer %d: %v, want it to say the scene's systems are not probed", i+1, r.err)
+	for _, sparse := range []bool{false, true} {
+		runs := play(t, setup{players: 2, seconds: 5, sparse: sparse,
+			game: func(i int, final *uint64) engine.Scene { return drifting(i == 1, final) }})
+		for i, r := range runs {
+			var de *netplay.DesyncError
+			if !errors.As(r.err, &de) || de.Tick != 121 || de.Report == nil || de.OtherReport == nil ||
+				!de.Report.Simulated || de.Report.SceneTick != 121 || de.Report.SceneName != "Arena" {
+				t.Fatalf("sparse saving %v: peer %d: %v, want a desync at tick 121 with both reports", sparse, i+1, r.err)
+			}
+			if !strings.Contains(r.err.Error(), "no system named") {
+				t.Errorf("sparse saving %v: peer %d: %v, want it to say the scene's systems are not probed", sparse, i+1, r.err)
+			}
 		}
 	}
 }

@@ -208,6 +208,7 @@ type setup struct {
 	lateAt        int64
 	lateFromState bool
 	seatWait      time.Duration // the host's Config.SeatWait
+	sparse        bool          // every peer's Options.SparseSaving
 }
 
 // play runs a session on 127.0.0.1 for seconds of game time, each peer
@@ -278,7 +279,7 @@ func play(t testing.TB, su setup) []*peerRun {
 				return
 			}
 			r.session = s
-			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec, Game: arenaGame,
+			opts := &engine.Options{Session: s, TickInput: pilot(s.Player()), Record: r.rec, Game: arenaGame, SparseSaving: su.sparse,
 				Headless: &engine.Headless{Realtime: su.realtime}, StopAt: time.Duration(su.seconds * float64(time.Second)),
 				OnFinish: []engine.FinishHook{func(l *engine.Loop) { r.stats = l.Session().Stats() }}}
 			if s.State() != nil { // a run from the host's state has no recording from the first tick
@@ -339,21 +340,24 @@ func replay(t *testing.T, rec *engine.InputLog) uint64 {
 
 // Two and four peers in one process, over UDP on 127.0.0.1, as fast as
 // they run and in real time through a link of 40 ms, 5 ms of jitter and 2%
-// loss, and a spectator: every peer ends on the same state, the one its
-// recording replays to alone; the spectator never rolls back.
+// loss (the last with Options.SparseSaving), and a spectator: every peer
+// ends on the same state, the one its recording replays to alone; the
+// spectator never rolls back.
 func TestPeersEndAlike(t *testing.T) {
 	for _, c := range []struct {
 		players  int
 		link     *netsim.Link
 		realtime bool
+		sparse   bool
 	}{
-		{2, nil, false},
-		{4, nil, false},
-		{2, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 3}, true},
-		{3, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 4}, true},
+		{2, nil, false, false},
+		{4, nil, false, false},
+		{2, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 3}, true, false},
+		{3, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 4}, true, false},
+		{3, &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 5}, true, true},
 	} {
-		name := fmt.Sprintf("%d players, link %v, real time %v", c.players, c.link != nil, c.realtime)
-		runs := play(t, setup{players: c.players, link: c.link, realtime: c.realtime, seconds: 3, spectators: 1})
+		name := fmt.Sprintf("%d players, link %v, real time %v, sparse saving %v", c.players, c.link != nil, c.realtime, c.sparse)
+		runs := play(t, setup{players: c.players, link: c.link, realtime: c.realtime, seconds: 3, spectators: 1, sparse: c.sparse})
 		for i, r := range runs {
 			if r.err != nil {
 				t.Errorf("%s: peer %d: %v", name, i+1, r.err)

@@ -38,25 +38,32 @@ func TestSpectatorPastASceneNotMadeAfresh(t *testing.T) {
 
 // A spectator that joins a session under way begins from the host's
 // state: it simulates none of the ticks before it, and ends on the
-// players' state.
+// players' state. With Options.SparseSaving too (the state of the last
+// final tick whose state is kept, up to SparseInterval ticks earlier).
 func TestSpectatorJoinsUnderWayFromState(t *testing.T) {
-	link := &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 10}
-	runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 6, lateAt: 200, lateFromState: true})
-	late := runs[len(runs)-1]
-	for i, r := range runs {
-		if r.err != nil {
-			t.Fatalf("peer %d: %v", i+1, r.err)
+	for _, sparse := range []bool{false, true} {
+		link := &netsim.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02, Seed: 10}
+		runs := play(t, setup{players: 2, link: link, realtime: true, seconds: 6, lateAt: 200, lateFromState: true, sparse: sparse})
+		late := runs[len(runs)-1]
+		for i, r := range runs {
+			if r.err != nil {
+				t.Fatalf("sparse saving %v: peer %d: %v", sparse, i+1, r.err)
+			}
+			if r.final != runs[0].final {
+				t.Fatalf("sparse saving %v: peer %d ended on %x, the host on %x", sparse, i+1, r.final, runs[0].final)
+			}
 		}
-		if r.final != runs[0].final {
-			t.Fatalf("peer %d ended on %x, the host on %x", i+1, r.final, runs[0].final)
+		from := int64(200) // the host's tick when the spectator comes, about
+		if sparse {
+			from -= engine.SparseInterval // the last state kept
 		}
+		info, err := engine.ParseStateInfo(late.session.State())
+		if err != nil || info.Tick < from || late.session.Player() != -1 || late.stats.Rollbacks != 0 {
+			t.Fatalf("sparse saving %v: the late spectator: player %d, %+v, its state: %+v, %v: want a spectator from a state after tick %d",
+				sparse, late.session.Player(), late.stats, info, err, from)
+		}
+		t.Logf("sparse saving %v: the late spectator began from tick %d (%d bytes, %d in the file)", sparse, info.Tick, info.Bytes, info.FileBytes)
 	}
-	info, err := engine.ParseStateInfo(late.session.State())
-	if err != nil || info.Tick < 200 || late.session.Player() != -1 || late.stats.Rollbacks != 0 {
-		t.Fatalf("the late spectator: player %d, %+v, its state: %+v, %v: want a spectator from a state after tick 200",
-			late.session.Player(), late.stats, info, err)
-	}
-	t.Logf("the late spectator began from tick %d (%d bytes, %d in the file)", info.Tick, info.Bytes, info.FileBytes)
 }
 
 // rejoinRun is one peer's run in a rejoin test.
