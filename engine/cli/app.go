@@ -177,6 +177,12 @@ type App struct {
 	// or Main: the flag set is made once.
 	Modes []Mode
 
+	// SparseSaving is engine.Options.SparseSaving for a networked run (a
+	// Mode's): the loop keeps fewer states, and a rollback may go back a
+	// few ticks further. A game whose state costs a good part of a tick to
+	// keep (many physics bodies) sets it; the results are the same.
+	SparseSaving bool
+
 	// Out receives the summary; nil means os.Stdout. Errors go to Err, nil
 	// meaning os.Stderr.
 	Out, Err io.Writer

@@ -85,7 +85,7 @@ func (r *Run) options(ctx context.Context, first func() (engine.Scene, error)) *
 	}
 	opts.Record = &engine.InputLog{Seed: a.f.seed, Settings: a.settings(), Detail: a.f.detail}
 	if r.session != nil {
-		opts.Session = r.session
+		opts.Session, opts.SparseSaving = r.session, a.SparseSaving
 		opts.Record.Players = r.session.Players()
 	}
 	if r.fromState != nil { // no recording from the start: Options.Record stays empty, the loop's is none
