@@ -1,9 +1,11 @@
 package scenes
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -340,8 +342,11 @@ var rollbackBalls = flag.Int("rollback.balls", 800, "BenchmarkRollbackAt: the aw
 // engine's (stressRollbacks), the engine's with sparse saving, and raw
 // cp's restore and steps (rawRollbacks, without keeping), one after the
 // other, and reports the median of each (rollback-ms, sparse-rollback-ms,
-// raw-rollback-ms) over rollbackFrames frames. The search's answer moves by a fifth between runs; a time at a
-// fixed count compares two builds run in turns more closely.
+// raw-rollback-ms) over rollbackFrames frames. The search's answer moves
+// by a fifth between runs; a time at a fixed count compares two builds
+// run in turns more closely. Each side runs under the pprof label side
+// (every, sparse, raw): a CPU profile of it (-cpuprofile) splits by side
+// with pprof's -tagfocus.
 func BenchmarkRollbackAt(b *testing.B) {
 	if testing.Short() {
 		b.Skip("for two builds run in turns, figures in BENCHMARKS.md's section: not under -short (make bench-full runs it)")
@@ -349,17 +354,20 @@ func BenchmarkRollbackAt(b *testing.B) {
 	runtime.LockOSThread() // threadTime measures this goroutine
 	defer runtime.UnlockOSThread()
 	n, count := *rollbackBalls, rollbackFrames()
-	frames, _, _, err := stressRollbacks(n, count, false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sparse, _, _, err := stressRollbacks(n, count, true)
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw, err := rawRollbacks(n, count, false)
-	if err != nil {
-		b.Fatal(err)
+	var frames, sparse, raw []time.Duration
+	var err error
+	for _, side := range []struct {
+		name string
+		run  func()
+	}{
+		{"every", func() { frames, _, _, err = stressRollbacks(n, count, false) }},
+		{"sparse", func() { sparse, _, _, err = stressRollbacks(n, count, true) }},
+		{"raw", func() { raw, err = rawRollbacks(n, count, false) }},
+	} {
+		pprof.Do(context.Background(), pprof.Labels("side", side.name), func(context.Context) { side.run() })
+		if err != nil {
+			b.Fatalf("%s: %v", side.name, err)
+		}
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ReportMetric(float64(n), "balls")
