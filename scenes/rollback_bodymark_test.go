@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/pprof"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,8 +75,9 @@ func (s *rollbackSession) Inputs(t int64, players []input.State) {
 // Input event to its Render event, the thread's CPU time (threadTime; the
 // caller locks the goroutine to its thread). It also returns one state
 // checksum, taken after the last rollback, and its time. With sparse, the
-// loop runs with engine.Options.SparseSaving.
-func stressRollbacks(n, count int, sparse bool) (frames []time.Duration, checksum time.Duration, sum uint64, err error) {
+// loop runs with engine.Options.SparseSaving. Each frame waits for its
+// turn (tn) before its Input event, and ends it after its Render event.
+func stressRollbacks(n, count int, sparse bool, tn turn) (frames []time.Duration, checksum time.Duration, sum uint64, err error) {
 	cfg := hashOnly(n)
 	opts := &Options{Seed: 1, Bodies: n, Physics: &cfg}
 	s := &Stress{opts: opts}
@@ -87,9 +89,19 @@ func stressRollbacks(n, count int, sparse bool) (frames []time.Duration, checksu
 	var began time.Duration
 	var stats engine.SessionStats
 	rolling := false
+	holding := false // the turn, from a frame's Input event to its Render event
+	defer func() {
+		if holding {
+			tn.end()
+		}
+	}()
 	onEvent := func(loop *engine.Loop, ev engine.Event) {
 		switch ev.Kind {
 		case engine.Input:
+			if !holding {
+				tn.begin()
+				holding = true
+			}
 			if now := loop.Ticks(0); now >= settled {
 				sess.wrong = now - rollbackDepth + 1
 				sess.confirmed = sess.wrong
@@ -97,6 +109,12 @@ func stressRollbacks(n, count int, sparse bool) (frames []time.Duration, checksu
 				began = threadTime()
 			}
 		case engine.Render:
+			defer func() {
+				if holding {
+					tn.end()
+					holding = false
+				}
+			}()
 			if !rolling {
 				return
 			}
@@ -141,11 +159,11 @@ func stressRollbacks(n, count int, sparse bool) (frames []time.Duration, checksu
 // loop's counts).
 func TestRollbackBodymarkExact(t *testing.T) {
 	n, count := 80, 12
-	_, _, every, err := stressRollbacks(n, count, false)
+	_, _, every, err := stressRollbacks(n, count, false, turn{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, sparse, err := stressRollbacks(n, count, true)
+	_, _, sparse, err := stressRollbacks(n, count, true, turn{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,8 +182,9 @@ func TestRollbackBodymarkExact(t *testing.T) {
 // step but the first (whose state its slot holds), as the loop does, so
 // that the next rollback may go back into the ticks stepped again;
 // without, only the snapshot the next rollback restores is taken, off the
-// clock: a frame is the restore and the steps.
-func rawRollbacks(n, count int, keep bool) ([]time.Duration, error) {
+// clock: a frame is the restore and the steps. Each step before the
+// rollbacks, and each rollback, waits for its turn (tn).
+func rawRollbacks(n, count int, keep bool, tn turn) ([]time.Duration, error) {
 	space, step := rawStress(n)
 	c := hashOnly(n)
 	space.UseSpatialHash(c.SpatialHashCell, c.SpatialHashCells)
@@ -174,15 +193,19 @@ func rawRollbacks(n, count int, keep bool) ([]time.Duration, error) {
 	tick := 0                                                             // ticks stepped
 	save := func() error { return space.Snapshot(&ring[tick%len(ring)]) } // the state after them
 	for ; tick < pour+bodymarkSettle; tick++ {
+		tn.begin()
 		if tick >= pour {
 			if err := save(); err != nil {
+				tn.end()
 				return nil, err
 			}
 		}
 		step()
+		tn.end()
 	}
 	frames := make([]time.Duration, 0, count)
 	for len(frames) < count {
+		tn.begin()
 		t := threadTime()
 		var untimed time.Duration
 		tick -= rollbackDepth
@@ -200,14 +223,95 @@ func rawRollbacks(n, count int, keep bool) ([]time.Duration, error) {
 				untimed += threadTime() - u
 			}
 			if err != nil {
+				tn.end()
 				return nil, err
 			}
 			step()
 			tick++
 		}
 		frames = append(frames, threadTime()-t-untimed)
+		tn.end()
 	}
 	return frames, nil
+}
+
+// turns runs the frames of several sides, each on a goroutine of its own,
+// one at a time, round the sides still running: each side's frames then
+// meet the machine's fast and slow spells alike (this VM runs for seconds
+// at a time some 40% slower), and their figures compare within a run.
+type turns struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	next    int    // the side whose turn is next
+	frames  int    // frames the side with the turn has run in it
+	running []bool // the sides that have not left
+}
+
+// framesATurn is how many frames a side runs in a turn: a side's first
+// frame in its turn finds the caches full of the others' data, and a turn
+// of 10 frames (1/6 s) is still far shorter than the machine's spells.
+var framesATurn = flag.Int("rollback.turn", 10, "BenchmarkRollbackBodymark, BenchmarkRollbackAt: the frames a side runs in its turn")
+
+func newTurns(sides int) *turns {
+	t := &turns{running: make([]bool, sides)}
+	t.cond.L = &t.mu
+	for i := range t.running {
+		t.running[i] = true
+	}
+	return t
+}
+
+// advance gives the next turn to the side after side i still running.
+func (t *turns) advance(i int) {
+	t.frames = 0
+	for j := 1; j <= len(t.running); j++ {
+		if k := (i + j) % len(t.running); t.running[k] {
+			t.next = k
+			break
+		}
+	}
+	t.cond.Broadcast()
+}
+
+// leave ends side i's part: the others go on without it.
+func (t *turns) leave(i int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.running[i] = false
+	if t.next == i {
+		t.advance(i)
+	}
+}
+
+// A turn is side i's place in its turns; with none (nil), a side runs
+// its frames when it likes.
+type turn struct {
+	t *turns
+	i int
+}
+
+// begin waits for the side's turn.
+func (tn turn) begin() {
+	if tn.t == nil {
+		return
+	}
+	tn.t.mu.Lock()
+	for tn.t.next != tn.i {
+		tn.t.cond.Wait()
+	}
+	tn.t.mu.Unlock()
+}
+
+// end ends a frame, and hands the turn on after framesATurn of them.
+func (tn turn) end() {
+	if tn.t == nil {
+		return
+	}
+	tn.t.mu.Lock()
+	if tn.t.frames++; tn.t.frames >= *framesATurn {
+		tn.t.advance(tn.i)
+	}
+	tn.t.mu.Unlock()
 }
 
 // rollbackGuess is each side's last result, the next run's first probe.
@@ -222,7 +326,10 @@ var rollbackGuess = map[string]int{}
 // off), lets them settle 2 s, then times 180 rollback frames (60 under
 // -short) by the thread's CPU time, one after the other, and takes their
 // median. A rollback is what a networked game pays when a remote player's
-// input proves its prediction wrong: it has to fit in the frame.
+// input proves its prediction wrong: it has to fit in the frame. The four
+// searches below run side by side, each on a thread of its own, their
+// frames in turns of -rollback.turn (10; see turns): the machine's slow
+// spells fall on every side alike.
 //
 // The engine's rollback is the loop's own, the one netplay's sessions
 // take: a session (rollbackSession) reports, each frame, that the tick 8
@@ -257,74 +364,103 @@ var rollbackGuess = map[string]int{}
 // frame at each answer (rollback-ms, raw-rollback-ms,
 // raw-kept-rollback-ms, sparse-rollback-ms) and each search's probes.
 func BenchmarkRollbackBodymark(b *testing.B) {
-	runtime.LockOSThread() // threadTime measures this goroutine
-	defer runtime.UnlockOSThread()
 	budget, count := *rollbackBudget, rollbackFrames()
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	var balls [4]int
-	for i, side := range []struct {
+	sides := []struct {
 		name  string
-		probe func(n int) ([]time.Duration, time.Duration, error)
+		probe func(n int, tn turn) ([]time.Duration, time.Duration, error)
 	}{
-		{"", func(n int) ([]time.Duration, time.Duration, error) {
-			f, sum, _, err := stressRollbacks(n, count, false)
+		{"", func(n int, tn turn) ([]time.Duration, time.Duration, error) {
+			f, sum, _, err := stressRollbacks(n, count, false, tn)
 			return f, sum, err
 		}},
-		{"raw-", func(n int) ([]time.Duration, time.Duration, error) {
-			f, err := rawRollbacks(n, count, false)
+		{"raw-", func(n int, tn turn) ([]time.Duration, time.Duration, error) {
+			f, err := rawRollbacks(n, count, false, tn)
 			return f, 0, err
 		}},
-		{"raw-kept-", func(n int) ([]time.Duration, time.Duration, error) {
-			f, err := rawRollbacks(n, count, true)
+		{"raw-kept-", func(n int, tn turn) ([]time.Duration, time.Duration, error) {
+			f, err := rawRollbacks(n, count, true, tn)
 			return f, 0, err
 		}},
-		{"sparse-", func(n int) ([]time.Duration, time.Duration, error) {
-			f, sum, _, err := stressRollbacks(n, count, true)
+		{"sparse-", func(n int, tn turn) ([]time.Duration, time.Duration, error) {
+			f, sum, _, err := stressRollbacks(n, count, true, tn)
 			return f, sum, err
 		}},
-	} {
+	}
+	type answer struct {
+		balls, probes int
+		median, sum   time.Duration
+	}
+	answers := make([]answer, len(sides))
+	names := make([]string, len(sides))
+	runs := make([]func(tn turn) error, len(sides))
+	for i, side := range sides {
+		names[i] = side.name
 		guess := rollbackGuess[side.name]
 		if guess == 0 {
 			guess = 800
 		}
-		var failed error
-		medians, sums := map[int]time.Duration{}, map[int]time.Duration{}
-		n, probes := bodymarkSearch(guess, 50, 100_000, 1.25, *bodymarkTol, func(n int) bool {
-			frames, sum, err := side.probe(n)
-			if err != nil {
-				failed = err
-				return false
-			}
-			m := median(frames)
-			medians[n], sums[n] = m, sum
-			if side.name == "" || side.name == "sparse-" {
-				b.Logf("%sballs %d: median rollback %v (max %v), a checksum %v", side.name, n, m, maxDuration(frames), sum)
-			} else {
-				b.Logf("%sballs %d: median rollback %v (max %v)", side.name, n, m, maxDuration(frames))
-			}
-			return m <= budget
-		})
-		if failed != nil {
-			b.Fatal(failed)
-		}
-		rollbackGuess[side.name], balls[i] = n, n
-		b.ReportMetric(float64(n), side.name+"balls")
-		b.ReportMetric(ms(medians[n]), side.name+"rollback-ms")
-		b.ReportMetric(float64(probes), side.name+"probes")
-		if i == 0 {
-			b.ReportMetric(ms(sums[n]), "checksum-ms")
+		runs[i] = func(tn turn) error {
+			var failed error
+			medians, sums := map[int]time.Duration{}, map[int]time.Duration{}
+			n, probes := bodymarkSearch(guess, 50, 100_000, 1.25, *bodymarkTol, func(n int) bool {
+				frames, sum, err := side.probe(n, tn)
+				if err != nil {
+					failed = err
+					return false
+				}
+				m := median(frames)
+				medians[n], sums[n] = m, sum
+				if sum > 0 {
+					b.Logf("%sballs %d: median rollback %v (max %v), a checksum %v", side.name, n, m, maxDuration(frames), sum)
+				} else {
+					b.Logf("%sballs %d: median rollback %v (max %v)", side.name, n, m, maxDuration(frames))
+				}
+				return m <= budget
+			})
+			answers[i] = answer{balls: n, probes: probes, median: medians[n], sum: sums[n]}
+			return failed
 		}
 	}
-	if balls[1] > 0 {
-		b.ReportMetric(float64(balls[0])/float64(balls[1]), "ratio")
+	for i, err := range inTurns(names, runs) {
+		if err != nil {
+			b.Fatalf("%sballs: %v", names[i], err)
+		}
 	}
-	if balls[2] > 0 {
-		b.ReportMetric(float64(balls[0])/float64(balls[2]), "kept-ratio")
+	for i, a := range answers {
+		rollbackGuess[names[i]] = a.balls
+		b.ReportMetric(float64(a.balls), names[i]+"balls")
+		b.ReportMetric(ms(a.median), names[i]+"rollback-ms")
+		b.ReportMetric(float64(a.probes), names[i]+"probes")
 	}
-	if balls[1] > 0 {
-		b.ReportMetric(float64(balls[3])/float64(balls[1]), "sparse-ratio")
+	b.ReportMetric(ms(answers[0].sum), "checksum-ms")
+	if raw := answers[1].balls; raw > 0 {
+		b.ReportMetric(float64(answers[0].balls)/float64(raw), "ratio")
+		b.ReportMetric(float64(answers[3].balls)/float64(raw), "sparse-ratio")
+	}
+	if kept := answers[2].balls; kept > 0 {
+		b.ReportMetric(float64(answers[0].balls)/float64(kept), "kept-ratio")
 	}
 	b.ReportMetric(ms(budget), "budget-ms")
+}
+
+// inTurns runs each side on a goroutine of its own, locked to its thread
+// (threadTime measures the thread), under the pprof label side=its name,
+// their frames in turns, and returns their errors.
+func inTurns(names []string, sides []func(tn turn) error) []error {
+	t := newTurns(len(sides))
+	errs := make([]error, len(sides))
+	var wg sync.WaitGroup
+	for i, side := range sides {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			defer t.leave(i)
+			pprof.Do(context.Background(), pprof.Labels("side", names[i]), func(context.Context) { errs[i] = side(turn{t, i}) })
+		})
+	}
+	wg.Wait()
+	return errs
 }
 
 func maxDuration(ds []time.Duration) time.Duration {
@@ -340,8 +476,8 @@ var rollbackBalls = flag.Int("rollback.balls", 800, "BenchmarkRollbackAt: the aw
 // BenchmarkRollbackAt times the rollback frames of BenchmarkRollbackBodymark
 // at one count of balls (-rollback.balls, 800), with no search: the
 // engine's (stressRollbacks), the engine's with sparse saving, and raw
-// cp's restore and steps (rawRollbacks, without keeping), one after the
-// other, and reports the median of each (rollback-ms, sparse-rollback-ms,
+// cp's restore and steps (rawRollbacks, without keeping), their frames in
+// turns, and reports the median of each (rollback-ms, sparse-rollback-ms,
 // raw-rollback-ms) over rollbackFrames frames. The search's answer moves
 // by a fifth between runs; a time at a fixed count compares two builds
 // run in turns more closely. Each side runs under the pprof label side
@@ -351,22 +487,16 @@ func BenchmarkRollbackAt(b *testing.B) {
 	if testing.Short() {
 		b.Skip("for two builds run in turns, figures in BENCHMARKS.md's section: not under -short (make bench-full runs it)")
 	}
-	runtime.LockOSThread() // threadTime measures this goroutine
-	defer runtime.UnlockOSThread()
 	n, count := *rollbackBalls, rollbackFrames()
 	var frames, sparse, raw []time.Duration
-	var err error
-	for _, side := range []struct {
-		name string
-		run  func()
-	}{
-		{"every", func() { frames, _, _, err = stressRollbacks(n, count, false) }},
-		{"sparse", func() { sparse, _, _, err = stressRollbacks(n, count, true) }},
-		{"raw", func() { raw, err = rawRollbacks(n, count, false) }},
-	} {
-		pprof.Do(context.Background(), pprof.Labels("side", side.name), func(context.Context) { side.run() })
+	errs := inTurns([]string{"every", "sparse", "raw"}, []func(tn turn) error{
+		func(tn turn) (err error) { frames, _, _, err = stressRollbacks(n, count, false, tn); return err },
+		func(tn turn) (err error) { sparse, _, _, err = stressRollbacks(n, count, true, tn); return err },
+		func(tn turn) (err error) { raw, err = rawRollbacks(n, count, false, tn); return err },
+	})
+	for _, err := range errs {
 		if err != nil {
-			b.Fatalf("%s: %v", side.name, err)
+			b.Fatal(err)
 		}
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
