@@ -83,8 +83,9 @@ func stressRollbacks(n, count int, sparse bool, tn turn) (frames []time.Duration
 	s := &Stress{opts: opts}
 	pour := int64((n + stressPour - 1) / stressPour)
 	settled := pour + bodymarkSettle
-	// The state before each tick after the pour is kept: by the first
-	// rollback, every slot of the loop's ring holds the whole pile.
+	// The state before each tick after the pour is kept (with sparse
+	// saving, one every engine.SparseInterval ticks): by the first
+	// rollback, the loop's ring holds the whole pile.
 	sess := &rollbackSession{confirmed: pour}
 	var began time.Duration
 	var stats engine.SessionStats
