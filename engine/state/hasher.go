@@ -225,6 +225,8 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 		cs.count = 0
 	}
 	sw := h.w
+	sw.memoize(true)
+	defer sw.memoize(false)
 	// Entities of one archetype, mostly next to each other in entity
 	// order, share their component types' records: looked up once a run.
 	var cts []donburi.IComponentType

@@ -47,6 +47,11 @@ type Writer struct {
 	// The hash: bytes of the component being hashed.
 	buf []byte
 
+	// While a Hasher sums a world (memoOn), the bytes of recent summaries
+	// of library values behind pointers: see summaryMemo.
+	memo   [memoSlots]summaryMemo
+	memoOn bool
+
 	// A visit: each value goes to visit (nil while hashing).
 	visit  func(v *Value)
 	entity donburi.Entity // the entity being visited
@@ -309,7 +314,7 @@ func (w *Writer) hashFields(fs []field, p unsafe.Pointer) {
 				// A library type's summary (a cp body, an image), as
 				// pointer writes it: no cycle can pass through it.
 				w.buf = append(w.buf, ptrFollow)
-				f.elem.fields[0].builtin(unsafe.Add(to, f.elem.fields[0].off), w)
+				w.leaf(f.elem, to)
 			} else {
 				w.pointer(f.elem, to)
 			}
@@ -322,6 +327,54 @@ func (w *Writer) hashFields(fs []field, p unsafe.Pointer) {
 		}
 	}
 }
+
+// memoSlots is how many summaries a Writer remembers while a Hasher sums
+// a world; a power of two.
+const memoSlots = 16
+
+// A summaryMemo is the summary of the library value at an address (of
+// plan elem's type), as it was written during the sum under way. A
+// summary reads only the value, which nothing changes during a sum, so
+// the value at that address writes those bytes again: entities that share
+// a value (every sprite of one image, one random source) have it
+// summarised once a sum. Summaries longer than the array are not kept.
+type summaryMemo struct {
+	to   unsafe.Pointer
+	elem *plan
+	n    int
+	b    [96]byte
+}
+
+// leaf writes the summary of the library value of plan elem at to, from
+// the memo when it holds it.
+func (w *Writer) leaf(elem *plan, to unsafe.Pointer) {
+	f := &elem.fields[0]
+	if !w.memoOn {
+		f.builtin(unsafe.Add(to, f.off), w)
+		return
+	}
+	m := &w.memo[(uintptr(to)>>4)&(memoSlots-1)]
+	if m.to == to && m.elem == elem {
+		w.buf = append(w.buf, m.b[:m.n]...)
+		return
+	}
+	start := len(w.buf)
+	f.builtin(unsafe.Add(to, f.off), w)
+	if n := len(w.buf) - start; n <= len(m.b) {
+		m.to, m.elem, m.n = to, elem, copy(m.b[:], w.buf[start:])
+	}
+}
+
+// memoize turns the memo of summaries on, empty, or off.
+func (w *Writer) memoize(on bool) {
+	w.memoOn = on && memoizeSums
+	for i := range w.memo {
+		w.memo[i].to, w.memo[i].elem = nil, nil
+	}
+}
+
+// memoizeSums lets Hasher.Sum remember summaries (off in a test, to compare).
+var memoizeSums = true
 
 // appendScalar appends the little-endian bytes of the scalar at q (a
 // complex number is two floats).
