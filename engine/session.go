@@ -411,11 +411,8 @@ func (n *netplay) rollback(l *Loop) bool {
 // keptFrom returns the last tick of this timeline at or before t whose
 // state before it is kept: t itself, but with Options.SparseSaving.
 func (n *netplay) keptFrom(t int64) (int64, bool) {
-	if n.ring == nil {
-		return 0, false
-	}
-	for u := t; u > n.base && u > t-RollbackSlots; u-- {
-		if sl := &n.ring[u%RollbackSlots]; sl.tick == u && sl.state {
+	for u := t; u > t-RollbackSlots && u > n.base; u-- {
+		if n.keeps(u) {
 			return u, true
 		}
 		if !n.sparse {
@@ -425,10 +422,13 @@ func (n *netplay) keptFrom(t int64) (int64, bool) {
 	return 0, false
 }
 
-// keeps reports whether the state before tick t is kept.
+// keeps reports whether the state before this timeline's tick t is kept.
 func (n *netplay) keeps(t int64) bool {
-	u, ok := n.keptFrom(t)
-	return ok && u == t
+	if n.ring == nil || t <= n.base {
+		return false
+	}
+	sl := &n.ring[t%RollbackSlots]
+	return sl.tick == t && sl.state
 }
 
 // restore puts back the state before the session's tick t, kept in the
@@ -491,9 +491,7 @@ func (n *netplay) beforeTick(l *Loop, fresh bool) bool {
 	sl := &n.ring[t%RollbackSlots]
 	// After a rollback to t, the slot holds the scene's state before t
 	// still: it was just put back from there.
-	if restored && sl.tick == t {
-		n.kept = t
-	} else {
+	if !restored || sl.tick != t {
 		sl.state = !n.sparse || t == confirmed+1 || n.kept <= n.base || t-n.kept >= SparseInterval
 		if sl.state {
 			if err := l.rec.state.SaveState(KeyframeSlots + int(t%RollbackSlots)); err != nil {
