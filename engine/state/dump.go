@@ -24,7 +24,11 @@ func (h *Hasher) Visit(w donburi.World, visit func(v *Value)) {
 // entities returns w's entities in entity order, in a slice of their own.
 func (h *Hasher) entities(w donburi.World) []donburi.Entity {
 	h.collect(w)
-	return slices.Clone(h.ents)
+	ents := make([]donburi.Entity, len(h.ents))
+	for i, l := range h.ents {
+		ents[i] = l.e
+	}
+	return ents
 }
 
 // visitAll visits the entities ents of w.

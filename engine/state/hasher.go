@@ -97,13 +97,21 @@ type Hasher struct {
 	w      *Writer
 	byID   []*compState // by donburi's component type id
 	order  []*compState // by name, then Go type, then id
-	slots  []donburi.Entity
-	ents   []donburi.Entity
-	states []*compState // the component types of the entity being hashed
+	slots  []int32      // by entity id, while collect places entities: 1 + its index in found
+	found  []located    // the world's entities as collect finds them, archetype by archetype
+	ents   []located    // the world's entities in entity order (collect)
 	sums   []ComponentSum
 	total  xxhash.Digest
 	header []byte
 	named  map[string]*compState // by declared name (names.go)
+}
+
+// located is an entity and where its components are: in archetype arch of
+// the world's Archetypes, at index row of its entities and of its
+// component columns.
+type located struct {
+	e         donburi.Entity
+	arch, row int32
 }
 
 // compState is what the hasher keeps for a component type.
@@ -118,8 +126,12 @@ type compState struct {
 	bus            bool    // an event bus of donburi's events (stateevents.go)
 	skip           bool    // an event bus that cannot be read
 	digest         xxhash.Digest
-	buf            []byte // bytes not yet given to digest
-	count          int
+
+	// During a Sum: whether an archetype with entities holds the type,
+	// and its column of values in each archetype (nil where there is
+	// none), by archetype index.
+	present bool
+	cols    [][]unsafe.Pointer
 }
 
 // hashBlock is how many bytes of a component type the hasher gathers
@@ -219,54 +231,39 @@ func compareStates(a, b *compState) int {
 // allocates nothing. It reads w and changes nothing in it.
 func (h *Hasher) Sum(w donburi.World) uint64 {
 	h.collect(w)
-	for _, cs := range h.order {
-		cs.digest.Reset()
-		cs.buf = cs.buf[:0]
-		cs.count = 0
-	}
+	h.columns(w)
 	sw := h.w
 	sw.memoize(true)
 	defer sw.memoize(false)
-	// Entities of one archetype, mostly next to each other in entity
-	// order, share their component types' records: looked up once a run.
-	var cts []donburi.IComponentType
-	states := h.states[:0]
-	for _, e := range h.ents {
-		entry := w.Entry(e)
-		if ects := entry.Archetype().ComponentTypes(); !sameTypes(ects, cts) {
-			cts = ects
-			h.findEventBus(cts)
-			states = states[:0]
-			for _, ct := range cts {
-				states = append(states, h.state(ct))
-			}
-		}
-		for i, cs := range states {
-			if cs.ignored || cs.skip {
-				continue
-			}
-			// Each type's bytes are gathered in its own buffer and hashed
-			// in blocks: one digest call per component costs more than
-			// the copy.
-			sw.buf = binary.LittleEndian.AppendUint64(cs.buf, uint64(e))
-			sw.root(cs.plan, unsafe.Add(entry.Component(cts[i]), cs.off))
-			if cs.buf = sw.buf; len(cs.buf) >= hashBlock {
-				cs.digest.Write(cs.buf)
-				cs.buf = cs.buf[:0]
-			}
-			cs.count++
-		}
-	}
-	h.states = states[:0]
 	h.sums = h.sums[:0]
 	h.total.Reset()
+	// A component type at a time: its values, read from the archetypes'
+	// columns in entity order, go to its own digest, gathered in blocks
+	// (one digest call per component costs more than the copy). Every
+	// value of a type in a row keeps its summaries' code and data warm.
 	for _, cs := range h.order {
-		if cs.count == 0 {
+		if !cs.present || cs.ignored || cs.skip {
 			continue
 		}
-		cs.digest.Write(cs.buf)
-		cs.buf = cs.buf[:0]
-		s := ComponentSum{Name: cs.name, Type: cs.ct, Entities: cs.count, Sum: cs.digest.Sum64()}
+		cs.digest.Reset()
+		sw.buf = sw.buf[:0]
+		count := 0
+		for _, l := range h.ents {
+			col := cs.cols[l.arch]
+			if col == nil {
+				continue
+			}
+			sw.buf = binary.LittleEndian.AppendUint64(sw.buf, uint64(l.e))
+			sw.root(cs.plan, unsafe.Add(col[l.row], cs.off))
+			if len(sw.buf) >= hashBlock {
+				cs.digest.Write(sw.buf)
+				sw.buf = sw.buf[:0]
+			}
+			count++
+		}
+		cs.digest.Write(sw.buf)
+		sw.buf = sw.buf[:0]
+		s := ComponentSum{Name: cs.name, Type: cs.ct, Entities: count, Sum: cs.digest.Sum64()}
 		h.sums = append(h.sums, s)
 		b := binary.LittleEndian.AppendUint64(h.header[:0], cs.keyHash)
 		b = binary.LittleEndian.AppendUint64(b, uint64(s.Entities))
@@ -276,10 +273,30 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 	return h.total.Sum64()
 }
 
-// sameTypes reports whether a and b are the same list of component types,
-// in the same memory: an archetype's own.
-func sameTypes(a, b []donburi.IComponentType) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+// columns finds, for each component type of w's archetypes that have
+// entities, its column of values in each of them (compState.cols), and
+// marks the event buses among them.
+func (h *Hasher) columns(w donburi.World) {
+	for _, cs := range h.order {
+		cs.present = false
+	}
+	archetypes := w.Archetypes()
+	for i, a := range archetypes {
+		if len(a.Entities()) == 0 {
+			continue
+		}
+		cts := a.ComponentTypes()
+		h.findEventBus(cts)
+		for _, ct := range cts {
+			cs := h.state(ct)
+			if !cs.present {
+				cs.present = true
+				cs.cols = slices.Grow(cs.cols[:0], len(archetypes))[:len(archetypes)]
+				clear(cs.cols)
+			}
+			cs.cols[i] = donburi.ArchetypeColumn(w, i, ct)
+		}
+	}
 }
 
 // ComponentSums returns the sum of each component type that the last Sum
@@ -292,31 +309,33 @@ func (h *Hasher) ComponentSums() []ComponentSum {
 }
 
 // collect fills h.ents with w's entities in entity order (id, then
-// version), without allocating once its buffers have grown: by placing
-// each entity at its id, or by sorting when the ids are sparse.
+// version) and where each is, without allocating once its buffers have
+// grown: by placing each entity at its id, or by sorting when the ids are
+// sparse.
 func (h *Hasher) collect(w donburi.World) {
-	h.ents = h.ents[:0]
+	h.found = h.found[:0]
 	maxID := 0
-	for _, a := range w.Archetypes() {
-		for _, e := range a.Entities() {
+	for i, a := range w.Archetypes() {
+		for row, e := range a.Entities() {
 			maxID = max(maxID, int(e.Id()))
-			h.ents = append(h.ents, e)
+			h.found = append(h.found, located{e: e, arch: int32(i), row: int32(row)})
 		}
 	}
-	if maxID > 4*len(h.ents)+1024 {
-		slices.Sort(h.ents)
+	h.ents = h.ents[:0]
+	if maxID > 4*len(h.found)+1024 {
+		h.ents = append(h.ents, h.found...)
+		slices.SortFunc(h.ents, func(a, b located) int { return cmp.Compare(a.e, b.e) })
 		return
 	}
 	if maxID >= len(h.slots) {
-		h.slots = append(h.slots, make([]donburi.Entity, maxID+1-len(h.slots))...)
+		h.slots = append(h.slots, make([]int32, maxID+1-len(h.slots))...)
 	}
-	for _, e := range h.ents {
-		h.slots[e.Id()] = e
+	for i, l := range h.found {
+		h.slots[l.e.Id()] = int32(i + 1)
 	}
-	h.ents = h.ents[:0]
 	for id := 1; id <= maxID; id++ {
-		if e := h.slots[id]; e != 0 {
-			h.ents = append(h.ents, e)
+		if i := h.slots[id]; i != 0 {
+			h.ents = append(h.ents, h.found[i-1])
 			h.slots[id] = 0
 		}
 	}

@@ -87,3 +87,45 @@ func TestSumMemoIsExact(t *testing.T) {
 		t.Fatalf("a world of one shared value: %x after it changed, %x before, %x without the memo", after, before, want)
 	}
 }
+
+// A type whose first memoTrial values in a sum are each an entity's own is
+// summarised without the memo for the rest of that sum, shared values
+// after them too, and sums the same; a type whose first values are shared
+// keeps the memo. The next sum tries the memo again.
+func TestSumMemoGivesUpOnUnsharedValues(t *testing.T) {
+	shared := &counted{v: 7}
+	world := func(sharedFirst bool) donburi.World {
+		w := donburi.NewWorld()
+		for i := range 200 {
+			c := &counted{v: int64(i)}
+			if i < 100 == sharedFirst {
+				c = shared
+			}
+			holderC.SetValue(w.Entry(w.Create(holderC)), holder{C: c, N: i})
+		}
+		return w
+	}
+	plain := func(w donburi.World) uint64 {
+		memoizeSums = false
+		defer func() { memoizeSums = true }()
+		return NewHasher(nil).Sum(w)
+	}
+	for _, c := range []struct {
+		sharedFirst bool
+		summaries   int // in each of two sums by one hasher
+	}{
+		{sharedFirst: false, summaries: 200}, // 64 misses: no memo for the 100 shared
+		{sharedFirst: true, summaries: 101},  // the shared value once, then each own value
+	} {
+		w := world(c.sharedFirst)
+		want := plain(w)
+		h := NewHasher(nil)
+		for round := range 2 {
+			summaries = 0
+			if got := h.Sum(w); got != want || summaries != c.summaries {
+				t.Errorf("shared values first %v, sum %d: %x after %d summaries, want %x after %d",
+					c.sharedFirst, round+1, got, summaries, want, c.summaries)
+			}
+		}
+	}
+}

@@ -65,6 +65,11 @@ type plan struct {
 	leaf     bool    // a builtin summary: never leads back to a pointer
 	direct   bool    // stored in an interface's data word, not behind it
 
+	// A leaf's use of the writer's memo in the sum under way (its
+	// memoSum): how many of its values the memo held and did not hold.
+	memoSum          uint64
+	memoHits, misses int
+
 	// The type's name, for a value of it in an interface (see
 	// Writer.nameType): set the first time one is met.
 	named    bool

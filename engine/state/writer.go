@@ -49,8 +49,9 @@ type Writer struct {
 
 	// While a Hasher sums a world (memoOn), the bytes of recent summaries
 	// of library values behind pointers: see summaryMemo.
-	memo   [memoSlots]summaryMemo
-	memoOn bool
+	memo    [memoSlots]summaryMemo
+	memoOn  bool
+	memoSum uint64 // the sums the memo has been on for
 
 	// A visit: each value goes to visit (nil while hashing).
 	visit  func(v *Value)
@@ -346,18 +347,26 @@ type summaryMemo struct {
 }
 
 // leaf writes the summary of the library value of plan elem at to, from
-// the memo when it holds it.
+// the memo when it holds it. A type whose first memoTrial values in a sum
+// were all summaries not in the memo (a body or shape per entity, shared
+// by none) is summarised without it for the rest of that sum: keeping
+// each summary would only cost a copy.
 func (w *Writer) leaf(elem *plan, to unsafe.Pointer) {
 	f := &elem.fields[0]
-	if !w.memoOn {
+	if !w.memoOn || elem.memoSum == w.memoSum && elem.misses >= memoTrial && elem.memoHits == 0 {
 		f.builtin(unsafe.Add(to, f.off), w)
 		return
+	}
+	if elem.memoSum != w.memoSum {
+		elem.memoSum, elem.memoHits, elem.misses = w.memoSum, 0, 0
 	}
 	m := &w.memo[(uintptr(to)>>4)&(memoSlots-1)]
 	if m.to == to && m.elem == elem {
 		w.buf = append(w.buf, m.b[:m.n]...)
+		elem.memoHits++
 		return
 	}
+	elem.misses++
 	start := len(w.buf)
 	f.builtin(unsafe.Add(to, f.off), w)
 	if n := len(w.buf) - start; n <= len(m.b) {
@@ -365,9 +374,17 @@ func (w *Writer) leaf(elem *plan, to unsafe.Pointer) {
 	}
 }
 
-// memoize turns the memo of summaries on, empty, or off.
+// memoTrial is how many values of a type a sum tries the memo with before
+// it gives up on the type for that sum, if none was found there.
+const memoTrial = 64
+
+// memoize turns the memo of summaries on, empty, or off; each time it is
+// turned on is a new sum (memoSum).
 func (w *Writer) memoize(on bool) {
 	w.memoOn = on && memoizeSums
+	if w.memoOn {
+		w.memoSum++
+	}
 	for i := range w.memo {
 		w.memo[i].to, w.memo[i].elem = nil, nil
 	}

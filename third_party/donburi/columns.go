@@ -5,6 +5,7 @@ import (
 	"iter"
 	"unsafe"
 
+	"github.com/fixedstep/fixedstep/third_party/donburi/component"
 	"github.com/fixedstep/fixedstep/third_party/donburi/internal/storage"
 )
 
@@ -113,4 +114,19 @@ func column[T any](s *storage.Storage, index storage.ArchetypeIndex, n int, c *C
 		panic(fmt.Sprintf("donburi: columns: an archetype of the query lacks %s", c.Name()))
 	}
 	return unsafe.Slice((**T)(unsafe.Pointer(unsafe.SliceData(col))), n)
+}
+
+// ArchetypeColumn returns the values of component type c of the entities
+// of w.Archetypes()[i], at the index of each in that archetype's
+// Entities: the storage's own column of pointers, as [Columns2] reads it;
+// nil if the archetype has no c (or there is no archetype i). It is for a
+// reader of every archetype that looks up no entity (the engine's state
+// hasher); read the values through it, and do not keep it past a change to
+// the world.
+func ArchetypeColumn(w World, i int, c component.IComponentType) []unsafe.Pointer {
+	accessor := w.StorageAccessor()
+	if i < 0 || i >= len(accessor.Archetypes) || !accessor.Archetypes[i].Layout().HasComponent(c) {
+		return nil
+	}
+	return accessor.Components.Storage(c).Column(storage.ArchetypeIndex(i))
 }

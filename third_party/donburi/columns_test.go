@@ -244,3 +244,45 @@ func TestColumns3PanicsAndAllocatesNothing(t *testing.T) {
 	for range donburi.Columns3(q, world, colPosC, colNameC, iterTagC) {
 	}
 }
+
+// ArchetypeColumn gives, for each archetype, each entity's own component
+// at its index in the archetype's entities, after removals and moves;
+// nil for a component the archetype lacks or an archetype out of range.
+func TestArchetypeColumn(t *testing.T) {
+	world := donburi.NewWorld()
+	var ents []donburi.Entity
+	for i := range 12 {
+		types := []donburi.IComponentType{colPosC}
+		if i%3 == 0 {
+			types = append(types, colNameC)
+		}
+		e := world.Create(types...)
+		ents = append(ents, e)
+		colPosC.Get(world.Entry(e)).X = float64(i)
+	}
+	world.Remove(ents[4])
+	world.Entry(ents[7]).AddComponent(colNameC) // moved to the other archetype
+	seen := 0
+	for i, a := range world.Archetypes() {
+		col := donburi.ArchetypeColumn(world, i, colPosC)
+		names := donburi.ArchetypeColumn(world, i, colNameC)
+		if len(a.Entities()) > 0 && len(col) < len(a.Entities()) {
+			t.Fatalf("archetype %d: a column of %d values for %d entities", i, len(col), len(a.Entities()))
+		}
+		for row, e := range a.Entities() {
+			if got, want := (*colPos)(col[row]), colPosC.Get(world.Entry(e)); got != want {
+				t.Errorf("archetype %d, entity %v: the column's value at %p, the entity's at %p", i, e, got, want)
+			}
+			if hasName := world.Entry(e).HasComponent(colNameC); hasName != (names != nil) {
+				t.Errorf("archetype %d: names column %v for an entity with a name %v", i, names != nil, hasName)
+			}
+			seen++
+		}
+	}
+	if seen != world.Len() {
+		t.Errorf("the columns held %d entities of %d", seen, world.Len())
+	}
+	if col := donburi.ArchetypeColumn(world, len(world.Archetypes()), colPosC); col != nil {
+		t.Errorf("an archetype out of range gave %d values", len(col))
+	}
+}
