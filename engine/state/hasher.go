@@ -90,9 +90,13 @@ import (
 // The first Sum over a component type builds a plan of it (its fields'
 // offsets and kinds); after that Sum reads each component's memory at the
 // planned offsets and allocates nothing, for any kind of field (maps and
-// interfaces included). BenchmarkStateHasherOverhead measures it beside a
-// hand-written checksum on a world of bodies with shapes and sprites. A
-// Hasher is not safe for concurrent use; use one per goroutine.
+// interfaces included), unless the world has grown more archetypes than
+// the hasher has met. It reads a component type at a time, from the
+// archetypes' columns of its values, in entity order.
+// BenchmarkStateHasherOverhead measures it beside a hand-written checksum
+// on a world of bodies with shapes and sprites; BenchmarkStressChecksum
+// (package scenes) on the Stress scene's pile. A Hasher is not safe for
+// concurrent use; use one per goroutine.
 type Hasher struct {
 	w      *Writer
 	byID   []*compState // by donburi's component type id
@@ -227,8 +231,8 @@ func compareStates(a, b *compState) int {
 
 // Sum returns the hash of w's state: every entity's components, by the
 // rules in the [Hasher] doc. Equal states give equal sums, in any
-// process. After the first call over a given set of component types, Sum
-// allocates nothing. It reads w and changes nothing in it.
+// process. After the first call over a given set of component types and
+// archetypes, Sum allocates nothing. It reads w and changes nothing in it.
 func (h *Hasher) Sum(w donburi.World) uint64 {
 	h.collect(w)
 	h.columns(w)
