@@ -246,7 +246,11 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 	// (one digest call per component costs more than the copy). Every
 	// value of a type in a row keeps its summaries' code and data warm.
 	for _, cs := range h.order {
-		if !cs.present || cs.ignored || cs.skip {
+		if !cs.present {
+			continue
+		}
+		if cs.ignored || cs.skip {
+			clear(cs.cols)
 			continue
 		}
 		cs.digest.Reset()
@@ -267,6 +271,7 @@ func (h *Hasher) Sum(w donburi.World) uint64 {
 		}
 		cs.digest.Write(sw.buf)
 		sw.buf = sw.buf[:0]
+		clear(cs.cols) // the world's own slices: not kept past the sum
 		s := ComponentSum{Name: cs.name, Type: cs.ct, Entities: count, Sum: cs.digest.Sum64()}
 		h.sums = append(h.sums, s)
 		b := binary.LittleEndian.AppendUint64(h.header[:0], cs.keyHash)
