@@ -75,8 +75,8 @@ type codecAll struct {
 
 func richValue() codecAll {
 	return codecAll{
-		B: true, i8: -8, I16: -1600, I32: math.MinInt32, I: -1 << 40, U8: 200, U16: 60000, u32: 1 << 31,
-		U: math.MaxUint64, Ptr: 12345, F32: float32(math.Inf(-1)), F64: math.Float64frombits(0x7ff8000000000001),
+		B: true, i8: -8, I16: -1600, I32: math.MinInt32, I: math.MinInt, U8: 200, U16: 60000, u32: 1 << 31,
+		U: math.MaxUint, Ptr: 12345, F32: float32(math.Inf(-1)), F64: math.Float64frombits(0x7ff8000000000001),
 		C64: complex(1.5, -2), C128: complex(math.SmallestNonzeroFloat64, math.MaxFloat64),
 		S: "héllo\x00", Arr: [3]int16{-1, 0, 1}, Bools: [2]bool{false, true}, Bytes: []byte{0, 1, 255},
 		Empty: []int{}, Nested: []codecLine{{From: [2]float64{1, 2}}, {To: [2]float64{-0.0, 4}}},

@@ -100,13 +100,13 @@ func TestBuildWorldRefusesWhatIsNoWorld(t *testing.T) {
 		{"a negative type id", "negative id", func(l *donburi.WorldLayout) { l.Archetypes[2].Types[0] = fakeType{-1} }},
 		{"a capacity below the entities", "capacity 1, below its 2 entities", func(l *donburi.WorldLayout) { l.Archetypes[0].Capacity = 1 }},
 		{"a capacity below a new archetype's", "or 256", func(l *donburi.WorldLayout) { l.Archetypes[0].Capacity = 255 }},
-		{"a huge capacity", "more than ids below", func(l *donburi.WorldLayout) { l.Archetypes[0].Capacity = 1 << 40 }},
+		{"a huge capacity", "more than ids below", func(l *donburi.WorldLayout) { l.Archetypes[0].Capacity = math.MaxInt }},
 		{"values' capacity below the entities", "values' capacity 0", func(l *donburi.WorldLayout) { l.Archetypes[1].ValuesCapacity = 0 }},
-		{"a huge values' capacity", "more than ids below", func(l *donburi.WorldLayout) { l.Archetypes[1].ValuesCapacity = 1 << 40 }},
+		{"a huge values' capacity", "more than ids below", func(l *donburi.WorldLayout) { l.Archetypes[1].ValuesCapacity = math.MaxInt }},
 		{"places missing", "1 places for 2 freed ids", func(l *donburi.WorldLayout) { l.DestroyedAt = l.DestroyedAt[:1] }},
 		{"a place past the archetypes", "outside the world", func(l *donburi.WorldLayout) { l.DestroyedAt[0].Archetype = 3 }},
 		{"a negative place", "outside the world", func(l *donburi.WorldLayout) { l.DestroyedAt[1].Index = -1 }},
-		{"a place past the ids", "outside the world", func(l *donburi.WorldLayout) { l.DestroyedAt[1].Index = 1 << 40 }},
+		{"a place past the ids", "outside the world", func(l *donburi.WorldLayout) { l.DestroyedAt[1].Index = math.MaxInt }},
 	} {
 		l := cloneLayout(base)
 		c.change(&l)
@@ -282,8 +282,10 @@ func TestLayoutBytes(t *testing.T) {
 			t.Errorf("a layout %s: Bytes %d, BuildWorld allocated %d (%v)", name, b, allocated, err)
 		}
 	}
+	// Past any memory: saturated where an int reaches past the bytes a
+	// uint64 counts, beyond the address space on a 32-bit CPU.
 	greedy.Archetypes[0].ValuesCapacity = math.MaxInt
-	if b := greedy.Bytes(); b != math.MaxUint64 {
+	if b := greedy.Bytes(); b != math.MaxUint64 && b <= math.MaxUint {
 		t.Errorf("Bytes of a capacity past any memory: %d", b)
 	}
 }
