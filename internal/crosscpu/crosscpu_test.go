@@ -18,7 +18,9 @@
 // whose tools are missing is skipped, saying what to install, unless
 // FIXEDSTEP_CROSSCPU=all asks for every one (make test sets it). The
 // games are replayed on riscv64 only with FIXEDSTEP_CROSSCPU=every
-// (gamesOnArm64 says why).
+// (gamesOnArm64 says why). The packages that read hostile bytes and sum
+// the state also run their own tests built for 386
+// (TestPackagesPassOn32Bits).
 package crosscpu
 
 import (

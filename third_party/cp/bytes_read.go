@@ -550,10 +550,12 @@ func (d *decoder) contact(c *Contact) {
 func (d *decoder) buffer(b *ContactBuffer) {
 	b.stamp = d.uint()
 	b.next = ref(d, d.buffers, "contact buffer")
-	b.numContacts = int(d.u32())
-	if b.numContacts > CONTACTS_BUFFER_SIZE {
-		d.fail("a contact buffer of %d contacts", b.numContacts)
+	n := d.u32() // checked before it is an int: on a 32-bit CPU one of 2^31 and more is negative
+	if n > CONTACTS_BUFFER_SIZE {
+		d.fail("a contact buffer of %d contacts", n)
+		return
 	}
+	b.numContacts = int(n)
 }
 
 func (d *decoder) node(n *Node) {
