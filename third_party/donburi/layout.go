@@ -84,7 +84,8 @@ func (l *WorldLayout) Bytes() uint64 {
 			}
 		}
 		n = addSat(n, perArchetype+2*word*uint64(len(a.Types))) // its layout's types, and the index's
-		n = addSat(n, mulSat(uint64(max(a.Capacity, 0)), uint64(unsafe.Sizeof(Entity(0))))) // 8 bytes, on a 32-bit CPU too
+		// Its entities, at 8 bytes each on a 32-bit CPU too.
+		n = addSat(n, mulSat(uint64(max(a.Capacity, 0)), uint64(unsafe.Sizeof(Entity(0)))))
 		n = addSat(n, mulSat(mulSat(uint64(max(a.ValuesCapacity, 0)), uint64(len(a.Types))), word))
 		n = addSat(n, mulSat(uint64(len(a.Entities)), values))
 	}
