@@ -353,12 +353,12 @@ type summaryMemo struct {
 // each summary would only cost a copy.
 func (w *Writer) leaf(elem *plan, to unsafe.Pointer) {
 	f := &elem.fields[0]
-	if !w.memoOn || elem.memoSum == w.memoSum && elem.misses >= memoTrial && elem.memoHits == 0 {
+	if w.memoOn && elem.memoSum != w.memoSum { // the type's first value in this sum
+		elem.memoSum, elem.memoHits, elem.misses = w.memoSum, 0, 0
+	}
+	if !w.memoOn || elem.misses >= memoTrial && elem.memoHits == 0 {
 		f.builtin(unsafe.Add(to, f.off), w)
 		return
-	}
-	if elem.memoSum != w.memoSum {
-		elem.memoSum, elem.memoHits, elem.misses = w.memoSum, 0, 0
 	}
 	m := &w.memo[(uintptr(to)>>4)&(memoSlots-1)]
 	if m.to == to && m.elem == elem {
