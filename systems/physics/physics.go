@@ -191,6 +191,7 @@ type Physics struct {
 	loop             *engine.Loop
 	moving           *donburi.Query // Transform + Body
 	agents           *donburi.Query // Agent + Body
+	limited          *donburi.Query // SpeedLimit + Body
 	begins, separate []Collision
 	tick             int64 // of the current or last Update
 	err              *BadBodyError
@@ -210,11 +211,12 @@ func New(w donburi.World, cfg Config) *Physics {
 		panic(err)
 	}
 	p := &Physics{
-		space:  cp.NewSpace(),
-		world:  w,
-		loop:   cfg.Loop,
-		moving: donburi.NewQuery(filter.Contains(components.TransformC, components.BodyC)),
-		agents: donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC)),
+		space:   cp.NewSpace(),
+		world:   w,
+		loop:    cfg.Loop,
+		moving:  donburi.NewQuery(filter.Contains(components.TransformC, components.BodyC)),
+		agents:  donburi.NewQuery(filter.Contains(components.AgentC, components.BodyC)),
+		limited: donburi.NewQuery(filter.Contains(SpeedLimitC, components.BodyC)),
 	}
 	cfg.apply(p.space)
 	p.noEvents = cfg.NoCollisionEvents
@@ -294,6 +296,7 @@ func (p *Physics) Update(w donburi.World, ev engine.Event) {
 	if p.err != nil {
 		return
 	}
+	p.limitSpeeds(w)
 	p.space.Step(ev.DT)
 	p.settleTouches()
 	p.Sync(w)

@@ -140,10 +140,11 @@ type BodyOptions struct {
 	CornerRadius float64
 
 	// MaxSpeed, when positive, bounds a dynamic or kinematic body's speed
-	// at the end of every step (after cp's solver, before the body moves),
-	// so it travels at most MaxSpeed x dt a step (plus cp's small push that
-	// separates overlapping shapes): a guard against tunnelling (see the
-	// package doc's Speed). 0: no bound.
+	// before every step (after the last step's solver and the systems
+	// between, before the body moves), so it travels at most MaxSpeed x dt
+	// a step (plus cp's small push that separates overlapping shapes): a
+	// guard against tunnelling (see the package doc's Speed). The entity
+	// gets a SpeedLimit, which holds the bound. 0: no bound.
 	MaxSpeed float64
 
 	// Sprite, if set, is how the entity is drawn: a *gfx.Sprite (package
@@ -393,14 +394,6 @@ func (p *Physics) newBody(fn string, o *BodyOptions) *cp.Body {
 		body.SetVelocityVector(o.Velocity)
 		body.SetAngularVelocity(o.AngularVelocity)
 	}
-	if limit := o.MaxSpeed; limit > 0 && o.Kind != Static {
-		body.SetPositionUpdateFunc(func(b *cp.Body, dt float64) {
-			if v := b.Velocity(); v.LengthSq() > float64(limit*limit) {
-				b.SetVelocityVector(v.Mult(limit / v.Length()))
-			}
-			cp.BodyUpdatePosition(b, dt)
-		})
-	}
 	return body
 }
 
@@ -436,6 +429,10 @@ func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions,
 	if t == OneWayCollisionType {
 		comps = append(slices.Clone(comps), OneWayC)
 	}
+	limited := o.MaxSpeed > 0 && o.Kind != Static
+	if limited {
+		comps = append(slices.Clone(comps), SpeedLimitC)
+	}
 	extra := make([]donburi.IComponentType, 0, len(comps)+1)
 	for _, c := range comps {
 		if c == nil {
@@ -457,6 +454,9 @@ func (p *Physics) spawnEntity(body *cp.Body, shapes []*cp.Shape, o *BodyOptions,
 	}
 	if t == OneWayCollisionType {
 		OneWayC.SetValue(p.world.Entry(e), OneWay{Normal: o.OneWay.Normalize()})
+	}
+	if limited {
+		SpeedLimitC.SetValue(p.world.Entry(e), SpeedLimit{Max: o.MaxSpeed})
 	}
 	return e
 }

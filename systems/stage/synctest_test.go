@@ -179,3 +179,31 @@ func TestSyncTestWithBodiesMadeAsItRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A body held to a speed (BodyOptions.MaxSpeed) passes -synctest, which
+// writes the state as bytes before the first tick: the bound is a
+// component, and the body steps with cp's own funcs, which the bytes hold.
+func TestSyncTestWithASpeedLimit(t *testing.T) {
+	var speed float64
+	scene := engine.NewScene("Limited", func(loop *engine.Loop) (engine.Scene, error) {
+		st, err := stage.New(loop, stage.Options{Physics: &physics.Config{}})
+		if err != nil {
+			return nil, err
+		}
+		defer st.Release()
+		st.Physics.SpawnWalls([]cp.Vector{{X: 0, Y: 0}, {X: 800, Y: 0}, {X: 800, Y: 600}, {X: 0, Y: 600}, {X: 0, Y: 0}}, 8, nil)
+		ball := st.Physics.SpawnCircle(6, &physics.BodyOptions{Position: cp.Vector{X: 100, Y: 100}, Velocity: cp.Vector{X: 2000, Y: 900},
+			Elasticity: 1, MaxSpeed: 300})
+		st.Sched.AddUpdate(0, "physics", st.Physics.Update).
+			AddUpdate(0, "watch", func(w donburi.World, ev engine.Event) {
+				speed = max(speed, st.Physics.Body(ball).Velocity().Length())
+			})
+		return st.Run()
+	})
+	if err := engine.Run(scene, &engine.Options{SyncTest: 8, StopAt: 2 * time.Second, Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	if speed < 250 {
+		t.Fatalf("the ball's speed after a step reached %v at most: the scene does not test the bound", speed)
+	}
+}

@@ -127,7 +127,7 @@ func (e *encoder) body(b *Body) {
 	case funcIs(b.velocity_func, BodyVelocityFunc(BodyUpdateVelocity)):
 		e.u8(1)
 	default:
-		e.fail("%s's velocity func is not cp's BodyUpdateVelocity (a game's func is not written)", b)
+		e.fail("%s (UserData %v) has a velocity func of its own (SetVelocityUpdateFunc): only cp's BodyUpdateVelocity is written", b, b.UserData)
 	}
 	switch {
 	case b.position_func == nil:
@@ -135,7 +135,7 @@ func (e *encoder) body(b *Body) {
 	case funcIs(b.position_func, BodyPositionFunc(BodyUpdatePosition)):
 		e.u8(1)
 	default:
-		e.fail("%s's position func is not cp's BodyUpdatePosition (a game's func is not written)", b)
+		e.fail("%s (UserData %v) has a position func of its own (SetPositionUpdateFunc): only cp's BodyUpdatePosition is written", b, b.UserData)
 	}
 	e.f64(b.m)
 	e.f64(b.m_inv)

@@ -233,12 +233,12 @@ func TestSpaceBytesRefusals(t *testing.T) {
 	w := newBytesWorld(false)
 	w.bodies[3].SetVelocityUpdateFunc(func(*Body, Vector, float64, float64) {})
 	_, err := wr.Append(nil, w.space)
-	check("a game's velocity func", err, w.bodies[3].String()+"'s velocity func")
+	check("a game's velocity func", err, w.bodies[3].String()+" (UserData <nil>) has a velocity func of its own (SetVelocityUpdateFunc)")
 
 	w = newBytesWorld(false)
 	w.bodies[3].SetPositionUpdateFunc(func(*Body, float64) {})
 	_, err = wr.Append(nil, w.space)
-	check("a game's position func", err, w.bodies[3].String()+"'s position func")
+	check("a game's position func", err, w.bodies[3].String()+" (UserData <nil>) has a position func of its own (SetPositionUpdateFunc)")
 
 	w = newBytesWorld(false)
 	w.bodies[5].UserData = 7
