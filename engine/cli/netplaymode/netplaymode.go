@@ -2,7 +2,7 @@
 // game on cli.App opts into (App.Modes): -host ADDR opens a session that
 // -join ADDR joins as a player and -spectate ADDR as a spectator (package
 // engine/netplay), for -players N (the host included) with an input delay
-// of -delay F ticks; -netsim LINK sends this player's packets through a bad
+// of -delay N ticks; -netsim LINK sends this player's packets through a bad
 // link (package engine/netsim).
 //
 //	app := &cli.App{Name: "breakout", Modes: []cli.Mode{&netplaymode.Mode{}}}
