@@ -28,6 +28,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -242,9 +243,31 @@ func (m *Mode) Summary(r *cli.Run, out io.Writer) {
 		caught = fmt.Sprintf(", %d caught up", st.CaughtUp)
 	}
 	fmt.Fprintf(out, "netplay: %s, delay %d; %d rollbacks (%d ticks simulated again), %d frames held, %d waited%s; "+
-		"sent %s, received %s; round trip %v; %d packets dropped\n",
+		"sent %s, received %s; round trip %v; %d packets dropped%s\n",
 		who, s.Delay(), st.Rollbacks, st.Resimulated, st.Held, st.Waited, caught, rate(ns.BytesSent), rate(ns.BytesReceived),
-		ns.RTT, ns.DroppedTotal())
+		ns.RTT, ns.DroppedTotal(), dropped(&ns))
+}
+
+// dropped names why packets were dropped, " (2 stale, 1 stranger)", or
+// says nothing when none were: a stale packet (a duplicate, or one that
+// came late) and a stranger's (a peer's after it left) are ordinary on a
+// real link; the others are damaged or forged bytes, or a peer too fast.
+func dropped(ns *netplay.Stats) string {
+	var b strings.Builder
+	for i, reason := range netplay.DropReasons() {
+		if n := ns.Dropped[i]; n > 0 {
+			if b.Len() == 0 {
+				b.WriteString(" (")
+			} else {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%d %s", n, reason)
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString(")")
+	}
+	return b.String()
 }
 
 // writeDesync writes the worlds of a desync's two reports as text, this
