@@ -453,7 +453,7 @@ func (s *Session) hello(from netip.AddrPort, payload []byte, open bool) {
 	case s.isPeer(from):
 		reason = "this address is in the session already" // a peer's, with another nonce: one peer an address
 	case !open && role == rolePlayer && s.seatFor() < 0:
-		reason = "the session has begun, and no seat waits for a player"
+		reason = fmt.Sprintf("the session has begun, and no seat waits for a player (a player who left is noticed after %v of silence: its seat waits for it then)", s.timeout)
 	case open && role == rolePlayer && s.joined() >= s.players-1:
 		reason = fmt.Sprintf("the session has its %d players", s.players)
 	case role == roleSpectator && spectators >= MaxSpectators:
