@@ -94,3 +94,6 @@ func ForgeStateName(file []byte, name string) []byte {
 	}
 	return b
 }
+
+// SaveDeterminism returns the determinism version a save's recording names.
+func SaveDeterminism(s *Save) int { return s.log.determinism }

@@ -43,9 +43,10 @@ type Save struct {
 	Tick      int64  // the ticks of that timeline's first group it ran
 	Checksum  uint64 // the state checksum there (0: the scene had none)
 
-	log   *InputLog
-	state *savedState // the scene's state there, nil when the save holds none (savestate.go)
-	read  bool        // the last run loaded from it read its state
+	log     *InputLog
+	state   *savedState // the scene's state there, nil when the save holds none (savestate.go)
+	read    bool        // the last run loaded from it read its state
+	reached bool        // the last run loaded from it reached its tick, with its checksum
 }
 
 // HoldsState reports whether the save holds its scene's state, which a
@@ -57,6 +58,11 @@ func (s *Save) HoldsState() bool { return s.state != nil }
 // its state, rather than simulating the save's scene again (see
 // StateWriter for when a load simulates).
 func (s *Save) StateRead() bool { return s.read }
+
+// Loaded reports whether the last run that went on from the save reached
+// the save's tick with the save's state checksum: false when it failed on
+// the way (a state refused, a divergence).
+func (s *Save) Loaded() bool { return s.reached }
 
 // State says what the save's state holds (its sizes among it), false when
 // the save holds none.
@@ -85,7 +91,8 @@ func ParseSave(data []byte) (*Save, error) {
 	if err != nil {
 		return nil, err
 	}
-	lg := &InputLog{Seed: run.Seed, Settings: run.Settings, version: run.Version, log: *l}
+	lg := &InputLog{Seed: run.Seed, Settings: run.Settings, Players: run.Players, determinism: run.Determinism,
+		version: run.Version, log: *l}
 	s := &Save{Game: GameInfo{meta.Game, meta.Version}, Scene: meta.Scene, SceneName: l.Scenes[meta.Scene-1].Name,
 		Tick: meta.Tick, Checksum: meta.Sum, log: lg}
 	if len(meta.State) > 0 {
@@ -242,6 +249,7 @@ func writeSaveFile(path string, data []byte) error {
 // again from its first scene to the save's tick, replaying the save's
 // recording (recorded anew, when the run records), then goes on live.
 func (r *recorder) startLoad(s *Save) {
+	s.read, s.reached = false, false
 	r.replay = s.log
 	r.seek = &seekTarget{scene: s.Scene, tick: s.Tick, live: true, load: s, state: s.state}
 }
@@ -249,6 +257,7 @@ func (r *recorder) startLoad(s *Save) {
 // loadDone checks the state the load reached against the save's checksum.
 func (r *recorder) loadDone(s *Save) error {
 	if r.checksum == nil || s.Checksum == 0 {
+		s.reached = true
 		return nil
 	}
 	l := r.loop
@@ -256,6 +265,7 @@ func (r *recorder) loadDone(s *Save) error {
 		return &DivergenceError{Scene: l.scenes, Name: l.sceneName, Group: l.groups[0].Name, Tick: l.groups[0].ticks,
 			Since: r.checkSince, Recorded: s.Checksum, Replayed: sum, Unversioned: s.log.determinism == 0}
 	}
+	s.reached = true
 	return nil
 }
 

@@ -169,6 +169,12 @@ func TestSaveRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if d := engine.SaveDeterminism(save); d != engine.Determinism { // a load of a save from another arithmetic is refused by it
+		t.Errorf("the save's recording names determinism version %d; this engine's is %d", d, engine.Determinism)
+	}
+	if _, err := engine.LoadInputLog(path); err == nil || !strings.Contains(err.Error(), "not an input log but a save file") {
+		t.Errorf("a save replayed as a recording: %v", err)
+	}
 	for _, c := range []struct {
 		game engine.GameInfo
 		want string
@@ -207,7 +213,7 @@ func TestSaveRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, err := engine.LoadSave(recPath); err == nil || !strings.Contains(err.Error(), "not a save file") {
+	if _, err := engine.LoadSave(recPath); err == nil || !strings.Contains(err.Error(), "not a save file but a recording") {
 		t.Errorf("a recording loaded as a save: %v", err)
 	}
 	if _, err := engine.LoadSave(dir); err == nil {

@@ -148,6 +148,7 @@ type stateDumps struct {
 
 	divergence  *engine.DivergenceError // the replay's, once told of it
 	divergedErr error                   // why the replayed world there was not written
+	again       string                  // how the run that diverged is run again: "-load FILE" (else "-replay FILE")
 }
 
 // afterUpdate writes the dump -dump-at asks for once the scene has handled
@@ -181,7 +182,11 @@ func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
 		d.divergedErr = fmt.Errorf("the replayed world where the replay diverged was not written: %w", err)
 		return
 	}
-	de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: -replay FILE -dump-at %d:%d, then diff)", de.Scene, de.Tick)
+	again := d.again
+	if again == "" {
+		again = "-replay FILE"
+	}
+	de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: %s -dump-at %d:%d, then diff)", again, de.Scene, de.Tick)
 }
 
 // writeDump writes the loop's scene state to a new file at path.

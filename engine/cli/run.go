@@ -125,6 +125,9 @@ type outputs struct {
 func (r *Run) outputs(opts *engine.Options) *outputs {
 	a := r.app
 	o := &outputs{saving: savePoint{path: a.f.save}}
+	if a.f.load != "" {
+		o.dumps.again = "-load FILE" // a save's recording runs again through a load, not a replay
+	}
 	if a.f.shot != "" {
 		o.shot = screenshotFlag{path: a.f.shot, frame: a.f.frames}
 		if a.f.shotAt != "" {

@@ -50,3 +50,23 @@ func TestAppSaveAtBeforeTheLoadedSave(t *testing.T) {
 		}
 	}
 }
+
+// A load that fails on the way to its save says so, not that it loaded:
+// with -drift, unrecorded, the run simulated again to the save diverges
+// from it, and the error says how to see the save's own run at that tick
+// (a load, not a replay) and does not blame an older engine.
+func TestAppLoadThatDiverges(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if out, err := newAppGame().run("-headless", "-seconds", "4", "-save", "a.sav", "-save-at", "1:150"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err := newAppGame().run("-headless", "-load", "a.sav", "-drift", "0.5")
+	var de *engine.DivergenceError
+	if !errors.As(err, &de) || strings.Contains(out, "loaded the game saved") ||
+		!strings.Contains(out, "the game saved after tick 150 of scene 1 (Play) in a.sav was not loaded: the run failed on the way") {
+		t.Fatalf("a load that diverges: %v\n%s", err, out)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "-load FILE -dump-at 1:") || strings.Contains(msg, "older engine") {
+		t.Fatalf("a load that diverges: %v", err)
+	}
+}

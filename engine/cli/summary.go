@@ -15,7 +15,7 @@ func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr e
 	a, replay, probe, memory := r.app, r.replay, o.probe, o.memory
 	out := a.out()
 	fmt.Fprintf(out, "run: %d scenes (%s), %d ticks\n", rec.Scenes(), sceneNames(rec), rec.Ticks())
-	if s := a.run.loaded; s != nil {
+	if s := a.run.loaded; s != nil && s.Loaded() {
 		how := "the run to there simulated again"
 		if s.StateRead() {
 			how = "its state read, the scenes before it simulated again"
@@ -25,6 +25,12 @@ func (r *Run) summarize(rec *engine.InputLog, o *outputs, saved string, runErr e
 		}
 		fmt.Fprintf(out, "loaded the game saved after tick %d of scene %d (%s) from %s: %s, its sounds not taken\n",
 			s.Tick, s.Scene, s.SceneName, a.f.load, how)
+	} else if s != nil {
+		why := "the run failed on the way (the error below)"
+		if runErr == nil {
+			why = "the run ended before it"
+		}
+		fmt.Fprintf(out, "the game saved after tick %d of scene %d (%s) in %s was not loaded: %s\n", s.Tick, s.Scene, s.SceneName, a.f.load, why)
 	}
 	if probe != nil {
 		fmt.Fprintln(out, probe.line())

@@ -126,6 +126,9 @@ func Header(v int) []byte {
 
 // CheckHeader checks the magic and the version at the start of data.
 func CheckHeader(data []byte) error {
+	if IsSave(data) {
+		return fmt.Errorf("%w: not an input log but a save file (a load reads it)", ErrMalformed)
+	}
 	if len(data) < HeaderSize || string(data[:len(Magic)]) != Magic {
 		return fmt.Errorf("%w: not an input log (bad magic)", ErrMalformed)
 	}
