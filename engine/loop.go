@@ -587,9 +587,26 @@ func (l *Loop) deliver(i int, g *group) {
 	l.ev = Event{Kind: Update, Frame: l.frame, Time: g.lastDue, Group: i, Tick: g.ticks,
 		DT: g.dt, Input: &g.players[0], Players: players}
 	l.updateDone = false
-	if i == 0 && l.stopAt > 0 && l.ranBefore+g.lastDue >= l.stopAt {
+	if i == 0 && l.reachesStop(g.lastDue) {
 		l.stopAfter() // after this tick: Options.StopAt
 	}
+}
+
+// reachesStop reports whether the first group's tick due at lastDue in this
+// timeline reaches Options.StopAt. The game times of the timelines before
+// and of the tick are each rounded down to the nanosecond (rate.Due): a
+// nanosecond a timeline is added back, so that a run of several scenes
+// stops at the tick where the sum of their exact times reaches StopAt, as
+// a run of one scene does, and not a tick after it. A replay adds none:
+// its recording ends where the recorded run stopped, at or before the tick
+// this gives, and a recording made by an engine that added none (a tick
+// later) replays to its end too.
+func (l *Loop) reachesStop(lastDue time.Duration) bool {
+	slack := time.Duration(l.scenes)
+	if l.rec.replay != nil {
+		slack = 0
+	}
+	return l.stopAt > 0 && l.ranBefore+lastDue+slack >= l.stopAt
 }
 
 // followUp does what is due once the scene has handled an Update event: the

@@ -194,7 +194,7 @@ func (r *recorder) maybeJump() (bool, error) {
 func (r *recorder) mayJump(st *savedState) bool {
 	l := r.loop
 	if _, ok := r.state.(StateWriter); !ok || r.replayed == nil || l.net.session != nil || r.detailed() ||
-		l.stopAt > 0 && l.ranBefore+l.groups[0].rate.Due(st.ticks[0]) >= l.stopAt {
+		l.reachesStop(l.groups[0].rate.Due(st.ticks[0])) {
 		return false
 	}
 	for g := range l.groups {

@@ -319,3 +319,30 @@ func TestStopReachesAWaitingRealtimeLoop(t *testing.T) {
 		t.Logf("context %v: stopped %v after the first frame, 50 ms after the stop was asked", viaContext, took)
 	}
 }
+
+// Options.StopAt counts the game time of every scene: a run of 1 s at 60
+// Hz runs 60 ticks, whether one scene ran them or several, when a scene
+// ends on a tick whose time is not a whole number of nanoseconds (7/60 s).
+func TestStopAtAcrossScenes(t *testing.T) {
+	for _, ends := range [][]int64{nil, {7}, {7, 13}, {1, 1, 1}} {
+		ticks, i := int64(0), 0
+		var scene engine.Scene
+		scene = engine.NewScene("S", func(loop *engine.Loop) (engine.Scene, error) {
+			n := int64(0)
+			for ev := range loop.Events(engine.Group{Name: "physics", Hz: 60}) {
+				if ev.Kind != engine.Update {
+					continue
+				}
+				ticks, n = ticks+1, n+1
+				if i < len(ends) && n == ends[i] {
+					i++
+					return scene, nil
+				}
+			}
+			return nil, loop.Err()
+		})
+		if err := engine.Run(scene, &engine.Options{StopAt: time.Second, Headless: &engine.Headless{}}); err != nil || ticks != 60 {
+			t.Errorf("scenes ending at ticks %v, then one to StopAt 1 s: %d ticks (%v), want 60", ends, ticks, err)
+		}
+	}
+}

@@ -377,7 +377,7 @@ func (n *netplay) cut(l *Loop) {
 	if discard {
 		n.session.Discard(n.global(l.groups[0].ticks))
 	}
-	n.stopWhenFinal = l.stopAt > 0 && l.ranBefore+l.groups[0].lastDue >= l.stopAt
+	n.stopWhenFinal = l.reachesStop(l.groups[0].lastDue)
 }
 
 // rollback rolls the timeline back when the session found a tick that
@@ -450,7 +450,7 @@ func (n *netplay) restore(l *Loop, t int64) bool {
 	r.keys.dropAfter(t - n.base - 1)
 	n.restored, n.kept = t, t
 	n.settle = false
-	n.stopWhenFinal = l.stopAt > 0 && l.ranBefore+l.groups[0].lastDue >= l.stopAt // the ticks again say when
+	n.stopWhenFinal = l.reachesStop(l.groups[0].lastDue) // the ticks again say when
 	return true
 }
 
