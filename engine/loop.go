@@ -781,6 +781,7 @@ func (l *Loop) endTimeline(end SceneEnd, cause error) error {
 		return nil
 	}
 	l.begun = false
+	l.rec.save = nil // a scene that ends on the tick of a save asked for is not saved after it (Save)
 	l.ranBefore += l.groups[0].lastDue
 	l.net.base += l.groups[0].ticks
 	return l.rec.endTimeline(end, cause)

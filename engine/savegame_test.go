@@ -309,3 +309,34 @@ func resealSave(data []byte) []byte {
 	binary.LittleEndian.PutUint32(out[end:], crc32.Checksum(out[head:end], crc32.MakeTable(crc32.Castagnoli)))
 	return out
 }
+
+// A save asked for on the tick its scene ends on is not written, and its
+// done is not told (Loop.Save): it is not written at the next scene's
+// start either, where it would be a save of another tick than asked.
+func TestSaveAskedAsTheSceneEnds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "game.sav")
+	told := 0
+	second := engine.NewScene("Second", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events(engine.Group{Name: "logic", Hz: 60}) {
+			if ev.Kind == engine.Update && ev.Tick == 5 {
+				return nil, nil
+			}
+		}
+		return nil, loop.Err()
+	})
+	first := engine.NewScene("First", func(loop *engine.Loop) (engine.Scene, error) {
+		for ev := range loop.Events(engine.Group{Name: "logic", Hz: 60}) {
+			if ev.Kind == engine.Update && ev.Tick == 10 {
+				loop.Save(path, func(error) { told++ })
+				return second, nil
+			}
+		}
+		return nil, loop.Err()
+	})
+	if err := engine.Run(first, &engine.Options{Record: &engine.InputLog{}, Headless: &engine.Headless{}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) || told != 0 {
+		t.Fatalf("a save asked for as its scene ended: the file %v, done told %d times", err, told)
+	}
+}
