@@ -40,7 +40,7 @@ func parseFromState(data []byte, game GameInfo) (*fromState, error) {
 	}
 	switch {
 	case meta.Game != game.Name || meta.Version != game.Version:
-		return nil, fmt.Errorf("engine: Options.FromState: %w: a state of %s version %q; the run is of %s version %q", ErrBadSave,
+		return nil, fmt.Errorf("engine: Options.FromState: a state of %s version %q; the run is of %s version %q (a state is read only by the game and version that wrote it)",
 			meta.Game, meta.Version, game.Name, game.Version)
 	case meta.Determinism != Determinism:
 		return nil, fmt.Errorf("engine: Options.FromState: a state computed with determinism version %d; this engine computes with %d",

@@ -1,6 +1,8 @@
 package scenes_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fixedstep/fixedstep/engine"
@@ -13,7 +15,8 @@ import (
 // state of its Arena, the run's second scene, which the Title
 // makes afresh (engine.SceneMaker): the Title does not run, the Arena's
 // first tick is the one after the state's, and it ends on the state, byte
-// for byte, that the run that wrote the state ended on.
+// for byte, that the run that wrote the state ended on. Another version of
+// the game refuses the state by its version.
 func TestArenaFromStatePastTitle(t *testing.T) {
 	const at, end = 120, 300
 	type result struct {
@@ -63,6 +66,14 @@ func TestArenaFromStatePastTitle(t *testing.T) {
 	if writer.state == nil || writer.last == nil || writer.scene != 2 || writer.titles != 1 {
 		t.Fatalf("the writer: the Arena was its scene %d after %d Titles; a state written at tick %d: %v, at %d: %v",
 			writer.scene, writer.titles, at, writer.state != nil, end, writer.last != nil)
+	}
+	first, err := scenes.First("title", &scenes.Options{Seed: 7, Seconds: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = engine.Run(first, &engine.Options{Headless: &engine.Headless{}, Game: engine.GameInfo{Name: "demo", Version: "other"}, FromState: writer.state})
+	if err == nil || errors.Is(err, engine.ErrBadSave) || !strings.Contains(err.Error(), `a state of demo version "test"; the run is of demo version "other"`) {
+		t.Errorf("a state read by another version of the game: %v; want it refused by version, not as a malformed file", err)
 	}
 	reader := run(writer.state, 144)
 	if reader.titles != 0 || reader.scene != 2 || reader.first != at+1 {
