@@ -357,7 +357,8 @@ func (m componentNames) find(name string, layout uint64) (worldType, error) {
 	}
 	switch len(found) {
 	case 0:
-		return worldType{}, fmt.Errorf("state: world: component type %s: its fields are not those it had when the bytes were written", name)
+		return worldType{}, fmt.Errorf("state: world: component type %s: its fields are not those it had when the bytes were written "+
+			"(the game changed the type since: a build with the type as it was reads them)", name)
 	case 1:
 		return found[0], nil
 	}
