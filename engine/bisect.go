@@ -171,6 +171,12 @@ func (r *recorder) afterSystem(ev Event, name string) {
 				break
 			}
 		}
+		if len(b.ran) == 1 && len(notes) == 0 && ev.Group == 0 && r.checkSince != ev.Tick-1 {
+			// No checksum of the tick before matched: the state may
+			// have differed before the tick's first system ran.
+			notes = append(notes, "the tick's first system, and no tick before it checked: the state may have differed as the tick began "+
+				"(the scene made otherwise, or a component type's fields changed since the recording)")
+		}
 		f.note = strings.Join(notes, "; ")
 		b.found = f
 	}
