@@ -238,9 +238,12 @@ func (r *recorder) jumpInput(st *savedState) error {
 // AppendState appends the current scene's state to b as a state file: the
 // file a save holds (see StateWriter), with the game, the scene, the tick
 // of its first group and the state checksum there; for a game's own store
-// of states (a server's, a spectator's), and for Options.FromState. Call
-// it between events, as Loop.Save is written: from an update system after
-// its tick, or an AfterUpdate hook. A scene that gives the loop no
+// of states (a server's, a spectator's), and for Options.FromState. It
+// writes the state as it is when called, which is whole between ticks:
+// call it from an Options.AfterUpdate hook, or from the last update system
+// of the first group's tick (called from a system with others after it,
+// it writes a state those have not changed yet, which no tick ended on).
+// A scene that gives the loop no
 // StateWriter is an error, and so is a session's run with a tick not final
 // (one a rollback may yet simulate again).
 func (r Recording) AppendState(b []byte) ([]byte, error) {
