@@ -670,61 +670,6 @@ func (l *Loop) Stats() LoopStats {
 // Config returns the loop's configuration, defaults filled in.
 func (l *Loop) Config() Config { return l.cfg }
 
-// Paused reports whether game time is stopped by [Loop.SetPaused]. It does
-// not report a hold for lost focus: see [Loop.FocusPaused].
-func (l *Loop) Paused() bool { return l.paused }
-
-// FocusPaused reports whether game time is held because the window lost
-// focus and window.Options.PauseOnFocusLoss is set. The hold works as a pause
-// (no ticks, frames render with a frozen alpha, no catch-up afterwards) but
-// apart from [Loop.SetPaused]: regaining focus ends the hold and leaves the
-// scene's own pause as it was; a single step asked for during the hold runs
-// once the hold ends. It is the driver's state, kept across scenes.
-func (l *Loop) FocusPaused() bool { return l.focusPaused }
-
-// SetPaused stops or restarts game time. While paused no tick runs and frames
-// still render, with alpha frozen. Presses made while paused are kept for the
-// next tick of each group (rule 4: none is lost), so they act on resume or on
-// a single step. A networked run (Options.Session) cannot pause: the other
-// players play on; there it does nothing.
-func (l *Loop) SetPaused(p bool) {
-	if l.net.session != nil {
-		return
-	}
-	l.paused = p
-	l.stepWanted = false
-}
-
-// Step asks for a single step while paused: the next frame runs exactly one
-// tick of the first group, and all the ticks of other groups due by then
-// (the one frame where MaxUpdatesPerFrame does not bound them, so that a slow
-// first group can be stepped). It does nothing when not paused.
-func (l *Loop) Step() {
-	if l.paused {
-		l.stepWanted = true
-	}
-}
-
-// TimeScale returns the factor applied to elapsed time.
-func (l *Loop) TimeScale() float64 { return float64(l.scaleNum) / scaleOne }
-
-// SetTimeScale sets the factor applied to elapsed time from the next frame on:
-// 0.5 is half speed, 0 freezes game time. The scale is the player's setting:
-// it carries over to the next scenes (pause does not). A negative, NaN, infinite or huge
-// scale is a *ConfigError and changes nothing. The scale is kept to 1/2^20.
-// A networked run (Options.Session) keeps the other players' pace: there
-// it is an error, and changes nothing.
-func (l *Loop) SetTimeScale(s float64) error {
-	if err := checkScale("TimeScale", s); err != nil {
-		return err
-	}
-	if l.net.session != nil {
-		return errors.New("engine: SetTimeScale: a networked run keeps the other players' pace")
-	}
-	l.scaleNum, l.scaleRem = scaleFixed(s), 0
-	return nil
-}
-
 // CountSound counts a sound the game takes (package systems/sound calls
 // it), for Stats and the run's summary.
 func (l *Loop) CountSound() { l.stats.Sounds++ }
