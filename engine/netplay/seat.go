@@ -362,7 +362,7 @@ func (s *Session) beginFrom(host *peer, in *incoming) error {
 			host.ack[q] = in.tick
 		}
 	}
-	s.logf("beginning from the host's state of tick %d (%d bytes)", in.tick, len(state))
+	s.logf("beginning from the host's state of tick %d (%d bytes)", in.tick, len(in.b)) // as the host counts it: the players' inputs and the state
 	return nil
 }
 
