@@ -148,7 +148,7 @@ type stateDumps struct {
 
 	divergence  *engine.DivergenceError // the replay's, once told of it
 	divergedErr error                   // why the replayed world there was not written
-	again       string                  // how the run that diverged is run again: "-load FILE" (else "-replay FILE")
+	again       string                  // how the run that diverged is run again: "-replay FILE" or "-load FILE"
 }
 
 // afterUpdate writes the dump -dump-at asks for once the scene has handled
@@ -182,11 +182,7 @@ func (d *stateDumps) diverged(loop *engine.Loop, de *engine.DivergenceError) {
 		d.divergedErr = fmt.Errorf("the replayed world where the replay diverged was not written: %w", err)
 		return
 	}
-	again := d.again
-	if again == "" {
-		again = "-replay FILE"
-	}
-	de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: %s -dump-at %d:%d, then diff)", again, de.Scene, de.Tick)
+	de.Dump = path + fmt.Sprintf(" (the same tick of the recording's build: %s -dump-at %d:%d, then diff)", d.again, de.Scene, de.Tick)
 }
 
 // writeDump writes the loop's scene state to a new file at path.

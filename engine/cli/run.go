@@ -124,7 +124,7 @@ type outputs struct {
 // outputs hooks what the flags ask to the loop's options.
 func (r *Run) outputs(opts *engine.Options) *outputs {
 	a := r.app
-	o := &outputs{saving: savePoint{path: a.f.save}}
+	o := &outputs{saving: savePoint{path: a.f.save}, dumps: stateDumps{again: "-replay FILE"}}
 	if a.f.load != "" {
 		o.dumps.again = "-load FILE" // a save's recording runs again through a load, not a replay
 	}

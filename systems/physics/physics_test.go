@@ -267,8 +267,8 @@ func TestPhysicsAllocatesOnlyQueueGrowth(t *testing.T) {
 
 // With no collision events in a tick, the physics system allocates nothing
 // beyond cp's Step: free-falling bodies that never touch, beside the same
-// scene in a raw space (0 and 0 in normal builds; cp's debug asserts
-// allocate under -tags debug, on both sides).
+// scene in a raw space, one of them held to a speed (0 and 0 in normal
+// builds; cp's debug asserts allocate under -tags debug, on both sides).
 func TestPhysicsQuietTickAllocatesNothing(t *testing.T) {
 	w := donburi.NewWorld()
 	p := physics.New(w, physics.Config{Gravity: cp.Vector{Y: -10}})
@@ -284,6 +284,12 @@ func TestPhysicsQuietTickAllocatesNothing(t *testing.T) {
 			add(body, cp.NewCircle(body, 1, cp.Vector{}))
 		}
 	}
+	// A body held to a speed (a SpeedLimit, slowed every tick), beside one in the raw space.
+	p.SpawnCircle(1, &physics.BodyOptions{Position: cp.Vector{X: -100}, Velocity: cp.Vector{X: 50}, MaxSpeed: 1})
+	limited := cp.NewBody(1, cp.MomentForCircle(1, 0, 1, cp.Vector{}))
+	limited.SetPosition(cp.Vector{X: -100})
+	raw.AddBody(limited)
+	raw.AddShape(cp.NewCircle(limited, 1, cp.Vector{}))
 	ev := engine.Event{Kind: engine.Update, DT: 1.0 / 60}
 	p.Update(w, ev)
 	raw.Step(ev.DT)

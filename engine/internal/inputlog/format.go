@@ -124,12 +124,15 @@ func Header(v int) []byte {
 	return binary.LittleEndian.AppendUint16([]byte(Magic), uint16(v))
 }
 
+// IsLog reports whether data starts as an input log does (its magic).
+func IsLog(data []byte) bool { return len(data) >= len(Magic) && string(data[:len(Magic)]) == Magic }
+
 // CheckHeader checks the magic and the version at the start of data.
 func CheckHeader(data []byte) error {
 	if IsSave(data) {
 		return fmt.Errorf("%w: not an input log but a save file (a load reads it)", ErrMalformed)
 	}
-	if len(data) < HeaderSize || string(data[:len(Magic)]) != Magic {
+	if len(data) < HeaderSize || !IsLog(data) {
 		return fmt.Errorf("%w: not an input log (bad magic)", ErrMalformed)
 	}
 	if v := binary.LittleEndian.Uint16(data[len(Magic):]); v < OldestVersion || v > Version {

@@ -79,7 +79,7 @@ func ParseSave(data []byte) (SaveMeta, Run, *Log, error) {
 		return bad("%d bytes, more than the %d read", len(data), MaxSize)
 	}
 	head := len(SaveMagic) + 2
-	if len(data) >= len(Magic) && string(data[:len(Magic)]) == Magic {
+	if IsLog(data) {
 		return bad("not a save file but a recording (a replay plays it)")
 	}
 	if !IsSave(data) || len(data) < head {
